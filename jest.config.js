@@ -1,0 +1,12 @@
+/** Tests run from TypeScript sources (swc, no type-check: `pnpm typecheck` does that). */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/services'],
+  testMatch: ['**/src/**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  moduleNameMapper: { '^@crawl/([a-z-]+)$': '<rootDir>/packages/$1/src' },
+  globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,114 @@
+import { AppError, generateApiKey, PLANS, type Plan } from '@crawl/core';
+import type { CreditRepository, TenancyRepository } from '@crawl/db';
+
+/** The admin CLI's commands (DESIGN section 7): the dashboard stand-in that makes tenants. */
+export interface AdminDeps {
+  tenancy: TenancyRepository;
+  credits: CreditRepository;
+}
+
+type Flags = Record<string, string | boolean | undefined>;
+
+function str(flags: Flags, name: string, required: true): string;
+function str(flags: Flags, name: string, required?: false): string | undefined;
+function str(flags: Flags, name: string, required = false): string | undefined {
+  const value = flags[name];
+  if (value === undefined || value === true) {
+    if (required) throw new AppError('VALIDATION_ERROR', `--${name} is required`);
+    return undefined;
+  }
+  return String(value);
+}
+
+function positiveInt(flags: Flags, name: string, allowZero: boolean): number | undefined {
+  const raw = str(flags, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || (!allowZero && n === 0)) {
+    throw new AppError('VALIDATION_ERROR', `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer`);
+  }
+  return n;
+}
+
+function plan(flags: Flags): Plan | undefined {
+  const raw = str(flags, 'plan');
+  if (raw === undefined) return undefined;
+  if (!(PLANS as readonly string[]).includes(raw)) throw new AppError('VALIDATION_ERROR', `--plan must be one of ${PLANS.join(', ')}`);
+  return raw as Plan;
+}
+
+async function createKeyFor(deps: AdminDeps, projectId: string, userId: string) {
+  const key = generateApiKey();
+  await deps.tenancy.insertApiKey({ projectId, userId, keyPrefix: key.keyPrefix, keyHash: key.keyHash });
+  return { apiKey: key.apiKey, keyPrefix: key.keyPrefix };
+}
+
+async function ownerOf(deps: AdminDeps, organizationId: string): Promise<string> {
+  const first = await deps.tenancy.findFirstUserOfOrganization(organizationId);
+  return first?.id ?? deps.tenancy.createUser(organizationId);
+}
+
+export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise<Record<string, unknown>>> = {
+  async 'create-project'(deps, flags) {
+    const name = str(flags, 'name', true);
+    const credits = positiveInt(flags, 'credits', true) ?? 0;
+    let organizationId = str(flags, 'org');
+    let userId: string;
+    if (organizationId) {
+      if (!(await deps.tenancy.organizationExists(organizationId))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+      if (flags.plan !== undefined) throw new AppError('VALIDATION_ERROR', '--plan applies to new organizations; use set-plan for an existing one');
+      userId = await ownerOf(deps, organizationId);
+    } else {
+      organizationId = await deps.tenancy.createOrganization({ name, plan: plan(flags) ?? 'starter' });
+      userId = await deps.tenancy.createUser(organizationId);
+    }
+    if (credits > 0) await deps.credits.grant(organizationId, credits);
+    const projectId = await deps.tenancy.createProject({ organizationId, name });
+    return { organizationId, userId, projectId, ...(await createKeyFor(deps, projectId, userId)) };
+  },
+
+  async 'create-key'(deps, flags) {
+    const projectId = str(flags, 'project', true);
+    const project = await deps.tenancy.findProject(projectId);
+    if (!project) throw new AppError('NOT_FOUND', `project ${projectId} not found`);
+    const requestedUser = str(flags, 'user');
+    if (requestedUser && flags['new-user']) throw new AppError('VALIDATION_ERROR', 'use either --user or --new-user');
+    let userId: string;
+    if (requestedUser) {
+      const user = await deps.tenancy.findUser(requestedUser);
+      if (!user || user.organization_id !== project.organization_id) {
+        throw new AppError('NOT_FOUND', `user ${requestedUser} not found in the project's organization`);
+      }
+      userId = user.id;
+    } else if (flags['new-user']) {
+      userId = await deps.tenancy.createUser(project.organization_id);
+    } else {
+      userId = await ownerOf(deps, project.organization_id);
+    }
+    return { userId, projectId, ...(await createKeyFor(deps, projectId, userId)) };
+  },
+
+  async 'grant-credits'(deps, flags) {
+    const organizationId = str(flags, 'org', true);
+    const amount = positiveInt(flags, 'amount', false);
+    if (amount === undefined) throw new AppError('VALIDATION_ERROR', '--amount is required');
+    if (!(await deps.tenancy.organizationExists(organizationId))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    return { organizationId, balance: await deps.credits.grant(organizationId, amount) };
+  },
+
+  async 'set-plan'(deps, flags) {
+    const organizationId = str(flags, 'org', true);
+    const newPlan = plan(flags);
+    if (!newPlan) throw new AppError('VALIDATION_ERROR', '--plan is required');
+    const perMinute = positiveInt(flags, 'per-minute', false) ?? null;
+    if (perMinute !== null && newPlan !== 'enterprise') throw new AppError('VALIDATION_ERROR', '--per-minute applies to the enterprise plan only');
+    if (!(await deps.tenancy.setPlan(organizationId, newPlan, perMinute))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    return { organizationId, plan: newPlan };
+  },
+
+  async 'revoke-key'(deps, flags) {
+    const keyPrefix = str(flags, 'key-prefix', true);
+    if (!(await deps.tenancy.revokeKeyByPrefix(keyPrefix))) throw new AppError('NOT_FOUND', `API key ${keyPrefix} not found`);
+    return { revoked: true };
+  },
+};

@@ -1,0 +1,1 @@
+export { commands, type AdminDeps } from './commands';

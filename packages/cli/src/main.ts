@@ -1,0 +1,74 @@
+/**
+ * `pnpm --silent admin <command> [--flags] --json`: prints one JSON object on stdout, or
+ * `{"error": {...}}` and exit code 1. Migrates the database first, so it works on a fresh machine.
+ */
+import { parseArgs } from 'node:util';
+import { AppError } from '@crawl/core';
+import { exitOnConfigError, parseEnv, postgresEnv } from '@crawl/config';
+import { createDb, CreditRepository, ensureDatabase, migrateToLatest, TenancyRepository } from '@crawl/db';
+import { commands } from './commands';
+
+const USAGE = `usage: pnpm --silent admin <command> [options] --json
+  create-project --name N [--org ORG_ID] [--plan starter|growth|enterprise] [--credits N]
+  create-key --project P [--user U | --new-user]
+  grant-credits --org ORG_ID --amount N
+  set-plan --org ORG_ID --plan P [--per-minute N]
+  revoke-key --key-prefix X`;
+
+function print(value: unknown, json: boolean): void {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      strict: true,
+      options: {
+        json: { type: 'boolean' }, name: { type: 'string' }, org: { type: 'string' }, plan: { type: 'string' },
+        credits: { type: 'string' }, project: { type: 'string' }, user: { type: 'string' }, 'new-user': { type: 'boolean' },
+        amount: { type: 'string' }, 'per-minute': { type: 'string' }, 'key-prefix': { type: 'string' },
+      },
+    });
+  } catch (err) {
+    print({ error: { code: 'VALIDATION_ERROR', message: (err as Error).message } }, true);
+    process.stderr.write(`${USAGE}\n`);
+    return 1;
+  }
+  const json = parsed.values.json === true;
+  const run = command ? commands[command] : undefined;
+  if (!run) {
+    print({ error: { code: 'VALIDATION_ERROR', message: `unknown command ${command ?? '(none)'}` } }, json);
+    process.stderr.write(`${USAGE}\n`);
+    return 1;
+  }
+  let config;
+  try {
+    config = parseEnv(postgresEnv, process.env);
+  } catch (err) {
+    exitOnConfigError(err);
+  }
+  await ensureDatabase(config.DATABASE_URL);
+  const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
+  try {
+    await migrateToLatest(db);
+    print(await run({ tenancy: new TenancyRepository(db), credits: new CreditRepository(db) }, parsed.values), json);
+    return 0;
+  } catch (err) {
+    const e = err instanceof AppError ? err : new AppError('INTERNAL', err instanceof Error ? err.message : String(err));
+    print({ error: { code: e.code, message: e.message } }, json);
+    return 1;
+  } finally {
+    await db.destroy();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`admin failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

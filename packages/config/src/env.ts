@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/** Booleans are parsed explicitly: only "true"/"1" and "false"/"0" are accepted. */
+export const envBoolean = (defaultValue: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(defaultValue ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+export const envInt = (defaultValue: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(defaultValue);
+
+export const postgresEnv = {
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/crawl'),
+  DATABASE_POOL_SIZE: envInt(10, 1, 200),
+};
+
+export const redisEnv = {
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_:.-]+$/).default('crawl'),
+};
+
+export const logEnv = {
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+};
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid configuration: ${issues.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses an environment with a zod object schema. Every issue names its variable so that a
+ * bad deployment fails at start with one clear line per problem.
+ */
+export function parseEnv<T extends z.ZodRawShape>(shape: T, env: Record<string, string | undefined>) {
+  const result = z.object(shape).safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  return Object.freeze(result.data);
+}
+
+/** Reads every MARKETPLACE_ORIGIN_<CODE> variable into a map of code -> origin. */
+export function marketplaceOriginsFromEnv(env: Record<string, string | undefined>): {
+  override: string | null;
+  perCode: Record<string, string>;
+} {
+  const origin = z.string().url();
+  const perCode: Record<string, string> = {};
+  const issues: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^MARKETPLACE_ORIGIN_([A-Z]{2})$/.exec(name);
+    if (!m || value === undefined || value === '') continue;
+    if (!origin.safeParse(value).success) issues.push(`${name}: must be a URL`);
+    else perCode[m[1]!] = value.replace(/\/+$/, '');
+  }
+  const rawOverride = env.MARKETPLACE_ORIGIN_OVERRIDE;
+  let override: string | null = null;
+  if (rawOverride) {
+    if (!origin.safeParse(rawOverride).success) issues.push('MARKETPLACE_ORIGIN_OVERRIDE: must be a URL');
+    else override = rawOverride.replace(/\/+$/, '');
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return { override, perCode };
+}
+
+/** Prints a ConfigError as one line per variable and exits; other errors are rethrown. */
+export function exitOnConfigError(err: unknown): never {
+  if (err instanceof ConfigError) {
+    for (const issue of err.issues) process.stderr.write(`config error: ${issue}\n`);
+    process.exit(1);
+  }
+  throw err;
+}

@@ -1,0 +1,60 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+const INT8_OID = 20;
+
+/** int8 (counts, credit sums) parsed as JS numbers: every value we store is far below 2^53. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export interface DbOptions {
+  url: string;
+  poolSize?: number;
+  /** A request never waits forever for Postgres: both limits surface as 503 UNAVAILABLE. */
+  connectionTimeoutMs?: number;
+  statementTimeoutMs?: number;
+}
+
+export function createDb(options: DbOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    idleTimeoutMillis: 30_000,
+    types,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+}
+
+const UNAVAILABLE_NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+
+/**
+ * True when an error means "Postgres cannot be reached right now" (connection refused, reset,
+ * admin shutdown, pool timeout) rather than a bug. Callers answer 503 and clients retry.
+ */
+export function isDbUnavailableError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (UNAVAILABLE_NET_CODES.has(code)) return true;
+  // SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, cannot connect now).
+  if (/^08/.test(code) || /^57P0/.test(code)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(message);
+}
+
+/** Postgres error code of a unique-constraint violation. */
+export function isUniqueViolation(err: unknown): boolean {
+  return !!err && typeof err === 'object' && (err as { code?: unknown }).code === '23505';
+}

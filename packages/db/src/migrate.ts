@@ -1,0 +1,57 @@
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import pg from 'pg';
+import type { Db } from './connection';
+import * as m202611221100 from './migrations/202611221100_initial';
+
+/** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
+const MIGRATIONS: Record<string, Migration> = {
+  '202611221100_initial': m202611221100,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Arbitrary constant: every migrate run of every service takes this same advisory lock. */
+const MIGRATION_LOCK_KEY = 726_351_001;
+
+/**
+ * Creates the database named in `url` when it does not exist yet. Concurrent callers are
+ * fine: losing the CREATE race (duplicate_database) counts as success.
+ */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`create database "${name.replace(/"/g, '""')}"`);
+      } catch (err) {
+        if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Applies every pending migration under a session advisory lock, so that several services
+ * starting at once migrate exactly once and the others wait, then find nothing to do.
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    try {
+      const { error, results } = await new Migrator({ db: conn, provider }).migrateToLatest();
+      if (error) throw error;
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    }
+  });
+}

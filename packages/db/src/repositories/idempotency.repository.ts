@@ -1,0 +1,65 @@
+import { sql } from 'kysely';
+import type { Db } from '../connection';
+import { isUniqueViolation } from '../connection';
+
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'in_progress' }
+  | { kind: 'mismatch' };
+
+/**
+ * Stripe-style idempotency records, one per (project, key), kept 24 h. A record without a
+ * response is "in flight"; its owner either completes it or releases it on failure so that
+ * the client can retry with the same key.
+ */
+export class IdempotencyRepository {
+  constructor(private readonly db: Db, private readonly ttlMs = 24 * 60 * 60 * 1000) {}
+
+  async claim(projectId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
+    // An expired record is dead: remove it so the key can start over.
+    await this.db
+      .deleteFrom('idempotency_key')
+      .where('project_id', '=', projectId)
+      .where('key', '=', key)
+      .where('expires_at', '<', sql<Date>`now()`)
+      .execute();
+    try {
+      await this.db
+        .insertInto('idempotency_key')
+        .values({ project_id: projectId, key, request_hash: requestHash, expires_at: new Date(Date.now() + this.ttlMs) })
+        .execute();
+      return { kind: 'claimed' };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+    const existing = await this.db
+      .selectFrom('idempotency_key')
+      .select(['request_hash', 'response_status', 'response_body'])
+      .where('project_id', '=', projectId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!existing) return this.claim(projectId, key, requestHash);
+    if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
+    if (existing.response_status === null) return { kind: 'in_progress' };
+    return { kind: 'replay', status: existing.response_status, body: existing.response_body };
+  }
+
+  async complete(projectId: string, key: string, status: number, body: unknown): Promise<void> {
+    await this.db
+      .updateTable('idempotency_key')
+      .set({ response_status: status, response_body: JSON.stringify(body) })
+      .where('project_id', '=', projectId)
+      .where('key', '=', key)
+      .execute();
+  }
+
+  async release(projectId: string, key: string): Promise<void> {
+    await this.db.deleteFrom('idempotency_key').where('project_id', '=', projectId).where('key', '=', key).execute();
+  }
+
+  async deleteExpired(): Promise<number> {
+    const result = await this.db.deleteFrom('idempotency_key').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,4 @@
+export * from './job-body.schema';
+export * from './job-resource';
+export * from './job.service';
+export * from './reconciler';

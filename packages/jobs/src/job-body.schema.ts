@@ -1,0 +1,53 @@
+import { JOB_TYPES } from '@crawl/core';
+import { isMarketplaceCode, type MarketplaceCode, MARKETPLACE_CODES, normalizeTargets } from '@crawl/marketplace';
+import { z } from 'zod';
+
+/** Locale hints such as `en`, `en-US`, `pt_BR`; normalized to `xx-YY`. */
+const LANG_PATTERN = /^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z]{2}))?$/;
+
+export const langSchema = z
+  .string()
+  .regex(LANG_PATTERN, 'must be a locale such as en-US')
+  .transform((v) => {
+    const [, language, region] = LANG_PATTERN.exec(v)!;
+    return region ? `${language!.toLowerCase()}-${region.toUpperCase()}` : language!.toLowerCase();
+  });
+
+export const marketplaceSchema = z
+  .string()
+  .transform((v) => v.toUpperCase())
+  .refine(isMarketplaceCode, { message: `must be one of ${MARKETPLACE_CODES.join(', ')}` })
+  .transform((v) => v as MarketplaceCode);
+
+/**
+ * The job creation body of spec 2.1 (also a schedule's `crawlConfig`). Unknown fields are
+ * rejected so that a typo such as `target` is an error, not a silently ignored option.
+ * Output: targets validated, normalized and de-duplicated, marketplace resolved.
+ */
+export const jobBodySchema = z
+  .object({
+    type: z.enum(JOB_TYPES),
+    targets: z.array(z.string().max(2048, 'must be at most 2048 characters')).min(1, 'must contain at least one target').max(5000, 'too many targets'),
+    config: z
+      .object({
+        marketplace: marketplaceSchema.optional(),
+        lang: langSchema.optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .transform((body, ctx) => {
+    const normalized = normalizeTargets(body.type, body.targets, body.config?.marketplace);
+    for (const issue of normalized.issues) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.index >= 0 ? ['targets', issue.index] : ['targets'], message: issue.message });
+    }
+    return {
+      type: body.type,
+      targets: normalized.targets,
+      marketplace: normalized.marketplace,
+      lang: body.config?.lang ?? null,
+    };
+  });
+
+export type JobBody = z.output<typeof jobBodySchema>;

@@ -1,0 +1,99 @@
+import { AppError, CREDITS_PER_TARGET, creditCost, isTerminal, newId } from '@crawl/core';
+import type { CreditRepository, Db, JobRepository, JobRow } from '@crawl/db';
+import type { Logger } from '@crawl/observability';
+import type { QueueProducer } from '@crawl/queue';
+import type { JobBody } from './job-body.schema';
+
+export interface JobServiceDeps {
+  db: Db;
+  jobs: JobRepository;
+  credits: CreditRepository;
+  producer: QueueProducer;
+  log: Logger;
+}
+
+export interface JobOwner {
+  projectId: string;
+  organizationId: string;
+}
+
+/**
+ * Job lifecycle on the producer side: create (reserve credits + record + enqueue), cancel
+ * (refund what was not crawled) and retry (a new job, reserved again). Postgres is the source
+ * of truth: a job is accepted once its transaction commits, whatever happens to the enqueue.
+ */
+export class JobService {
+  constructor(private readonly deps: JobServiceDeps) {}
+
+  async create(body: JobBody, owner: JobOwner, origin: { retryOf?: string; scheduleId?: string } = {}): Promise<JobRow> {
+    const id = newId('job');
+    const cost = creditCost(body.type, body.targets.length);
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const balance = await this.deps.credits.reserve(trx, owner.organizationId, id, cost);
+      if (balance === null) {
+        const current = (await this.deps.credits.balance(owner.organizationId, trx)) ?? 0;
+        throw new AppError('INSUFFICIENT_CREDITS', `This job costs ${cost} credits; the balance is ${current}.`, {
+          details: { balance: current, cost },
+        });
+      }
+      return this.deps.jobs.insert(trx, {
+        id,
+        projectId: owner.projectId,
+        organizationId: owner.organizationId,
+        type: body.type,
+        marketplace: body.marketplace,
+        lang: body.lang,
+        targets: body.targets,
+        creditsReserved: cost,
+        retryOf: origin.retryOf ?? null,
+        scheduleId: origin.scheduleId ?? null,
+      });
+    });
+    await this.enqueueStart(row.id);
+    return row;
+  }
+
+  /** Best effort: a failed enqueue leaves the job `queued` in Postgres for the reconciler. */
+  async enqueueStart(jobId: string): Promise<boolean> {
+    try {
+      await this.deps.producer.enqueue('crawl.startJob', { jobId }, { jobId });
+      return true;
+    } catch (err) {
+      this.deps.log.warn({ err, jobId }, 'enqueue failed; the reconciler will enqueue the job later');
+      return false;
+    }
+  }
+
+  async cancel(jobId: string, projectId: string): Promise<JobRow> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const job = await this.deps.jobs.lockInProject(trx, jobId, projectId);
+      if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
+      if (isTerminal(job.status)) {
+        throw new AppError('INVALID_STATE', `Job ${jobId} is ${job.status}; only queued or running jobs can be cancelled.`, {
+          details: { status: job.status },
+        });
+      }
+      await this.deps.jobs.cancelPendingTargets(trx, job.id);
+      const consumed = job.succeeded * CREDITS_PER_TARGET[job.type];
+      const refunded = job.credits_reserved - consumed;
+      await this.deps.credits.settle(trx, job.organization_id, job.id, consumed, refunded);
+      return this.deps.jobs.markTerminal(trx, job.id, { status: 'cancelled', creditsConsumed: consumed, creditsRefunded: refunded });
+    });
+  }
+
+  /** A new job with the same type, targets and config; the original stays as it was. */
+  async retry(jobId: string, owner: JobOwner): Promise<JobRow> {
+    const job = await this.deps.jobs.findInProject(jobId, owner.projectId);
+    if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
+    if (job.status !== 'failed' && job.status !== 'cancelled') {
+      throw new AppError('INVALID_STATE', `Job ${jobId} is ${job.status}; only failed or cancelled jobs can be retried.`, {
+        details: { status: job.status },
+      });
+    }
+    return this.create(
+      { type: job.type, targets: job.targets, marketplace: job.marketplace as JobBody['marketplace'], lang: job.lang },
+      owner,
+      { retryOf: job.id, scheduleId: job.schedule_id ?? undefined },
+    );
+  }
+}

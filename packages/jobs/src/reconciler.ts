@@ -1,0 +1,22 @@
+import type { JobRepository } from '@crawl/db';
+import type { Logger } from '@crawl/observability';
+import type { JobService } from './job.service';
+
+/**
+ * Re-enqueues jobs that Postgres holds as `queued` for longer than `graceMs`: their enqueue
+ * failed (Redis down) or Redis lost its data. Enqueueing is idempotent by job id and the
+ * start handler ignores jobs that already started, so running this often is harmless.
+ */
+export async function reconcileQueuedJobs(
+  deps: { jobs: JobRepository; jobService: JobService; log: Logger },
+  options: { graceMs: number; batch: number } = { graceMs: 10_000, batch: 500 },
+): Promise<number> {
+  const stale = await deps.jobs.findQueuedBefore(new Date(Date.now() - options.graceMs), options.batch);
+  let enqueued = 0;
+  for (const job of stale) {
+    if (await deps.jobService.enqueueStart(job.id)) enqueued += 1;
+    else break; // Redis still down: try again on the next sweep
+  }
+  if (enqueued) deps.log.info({ enqueued }, 'reconciler enqueued queued jobs');
+  return enqueued;
+}

@@ -1,0 +1,106 @@
+import { MAX_TARGETS_PER_JOB, type JobType } from '@crawl/core';
+import { DEFAULT_MARKETPLACE, type MarketplaceCode, marketplaceOfHost } from './registry';
+
+/** ASINs are 10 upper-case alphanumerics (books use their ISBN-10, which may end in X). */
+export const ASIN_PATTERN = /^[A-Z0-9]{10}$/;
+
+const PRODUCT_PATH = /\/(?:dp|gp\/product|gp\/aw\/d)\/([A-Za-z0-9]{10})(?:[/?#]|$)/;
+
+export interface TargetIssue {
+  index: number;
+  message: string;
+}
+
+export interface NormalizedTargets {
+  marketplace: MarketplaceCode;
+  targets: string[];
+  issues: TargetIssue[];
+}
+
+export function asinFromProductUrl(url: URL): string | null {
+  const m = PRODUCT_PATH.exec(url.pathname);
+  return m ? m[1]!.toUpperCase() : null;
+}
+
+/**
+ * Validates and de-duplicates targets. Keywords: trimmed, inner whitespace collapsed,
+ * de-duplicated case-insensitively (Amazon search ignores case). Details: an ASIN or an Amazon
+ * product URL, de-duplicated by ASIN. When `marketplace` is omitted and every URL target is on
+ * one marketplace's host, that marketplace is used; a URL on another host than the job's
+ * marketplace is an issue.
+ */
+export function normalizeTargets(type: JobType, raw: string[], marketplace: MarketplaceCode | undefined): NormalizedTargets {
+  const issues: TargetIssue[] = [];
+  const seen = new Set<string>();
+  const targets: string[] = [];
+  let resolved = marketplace;
+  if (type === 'details' && !resolved) {
+    const hosts = new Set(raw.map(urlMarketplace).filter((m): m is MarketplaceCode => !!m));
+    if (hosts.size === 1) resolved = [...hosts][0];
+  }
+  const market = resolved ?? DEFAULT_MARKETPLACE;
+
+  raw.forEach((value, index) => {
+    if (type === 'search') {
+      const keyword = value.trim().replace(/\s+/g, ' ');
+      if (!keyword) return issues.push({ index, message: 'keyword must not be empty' });
+      if (keyword.length > 200) return issues.push({ index, message: 'keyword must be at most 200 characters' });
+      const key = keyword.toLowerCase();
+      if (!seen.has(key)) {
+        seen.add(key);
+        targets.push(keyword);
+      }
+      return;
+    }
+    const trimmed = value.trim();
+    let asin: string | null = null;
+    let normalized = trimmed;
+    if (/^https?:\/\//i.test(trimmed)) {
+      let url: URL;
+      try {
+        url = new URL(trimmed);
+      } catch {
+        return issues.push({ index, message: 'not a valid URL' });
+      }
+      const host = marketplaceOfHost(url.hostname);
+      if (!host) return issues.push({ index, message: `host ${url.hostname} is not an Amazon marketplace` });
+      if (host !== market) return issues.push({ index, message: `URL is on marketplace ${host}, job marketplace is ${market}` });
+      asin = asinFromProductUrl(url);
+      if (!asin) return issues.push({ index, message: 'product URL must contain /dp/{ASIN} or /gp/product/{ASIN}' });
+      normalized = url.toString();
+    } else {
+      const upper = trimmed.toUpperCase();
+      if (!ASIN_PATTERN.test(upper)) return issues.push({ index, message: 'must be a 10-character ASIN or an Amazon product URL' });
+      asin = upper;
+      normalized = upper;
+    }
+    if (!seen.has(asin)) {
+      seen.add(asin);
+      targets.push(normalized);
+    }
+  });
+
+  if (!issues.length && targets.length > MAX_TARGETS_PER_JOB) {
+    issues.push({ index: -1, message: `at most ${MAX_TARGETS_PER_JOB} targets per job after de-duplication (got ${targets.length})` });
+  }
+  return { marketplace: market, targets, issues };
+}
+
+function urlMarketplace(value: string): MarketplaceCode | null {
+  if (!/^https?:\/\//i.test(value.trim())) return null;
+  try {
+    return marketplaceOfHost(new URL(value.trim()).hostname);
+  } catch {
+    return null;
+  }
+}
+
+/** ASIN of a details target (an ASIN or a product URL already validated by normalizeTargets). */
+export function asinOfTarget(target: string): string | null {
+  if (ASIN_PATTERN.test(target)) return target;
+  try {
+    return asinFromProductUrl(new URL(target));
+  } catch {
+    return null;
+  }
+}

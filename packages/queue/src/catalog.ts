@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * Every queue job the system knows: its queue, payload schema and retry policy. Producers
+ * and consumers share these entries, so a payload can never drift between them. Names are
+ * persisted in Redis: never rename an entry in place, and add payload fields as optional.
+ */
+export interface CatalogEntry {
+  queue: QueueName;
+  schema: z.ZodTypeAny;
+  attempts: number;
+  backoffMs: number;
+  removeOnCompleteAgeSeconds: number;
+}
+
+export const QUEUE_NAMES = ['crawl', 'webhook'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+const jobRef = z.object({ jobId: z.string().min(1) });
+
+export const catalog = {
+  /**
+   * Starts a crawl job that Postgres holds as `queued`. Idempotent (a job already started is
+   * left alone), so the reconciler may enqueue it again at any time; many attempts because a
+   * start only fails when Postgres is unreachable.
+   */
+  'crawl.startJob': {
+    queue: 'crawl',
+    schema: jobRef,
+    attempts: 10,
+    backoffMs: 1_000,
+    // Kept a day so that a re-add by the reconciler dedupes against the finished entry.
+    removeOnCompleteAgeSeconds: 24 * 3600,
+  },
+} satisfies Record<string, CatalogEntry>;
+
+export type JobName = keyof typeof catalog;
+export type PayloadOf<N extends JobName> = z.input<(typeof catalog)[N]['schema']>;
+export type ParsedPayloadOf<N extends JobName> = z.output<(typeof catalog)[N]['schema']>;
+export type JobsOfQueue<Q extends QueueName> = {
+  [N in JobName]: (typeof catalog)[N]['queue'] extends Q ? N : never;
+}[JobName];

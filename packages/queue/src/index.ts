@@ -1,0 +1,3 @@
+export * from './catalog';
+export * from './producer';
+export type { Redis } from 'ioredis';

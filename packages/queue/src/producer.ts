@@ -1,0 +1,91 @@
+import { Queue } from 'bullmq';
+import IORedis, { type Redis } from 'ioredis';
+import { catalog, type JobName, type PayloadOf, QUEUE_NAMES, type QueueName } from './catalog';
+
+export interface QueueConnectionOptions {
+  redisUrl: string;
+  prefix: string;
+}
+
+/** Fails a Redis call that does not answer in time instead of letting an HTTP request hang. */
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * A non-blocking Redis connection for producers and request paths: no offline queue, so a
+ * command fails at once while Redis is down rather than piling up behind a reconnect.
+ */
+export function createRedisConnection(url: string): Redis {
+  const redis = new IORedis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    retryStrategy: (times) => Math.min(times * 200, 2_000),
+  });
+  redis.on('error', () => undefined); // reconnects on its own; callers see failed commands
+  return redis;
+}
+
+/** Typed producer over the catalog: `enqueue(name, payload)` with the entry's retry policy. */
+export class QueueProducer {
+  private readonly queues = new Map<QueueName, Queue>();
+
+  constructor(private readonly connection: Redis, private readonly prefix: string, private readonly timeoutMs = 2_000) {}
+
+  private queue(name: QueueName): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      q.on('error', () => undefined);
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  /** Adds a job; `jobId` makes the add idempotent (BullMQ ignores a second add of the same id). */
+  async enqueue<N extends JobName>(name: N, payload: PayloadOf<N>, opts: { jobId?: string; delayMs?: number; priority?: number } = {}): Promise<void> {
+    const entry = catalog[name];
+    const data = entry.schema.parse(payload);
+    await withTimeout(
+      this.queue(entry.queue).add(name, data, {
+        jobId: opts.jobId,
+        delay: opts.delayMs,
+        priority: opts.priority,
+        attempts: entry.attempts,
+        backoff: { type: 'exponential', delay: entry.backoffMs },
+        removeOnComplete: { age: entry.removeOnCompleteAgeSeconds },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      }),
+      this.timeoutMs,
+      `enqueue ${name}`,
+    );
+  }
+
+  /** Waiting + delayed + active counts per queue, for /metrics. */
+  async depths(): Promise<Record<QueueName, Record<string, number>>> {
+    const out = {} as Record<QueueName, Record<string, number>>;
+    for (const name of QUEUE_NAMES) {
+      out[name] = await withTimeout(this.queue(name).getJobCounts('waiting', 'delayed', 'active', 'failed', 'prioritized'), this.timeoutMs, 'queue depth');
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  }
+}
+
+export { withTimeout };

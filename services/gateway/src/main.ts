@@ -1,0 +1,64 @@
+import { createServer } from 'node:http';
+import { exitOnConfigError } from '@crawl/config';
+import { reconcileQueuedJobs } from '@crawl/jobs';
+import { createLogger, createMetricsRegistry, ShutdownRegistry } from '@crawl/observability';
+import { createApp } from './app';
+import { type GatewayConfig, loadGatewayConfig } from './config';
+import { buildGatewayDeps, closeGatewayDeps } from './deps';
+
+/** Starts the gateway; returns once it listens. Used by `node dist/main.js` and `pnpm start`. */
+export async function startGateway(config: GatewayConfig, shutdown?: ShutdownRegistry) {
+  const log = createLogger({ level: config.LOG_LEVEL, service: 'gateway' });
+  const registry = shutdown ?? new ShutdownRegistry(log);
+  const deps = buildGatewayDeps({
+    databaseUrl: config.DATABASE_URL,
+    databasePoolSize: config.DATABASE_POOL_SIZE,
+    redisUrl: config.REDIS_URL,
+    queuePrefix: config.QUEUE_PREFIX,
+    rateLimitEnabled: config.RATE_LIMIT_ENABLED,
+    log,
+    metrics: createMetricsRegistry('gateway'),
+  });
+  const server = createServer(createApp(deps));
+  // Keep-alive longer than typical load balancers' idle timeout avoids 502s on reused sockets.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 60_000;
+
+  // Jobs whose enqueue failed (Redis down) are re-enqueued from Postgres.
+  const reconcile = setInterval(() => {
+    reconcileQueuedJobs(deps).catch((err) => log.warn({ err }, 'reconcile failed'));
+  }, config.RECONCILE_INTERVAL_MS);
+  reconcile.unref();
+
+  registry.add('intake', 'http server', () => {
+    clearInterval(reconcile);
+    return new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+  });
+  registry.add('connections', 'gateway pools', () => closeGatewayDeps(deps));
+
+  await new Promise<void>((resolve) => server.listen(config.PORT, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  log.info({ port }, 'gateway listening');
+  return { server, port, deps };
+}
+
+if (require.main === module) {
+  let config: GatewayConfig;
+  try {
+    config = loadGatewayConfig(process.env);
+  } catch (err) {
+    exitOnConfigError(err);
+  }
+  const log = createLogger({ level: config.LOG_LEVEL, service: 'gateway' });
+  const shutdown = new ShutdownRegistry(log);
+  shutdown.installSignalHandlers();
+  startGateway(config, shutdown).catch((err) => {
+    log.fatal({ err }, 'gateway failed to start');
+    process.exit(1);
+  });
+}

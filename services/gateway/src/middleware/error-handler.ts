@@ -1,0 +1,85 @@
+import { AppError, ERROR_STATUS, type ErrorCode } from '@crawl/core';
+import { isDbUnavailableError } from '@crawl/db';
+import type { Logger } from '@crawl/observability';
+import type { NextFunction, Request, Response } from 'express';
+
+/** body-parser errors carry a `type`; each maps to a documented code, never to a 500. */
+function fromBodyParser(err: { type?: string; status?: number }): AppError | null {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than 1 MiB.');
+    case 'entity.parse.failed':
+      return new AppError('VALIDATION_ERROR', 'Request body is not valid JSON.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('VALIDATION_ERROR', 'Request body must be UTF-8 JSON.');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError('VALIDATION_ERROR', 'Request body could not be read.');
+    default:
+      return null;
+  }
+}
+
+/** ioredis errors meaning "Redis is not reachable right now". */
+function isRedisUnavailable(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : '';
+  return /Connection is closed|enableOfflineQueue|MaxRetriesPerRequest|Stream isn't writeable|ECONNREFUSED|timed out/i.test(message);
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const parsed = err && typeof err === 'object' ? fromBodyParser(err as { type?: string }) : null;
+  if (parsed) return parsed;
+  if (isDbUnavailableError(err) || isRedisUnavailable(err)) {
+    return new AppError('UNAVAILABLE', 'A backing service is temporarily unavailable; retry with backoff.', { cause: err });
+  }
+  return new AppError('INTERNAL', 'Internal error.', { cause: err });
+}
+
+export function sendError(res: Response, requestId: string, err: AppError): void {
+  const status = ERROR_STATUS[err.code];
+  if (err.code === 'UNAVAILABLE' && !res.getHeader('Retry-After')) res.setHeader('Retry-After', '1');
+  res.status(status).json({
+    error: {
+      code: err.code,
+      message: err.message,
+      requestId,
+      ...(err.details !== undefined ? { details: err.details } : {}),
+    },
+  });
+}
+
+/** Renders every error as `{error: {code, message, requestId, details?}}`; logs only 5xx. */
+export function errorHandler(log: Logger) {
+  // express recognizes error middleware by its four parameters
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const appError = toAppError(err);
+    if (ERROR_STATUS[appError.code] >= 500) {
+      log.error({ err: appError.cause ?? err, requestId: req.requestId, method: req.method, route: req.route?.path }, appError.message);
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendError(res, req.requestId, appError);
+  };
+}
+
+export function notFound(req: Request): never {
+  throw new AppError('NOT_FOUND', `No route ${req.method} ${req.path}.`);
+}
+
+export type { ErrorCode };
+
+/** A body sent with another Content-Type would be silently ignored by the JSON parser: refuse it. */
+export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+  if (hasBody && req.body === undefined) {
+    throw new AppError('VALIDATION_ERROR', 'Request body must be JSON with "Content-Type: application/json".', {
+      details: [{ path: 'header.Content-Type', message: 'must be application/json' }],
+    });
+  }
+  next();
+}

@@ -1,0 +1,147 @@
+import type { JobRow } from '@crawl/db';
+
+/**
+ * Export formats of stored result items. Pure functions: one item in, one chunk of text out,
+ * so the export can stream any number of rows.
+ *
+ * CSV: one header row, columns in the fixed order below per job type, RFC 4180 quoting, UTF-8.
+ * Money is split into `<field>_amount` and `<field>_currency`; arrays and objects (images,
+ * features, variants, specifications...) are JSON text in one cell; booleans are true/false;
+ * a missing value is an empty cell.
+ */
+type Item = Record<string, unknown>;
+type Column = [header: string, get: (item: Item) => unknown];
+
+const money = (field: string, part: 'amount' | 'currency') => (item: Item) =>
+  (item[field] as { amount?: number; currency?: string } | null | undefined)?.[part];
+const nested = (field: string, part: string) => (item: Item) => (item[field] as Record<string, unknown> | null | undefined)?.[part];
+const field = (name: string) => (item: Item) => item[name];
+
+const SHARED_TAIL: Column[] = [
+  ['missing_fields', field('missingFields')],
+  ['parser_version', field('parserVersion')],
+];
+
+export const CSV_COLUMNS: Record<JobRow['type'], Column[]> = {
+  search: [
+    ['keyword', field('keyword')],
+    ['position', field('position')],
+    ['organic_position', field('organicPosition')],
+    ['asin', field('asin')],
+    ['title', field('title')],
+    ['url', field('url')],
+    ['image', field('image')],
+    ['price_amount', money('price', 'amount')],
+    ['price_currency', money('price', 'currency')],
+    ['list_price_amount', money('listPrice', 'amount')],
+    ['list_price_currency', money('listPrice', 'currency')],
+    ['rating', field('rating')],
+    ['reviews_count', field('reviewsCount')],
+    ['is_sponsored', field('isSponsored')],
+    ['is_prime', field('isPrime')],
+    ['badges', field('badges')],
+    ...SHARED_TAIL,
+  ],
+  details: [
+    ['target', field('target')],
+    ['asin', field('asin')],
+    ['url', field('url')],
+    ['title', field('title')],
+    ['brand', field('brand')],
+    ['price_amount', money('price', 'amount')],
+    ['price_currency', money('price', 'currency')],
+    ['list_price_amount', money('listPrice', 'amount')],
+    ['list_price_currency', money('listPrice', 'currency')],
+    ['rating', field('rating')],
+    ['reviews_count', field('reviewsCount')],
+    ['availability_status', nested('availability', 'status')],
+    ['availability_text', nested('availability', 'text')],
+    ['main_image', field('mainImage')],
+    ['images', field('images')],
+    ['features', field('features')],
+    ['description', field('description')],
+    ['categories', field('categories')],
+    ['best_sellers_rank', field('bestSellersRank')],
+    ['seller_name', nested('seller', 'name')],
+    ['seller_id', nested('seller', 'id')],
+    ['is_prime', field('isPrime')],
+    ['variants', field('variants')],
+    ['specifications', field('specifications')],
+    ...SHARED_TAIL,
+  ],
+};
+
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvHeader(type: JobRow['type']): string {
+  return `${CSV_COLUMNS[type].map(([h]) => h).join(',')}\r\n`;
+}
+
+export function csvRow(type: JobRow['type'], item: Item): string {
+  return `${CSV_COLUMNS[type].map(([, get]) => csvCell(get(item))).join(',')}\r\n`;
+}
+
+/** Version of the `llm` contract (docs/llm-export.schema.json). Bump the major on any breaking change. */
+export const LLM_SCHEMA_VERSION = '1.0';
+
+export function llmHeader(job: JobRow, generatedAt: Date): string {
+  const meta = {
+    id: job.id,
+    type: job.type,
+    marketplace: job.marketplace,
+    lang: job.lang,
+    targets: job.targets,
+    createdAt: job.created_at.toISOString(),
+    finishedAt: job.finished_at?.toISOString() ?? null,
+    resultsCount: job.results_count,
+  };
+  return `{"schemaVersion":${JSON.stringify(LLM_SCHEMA_VERSION)},"generatedAt":${JSON.stringify(generatedAt.toISOString())},"job":${JSON.stringify(meta)},"items":[`;
+}
+
+const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+
+/**
+ * One item of the `llm` contract: the same keys, in the same order, for search and details
+ * rows (null where a kind has no such value), prices as decimal numbers in major units with
+ * an ISO 4217 currency, ratings on a 0-5 scale.
+ */
+export function llmItem(job: JobRow, item: Item): Record<string, unknown> {
+  const price = item.price as { amount: number; currency: string } | null | undefined;
+  const listPrice = item.listPrice as { amount: number; currency: string } | null | undefined;
+  const isSearch = job.type === 'search';
+  const availability = item.availability as { status?: string } | null | undefined;
+  const seller = item.seller as { name?: string } | null | undefined;
+  return {
+    source: job.type,
+    query: isSearch ? orNull(item.keyword) : orNull(item.target),
+    rank: isSearch ? orNull(item.position) : null,
+    organicRank: isSearch ? orNull(item.organicPosition) : null,
+    asin: orNull(item.asin),
+    marketplace: job.marketplace,
+    url: orNull(item.url),
+    title: orNull(item.title),
+    brand: orNull(item.brand),
+    price: price?.amount ?? null,
+    listPrice: listPrice?.amount ?? null,
+    currency: price?.currency ?? listPrice?.currency ?? null,
+    rating: orNull(item.rating),
+    reviewCount: orNull(item.reviewsCount),
+    availability: availability?.status ?? null,
+    isPrime: orNull(item.isPrime),
+    isSponsored: isSearch ? orNull(item.isSponsored) : null,
+    imageUrl: orNull(isSearch ? item.image : item.mainImage),
+    images: orNull(item.images) ?? (isSearch && item.image ? [item.image] : []),
+    features: orNull(item.features) ?? [],
+    description: orNull(item.description),
+    categories: orNull(item.categories) ?? [],
+    bestSellersRank: orNull(item.bestSellersRank) ?? [],
+    seller: seller?.name ?? null,
+    badges: orNull(item.badges) ?? [],
+    specifications: orNull(item.specifications) ?? {},
+    missingFields: orNull(item.missingFields) ?? [],
+  };
+}

@@ -1,0 +1,86 @@
+import { AppError } from '@crawl/core';
+import { jobBodySchema, toJobResource } from '@crawl/jobs';
+import { Router, type Request, type Response } from 'express';
+import type { GatewayDeps } from '../../deps';
+import { requireOwnProject } from '../../middleware/auth';
+import { parseOrThrow } from '../../validation';
+import { streamExport } from './export';
+import { withIdempotency, type HandlerResult } from './idempotency';
+import { emptyBody, exportQuery, jobIdParams, listJobsQuery, resultsQuery } from './jobs.schemas';
+
+function sendCreated(res: Response, result: HandlerResult): void {
+  const id = (result.body as { data?: { id?: string } })?.data?.id;
+  if (result.status === 202 && id) res.setHeader('Location', `/v1/key/jobs/${id}`);
+  res.status(result.status).json(result.body);
+}
+
+function pagination(total: number, limit: number, offset: number) {
+  return { total, limit, offset, hasMore: offset + limit < total };
+}
+
+/** Spec 4.1: every job endpoint. Mounted under /v1/key after authentication and rate limiting. */
+export function jobsRouter(deps: GatewayDeps): Router {
+  const router = Router();
+
+  const loadJob = async (req: Request) => {
+    const params = jobIdParams.safeParse(req.params);
+    const job = params.success ? await deps.jobs.findInProject(params.data.jobId, req.principal.projectId) : undefined;
+    if (!job) throw new AppError('NOT_FOUND', `Job ${String(req.params.jobId)} not found.`);
+    return job;
+  };
+
+  router.post('/projects/:projectId/jobs', requireOwnProject, async (req, res) => {
+    const body = parseOrThrow(jobBodySchema, req.body, 'body');
+    const result = await withIdempotency(deps, req, res, async () => {
+      const job = await deps.jobService.create(body, req.principal);
+      return { status: 202, body: { data: toJobResource(job) } };
+    });
+    sendCreated(res, result);
+  });
+
+  router.get('/projects/:projectId/jobs', requireOwnProject, async (req, res) => {
+    const query = parseOrThrow(listJobsQuery, req.query, 'query');
+    const { rows, total } = await deps.jobs.list({ projectId: req.principal.projectId, ...query });
+    res.json({ data: rows.map(toJobResource), pagination: pagination(total, query.limit, query.offset) });
+  });
+
+  router.get('/jobs/:jobId', async (req, res) => {
+    res.json({ data: toJobResource(await loadJob(req)) });
+  });
+
+  router.get('/jobs/:jobId/results', async (req, res) => {
+    const job = await loadJob(req);
+    const query = parseOrThrow(resultsQuery, req.query, 'query');
+    const { rows, total } = await deps.results.page(job.id, query.limit, query.offset);
+    res.json({ data: rows.map((r) => r.data), pagination: pagination(total, query.limit, query.offset) });
+  });
+
+  router.get('/jobs/:jobId/export', async (req, res) => {
+    const job = await loadJob(req);
+    const { format } = parseOrThrow(exportQuery, req.query, 'query');
+    if (job.status !== 'completed') {
+      throw new AppError('JOB_NOT_COMPLETE', `Job ${job.id} is ${job.status}; export is available once it is completed.`, {
+        details: { status: job.status },
+      });
+    }
+    await streamExport(deps, job, format, res);
+  });
+
+  router.post('/jobs/:jobId/retry', async (req, res) => {
+    parseOrThrow(emptyBody, req.body, 'body');
+    const original = await loadJob(req);
+    const result = await withIdempotency(deps, req, res, async () => {
+      const job = await deps.jobService.retry(original.id, req.principal);
+      return { status: 202, body: { data: toJobResource(job) } };
+    });
+    sendCreated(res, result);
+  });
+
+  router.post('/jobs/:jobId/cancel', async (req, res) => {
+    parseOrThrow(emptyBody, req.body, 'body');
+    const job = await loadJob(req);
+    res.json({ data: toJobResource(await deps.jobService.cancel(job.id, req.principal.projectId)) });
+  });
+
+  return router;
+}

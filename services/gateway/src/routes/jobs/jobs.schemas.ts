@@ -1,0 +1,48 @@
+import { ID_PATTERN, JOB_STATUSES } from '@crawl/core';
+import { z } from 'zod';
+
+/** ISO date (`2026-11-01`) or timestamp; a bare date as a lower bound means its midnight UTC. */
+const isoDateOrTimestamp = z
+  .string()
+  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+    message: 'must be an ISO 8601 date or timestamp',
+  });
+
+/** A bare date as an upper bound covers that whole day. */
+function endOfDay(v: string): Date {
+  return /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(Date.parse(v) + 24 * 3600 * 1000 - 1) : new Date(v);
+}
+
+const intParam = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .default(String(fallback));
+
+export const jobIdParams = z.object({ jobId: z.string().regex(ID_PATTERN) }).passthrough();
+
+export const listJobsQuery = z
+  .object({
+    status: z.enum(JOB_STATUSES).optional(),
+    q: z.string().trim().min(1).max(200).optional(),
+    from: isoDateOrTimestamp.transform((v) => new Date(v)).optional(),
+    to: isoDateOrTimestamp.transform(endOfDay).optional(),
+    limit: intParam(1, 100, 20),
+    offset: intParam(0, 1_000_000, 0),
+  })
+  .strict()
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] });
+
+export const resultsQuery = z
+  .object({
+    limit: intParam(1, 1000, 100),
+    offset: intParam(0, 10_000_000, 0),
+  })
+  .strict();
+
+export const exportQuery = z.object({ format: z.enum(['json', 'csv', 'llm']).default('json') }).strict();
+
+/** Retry and cancel take no body; an empty object is tolerated for clients that always send one. */
+export const emptyBody = z.union([z.undefined(), z.object({}).strict()]);
