@@ -8,6 +8,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611221100_initial': m202611221100,
 };
 
+export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
+
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Arbitrary constant: every migrate run of every service takes this same advisory lock. */

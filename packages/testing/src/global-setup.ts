@@ -1,0 +1,9 @@
+import { ensureTemplate, templateName } from './databases';
+import { MIGRATION_NAMES } from '@crawl/db';
+
+/** Jest globalSetup: builds the migrated template database once per schema version. */
+export default async function globalSetup(): Promise<void> {
+  const name = templateName(MIGRATION_NAMES.join(','));
+  await ensureTemplate(name);
+  process.env.CRAWL_TEST_TEMPLATE = name;
+}

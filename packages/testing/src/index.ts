@@ -1,0 +1,3 @@
+export * from './databases';
+export * from './tenants';
+export * from './redis-server';

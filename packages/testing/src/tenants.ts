@@ -1,0 +1,30 @@
+import { commands } from '@crawl/cli';
+import { CreditRepository, type Db, TenancyRepository } from '@crawl/db';
+
+export interface TestTenant {
+  organizationId: string;
+  userId: string;
+  projectId: string;
+  apiKey: string;
+  keyPrefix: string;
+}
+
+/** Creates an organization, user, project and key through the admin CLI's own commands. */
+export async function createTenant(
+  db: Db,
+  options: { plan?: 'starter' | 'growth' | 'enterprise'; credits?: number; org?: string; name?: string } = {},
+): Promise<TestTenant> {
+  const deps = { tenancy: new TenancyRepository(db), credits: new CreditRepository(db) };
+  const flags: Record<string, string> = { name: options.name ?? 'test project', credits: String(options.credits ?? 1_000) };
+  if (options.org) flags.org = options.org;
+  else flags.plan = options.plan ?? 'growth';
+  return (await commands['create-project']!(deps, flags)) as unknown as TestTenant;
+}
+
+export async function createKey(db: Db, projectId: string, options: { newUser?: boolean; user?: string } = {}) {
+  const deps = { tenancy: new TenancyRepository(db), credits: new CreditRepository(db) };
+  const flags: Record<string, string | boolean> = { project: projectId };
+  if (options.newUser) flags['new-user'] = true;
+  if (options.user) flags.user = options.user;
+  return (await commands['create-key']!(deps, flags)) as unknown as { userId: string; projectId: string; apiKey: string; keyPrefix: string };
+}

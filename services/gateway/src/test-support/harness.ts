@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:http';
+import { createLogger, createMetricsRegistry } from '@crawl/observability';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix } from '@crawl/testing';
+import supertest from 'supertest';
+import { createApp } from '../app';
+import { buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '../deps';
+
+export interface Harness {
+  deps: GatewayDeps;
+  database: TestDatabase;
+  prefix: string;
+  http: ReturnType<typeof supertest>;
+  /** A second, independent gateway on the same database and Redis (like another replica). */
+  replica(): Promise<{ url: string; close(): Promise<void> }>;
+  listen(): Promise<{ url: string; close(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+function template(): string {
+  const name = process.env.CRAWL_TEST_TEMPLATE;
+  if (!name) throw new Error('CRAWL_TEST_TEMPLATE unset: run tests through jest (globalSetup builds it)');
+  return name;
+}
+
+function build(databaseUrl: string, prefix: string, options: { rateLimit?: boolean; redisUrl?: string }): GatewayDeps {
+  return buildGatewayDeps({
+    databaseUrl,
+    databasePoolSize: 20,
+    redisUrl: options.redisUrl ?? TEST_REDIS_URL,
+    queuePrefix: prefix,
+    rateLimitEnabled: options.rateLimit ?? false,
+    log: createLogger({ level: 'silent', service: 'gateway-test' }),
+    metrics: createMetricsRegistry('gateway'),
+  });
+}
+
+async function serve(deps: GatewayDeps): Promise<{ url: string; close(): Promise<void>; server: Server }> {
+  const server = createServer(createApp(deps));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A gateway on a private database and Redis prefix, mounted in-process for supertest. */
+export async function startHarness(options: { rateLimit?: boolean; redisUrl?: string } = {}): Promise<Harness> {
+  const database = await createTestDatabase(template());
+  const prefix = uniquePrefix('gw');
+  const deps = build(database.url, prefix, options);
+  const extras: { close(): Promise<void> }[] = [];
+  return {
+    deps,
+    database,
+    prefix,
+    http: supertest(createApp(deps)),
+    async replica() {
+      const other = build(database.url, prefix, options);
+      const served = await serve(other);
+      const handle = {
+        url: served.url,
+        close: async () => {
+          await served.close();
+          await closeGatewayDeps(other);
+        },
+      };
+      extras.push(handle);
+      return handle;
+    },
+    async listen() {
+      const served = await serve(deps);
+      extras.push(served);
+      return served;
+    },
+    async close() {
+      for (const extra of extras.splice(0)) await extra.close().catch(() => undefined);
+      await closeGatewayDeps(deps);
+      await database.drop();
+    },
+  };
+}
+
+export const bearer = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}` });
