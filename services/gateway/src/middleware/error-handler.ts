@@ -32,6 +32,8 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const parsed = err && typeof err === 'object' ? fromBodyParser(err as { type?: string }) : null;
   if (parsed) return parsed;
+  // express's router fails to decode a path parameter such as `%zz`
+  if (err instanceof URIError) return new AppError('VALIDATION_ERROR', 'The URL path is not valid percent-encoding.');
   if (isDbUnavailableError(err) || isRedisUnavailable(err)) {
     return new AppError('UNAVAILABLE', 'A backing service is temporarily unavailable; retry with backoff.', { cause: err });
   }

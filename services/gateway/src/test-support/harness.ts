@@ -34,8 +34,8 @@ function build(databaseUrl: string, prefix: string, options: { rateLimit?: boole
   });
 }
 
-async function serve(deps: GatewayDeps): Promise<{ url: string; close(): Promise<void>; server: Server }> {
-  const server = createServer(createApp(deps));
+async function serve(app: ReturnType<typeof createApp>): Promise<{ url: string; close(): Promise<void>; server: Server }> {
+  const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -55,15 +55,16 @@ export async function startHarness(options: { rateLimit?: boolean; redisUrl?: st
   const database = await createTestDatabase(template());
   const prefix = uniquePrefix('gw');
   const deps = build(database.url, prefix, options);
+  const app = createApp(deps);
   const extras: { close(): Promise<void> }[] = [];
   return {
     deps,
     database,
     prefix,
-    http: supertest(createApp(deps)),
+    http: supertest(app),
     async replica() {
       const other = build(database.url, prefix, options);
-      const served = await serve(other);
+      const served = await serve(createApp(other));
       const handle = {
         url: served.url,
         close: async () => {
@@ -75,7 +76,7 @@ export async function startHarness(options: { rateLimit?: boolean; redisUrl?: st
       return handle;
     },
     async listen() {
-      const served = await serve(deps);
+      const served = await serve(app);
       extras.push(served);
       return served;
     },

@@ -1,0 +1,100 @@
+import { createKey, createTenant } from '@crawl/testing';
+import { RedisRateLimiter } from './middleware/rate-limiter';
+import { bearer, type Harness, startHarness } from './test-support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ rateLimit: true });
+});
+afterAll(() => h.close());
+
+/** Waits until just after a one-second window starts, so a burst lands inside one window. */
+async function startOfWindow(): Promise<void> {
+  const ms = Date.now() % 1000;
+  await new Promise((r) => setTimeout(r, 1000 - ms + 20));
+}
+
+type Shot = { status: number; headers: Headers; started: number; ended: number };
+
+async function burst(calls: (() => Promise<Response>)[]): Promise<Shot[]> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await startOfWindow();
+    const window = Math.floor(Date.now() / 1000);
+    const shots = await Promise.all(
+      calls.map(async (call) => {
+        const started = Date.now();
+        const res = await call();
+        await res.arrayBuffer();
+        return { status: res.status, headers: res.headers, started, ended: Date.now() };
+      }),
+    );
+    // The limiter counts by the window a request reaches it in; a burst that spilled over a
+    // window boundary on a loaded machine proves nothing, so it is repeated.
+    if (shots.every((s) => Math.floor(s.ended / 1000) === window)) return shots;
+  }
+  throw new Error('could not fit a burst into one window three times');
+}
+
+it('two gateways, one user with two keys, 60 concurrent requests in one window: exactly 20 pass', async () => {
+  const tenant = await createTenant(h.deps.db, { plan: 'starter' });
+  const secondKey = await createKey(h.deps.db, tenant.projectId, { user: tenant.userId });
+  const colleague = await createKey(h.deps.db, tenant.projectId, { newUser: true });
+  const [a, b] = [await h.replica(), await h.replica()];
+  const path = `/v1/key/projects/${tenant.projectId}/jobs`;
+  const calls = Array.from({ length: 60 }, (_, i) => () => fetch(`${i % 2 ? a.url : b.url}${path}`, { headers: bearer(i % 3 ? tenant.apiKey : secondKey.apiKey) }));
+  // The colleague (same organization, other user) has a counter of their own.
+  const colleagueCalls = Array.from({ length: 25 }, (_, i) => () => fetch(`${i % 2 ? a.url : b.url}${path}`, { headers: bearer(colleague.apiKey) }));
+
+  const shots = await burst([...calls, ...colleagueCalls]);
+  const mine = shots.slice(0, 60);
+  const theirs = shots.slice(60);
+  expect(mine.filter((s) => s.status === 200)).toHaveLength(20);
+  expect(mine.filter((s) => s.status === 429)).toHaveLength(40);
+  expect(theirs.filter((s) => s.status === 200)).toHaveLength(20);
+  expect(theirs.filter((s) => s.status === 429)).toHaveLength(5);
+
+  for (const s of mine) {
+    expect(s.headers.get('x-ratelimit-limit')).toBe('20');
+    expect(Number(s.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    if (s.status === 429) {
+      expect(s.headers.get('retry-after')).toBe(s.headers.get('x-ratelimit-reset'));
+      expect(s.headers.get('content-type')).toMatch(/json/);
+      expect(s.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+  }
+  const remaining = mine.filter((s) => s.status === 200).map((s) => Number(s.headers.get('x-ratelimit-remaining')));
+  expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+});
+
+it('the plan decides the limit; enterprise uses its per-minute limit', async () => {
+  const growth = await createTenant(h.deps.db, { plan: 'growth' });
+  const res = await h.http.get(`/v1/key/projects/${growth.projectId}/jobs`).set(bearer(growth.apiKey));
+  expect(res.headers['x-ratelimit-limit']).toBe('100');
+
+
+  const enterprise = await createTenant(h.deps.db, { plan: 'enterprise' });
+  await h.deps.tenancy.setPlan(enterprise.organizationId, 'enterprise', 3);
+  const res2 = await h.http.get(`/v1/key/projects/${enterprise.projectId}/jobs`).set(bearer(enterprise.apiKey));
+  expect(res2.headers['x-ratelimit-limit']).toBe('3');
+  expect(Number(res2.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
+});
+
+it('per-minute windows: the limit holds inside a minute, resets after it, Reset counts down in seconds', async () => {
+  let now = Date.UTC(2026, 10, 22, 12, 0, 10, 500); // 10.5 s into a minute
+  const limiter = new RedisRateLimiter(h.deps.redis, `${h.prefix}-clock`, 1000, () => now);
+  const policy = { limit: 3, windowSeconds: 60 };
+  const decisions = [];
+  for (let i = 0; i < 4; i++) decisions.push(await limiter.check('usr_clock', policy));
+  expect(decisions.map((d) => d!.allowed)).toEqual([true, true, true, false]);
+  expect(decisions.map((d) => d!.remaining)).toEqual([2, 1, 0, 0]);
+  expect(decisions[3]!.resetSeconds).toBe(50);
+  now += 50_000; // the next minute
+  expect((await limiter.check('usr_clock', policy))!.allowed).toBe(true);
+});
+
+it('fails open when Redis does not answer: no headers, request served', async () => {
+  const limiter = new RedisRateLimiter(h.deps.redis, h.prefix, 1000);
+  const broken = new RedisRateLimiter({ eval: () => new Promise(() => undefined) } as never, h.prefix, 50);
+  expect(await broken.check('usr_x', { limit: 1, windowSeconds: 1 })).toBeNull();
+  expect(await limiter.check('usr_y', { limit: 1, windowSeconds: 1 })).not.toBeNull();
+});

@@ -1,0 +1,108 @@
+import { createTenant, type TestTenant } from '@crawl/testing';
+import { bearer, type Harness, startHarness } from './test-support/harness';
+
+/**
+ * Every endpoint x {no key, malformed key, unknown key, revoked key, other project's key}:
+ * the documented status and error body, and never a byte of another project's data.
+ */
+let h: Harness;
+let owner: TestTenant;
+let stranger: TestTenant;
+let revokedKey: string;
+let jobId: string;
+let strangerJobId: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  owner = await createTenant(h.deps.db, { credits: 100, name: 'owner' });
+  stranger = await createTenant(h.deps.db, { credits: 100, name: 'stranger' });
+  const revoked = await createTenant(h.deps.db, { credits: 100 });
+  await h.deps.tenancy.revokeKeyByPrefix(revoked.keyPrefix);
+  revokedKey = revoked.apiKey;
+  const job = await h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).send({ type: 'search', targets: ['owner secret keyword'] });
+  jobId = job.body.data.id;
+  const other = await h.http
+    .post(`/v1/key/projects/${stranger.projectId}/jobs`)
+    .set(bearer(stranger.apiKey))
+    .send({ type: 'search', targets: ['stranger secret keyword'] });
+  strangerJobId = other.body.data.id;
+});
+afterAll(() => h.close());
+
+type Endpoint = { method: 'get' | 'post'; path: () => string; body?: object; scope: 'project' | 'job' };
+const endpoints: Endpoint[] = [
+  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/jobs`, body: { type: 'search', targets: ['x'] }, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/jobs`, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/jobs/${jobId}`, scope: 'job' },
+  { method: 'get', path: () => `/v1/key/jobs/${jobId}/results`, scope: 'job' },
+  { method: 'get', path: () => `/v1/key/jobs/${jobId}/export?format=csv`, scope: 'job' },
+  { method: 'post', path: () => `/v1/key/jobs/${jobId}/retry`, scope: 'job' },
+  { method: 'post', path: () => `/v1/key/jobs/${jobId}/cancel`, scope: 'job' },
+];
+
+const credentials: [string, () => Record<string, string>][] = [
+  ['no key', () => ({})],
+  ['empty bearer', () => ({ Authorization: 'Bearer ' })],
+  ['basic scheme', () => ({ Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })],
+  ['malformed key', () => bearer('not-a-key')],
+  ['unknown well-formed key', () => bearer(`cds_00000000_${'A'.repeat(43)}`)],
+  ['revoked key', () => bearer(revokedKey)],
+];
+
+function expectErrorShape(res: { body: any; headers: Record<string, string> }, code: string): void {
+  expect(res.body).toEqual({
+    error: expect.objectContaining({ code, message: expect.any(String), requestId: res.headers['x-request-id'] }),
+  });
+  expect(JSON.stringify(res.body)).not.toContain('secret keyword');
+}
+
+describe.each(endpoints)('$method $scope endpoint', (endpoint) => {
+  it.each(credentials)('%s -> 401 UNAUTHORIZED', async (_name, headers) => {
+    const res = await h.http[endpoint.method](endpoint.path()).set(headers()).send(endpoint.body);
+    expect(res.status).toBe(401);
+    expectErrorShape(res, 'UNAUTHORIZED');
+    expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it("another project's key -> 403 on project paths, 404 on ids", async () => {
+    const res = await h.http[endpoint.method](endpoint.path()).set(bearer(stranger.apiKey)).send(endpoint.body);
+    if (endpoint.scope === 'project') {
+      expect(res.status).toBe(403);
+      expectErrorShape(res, 'FORBIDDEN');
+    } else {
+      expect(res.status).toBe(404);
+      expectErrorShape(res, 'NOT_FOUND');
+    }
+  });
+});
+
+it("the owner's key on the stranger's job ids is 404, and nothing of it leaks", async () => {
+  for (const path of [`/v1/key/jobs/${strangerJobId}`, `/v1/key/jobs/${strangerJobId}/results`, `/v1/key/jobs/${strangerJobId}/export`]) {
+    const res = await h.http.get(path).set(bearer(owner.apiKey));
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.body)).not.toContain('stranger');
+  }
+  const cancel = await h.http.post(`/v1/key/jobs/${strangerJobId}/cancel`).set(bearer(owner.apiKey));
+  expect(cancel.status).toBe(404);
+  const job = await h.deps.jobs.findById(strangerJobId);
+  expect(job?.status).toBe('queued');
+  const list = await h.http.get(`/v1/key/projects/${owner.projectId}/jobs?q=keyword`).set(bearer(owner.apiKey));
+  expect(list.body.data.every((j: { projectId: string }) => j.projectId === owner.projectId)).toBe(true);
+  expect(JSON.stringify(list.body)).not.toContain('stranger');
+});
+
+it('echoes a client X-Request-Id, generates one otherwise, and answers unknown routes with 404 JSON', async () => {
+  const echoed = await h.http.get('/v1/key/nope').set(bearer(owner.apiKey)).set('X-Request-Id', 'client-req-42');
+  expect(echoed.status).toBe(404);
+  expect(echoed.headers['x-request-id']).toBe('client-req-42');
+  expect(echoed.body.error).toMatchObject({ code: 'NOT_FOUND', requestId: 'client-req-42' });
+  const generated = await h.http.get('/elsewhere').set('X-Request-Id', 'bad id with spaces');
+  expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+it('answers CORS preflight and exposes the rate-limit headers', async () => {
+  const res = await h.http.options(`/v1/key/jobs/${jobId}`).set('Origin', 'https://app.example').set('Access-Control-Request-Method', 'GET');
+  expect(res.status).toBe(204);
+  expect(res.headers['access-control-allow-headers']).toMatch(/Authorization/);
+  expect(res.headers['access-control-expose-headers']).toMatch(/X-RateLimit-Remaining/);
+});
