@@ -28,27 +28,24 @@ export class JobService {
   async create(body: JobBody, owner: JobOwner, origin: { retryOf?: string; scheduleId?: string } = {}): Promise<JobRow> {
     const id = newId('job');
     const cost = creditCost(body.type, body.targets.length);
-    const row = await this.deps.db.transaction().execute(async (trx) => {
-      const balance = await this.deps.credits.reserve(trx, owner.organizationId, id, cost);
-      if (balance === null) {
-        const current = (await this.deps.credits.balance(owner.organizationId, trx)) ?? 0;
-        throw new AppError('INSUFFICIENT_CREDITS', `This job costs ${cost} credits; the balance is ${current}.`, {
-          details: { balance: current, cost },
-        });
-      }
-      return this.deps.jobs.insert(trx, {
-        id,
-        projectId: owner.projectId,
-        organizationId: owner.organizationId,
-        type: body.type,
-        marketplace: body.marketplace,
-        lang: body.lang,
-        targets: body.targets,
-        creditsReserved: cost,
-        retryOf: origin.retryOf ?? null,
-        scheduleId: origin.scheduleId ?? null,
-      });
+    const row = await this.deps.jobs.insertWithReservation({
+      id,
+      projectId: owner.projectId,
+      organizationId: owner.organizationId,
+      type: body.type,
+      marketplace: body.marketplace,
+      lang: body.lang,
+      targets: body.targets,
+      creditsReserved: cost,
+      retryOf: origin.retryOf ?? null,
+      scheduleId: origin.scheduleId ?? null,
     });
+    if (!row) {
+      const balance = (await this.deps.credits.balance(owner.organizationId)) ?? 0;
+      throw new AppError('INSUFFICIENT_CREDITS', `This job costs ${cost} credits; the balance is ${balance}.`, {
+        details: { balance, cost },
+      });
+    }
     await this.enqueueStart(row.id);
     return row;
   }

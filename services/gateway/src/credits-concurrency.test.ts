@@ -16,7 +16,7 @@ it('50 concurrent creations against a balance that covers 20: exactly 20 succeed
         method: 'POST',
         headers: { ...bearer(tenant.apiKey), 'content-type': 'application/json' },
         body: JSON.stringify({ type: 'details', targets: [`B0000000${String(i).padStart(2, '0')}`] }),
-      }).then(async (r) => ({ status: r.status, body: await r.json() })),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any })),
     ),
   );
   const statuses = responses.map((r) => r.status);

@@ -10,6 +10,7 @@ import {
 import { JobService } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
 import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
+import { PrincipalCache } from './middleware/principal-cache';
 import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './middleware/rate-limiter';
 
 /** Everything the HTTP layer needs, built once in main.ts (or by a test) and passed in. */
@@ -24,6 +25,7 @@ export interface GatewayDeps {
   idempotency: IdempotencyRepository;
   jobService: JobService;
   rateLimiter: RateLimiter;
+  principalCache: PrincipalCache;
   log: Logger;
   metrics: Registry;
 }
@@ -34,6 +36,7 @@ export interface BuildDepsOptions {
   redisUrl: string;
   queuePrefix: string;
   rateLimitEnabled: boolean;
+  authCacheTtlMs: number;
   log: Logger;
   metrics: Registry;
 }
@@ -55,6 +58,7 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     results: new ResultRepository(db),
     idempotency: new IdempotencyRepository(db),
     jobService: new JobService({ db, jobs, credits, producer, log: options.log }),
+    principalCache: new PrincipalCache(options.authCacheTtlMs),
     rateLimiter: options.rateLimitEnabled ? new RedisRateLimiter(redis, options.queuePrefix) : new NoopRateLimiter(),
     log: options.log,
     metrics: options.metrics,

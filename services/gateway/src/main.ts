@@ -16,6 +16,7 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
     rateLimitEnabled: config.RATE_LIMIT_ENABLED,
+    authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
     log,
     metrics: createMetricsRegistry('gateway'),
   });

@@ -39,20 +39,6 @@ export class CreditRepository {
     return row.credit_balance;
   }
 
-  /** Takes `amount` from the balance if it covers it; returns the new balance, or null when short. */
-  async reserve(trx: Transaction<Database>, organizationId: string, jobId: string, amount: number): Promise<number | null> {
-    const row = await trx
-      .updateTable('organization')
-      .set((eb) => ({ credit_balance: eb('credit_balance', '-', amount) }))
-      .where('id', '=', organizationId)
-      .where('credit_balance', '>=', amount)
-      .returning('credit_balance')
-      .executeTakeFirst();
-    if (!row) return null;
-    await this.append(trx, organizationId, jobId, 'reserve', amount, row.credit_balance);
-    return row.credit_balance;
-  }
-
   /** Settles a job's reservation: `refunded` goes back to the balance, `consumed` is recorded as spent. */
   async settle(trx: Transaction<Database>, organizationId: string, jobId: string, consumed: number, refunded: number): Promise<void> {
     let balance: number;

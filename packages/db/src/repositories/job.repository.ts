@@ -37,30 +37,36 @@ function likePattern(q: string): string {
 export class JobRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(trx: Transaction<Database>, job: NewJob): Promise<JobRow> {
-    const row = await trx
-      .insertInto('job')
-      .values({
-        id: job.id,
-        project_id: job.projectId,
-        organization_id: job.organizationId,
-        type: job.type,
-        status: 'queued',
-        marketplace: job.marketplace,
-        lang: job.lang,
-        targets: JSON.stringify(job.targets),
-        target_count: job.targets.length,
-        credits_reserved: job.creditsReserved,
-        retry_of: job.retryOf ?? null,
-        schedule_id: job.scheduleId ?? null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('job_target')
-      .values(job.targets.map((target, idx) => ({ job_id: job.id, idx, target })))
-      .execute();
-    return row;
+  /**
+   * Reserves the job's credits and records the job and its targets in ONE statement (data-
+   * modifying CTEs): a single round trip and an atomic unit. The conditional UPDATE locks the
+   * organization row, so concurrent creations serialize on it and re-check the balance, which
+   * therefore never goes negative. Returns undefined when the balance does not cover the cost.
+   */
+  async insertWithReservation(job: NewJob, executor: Executor = this.db): Promise<JobRow | undefined> {
+    const result = await sql<JobRow>`
+      with reserved as (
+        update organization set credit_balance = credit_balance - ${job.creditsReserved}
+        where id = ${job.organizationId} and credit_balance >= ${job.creditsReserved}
+        returning credit_balance
+      ), ledger as (
+        insert into credit_ledger (organization_id, job_id, kind, amount, balance_after)
+        select ${job.organizationId}, ${job.id}, 'reserve', ${job.creditsReserved}, credit_balance from reserved
+      ), inserted as (
+        insert into job (id, project_id, organization_id, type, status, marketplace, lang, targets, target_count,
+                         credits_reserved, retry_of, schedule_id)
+        select ${job.id}, ${job.projectId}, ${job.organizationId}, ${job.type}, 'queued', ${job.marketplace}, ${job.lang},
+               ${JSON.stringify(job.targets)}::jsonb, ${job.targets.length}, ${job.creditsReserved},
+               ${job.retryOf ?? null}, ${job.scheduleId ?? null}
+        from reserved
+        returning *
+      ), targets as (
+        insert into job_target (job_id, idx, target)
+        select inserted.id, t.ord - 1, t.value
+        from inserted, jsonb_array_elements_text(${JSON.stringify(job.targets)}::jsonb) with ordinality as t(value, ord)
+      )
+      select * from inserted`.execute(executor);
+    return result.rows[0];
   }
 
   async findInProject(id: string, projectId: string, executor: Executor = this.db): Promise<JobRow | undefined> {

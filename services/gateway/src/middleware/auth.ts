@@ -13,7 +13,7 @@ declare global {
 }
 
 /** Bearer API key -> principal (key, project, user, organization plan). 401 for anything else. */
-export function authenticate(deps: Pick<GatewayDeps, 'tenancy'>) {
+export function authenticate(deps: Pick<GatewayDeps, 'tenancy' | 'principalCache'>) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     const header = req.get('authorization');
     if (!header) throw new AppError('UNAUTHORIZED', 'Missing Authorization header; send "Authorization: Bearer <API key>".');
@@ -21,7 +21,7 @@ export function authenticate(deps: Pick<GatewayDeps, 'tenancy'>) {
     if (!match || !isWellFormedApiKey(match[1]!)) {
       throw new AppError('UNAUTHORIZED', 'Malformed Authorization header; send "Authorization: Bearer <API key>".');
     }
-    const principal = await deps.tenancy.findPrincipalByKeyHash(hashApiKey(match[1]!));
+    const principal = await deps.principalCache.get(hashApiKey(match[1]!), (hash) => deps.tenancy.findPrincipalByKeyHash(hash));
     if (!principal) throw new AppError('UNAUTHORIZED', 'Unknown API key.');
     if (principal.revoked) throw new AppError('UNAUTHORIZED', 'This API key has been revoked.');
     req.principal = principal;

@@ -38,6 +38,13 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** EVALSHA of the cached script (EVAL only when Redis does not know it yet). */
+  private incr(key: string, ttlMs: number): Promise<number> {
+    const redis = this.redis as Redis & { rateLimitIncr?: (key: string, ttl: string) => Promise<number> };
+    if (!redis.rateLimitIncr) redis.defineCommand('rateLimitIncr', { numberOfKeys: 1, lua: INCR_SCRIPT });
+    return redis.rateLimitIncr!(key, String(ttlMs));
+  }
+
   async check(userId: string, policy: RateLimitPolicy): Promise<RateLimitDecision | null> {
     const nowMs = this.now();
     const windowMs = policy.windowSeconds * 1000;
@@ -46,7 +53,7 @@ export class RedisRateLimiter implements RateLimiter {
     let count: number;
     try {
       count = await Promise.race([
-        this.redis.eval(INCR_SCRIPT, 1, key, String(windowMs + 1000)) as Promise<number>,
+        this.incr(key, windowMs + 1000),
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error('rate limit timeout')), this.timeoutMs).unref()),
       ]);
     } catch {

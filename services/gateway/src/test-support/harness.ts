@@ -29,6 +29,8 @@ function build(databaseUrl: string, prefix: string, options: { rateLimit?: boole
     redisUrl: options.redisUrl ?? TEST_REDIS_URL,
     queuePrefix: prefix,
     rateLimitEnabled: options.rateLimit ?? false,
+    // Tests revoke keys and change plans, then expect the change at once.
+    authCacheTtlMs: 0,
     log: createLogger({ level: 'silent', service: 'gateway-test' }),
     metrics: createMetricsRegistry('gateway'),
   });

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { createDb, ensureDatabase, migrateToLatest } from '@crawl/db';
+import { createTenant, freePort } from '@crawl/testing';
+import autocannon from 'autocannon';
+import IORedis from 'ioredis';
+import { ServiceProcess, table, waitForHttp } from './processes';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = 50;
+
+interface Figure {
+  name: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function measure(name: string, options: Omit<autocannon.Options, 'connections' | 'duration'>): Promise<Figure> {
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
+  return { name, reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+}
+
+/**
+ * `pnpm bench gateway`: bare express vs the gateway's authenticated GET and job creation, each
+ * server in its own process, autocannon at 50 connections for 10 s each, in one run.
+ */
+export async function benchGateway(): Promise<void> {
+  const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/crawl_bench';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `bench-${randomBytes(3).toString('hex')}`;
+  await ensureDatabase(pgBase);
+  const db = createDb({ url: pgBase, poolSize: 2 });
+  await migrateToLatest(db);
+  const tenant = await createTenant(db, { plan: 'enterprise', credits: 1_000_000_000, name: 'bench' });
+  // Rate limiting stays on, with a limit high enough never to refuse.
+  await db.updateTable('organization').set({ per_minute_limit: 100_000_000 }).where('id', '=', tenant.organizationId).execute();
+
+  const barePort = await freePort();
+  const bare = ServiceProcess.start('bare', 'bench/dist/bare-server.js', { PORT: String(barePort) });
+  const gwPort = await freePort();
+  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', {
+    PORT: String(gwPort),
+    DATABASE_URL: pgBase,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    RATE_LIMIT_ENABLED: 'true',
+  });
+  const figures: Figure[] = [];
+  try {
+    await waitForHttp(`http://127.0.0.1:${barePort}/`);
+    await waitForHttp(`http://127.0.0.1:${gwPort}/healthz`);
+    const auth = { Authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' };
+    const created = await fetch(`http://127.0.0.1:${gwPort}/v1/key/projects/${tenant.projectId}/jobs`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ type: 'details', targets: ['B0DR8G428S'] }),
+    }).then((r) => r.json() as Promise<{ data: { id: string } }>);
+
+    figures.push(await measure('bare express GET /', { url: `http://127.0.0.1:${barePort}/` }));
+    figures.push(await measure('gateway GET /v1/key/jobs/{id}', { url: `http://127.0.0.1:${gwPort}/v1/key/jobs/${created.data.id}`, headers: auth }));
+    figures.push(
+      await measure('gateway POST .../jobs (1 details target)', {
+        url: `http://127.0.0.1:${gwPort}/v1/key/projects/${tenant.projectId}/jobs`,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ type: 'details', targets: ['B0DR8G428S'] }),
+      }),
+    );
+  } finally {
+    await Promise.all([bare.stop(), gateway.stop()]);
+    await cleanup(db, redisUrl, prefix, tenant.projectId);
+    await db.destroy();
+  }
+  const base = figures[0]!.reqPerSec;
+  const targets = [null, 0.5, 0.25];
+  console.log(`\ngateway benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, 2 cores shared by server and load generator\n`);
+  console.log(
+    table(
+      figures.map((f, i) => ({
+        case: f.name,
+        'req/s': f.reqPerSec.toFixed(0),
+        'p50 ms': f.p50,
+        'p99 ms': f.p99,
+        'non-2xx': f.non2xx,
+        'x bare': (f.reqPerSec / base).toFixed(2),
+        target: targets[i] === null ? '-' : `>= ${targets[i]} ${f.reqPerSec / base >= targets[i]! ? 'met' : 'MISSED'}`,
+      })),
+    ),
+  );
+}
+
+/** Removes the run's jobs and queue keys so repeated runs do not grow the bench database or Redis. */
+async function cleanup(db: ReturnType<typeof createDb>, redisUrl: string, prefix: string, projectId: string): Promise<void> {
+  await db.deleteFrom('job').where('project_id', '=', projectId).execute();
+  const redis = new IORedis(redisUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.unlink(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
+}

@@ -1,0 +1,24 @@
+/** `pnpm bench <name>`: prints figures measured against a baseline taken in the same run. */
+import { benchGateway } from './gateway.bench';
+
+const BENCHES: Record<string, () => Promise<void>> = {
+  gateway: benchGateway,
+};
+
+async function main(): Promise<void> {
+  const name = process.argv[2];
+  const bench = name ? BENCHES[name] : undefined;
+  if (!bench) {
+    console.error(`usage: pnpm bench <${Object.keys(BENCHES).join('|')}>`);
+    process.exit(2);
+  }
+  await bench();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

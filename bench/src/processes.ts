@@ -1,0 +1,51 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+/** A service started as its own process, as in production: `node <dist main> `. */
+export class ServiceProcess {
+  private constructor(readonly name: string, private readonly child: ChildProcess) {}
+
+  static start(name: string, script: string, env: Record<string, string>): ServiceProcess {
+    const child = spawn(process.execPath, [path.resolve(ROOT, script)], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    return new ServiceProcess(name, child);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.kill(signal);
+    });
+  }
+}
+
+/** Polls `url` until it answers 2xx. */
+export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+export function table(rows: Record<string, string | number>[]): string {
+  const headers = Object.keys(rows[0] ?? {});
+  const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => String(r[h]).length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(headers.map((h) => String(r[h]))))].join('\n');
+}
