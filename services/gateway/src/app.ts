@@ -30,8 +30,10 @@ export function createApp(deps: GatewayDeps): Express {
   const api = express.Router();
   api.use(authenticate(deps));
   api.use(rateLimit(deps.rateLimiter));
-  api.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
-  api.use(requireJsonBody);
+  // Only requests that can carry a body pay for the JSON parser.
+  const json = express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] });
+  api.post('*splat', json, requireJsonBody);
+  api.patch('*splat', json, requireJsonBody);
   api.use(jobsRouter(deps));
   api.use(notFound);
   app.use('/v1/key', api);
