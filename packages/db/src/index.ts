@@ -7,3 +7,4 @@ export * from './repositories/job.repository';
 export * from './repositories/result.repository';
 export * from './repositories/idempotency.repository';
 export { sql, type Transaction } from 'kysely';
+export * from './repositories/event.repository';

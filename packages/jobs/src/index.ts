@@ -2,3 +2,4 @@ export * from './job-body.schema';
 export * from './job-resource';
 export * from './job.service';
 export * from './reconciler';
+export * from './job-progress';

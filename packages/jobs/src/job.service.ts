@@ -61,6 +61,21 @@ export class JobService {
     }
   }
 
+  /**
+   * Restarts a running job whose progress stalled (its tasks may have been lost with Redis
+   * data). The task id changes per time bucket so the add is not deduplicated against the
+   * job's original start task, yet repeated sweeps within a bucket stay idempotent.
+   */
+  async enqueueRestart(jobId: string, bucketMs = 60_000): Promise<boolean> {
+    try {
+      await this.deps.producer.enqueue('crawl.startJob', { jobId }, { jobId: `${jobId}-restart-${Math.floor(Date.now() / bucketMs)}` });
+      return true;
+    } catch (err) {
+      this.deps.log.warn({ err, jobId }, 'restart enqueue failed');
+      return false;
+    }
+  }
+
   async cancel(jobId: string, projectId: string): Promise<JobRow> {
     return this.deps.db.transaction().execute(async (trx) => {
       const job = await this.deps.jobs.lockInProject(trx, jobId, projectId);
@@ -71,6 +86,7 @@ export class JobService {
         });
       }
       await this.deps.jobs.cancelPendingTargets(trx, job.id);
+      // Targets crawled before the cancel keep their results and are paid; the rest are refunded.
       const consumed = job.succeeded * CREDITS_PER_TARGET[job.type];
       const refunded = job.credits_reserved - consumed;
       await this.deps.credits.settle(trx, job.organization_id, job.id, consumed, refunded);

@@ -9,13 +9,19 @@ import type { JobService } from './job.service';
  */
 export async function reconcileQueuedJobs(
   deps: { jobs: JobRepository; jobService: JobService; log: Logger },
-  options: { graceMs: number; batch: number } = { graceMs: 10_000, batch: 500 },
+  options: { graceMs: number; batch: number; stalledAfterMs?: number } = { graceMs: 10_000, batch: 500 },
 ): Promise<number> {
-  const stale = await deps.jobs.findQueuedBefore(new Date(Date.now() - options.graceMs), options.batch);
+  const queued = await deps.jobs.findQueuedBefore(new Date(Date.now() - options.graceMs), options.batch);
   let enqueued = 0;
-  for (const job of stale) {
+  for (const job of queued) {
     if (await deps.jobService.enqueueStart(job.id)) enqueued += 1;
-    else break; // Redis still down: try again on the next sweep
+    else return enqueued; // Redis still down: try again on the next sweep
+  }
+  // Running jobs without progress for a while may have lost their fan-out with Redis data.
+  const stalled = await deps.jobs.findStalledRunning(options.stalledAfterMs ?? 60_000, options.batch);
+  for (const job of stalled) {
+    if (await deps.jobService.enqueueRestart(job.id)) enqueued += 1;
+    else break;
   }
   if (enqueued) deps.log.info({ enqueued }, 'reconciler enqueued queued jobs');
   return enqueued;

@@ -1,2 +1,7 @@
 export * from './registry';
 export * from './targets';
+export * from './urls';
+export * from './sessions';
+export * from './fetch-page';
+export * from './crawler';
+export * from './parsers';

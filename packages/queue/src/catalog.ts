@@ -10,6 +10,8 @@ export interface CatalogEntry {
   schema: z.ZodTypeAny;
   attempts: number;
   backoffMs: number;
+  /** Fraction of the backoff delay randomized, so retries of many tasks spread out. */
+  backoffJitter?: number;
   removeOnCompleteAgeSeconds: number;
 }
 
@@ -31,6 +33,20 @@ export const catalog = {
     backoffMs: 1_000,
     // Kept a day so that a re-add by the reconciler dedupes against the finished entry.
     removeOnCompleteAgeSeconds: 24 * 3600,
+  },
+  /**
+   * Crawls one target of a running job. Attempts and backoff are the crawl's own retry
+   * policy for blocked pages, 429/5xx and timeouts (DESIGN section 3): 4 attempts, 2 s base,
+   * x2 each, +/-50% jitter so that a burst of blocked targets does not come back in lockstep.
+   * The handler records the failure itself on the last attempt.
+   */
+  'crawl.fetchTarget': {
+    queue: 'crawl',
+    schema: z.object({ jobId: z.string().min(1), idx: z.number().int().min(0) }),
+    attempts: 4,
+    backoffMs: 2_000,
+    backoffJitter: 0.5,
+    removeOnCompleteAgeSeconds: 3600,
   },
 } satisfies Record<string, CatalogEntry>;
 

@@ -1,3 +1,5 @@
 export * from './catalog';
 export * from './producer';
+export * from './consumer';
 export type { Redis } from 'ioredis';
+export * from './fixed-window';

@@ -1,10 +1,14 @@
 import { Queue } from 'bullmq';
 import IORedis, { type Redis } from 'ioredis';
-import { catalog, type JobName, type PayloadOf, QUEUE_NAMES, type QueueName } from './catalog';
+import { catalog, type CatalogEntry, type JobName, type PayloadOf, QUEUE_NAMES, type QueueName } from './catalog';
 
 export interface QueueConnectionOptions {
   redisUrl: string;
   prefix: string;
+}
+
+function backoffOf(entry: CatalogEntry) {
+  return { type: 'exponential' as const, delay: entry.backoffMs, ...(entry.backoffJitter ? { jitter: entry.backoffJitter } : {}) };
 }
 
 /** Fails a Redis call that does not answer in time instead of letting an HTTP request hang. */
@@ -67,13 +71,51 @@ export class QueueProducer {
         delay: opts.delayMs,
         priority: opts.priority,
         attempts: entry.attempts,
-        backoff: { type: 'exponential', delay: entry.backoffMs },
+        backoff: backoffOf(entry),
         removeOnComplete: { age: entry.removeOnCompleteAgeSeconds },
         removeOnFail: { age: 7 * 24 * 3600 },
       }),
       this.timeoutMs,
       `enqueue ${name}`,
     );
+  }
+
+  /** Adds many jobs of one kind in one round trip (e.g. the targets of a crawl job). */
+  async enqueueBulk<N extends JobName>(name: N, items: { payload: PayloadOf<N>; jobId?: string; priority?: number }[]): Promise<void> {
+    const entry = catalog[name];
+    for (let i = 0; i < items.length; i += 500) {
+      const chunk = items.slice(i, i + 500).map((item) => ({
+        name,
+        data: entry.schema.parse(item.payload),
+        opts: {
+          jobId: item.jobId,
+          priority: item.priority,
+          attempts: entry.attempts,
+          backoff: backoffOf(entry),
+          removeOnComplete: { age: entry.removeOnCompleteAgeSeconds },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        },
+      }));
+      await withTimeout(this.queue(entry.queue).addBulk(chunk), this.timeoutMs * 5, `enqueue ${name} x${chunk.length}`);
+    }
+  }
+
+  /**
+   * Re-adds the tasks among `items` that are no longer live in the queue (lost with Redis
+   * data, or failed): used when restarting a stalled crawl job. Live tasks are left alone so
+   * that a restart never runs a target twice at the same time.
+   */
+  async enqueueMissing<N extends JobName>(name: N, items: { payload: PayloadOf<N>; jobId: string; priority?: number }[]): Promise<number> {
+    const queue = this.queue(catalog[name].queue);
+    const missing: typeof items = [];
+    for (const item of items) {
+      const state = await withTimeout(queue.getJobState(item.jobId), this.timeoutMs, 'job state');
+      if (['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'].includes(state)) continue;
+      if (state !== 'unknown') await withTimeout(queue.remove(item.jobId), this.timeoutMs, 'remove job');
+      missing.push(item);
+    }
+    if (missing.length) await this.enqueueBulk(name, missing);
+    return missing.length;
   }
 
   /** Waiting + delayed + active counts per queue, for /metrics. */

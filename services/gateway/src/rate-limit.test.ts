@@ -94,7 +94,7 @@ it('per-minute windows: the limit holds inside a minute, resets after it, Reset 
 
 it('fails open when Redis does not answer: no headers, request served', async () => {
   const limiter = new RedisRateLimiter(h.deps.redis, h.prefix, 1000);
-  const broken = new RedisRateLimiter({ rateLimitIncr: () => new Promise(() => undefined) } as never, h.prefix, 50);
+  const broken = new RedisRateLimiter({ fixedWindowIncr: () => new Promise(() => undefined) } as never, h.prefix, 50);
   expect(await broken.check('usr_x', { limit: 1, windowSeconds: 1 })).toBeNull();
   expect(await limiter.check('usr_y', { limit: 1, windowSeconds: 1 })).not.toBeNull();
 });

@@ -153,6 +153,109 @@ export class JobRepository {
       .execute();
   }
 
+  /** queued -> running (first start) or running -> running (a re-start after Redis lost the fan-out). */
+  async markRunning(jobId: string): Promise<JobRow | undefined> {
+    return this.db
+      .updateTable('job')
+      .set((eb) => ({ status: 'running', started_at: eb.fn.coalesce('started_at', sql<Date>`now()`) }))
+      .where('id', '=', jobId)
+      .where('status', 'in', ['queued', 'running'])
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async pendingTargetIndexes(jobId: string): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('job_target')
+      .select('idx')
+      .where('job_id', '=', jobId)
+      .where('status', '=', 'pending')
+      .orderBy('idx')
+      .execute();
+    return rows.map((r) => r.idx);
+  }
+
+  /** What a worker needs to crawl one target, or undefined when the job or target is gone. */
+  async findTargetContext(jobId: string, idx: number) {
+    return this.db
+      .selectFrom('job_target as t')
+      .innerJoin('job as j', 'j.id', 't.job_id')
+      .select(['j.id as jobId', 'j.project_id as projectId', 'j.type', 'j.status as jobStatus', 'j.marketplace', 'j.lang', 't.idx', 't.target', 't.status as targetStatus'])
+      .where('t.job_id', '=', jobId)
+      .where('t.idx', '=', idx)
+      .executeTakeFirst();
+  }
+
+  /**
+   * pending -> succeeded/failed for one target. Returns false when the target is no longer
+   * pending (cancelled, or finished by an earlier run of a task that was redelivered after a
+   * crash): the caller then discards its results, so no target is ever stored twice.
+   */
+  async finishTarget(
+    trx: Transaction<Database>,
+    jobId: string,
+    idx: number,
+    outcome: { status: 'succeeded' | 'failed'; attempts: number; errorCode?: string; errorMessage?: string },
+  ): Promise<boolean> {
+    const result = await trx
+      .updateTable('job_target')
+      .set({
+        status: outcome.status,
+        attempts: outcome.attempts,
+        error_code: outcome.errorCode ?? null,
+        error_message: outcome.errorMessage ?? null,
+        finished_at: new Date(),
+      })
+      .where('job_id', '=', jobId)
+      .where('idx', '=', idx)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Adds one finished target to the job's counters (row-locked until the transaction ends). */
+  async addProgress(
+    trx: Transaction<Database>,
+    jobId: string,
+    delta: { succeeded: number; failed: number; results: number; error?: JobErrorRow },
+  ): Promise<JobRow> {
+    return trx
+      .updateTable('job')
+      .set((eb) => ({
+        succeeded: eb('succeeded', '+', delta.succeeded),
+        failed: eb('failed', '+', delta.failed),
+        results_count: eb('results_count', '+', delta.results),
+        ...(delta.error ? { errors: sql`errors || ${JSON.stringify([delta.error])}::jsonb` as never } : {}),
+      }))
+      .where('id', '=', jobId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Running jobs with targets still pending and no progress for `idleMs`: their fan-out may
+   * have been lost with Redis data; the reconciler restarts them (idempotent).
+   */
+  async findStalledRunning(idleMs: number, limit: number): Promise<Pick<JobRow, 'id'>[]> {
+    return this.db
+      .selectFrom('job')
+      .select('id')
+      .where('status', '=', 'running')
+      .where('started_at', '<', new Date(Date.now() - idleMs))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('job_target')
+              .select(sql`1`.as('one'))
+              .whereRef('job_target.job_id', '=', 'job.id')
+              .where('job_target.finished_at', '>', new Date(Date.now() - idleMs)),
+          ),
+        ),
+      )
+      .limit(limit)
+      .execute();
+  }
+
   async appendErrors(trx: Transaction<Database>, jobId: string, errors: JobErrorRow[]): Promise<void> {
     if (!errors.length) return;
     await trx

@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../connection';
+import type { Database } from '../schema';
 
 export interface ResultRow {
   targetIdx: number;
@@ -9,6 +11,16 @@ export interface ResultRow {
 /** Stored result items of a job, in target then position order. */
 export class ResultRepository {
   constructor(private readonly db: Db) {}
+
+  /** Stores a target's result items; (job, target, position) is unique, so a replay cannot duplicate. */
+  async insertMany(trx: Transaction<Database>, jobId: string, targetIdx: number, items: Record<string, unknown>[]): Promise<void> {
+    for (let i = 0; i < items.length; i += 200) {
+      await trx
+        .insertInto('result_item')
+        .values(items.slice(i, i + 200).map((data, k) => ({ job_id: jobId, target_idx: targetIdx, position: i + k + 1, data: JSON.stringify(data) })))
+        .execute();
+    }
+  }
 
   /**
    * Every row of a job through a server-side cursor, `chunkSize` rows per fetch, so that an

@@ -1,5 +1,5 @@
 import { type RateLimitPolicy } from '@crawl/core';
-import type { Redis } from '@crawl/queue';
+import { hitFixedWindow, type Redis } from '@crawl/queue';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -13,12 +13,6 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   check(userId: string, policy: RateLimitPolicy): Promise<RateLimitDecision | null>;
 }
-
-/** INCR plus expiry in one round trip; the expiry is only set by the first hit of a window. */
-const INCR_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;
 
 /**
  * Fixed windows per user in Redis, shared by every key of the user and every gateway replica
@@ -38,32 +32,22 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** EVALSHA of the cached script (EVAL only when Redis does not know it yet). */
-  private incr(key: string, ttlMs: number): Promise<number> {
-    const redis = this.redis as Redis & { rateLimitIncr?: (key: string, ttl: string) => Promise<number> };
-    if (!redis.rateLimitIncr) redis.defineCommand('rateLimitIncr', { numberOfKeys: 1, lua: INCR_SCRIPT });
-    return redis.rateLimitIncr!(key, String(ttlMs));
-  }
-
   async check(userId: string, policy: RateLimitPolicy): Promise<RateLimitDecision | null> {
-    const nowMs = this.now();
     const windowMs = policy.windowSeconds * 1000;
-    const window = Math.floor(nowMs / windowMs);
-    const key = `${this.prefix}:rl:${userId}:${policy.windowSeconds}:${window}`;
-    let count: number;
+    let hit: { count: number; msLeft: number };
     try {
-      count = await Promise.race([
-        this.incr(key, windowMs + 1000),
+      hit = await Promise.race([
+        hitFixedWindow(this.redis, `${this.prefix}:rl:${userId}:${policy.windowSeconds}`, windowMs, this.now()),
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error('rate limit timeout')), this.timeoutMs).unref()),
       ]);
     } catch {
       return null;
     }
-    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000));
+    const resetSeconds = Math.max(1, Math.ceil(hit.msLeft / 1000));
     return {
-      allowed: count <= policy.limit,
+      allowed: hit.count <= policy.limit,
       limit: policy.limit,
-      remaining: Math.max(0, policy.limit - count),
+      remaining: Math.max(0, policy.limit - hit.count),
       resetSeconds,
     };
   }

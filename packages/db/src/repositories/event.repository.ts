@@ -1,0 +1,24 @@
+import type { Selectable, Transaction } from 'kysely';
+import { newId } from '@crawl/core';
+import type { Db } from '../connection';
+import type { Database, EventTable } from '../schema';
+
+export type EventRow = Selectable<EventTable>;
+
+/**
+ * The outbox: events are inserted in the same transaction as the change that causes them,
+ * then dispatched to webhook deliveries. A crash in between delays a delivery, never loses it.
+ */
+export class EventRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(trx: Transaction<Database>, event: { projectId: string; type: string; data: Record<string, unknown> }): Promise<string> {
+    const id = newId('evt');
+    await trx.insertInto('event').values({ id, project_id: event.projectId, type: event.type, data: JSON.stringify(event.data) }).execute();
+    return id;
+  }
+
+  async listForProject(projectId: string): Promise<EventRow[]> {
+    return this.db.selectFrom('event').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
+  }
+}

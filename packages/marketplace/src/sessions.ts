@@ -1,0 +1,71 @@
+import http from 'node:http';
+import https from 'node:https';
+import { HttpProxyAgent, HttpsProxyAgent } from 'hpagent';
+import { CookieJar } from 'tough-cookie';
+
+/** Current desktop browsers; a session keeps one so its cookies and fingerprint agree. */
+const USER_AGENTS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+];
+
+export interface CrawlSession {
+  readonly id: number;
+  userAgent: string;
+  cookieJar: CookieJar;
+  agents: { http: http.Agent; https: https.Agent };
+  proxy: string | null;
+}
+
+function keepAliveAgents(proxy: string | null) {
+  const common = { keepAlive: true, keepAliveMsecs: 1_000, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
+  if (!proxy) return { http: new http.Agent(common), https: new https.Agent(common) };
+  return { http: new HttpProxyAgent({ ...common, proxy }), https: new HttpsProxyAgent({ ...common, proxy }) };
+}
+
+/**
+ * A pool of browser-like sessions: cookie jar, user agent and (when PROXY_URLS is set) a
+ * proxy each. A retry takes another session than the failed attempt, so a blocked session
+ * or proxy is not hit again at once, and a blocked session is reset (fresh cookies and
+ * user agent) before it is used again.
+ */
+export class SessionPool {
+  private readonly sessions: CrawlSession[];
+  private next = 0;
+
+  constructor(size: number, private readonly proxies: string[] = []) {
+    this.sessions = Array.from({ length: Math.max(1, size) }, (_, id) => this.create(id));
+  }
+
+  private create(id: number): CrawlSession {
+    const proxy = this.proxies.length ? this.proxies[id % this.proxies.length]! : null;
+    return { id, userAgent: USER_AGENTS[id % USER_AGENTS.length]!, cookieJar: new CookieJar(), agents: keepAliveAgents(proxy), proxy };
+  }
+
+  /** Round-robin; `avoid` skips the session of the previous attempt when there is another. */
+  take(avoid?: number): CrawlSession {
+    let session = this.sessions[this.next++ % this.sessions.length]!;
+    if (avoid !== undefined && session.id === avoid && this.sessions.length > 1) session = this.sessions[this.next++ % this.sessions.length]!;
+    return session;
+  }
+
+  /** After a block: new cookies, another user agent, same proxy slot. */
+  burn(session: CrawlSession): void {
+    session.cookieJar = new CookieJar();
+    session.userAgent = USER_AGENTS[(USER_AGENTS.indexOf(session.userAgent) + 1) % USER_AGENTS.length]!;
+  }
+
+  get size(): number {
+    return this.sessions.length;
+  }
+
+  destroy(): void {
+    for (const s of this.sessions) {
+      s.agents.http.destroy();
+      s.agents.https.destroy();
+    }
+  }
+}

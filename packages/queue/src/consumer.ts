@@ -1,0 +1,97 @@
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import IORedis from 'ioredis';
+import type { Logger } from '@crawl/observability';
+import { catalog, type JobName, type JobsOfQueue, type ParsedPayloadOf, type QueueName } from './catalog';
+
+/** Thrown by handlers for failures that retrying cannot fix (bad payload, missing row, permanent 4xx). */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
+export interface HandlerContext {
+  /** 1-based attempt number of this run. */
+  attempt: number;
+  maxAttempts: number;
+  log: Logger;
+}
+
+export type Handler<N extends JobName> = (payload: ParsedPayloadOf<N>, ctx: HandlerContext) => Promise<unknown>;
+export type HandlersOf<Q extends QueueName> = { [N in JobsOfQueue<Q>]: Handler<N> };
+
+export interface ConsumerOptions {
+  redisUrl: string;
+  prefix: string;
+  concurrency: number;
+  log: Logger;
+  /** How long a task may run without its lock being renewed before another worker takes it over. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  onOutcome?: (name: string, outcome: 'completed' | 'failed' | 'invalid', seconds: number) => void;
+}
+
+/**
+ * Runs the handlers of one queue. Every payload is re-parsed with the catalog schema before
+ * its handler sees it; invalid payloads fail permanently. Handlers never see BullMQ's Job.
+ * Stalled tasks (a worker killed mid-task) are taken over by another worker after
+ * `lockDurationMs`, so crashes delay work and never lose it.
+ */
+export function runWorker<Q extends QueueName>(queue: Q, handlers: HandlersOf<Q>, options: ConsumerOptions): Worker {
+  const expected = (Object.keys(catalog) as JobName[]).filter((n) => catalog[n].queue === queue);
+  const missing = expected.filter((n) => typeof (handlers as Record<string, unknown>)[n] !== 'function');
+  if (missing.length) throw new Error(`queue ${queue}: missing handlers for ${missing.join(', ')}`);
+
+  const connection = new IORedis(options.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
+  connection.on('error', () => undefined);
+  const worker = new Worker(
+    queue,
+    async (job: Job) => {
+      const name = job.name as JobName;
+      const entry = catalog[name];
+      const started = process.hrtime.bigint();
+      const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+      if (!entry || entry.queue !== queue) {
+        options.onOutcome?.(job.name, 'invalid', 0);
+        throw new UnrecoverableError(`unknown job ${job.name} on queue ${queue}`);
+      }
+      const parsed = entry.schema.safeParse(job.data);
+      if (!parsed.success) {
+        options.onOutcome?.(name, 'invalid', 0);
+        throw new UnrecoverableError(`invalid payload for ${name}: ${parsed.error.message}`);
+      }
+      const ctx: HandlerContext = {
+        attempt: job.attemptsMade + 1,
+        maxAttempts: job.opts.attempts ?? entry.attempts,
+        log: options.log.child({ queue, job: name, taskId: job.id, attempt: job.attemptsMade + 1 }),
+      };
+      try {
+        const handler = (handlers as unknown as Record<string, (payload: unknown, ctx: HandlerContext) => Promise<unknown>>)[name]!;
+        const result = await handler(parsed.data, ctx);
+        options.onOutcome?.(name, 'completed', seconds());
+        return result;
+      } catch (err) {
+        options.onOutcome?.(name, 'failed', seconds());
+        if (err instanceof PermanentJobError) throw new UnrecoverableError(err.message);
+        throw err;
+      }
+    },
+    {
+      connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      lockDuration: options.lockDurationMs ?? 15_000,
+      stalledInterval: options.stalledIntervalMs ?? 5_000,
+      // A task may be orphaned by several crashes in a row before it is given up on.
+      maxStalledCount: 5,
+    },
+  );
+  worker.on('error', (err) => options.log.warn({ err, queue }, 'worker error'));
+  const close = worker.close.bind(worker);
+  worker.close = async (force?: boolean) => {
+    await close(force);
+    connection.disconnect();
+  };
+  return worker;
+}

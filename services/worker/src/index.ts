@@ -1,0 +1,2 @@
+export { startWorker } from './main';
+export { loadWorkerConfig, type WorkerConfig } from './config';

@@ -1,0 +1,96 @@
+import { createServer, type Server } from 'node:http';
+import { exitOnConfigError } from '@crawl/config';
+import { Counter, createLogger, createMetricsRegistry, Histogram, type Logger, type Registry, ShutdownRegistry } from '@crawl/observability';
+import { runWorker } from '@crawl/queue';
+import { loadWorkerConfig, type WorkerConfig } from './config';
+import { buildWorkerDeps, closeWorkerDeps, type WorkerDeps } from './deps';
+import { fetchTargetHandler } from './handlers/fetch-target.handler';
+import { startJobHandler } from './handlers/start-job.handler';
+
+function workerMetrics(registry: Registry) {
+  const crawls = new Counter({ name: 'crawl_targets_total', help: 'Crawl attempts by outcome code', labelNames: ['outcome'], registers: [registry] });
+  const crawlSeconds = new Histogram({
+    name: 'crawl_target_duration_seconds',
+    help: 'Fetch + parse time of one crawl attempt',
+    labelNames: ['outcome'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const tasks = new Histogram({
+    name: 'queue_task_duration_seconds',
+    help: 'Queue task run time by job name and outcome',
+    labelNames: ['job', 'outcome'],
+    buckets: [0.005, 0.025, 0.1, 0.5, 1, 5, 30],
+    registers: [registry],
+  });
+  return {
+    onCrawled: (outcome: string, seconds: number) => {
+      crawls.inc({ outcome });
+      crawlSeconds.observe({ outcome }, seconds);
+    },
+    onOutcome: (job: string, outcome: string, seconds: number) => tasks.observe({ job, outcome }, seconds),
+  };
+}
+
+/** /metrics and /healthz on a side port, as workers have no HTTP API of their own. */
+function serveMetrics(port: number, registry: Registry, log: Logger): Server {
+  const server = createServer(async (req, res) => {
+    if (req.url === '/metrics') {
+      res.setHeader('content-type', registry.contentType);
+      res.end(await registry.metrics());
+    } else if (req.url === '/healthz') {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"data":{"status":"ok"}}');
+    } else {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  server.listen(port, () => log.info({ port }, 'worker metrics listening'));
+  return server;
+}
+
+/** Starts the crawl workers; returns once they consume. Used by `node dist/main.js` and `pnpm start`. */
+export interface WorkerHandle {
+  deps: WorkerDeps;
+  close(): Promise<void>;
+}
+
+export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegistry): Promise<WorkerHandle> {
+  const log = createLogger({ level: config.LOG_LEVEL, service: 'worker' });
+  const registry = shutdown ?? new ShutdownRegistry(log);
+  const metrics = createMetricsRegistry('worker');
+  const observe = workerMetrics(metrics);
+  const deps = buildWorkerDeps(config, log);
+  const worker = runWorker(
+    'crawl',
+    {
+      'crawl.startJob': startJobHandler(deps),
+      'crawl.fetchTarget': fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled }),
+    },
+    { redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.CRAWL_CONCURRENCY, log, onOutcome: observe.onOutcome },
+  );
+  const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics, log) : null;
+  registry.add('intake', 'crawl worker', () => worker.close());
+  registry.add('intake', 'metrics server', () => side && new Promise((r) => side.close(r)));
+  registry.add('connections', 'worker pools', () => closeWorkerDeps(deps));
+  await worker.waitUntilReady();
+  log.info({ concurrency: config.CRAWL_CONCURRENCY }, 'crawl worker consuming');
+  return { deps, close: () => registry.run('close') };
+}
+
+if (require.main === module) {
+  let config: WorkerConfig;
+  try {
+    config = loadWorkerConfig(process.env);
+  } catch (err) {
+    exitOnConfigError(err);
+  }
+  const log = createLogger({ level: config.LOG_LEVEL, service: 'worker' });
+  const shutdown = new ShutdownRegistry(log);
+  shutdown.installSignalHandlers();
+  startWorker(config, shutdown).catch((err) => {
+    log.fatal({ err }, 'worker failed to start');
+    process.exit(1);
+  });
+}
