@@ -4,7 +4,7 @@
  * colorImages JSON ('hiRes' / 'large' / largest 'main'), and for books the
  * imageGalleryData JSON. The visible `src` is often a base64 placeholder.
  */
-import type { CheerioAPI } from 'cheerio';
+import type { Doc } from './dom';
 import { findJson, isRecord, type Sel } from './text';
 
 /** Key with the largest area in a {url: [w, h]} map (data-a-dynamic-image / colorImages 'main'). */
@@ -64,12 +64,11 @@ function isGallery(v: unknown): v is Record<string, unknown>[] {
 /** colorImages.initial of the ImageBlockATF script (present in 2017-2024 pages with scripts). */
 function colorImagesFromScripts(html: string): string[] {
   let list = findJson(html, "'colorImages': { 'initial':", isColorImage, 2);
-  if (!list) {
-    const at = html.search(/['"]colorImages['"]\s*:\s*\{\s*['"]initial['"]/);
-    if (at >= 0) {
-      const m = /['"]initial['"]/.exec(html.slice(at, at + 120));
-      if (m) list = findJson(html.slice(at + m.index), m[0], isColorImage, 1);
-    }
+  // Other spacings/quotes of the same ImageBlockATF data; indexOf instead of a regex over the page.
+  for (let at = list ? -1 : html.indexOf('colorImages'); !list && at >= 0; at = html.indexOf('colorImages', at + 11)) {
+    const near = html.slice(at, at + 120);
+    const m = /^colorImages['"]\s*:\s*\{\s*(['"]initial['"])/.exec(near);
+    if (m) list = findJson(html, m[1], isColorImage, 1, at);
   }
   if (!list) return [];
   const out: string[] = [];
@@ -88,10 +87,10 @@ function galleryFromScripts(html: string): string[] {
 }
 
 /** Scripts-stripped renders: thumbnails of the alternate-image strip, size modifier removed. */
-function thumbnailsFromDom($: CheerioAPI): string[] {
+function thumbnailsFromDom(doc: Doc): string[] {
   const out: string[] = [];
-  $('#altImages li.imageThumbnail, #altImages li.item').each((_, li) => {
-    const $li = $(li);
+  doc.q('#altImages li.imageThumbnail, #altImages li.item').each((_, li) => {
+    const $li = doc.$(li);
     if (/videoThumbnail|360/.test($li.attr('class') ?? '')) return;
     const src = httpUrl($li.find('img').first().attr('src'));
     if (src && !src.includes('/G/')) out.push(src.replace(/\._[^/]*_(\.[a-z]+)$/i, '$1'));
@@ -110,22 +109,22 @@ const MAIN_IMAGE_SELECTORS = [
   '#ebooksImageBlock img',
 ];
 
-export function extractImages($: CheerioAPI, html: string): { mainImage: string | null; images: string[] } {
+export function extractImages(doc: Doc): { mainImage: string | null; images: string[] } {
   let landing: string | null = null;
   for (const s of MAIN_IMAGE_SELECTORS) {
-    landing = imageFromImg($(s).first());
+    landing = imageFromImg(doc.q(s).first());
     if (landing) break;
   }
-  const fromScripts = colorImagesFromScripts(html);
-  const gallery = galleryFromScripts(html);
+  const fromScripts = colorImagesFromScripts(doc.html);
+  const gallery = galleryFromScripts(doc.html);
   const candidates = [...(landing ? [landing] : []), ...fromScripts, ...gallery];
   if (fromScripts.length === 0 && gallery.length === 0) {
     // Without the JSON, the strip's first thumbnail is the main image itself.
-    const thumbs = thumbnailsFromDom($);
+    const thumbs = thumbnailsFromDom(doc);
     candidates.push(...(landing ? thumbs.slice(1) : thumbs));
   }
   if (candidates.length === 0) {
-    const og = httpUrl($('meta[property="og:image"]').attr('content'));
+    const og = httpUrl(doc.$.root().children('html').children('head').children('meta[property="og:image"]').attr('content'));
     if (og) candidates.push(og);
   }
   const seen = new Set<string>();

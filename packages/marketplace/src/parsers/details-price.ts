@@ -4,7 +4,7 @@
  * #apex_desktop tables, 2023+ #corePriceDisplay_desktop_feature_div, and the
  * 2026 rendered DOM whose .a-offscreen copies are blank.
  */
-import type { CheerioAPI } from 'cheerio';
+import type { Doc } from './dom';
 import { currencyForMarketplace, detectCurrency, parseMoney } from './numbers';
 import { clean, isRecord, textOf, type Sel } from './text';
 import type { Money } from './types';
@@ -33,11 +33,20 @@ export function moneyFromElement(el: Sel, marketplace: string): Money | null {
     }
   }
   // Text-price variants only carry an aria-hidden copy; old layouts are plain text.
-  // Plain text must name a currency: .a-color-price is also used for "Only 6 left in stock".
   const hidden = el.find('[aria-hidden="true"]').first();
   const text = hidden.length ? textOf(hidden) : textOf(el);
-  if (text.length > 60 || detectCurrency(text, marketplace) === null) return null;
-  return parseMoney(text, marketplace);
+  return looksLikePrice(text) ? parseMoney(text, marketplace) : null;
+}
+
+/**
+ * Plain-text price check: .a-color-price is also used for "Only 6 left in stock", so
+ * the text may hold at most a currency code/symbol besides the amount(s). A missing
+ * symbol is fine: 2017-2019 amazon.in renders "₹" with an empty span.currencyINR.
+ */
+export function looksLikePrice(text: string): boolean {
+  if (!text || text.length > 40 || !/\d/.test(text)) return false;
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  return letters.length <= 6;
 }
 
 /** Ordered by layout recency; within a layout, the price the customer pays comes first. */
@@ -72,7 +81,9 @@ const PRICE_SELECTORS = [
   '.header-price',
   '#usedBuySection .offer-price',
   '#buybox .offer-price',
-  '#rightCol .a-price:not(.a-text-price)',
+  // Only inside the buy box: #rightCol also hosts sponsored-product ads with their own prices.
+  '#buybox .a-price:not(.a-text-price)',
+  '#desktop_buybox .a-price:not(.a-text-price)',
   '#buybox .a-color-price',
 ];
 
@@ -93,10 +104,10 @@ const LIST_PRICE_SELECTORS = [
   '#buybox .a-text-strike',
 ];
 
-function firstMoney($: CheerioAPI, selectors: readonly string[], marketplace: string): Money | null {
+function firstMoney(doc: Doc, selectors: readonly string[], marketplace: string): Money | null {
   let zero: Money | null = null;
   for (const s of selectors) {
-    const els = $(s);
+    const els = doc.q(s);
     for (let i = 0; i < els.length && i < 4; i++) {
       const m = moneyFromElement(els.eq(i), marketplace);
       if (!m) continue;
@@ -109,8 +120,8 @@ function firstMoney($: CheerioAPI, selectors: readonly string[], marketplace: st
 }
 
 /** Twister "buying options" JSON kept as text in the buy box (2021-2022 layouts). */
-function priceFromBuyingOptionsJson($: CheerioAPI, marketplace: string): Money | null {
-  const raw = clean($('.twister-plus-buying-options-price-data').first().text());
+function priceFromBuyingOptionsJson(doc: Doc, marketplace: string): Money | null {
+  const raw = clean(doc.q('#buybox .twister-plus-buying-options-price-data').first().text());
   if (!raw.startsWith('[') && !raw.startsWith('{')) return null;
   try {
     const parsed: unknown = JSON.parse(raw);
@@ -128,9 +139,9 @@ function priceFromBuyingOptionsJson($: CheerioAPI, marketplace: string): Money |
   }
 }
 
-export function extractPrices($: CheerioAPI, marketplace: string): { price: Money | null; listPrice: Money | null } {
-  const price = firstMoney($, PRICE_SELECTORS, marketplace) ?? priceFromBuyingOptionsJson($, marketplace);
-  let listPrice = firstMoney($, LIST_PRICE_SELECTORS, marketplace);
+export function extractPrices(doc: Doc, marketplace: string): { price: Money | null; listPrice: Money | null } {
+  const price = firstMoney(doc, PRICE_SELECTORS, marketplace) ?? priceFromBuyingOptionsJson(doc, marketplace);
+  let listPrice = firstMoney(doc, LIST_PRICE_SELECTORS, marketplace);
   // A "list price" that is not above the paid price (or in another currency) is not a discount reference.
   if (listPrice && (!price || listPrice.currency !== price.currency || listPrice.amount <= price.amount)) {
     listPrice = null;

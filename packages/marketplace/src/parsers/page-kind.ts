@@ -72,7 +72,9 @@ export function detectPageKind(html: string): PageKind {
   // whole lowercase text only when the page is small enough to be an interstitial.
   const head = html.slice(0, 20000);
   if (CAPTCHA_TITLE_RE.test(head)) return 'captcha';
-  const isSearch = includesAny(html, SEARCH_MARKERS) && /s-result-item|s-search-result/.test(html);
+  // Every search layout has s-result-item rows; detail pages never do. Each probe is a
+  // full scan of a 1-2 MB string when it misses, so the cheapest decisive ones go first.
+  const isSearch = html.includes('s-result-item') && includesAny(html, SEARCH_MARKERS);
   const isDetails = !isSearch && includesAny(html, DETAILS_MARKERS);
   if (!isSearch && !isDetails) {
     const lower = html.toLowerCase();

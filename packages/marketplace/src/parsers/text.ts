@@ -44,7 +44,9 @@ const BLOCK_TAGS = new Set([
 
 function collect(node: DomNode, out: string[], blocks: boolean): void {
   if (node.type === 'text') {
-    out.push(node.data ?? '');
+    // Source newlines are formatting; in block mode only element boundaries break lines.
+    const data = node.data ?? '';
+    out.push(blocks ? data.replace(/[\r\n]+/g, ' ') : data);
     return;
   }
   if (node.type !== 'tag' && node.type !== 'root') return;
@@ -75,23 +77,6 @@ export function linesOf(sel: Sel | null | undefined): string[] {
     .split('\n')
     .map(clean)
     .filter((l) => l.length > 0);
-}
-
-/** First selector (in order) whose first match has non-empty text. */
-export function firstText($: CheerioAPI, selectors: readonly string[]): string | null {
-  for (const s of selectors) {
-    const els = $(s);
-    for (let i = 0; i < els.length; i++) {
-      const t = textOf(els.eq(i));
-      if (t) return t;
-    }
-  }
-  return null;
-}
-
-export function attr(sel: Sel, name: string): string | null {
-  const v = sel.attr(name);
-  return v === undefined ? null : v;
 }
 
 export function normalizeOrigin(origin: string): string {
@@ -165,8 +150,8 @@ export function jsonAfter(src: string, marker: string, from = 0): { value: unkno
 }
 
 /** Tries every occurrence of `marker` and returns the first value accepted by `accept`. */
-export function findJson<T>(src: string, marker: string, accept: (v: unknown) => v is T, maxTries = 8): T | undefined {
-  let from = 0;
+export function findJson<T>(src: string, marker: string, accept: (v: unknown) => v is T, maxTries = 8, start = 0): T | undefined {
+  let from = start;
   for (let n = 0; n < maxTries; n++) {
     const at = src.indexOf(marker, from);
     if (at < 0) return undefined;
@@ -179,8 +164,4 @@ export function findJson<T>(src: string, marker: string, accept: (v: unknown) =>
 
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function uniq<T>(xs: T[]): T[] {
-  return Array.from(new Set(xs));
 }

@@ -1,0 +1,41 @@
+/**
+ * `pnpm start`: every service in one process for development (DESIGN section 1). In
+ * production each runs as its own process: `node services/<name>/dist/main.js`.
+ */
+import { exitOnConfigError } from '@crawl/config';
+import { createLogger, ShutdownRegistry } from '@crawl/observability';
+import { loadGatewayConfig, startGateway } from '@crawl/gateway';
+import { loadWorkerConfig, startWorker } from '@crawl/worker';
+
+async function main(): Promise<void> {
+  let gatewayConfig;
+  let workerConfig;
+  try {
+    gatewayConfig = loadGatewayConfig(process.env);
+    workerConfig = loadWorkerConfig(process.env);
+  } catch (err) {
+    exitOnConfigError(err);
+  }
+  const log = createLogger({ level: gatewayConfig.LOG_LEVEL, service: 'all' });
+  const shutdown = new ShutdownRegistry(log);
+  shutdown.installSignalHandlers();
+  const { port } = await startGateway(gatewayConfig, shutdown);
+  await startWorker(workerConfig, shutdown);
+  const base = `http://localhost:${port}`;
+  process.stdout.write(
+    [
+      '',
+      `  API      ${base}/v1/key`,
+      `  health   ${base}/healthz  ${base}/readyz`,
+      `  metrics  ${base}/metrics`,
+      `  crawling ${workerConfig.origins.override ?? 'real marketplaces (set MARKETPLACE_ORIGIN_OVERRIDE to use the simulator)'}`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`start failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
