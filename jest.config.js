@@ -2,10 +2,13 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e'],
   testMatch: ['**/src/**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
-  moduleNameMapper: { '^@crawl/([a-z-]+)$': '<rootDir>/packages/$1/src' },
+  moduleNameMapper: {
+    '^@crawl/(gateway|worker|scheduler|webhooks)$': '<rootDir>/services/$1/src',
+    '^@crawl/([a-z-]+)$': '<rootDir>/packages/$1/src',
+  },
   globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',
   testTimeout: 60000,
   maxWorkers: 2,

@@ -7,8 +7,8 @@ export interface QueueConnectionOptions {
   prefix: string;
 }
 
-function backoffOf(entry: CatalogEntry) {
-  return { type: 'exponential' as const, delay: entry.backoffMs, ...(entry.backoffJitter ? { jitter: entry.backoffJitter } : {}) };
+function backoffOf(entry: CatalogEntry, overrideMs?: number) {
+  return { type: 'exponential' as const, delay: overrideMs ?? entry.backoffMs, ...(entry.backoffJitter ? { jitter: entry.backoffJitter } : {}) };
 }
 
 /** Fails a Redis call that does not answer in time instead of letting an HTTP request hang. */
@@ -49,7 +49,16 @@ export function createRedisConnection(url: string): Redis {
 export class QueueProducer {
   private readonly queues = new Map<QueueName, Queue>();
 
-  constructor(private readonly connection: Redis, private readonly prefix: string, private readonly timeoutMs = 2_000) {}
+  /**
+   * `backoffMs` overrides a catalog entry's base retry delay for this producer (tests and
+   * simulators retry in milliseconds rather than seconds).
+   */
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+    private readonly timeoutMs = 2_000,
+    private readonly backoffMs: Partial<Record<JobName, number>> = {},
+  ) {}
 
   private queue(name: QueueName): Queue {
     let q = this.queues.get(name);
@@ -71,7 +80,7 @@ export class QueueProducer {
         delay: opts.delayMs,
         priority: opts.priority,
         attempts: entry.attempts,
-        backoff: backoffOf(entry),
+        backoff: backoffOf(entry, this.backoffMs[name]),
         removeOnComplete: { age: entry.removeOnCompleteAgeSeconds },
         removeOnFail: { age: 7 * 24 * 3600 },
       }),
@@ -91,7 +100,7 @@ export class QueueProducer {
           jobId: item.jobId,
           priority: item.priority,
           attempts: entry.attempts,
-          backoff: backoffOf(entry),
+          backoff: backoffOf(entry, this.backoffMs[name]),
           removeOnComplete: { age: entry.removeOnCompleteAgeSeconds },
           removeOnFail: { age: 7 * 24 * 3600 },
         },

@@ -10,6 +10,8 @@ export const workerEnv = {
   /** Requests per second to one marketplace host, shared by every worker process. */
   CRAWL_HOST_RPS: envInt(5, 1, 100_000),
   FETCH_TIMEOUT_MS: envInt(15_000, 100, 120_000),
+  /** First retry delay of a blocked or failed target; doubles per attempt, +/-50% jitter. */
+  CRAWL_RETRY_BASE_MS: envInt(2_000, 1, 600_000),
   /** Browser-like sessions (cookie jar + user agent + proxy) per process. */
   CRAWL_SESSIONS: envInt(8, 1, 1_000),
   PROXY_URLS: z

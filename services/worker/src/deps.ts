@@ -25,7 +25,7 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger): WorkerDeps {
   return {
     db,
     redis,
-    producer: new QueueProducer(redis, config.QUEUE_PREFIX),
+    producer: new QueueProducer(redis, config.QUEUE_PREFIX, 2_000, { 'crawl.fetchTarget': config.CRAWL_RETRY_BASE_MS }),
     jobs: new JobRepository(db),
     results: new ResultRepository(db),
     credits: new CreditRepository(db),

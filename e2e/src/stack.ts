@@ -1,0 +1,101 @@
+import { createApp, buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '@crawl/gateway';
+import { createLogger, createMetricsRegistry } from '@crawl/observability';
+import { startSimulator, type Simulator } from '@crawl/simulator';
+import { createTenant, createTestDatabase, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix } from '@crawl/testing';
+import { loadWorkerConfig, startWorker, type WorkerHandle } from '@crawl/worker';
+import supertest from 'supertest';
+
+/**
+ * A whole stack for one test file: private database and queue prefix, the marketplace
+ * simulator, the gateway (in-process, driven with supertest) and crawl workers.
+ */
+export interface Stack {
+  db: GatewayDeps['db'];
+  gateway: GatewayDeps;
+  http: ReturnType<typeof supertest>;
+  simulator: Simulator;
+  database: TestDatabase;
+  prefix: string;
+  workers: WorkerHandle[];
+  workerEnv: Record<string, string>;
+  startWorker(overrides?: Record<string, string>): Promise<WorkerHandle>;
+  tenant(options?: Parameters<typeof createTenant>[1]): Promise<TestTenant>;
+  createJob(tenant: TestTenant, body: object): Promise<string>;
+  waitForJob(jobId: string, timeoutMs?: number, until?: (job: any) => boolean): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: { workerEnv?: Record<string, string>; workers?: number } = {}): Promise<Stack> {
+  const database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
+  const prefix = uniquePrefix('e2e');
+  const simulator = await startSimulator({ seed: 7 });
+  const gateway = buildGatewayDeps({
+    databaseUrl: database.url,
+    databasePoolSize: 10,
+    redisUrl: TEST_REDIS_URL,
+    queuePrefix: prefix,
+    rateLimitEnabled: false,
+    authCacheTtlMs: 0,
+    log: createLogger({ level: 'silent', service: 'gateway-e2e' }),
+    metrics: createMetricsRegistry('gateway'),
+  });
+  const http = supertest(createApp(gateway));
+  const workerEnv: Record<string, string> = {
+    DATABASE_URL: database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    MARKETPLACE_ORIGIN_OVERRIDE: simulator.url,
+    CRAWL_HOST_RPS: '10000',
+    CRAWL_RETRY_BASE_MS: '50',
+    FETCH_TIMEOUT_MS: '1500',
+    CRAWL_CONCURRENCY: '4',
+    LOG_LEVEL: 'silent',
+    ...options.workerEnv,
+  };
+  const stack: Stack = {
+    db: gateway.db,
+    gateway,
+    http,
+    simulator,
+    database,
+    prefix,
+    workers: [],
+    workerEnv,
+    async startWorker(overrides = {}) {
+      const handle = await startWorker(loadWorkerConfig({ ...workerEnv, ...overrides }));
+      stack.workers.push(handle);
+      return handle;
+    },
+    tenant: (opts) => createTenant(gateway.db, { credits: 100_000, ...opts }),
+    async createJob(tenant, body) {
+      const res = await http.post(`/v1/key/projects/${tenant.projectId}/jobs`).set('Authorization', `Bearer ${tenant.apiKey}`).send(body);
+      if (res.status !== 202) throw new Error(`job creation answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body.data.id as string;
+    },
+    async waitForJob(jobId, timeoutMs = 30_000, until = (job) => ['completed', 'failed', 'cancelled'].includes(job.status)) {
+      const deadline = Date.now() + timeoutMs;
+      let last;
+      while (Date.now() < deadline) {
+        const row = await gateway.jobs.findById(jobId);
+        last = row;
+        if (row) {
+          const { toJobResource } = await import('@crawl/jobs');
+          const job = toJobResource(row);
+          if (until(job)) return job;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`job ${jobId} did not reach the expected state: ${JSON.stringify(last)}`);
+    },
+    async close() {
+      for (const w of stack.workers.splice(0)) await w.close();
+      await closeGatewayDeps(gateway);
+      await simulator.close();
+      await database.drop();
+    },
+  };
+  for (let i = 0; i < (options.workers ?? 1); i++) await stack.startWorker();
+  return stack;
+}
+
+export const auth = (tenant: TestTenant) => ({ Authorization: `Bearer ${tenant.apiKey}` });

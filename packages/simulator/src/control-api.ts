@@ -1,0 +1,106 @@
+/**
+ * HTTP control API under `/__sim/` for when the simulator runs as its own process (the chaos
+ * run, demos): the same operations as the in-process Simulator methods. These calls are never
+ * subject to faults and never appear in the request log, so controlling a run does not
+ * disturb what it measures.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultEngine } from './fault-rules';
+import type { RequestLog } from './request-log';
+
+export interface ControlDeps {
+  faults: FaultEngine;
+  log: RequestLog;
+  health(): Record<string, unknown>;
+}
+
+/** Fault lists are small; anything larger is a mistake, not a rule set. */
+const MAX_BODY = 1024 * 1024;
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = status === 204 ? '' : JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function sendError(res: ServerResponse, status: number, code: string, message: string): void {
+  sendJson(res, status, { error: { code, message } });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(Object.assign(new Error('body too large'), { status: 413 }));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const text = await readBody(req);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw Object.assign(new Error('body is not valid JSON'), { status: 400 });
+  }
+}
+
+async function faultsRoute(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): Promise<void> {
+  switch (req.method) {
+    case 'GET':
+      return sendJson(res, 200, deps.faults.list());
+    case 'PUT': {
+      const rules = await readJson(req);
+      if (!Array.isArray(rules)) return sendError(res, 400, 'VALIDATION_ERROR', 'body must be a JSON array of fault rules');
+      deps.faults.set(rules);
+      return sendJson(res, 200, deps.faults.list());
+    }
+    case 'POST': {
+      // One rule or an array, appended after the existing ones.
+      const body = await readJson(req);
+      const rules = Array.isArray(body) ? body : [body];
+      const merged = [...deps.faults.list(), ...rules];
+      deps.faults.set(merged); // validates everything first: a bad rule changes nothing
+      return sendJson(res, 200, deps.faults.list());
+    }
+    case 'DELETE':
+      deps.faults.clear();
+      return sendJson(res, 204, null);
+    default:
+      return sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET, PUT, POST or DELETE');
+  }
+}
+
+function requestsRoute(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): void {
+  if (req.method === 'GET') return sendJson(res, 200, deps.log.list());
+  if (req.method === 'DELETE') {
+    deps.log.reset();
+    return sendJson(res, 204, null);
+  }
+  sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET or DELETE');
+}
+
+/** Handles a `/__sim/...` request; always answers (404 for unknown control paths). */
+export function handleControl(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): void {
+  const pathname = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
+  const run = async (): Promise<void> => {
+    if (pathname === '/__sim/faults') return faultsRoute(req, res, deps);
+    if (pathname === '/__sim/requests') return requestsRoute(req, res, deps);
+    if (pathname === '/__sim/health' && (req.method === 'GET' || req.method === 'HEAD')) return sendJson(res, 200, deps.health());
+    sendError(res, 404, 'NOT_FOUND', `no control route ${req.method ?? ''} ${pathname}`);
+  };
+  run().catch((err: unknown) => {
+    const status = (err as { status?: number }).status ?? (err instanceof TypeError ? 400 : 500);
+    const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 400 ? 'VALIDATION_ERROR' : 'INTERNAL';
+    if (!res.headersSent && !res.destroyed) sendError(res, status, code, (err as Error).message);
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * Everything the simulator can answer with, read into memory once at start: the bench serves
+ * thousands of 1-1.5 MB pages, so no request may touch the disk or scan a page.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { AsinTemplate } from './asin-template';
+import { SYNTHETIC_CAPTCHA_PAGE } from './error-pages';
+import { keywordSlugs } from './keyword-slug';
+
+export interface StoredPage {
+  file: string;
+  /** Marketplace code from the file name (`details-DE-...` -> DE), '' when absent. */
+  marketplace: string;
+  body: Buffer;
+}
+
+export interface PageStore {
+  fixturesDir: string | null;
+  /** By ASIN (upper case). Several pages when marketplaces share an ASIN. */
+  details: Map<string, StoredPage[]>;
+  /** By every slug spelling of the file's keyword (see keyword-slug.ts). */
+  searches: Map<string, StoredPage[]>;
+  captcha: Buffer;
+  /** null: no usable details fixture, unknown ASINs get the synthetic page. */
+  detailsTemplate: AsinTemplate | null;
+  /** null: no search fixture, unknown keywords get the synthetic page. */
+  searchTemplate: Buffer | null;
+}
+
+export const DEFAULT_DETAILS_TEMPLATE = 'details-US-B0DR8G428S.html';
+export const DEFAULT_SEARCH_TEMPLATE = 'search-US-portable-charger.html';
+
+/** `../../../../shared/fixtures/amazon` from src/ or dist/ is /work/shared/fixtures/amazon. */
+export function defaultFixturesDir(): string | null {
+  const dir = path.resolve(__dirname, '../../../../shared/fixtures/amazon');
+  return existsSync(dir) ? dir : null;
+}
+
+const ASIN_RE = /^[A-Z0-9]{10}$/;
+const INPUT_ASIN_RE = /<input\b[^>]*?\bid\s*=\s*["']ASIN["'][^>]*>/i;
+const VALUE_RE = /\bvalue\s*=\s*["']([A-Za-z0-9]{10})["']/;
+const CANONICAL_RE = /<link\b[^>]*?\brel\s*=\s*["']canonical["'][^>]*>/i;
+const DP_RE = /\/(?:dp|gp\/product)\/([A-Za-z0-9]{10})(?:[/?#"']|$)/;
+const DETAILS_FILE_RE = /^details-(?:([A-Z]{2})-)?(.+)\.html?$/;
+const SEARCH_FILE_RE = /^search-(?:([A-Z]{2})-)?(.+)\.html?$/;
+const CAPTCHA_FILE_RE = /^captcha-.*\.html?$/;
+
+/**
+ * The page's own ASIN: input#ASIN, else the canonical link, else the file name. Runs once per
+ * file at start; latin1 decoding keeps it cheap and the patterns are ASCII.
+ */
+export function pageAsin(body: Buffer, fileAsin: string | undefined): string | null {
+  const html = body.toString('latin1');
+  const input = INPUT_ASIN_RE.exec(html);
+  const value = input ? VALUE_RE.exec(input[0]) : null;
+  if (value) return value[1].toUpperCase();
+  const canonical = CANONICAL_RE.exec(html);
+  const dp = canonical ? DP_RE.exec(canonical[0]) : null;
+  if (dp) return dp[1].toUpperCase();
+  return fileAsin && ASIN_RE.test(fileAsin.toUpperCase()) ? fileAsin.toUpperCase() : null;
+}
+
+function addTo(map: Map<string, StoredPage[]>, key: string, page: StoredPage): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [page]);
+  else if (!list.includes(page)) list.push(page);
+}
+
+interface TemplateChoice {
+  detailsTemplate?: string;
+  searchTemplate?: string;
+}
+
+/** Reads and indexes `dir`; `null` gives an empty store served by the synthetic pages. */
+export async function loadPageStore(dir: string | null, choice: TemplateChoice = {}): Promise<PageStore> {
+  const store: PageStore = {
+    fixturesDir: dir,
+    details: new Map(),
+    searches: new Map(),
+    captcha: SYNTHETIC_CAPTCHA_PAGE,
+    detailsTemplate: null,
+    searchTemplate: null,
+  };
+  if (dir === null) {
+    if (choice.detailsTemplate || choice.searchTemplate) throw new Error('detailsTemplate/searchTemplate need a fixturesDir');
+    return store;
+  }
+  // Sorted so "the first fixture" (template fallback, captcha) is stable across file systems.
+  const files = (await readdir(dir)).filter((f) => /\.html?$/.test(f)).sort();
+  const bodies = await Promise.all(files.map((f) => readFile(path.join(dir, f))));
+  const detailsAsins = new Map<string, string>();
+  const searchBodies = new Map<string, Buffer>();
+  let captchaFile: string | null = null;
+
+  files.forEach((file, i) => {
+    const body = bodies[i];
+    const details = DETAILS_FILE_RE.exec(file);
+    if (details) {
+      const asin = pageAsin(body, details[2]);
+      if (!asin) return; // nothing to route it by
+      detailsAsins.set(file, asin);
+      addTo(store.details, asin, { file, marketplace: details[1] ?? '', body });
+      return;
+    }
+    const search = SEARCH_FILE_RE.exec(file);
+    if (search) {
+      const page = { file, marketplace: search[1] ?? '', body };
+      for (const slug of keywordSlugs(search[2])) addTo(store.searches, slug, page);
+      searchBodies.set(file, body);
+      return;
+    }
+    // captcha-1.html is the documented one; otherwise the first captcha file.
+    if (CAPTCHA_FILE_RE.test(file) && (captchaFile === null || file === 'captcha-1.html')) {
+      captchaFile = file;
+      store.captcha = body;
+    }
+  });
+
+  store.detailsTemplate = pickDetailsTemplate(dir, files, bodies, detailsAsins, choice.detailsTemplate);
+  store.searchTemplate = pickSearchTemplate(dir, searchBodies, choice.searchTemplate);
+  return store;
+}
+
+function pickDetailsTemplate(
+  dir: string,
+  files: string[],
+  bodies: Buffer[],
+  asins: Map<string, string>,
+  requested: string | undefined,
+): AsinTemplate | null {
+  if (requested !== undefined) {
+    const asin = asins.get(requested);
+    if (!asin) throw new Error(`detailsTemplate ${requested}: not a details page with a known ASIN in ${dir}`);
+    return new AsinTemplate(bodies[files.indexOf(requested)], asin);
+  }
+  const file = asins.has(DEFAULT_DETAILS_TEMPLATE) ? DEFAULT_DETAILS_TEMPLATE : [...asins.keys()][0];
+  if (file === undefined) return null;
+  return new AsinTemplate(bodies[files.indexOf(file)], asins.get(file) as string);
+}
+
+function pickSearchTemplate(dir: string, bodies: Map<string, Buffer>, requested: string | undefined): Buffer | null {
+  if (requested !== undefined) {
+    const body = bodies.get(requested);
+    if (!body) throw new Error(`searchTemplate ${requested}: no such search page in ${dir}`);
+    return body;
+  }
+  return bodies.get(DEFAULT_SEARCH_TEMPLATE) ?? [...bodies.values()][0] ?? null;
+}
