@@ -11,7 +11,9 @@ const GERMAN: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss',
 function slugify(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/\p{M}+/gu, '') // combining marks left by NFKD: é -> e
+    // Accents on Latin letters only (é -> e): Japanese voicing marks (バ) are part of the letter.
+    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+    .normalize('NFC')
     .replace(/[^\p{L}\p{N}]+/gu, '-') // spaces and punctuation: "usb c" / "usb-c" -> "usb-c"
     .replace(/^-+|-+$/g, '');
 }

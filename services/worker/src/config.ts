@@ -12,6 +12,11 @@ export const workerEnv = {
   FETCH_TIMEOUT_MS: envInt(15_000, 100, 120_000),
   /** First retry delay of a blocked or failed target; doubles per attempt, +/-50% jitter. */
   CRAWL_RETRY_BASE_MS: envInt(2_000, 1, 600_000),
+  /**
+   * A task whose worker stops renewing its lock (crashed) is taken over after this long.
+   * Must exceed the longest fetch + parse; lower means faster recovery from crashes.
+   */
+  CRAWL_LOCK_MS: envInt(15_000, 1_000, 600_000),
   /** Browser-like sessions (cookie jar + user agent + proxy) per process. */
   CRAWL_SESSIONS: envInt(8, 1, 1_000),
   PROXY_URLS: z

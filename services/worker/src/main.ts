@@ -68,7 +68,15 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
       'crawl.startJob': startJobHandler(deps),
       'crawl.fetchTarget': fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled }),
     },
-    { redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, concurrency: config.CRAWL_CONCURRENCY, log, onOutcome: observe.onOutcome },
+    {
+      redisUrl: config.REDIS_URL,
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.CRAWL_CONCURRENCY,
+      lockDurationMs: config.CRAWL_LOCK_MS,
+      stalledIntervalMs: Math.max(500, Math.floor(config.CRAWL_LOCK_MS / 3)),
+      log,
+      onOutcome: observe.onOutcome,
+    },
   );
   const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics, log) : null;
   registry.add('intake', 'crawl worker', () => worker.close());
