@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -22,7 +23,7 @@ export class ServiceProcess {
 
   /** Peak resident set size in bytes (VmHWM), read from /proc. */
   peakRss(): number {
-    const status = require('node:fs').readFileSync(`/proc/${this.child.pid}/status`, 'utf8') as string;
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
     const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
     return Number(kb) * 1024;
   }

@@ -3,6 +3,7 @@
  * short request line is parsed per request; page bodies are looked up, never scanned.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { RenderedPage } from './asin-template';
 import { keywordSlugs } from './keyword-slug';
 import type { PageStore, StoredPage } from './page-store';
 import { syntheticDetailsPage, syntheticSearchPage } from './synthetic';
@@ -61,16 +62,19 @@ export function pickPage(pages: StoredPage[], query: URLSearchParams, headers: I
   return pages[0];
 }
 
-/** The page body for this request target, or null for a 404. */
-export function resolvePage(store: PageStore, options: RouteOptions, target: string, headers: IncomingHttpHeaders): Buffer | null {
+const NOOP = (): void => {};
+const fixed = (body: Buffer): RenderedPage => ({ body, release: NOOP });
+
+/** The page for this request target, or null for a 404. Call release() when the response closes. */
+export function resolvePage(store: PageStore, options: RouteOptions, target: string, headers: IncomingHttpHeaders): RenderedPage | null {
   const { pathname, query } = splitTarget(target);
   const details = DETAILS_PATH_RE.exec(pathname);
   if (details) {
     const asin = details[1].toUpperCase();
     const pages = store.details.get(asin);
-    if (pages) return pickPage(pages, query, headers).body;
+    if (pages) return fixed(pickPage(pages, query, headers).body);
     if (!options.anyAsin) return null;
-    return store.detailsTemplate ? store.detailsTemplate.render(asin) : syntheticDetailsPage(asin);
+    return store.detailsTemplate ? store.detailsTemplate.acquire(asin) : fixed(syntheticDetailsPage(asin));
   }
   if (pathname === '/s' || pathname === '/s/') {
     // `field-keywords` is the pre-2019 search form's parameter; Amazon still accepts it.
@@ -78,10 +82,10 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
     if (!keyword.trim()) return null;
     for (const slug of keywordSlugs(keyword)) {
       const pages = store.searches.get(slug);
-      if (pages) return pickPage(pages, query, headers).body;
+      if (pages) return fixed(pickPage(pages, query, headers).body);
     }
     if (!options.anyKeyword) return null;
-    return store.searchTemplate ?? syntheticSearchPage(keyword);
+    return fixed(store.searchTemplate ?? syntheticSearchPage(keyword));
   }
   return null;
 }

@@ -80,8 +80,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const servePage = (req: IncomingMessage, res: ServerResponse, at: number): void => {
     const page = resolvePage(store, routeOptions, req.url ?? '/', req.headers);
-    if (page) send(req, res, at, 200, page);
-    else send(req, res, at, 404, NOT_FOUND_PAGE);
+    if (!page) return send(req, res, at, 404, NOT_FOUND_PAGE);
+    // 'close' follows 'finish' (body handed to the kernel) or an aborted connection: either way
+    // the pooled buffer is no longer read and may be patched for the next request.
+    res.once('close', page.release);
+    send(req, res, at, 200, page.body);
   };
 
   const applyFault = (fault: Fault, req: IncomingMessage, res: ServerResponse, at: number): void => {

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
+import { AsinTemplate } from './asin-template';
 import { DEFAULT_DETAILS_TEMPLATE, defaultFixturesDir, startSimulator, type Simulator } from './index';
 
 const FIXTURES = defaultFixturesDir();
@@ -78,6 +79,31 @@ describeFixtures('pages from the fixtures folder', () => {
     expect(html).not.toContain('B0DR8G428S');
     expect(res.body.length).toBe(template.length);
     expect(html.split('B0ZZZZZZZ9').length).toBe(template.toString().split('B0DR8G428S').length);
+  });
+
+  it('keeps concurrent template pages apart while recycling their buffers', async () => {
+    const reference = new AsinTemplate(fixture(DEFAULT_DETAILS_TEMPLATE), 'B0DR8G428S');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+    try {
+      const asins = Array.from({ length: 60 }, (_, i) => `B0C${String(i).padStart(7, '0')}`);
+      const bodies = await Promise.all(
+        asins.map(
+          (asin) =>
+            new Promise<Buffer>((resolve, reject) => {
+              http
+                .get(`${sim.url}/dp/${asin}`, { agent }, (res) => {
+                  const chunks: Buffer[] = [];
+                  res.on('data', (c: Buffer) => chunks.push(c));
+                  res.on('end', () => resolve(Buffer.concat(chunks)));
+                })
+                .on('error', reject);
+            }),
+        ),
+      );
+      bodies.forEach((body, i) => expect(body.equals(reference.render(asins[i]))).toBe(true));
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('finds search pages by keyword slug, including umlauts', async () => {

@@ -39,6 +39,22 @@ describe('AsinTemplate', () => {
     expect(t.render('LONGER-THAN-TEN').toString()).toBe(page.toString().split('B0OWNASIN0').join('LONGER-THAN-TEN'));
     expect(t.render('B0OWNASIN0')).toBe(page);
   });
+
+  it('recycles released copies without leaking the previous ASIN', () => {
+    const t = new AsinTemplate(page, 'B0OWNASIN0', 1);
+    const a = t.acquire('B0AAAAAAAA');
+    const b = t.acquire('B0BBBBBBBB'); // a is still in use: must be another buffer
+    expect(b.body).not.toBe(a.body);
+    expect(a.body.toString()).toBe(t.render('B0AAAAAAAA').toString());
+    a.release();
+    a.release(); // twice is harmless: the pool must not hand the same buffer out twice
+    b.release(); // pool of 1 is full: b is dropped
+    const c = t.acquire('B0CCCCCCCC');
+    expect(c.body).toBe(a.body);
+    expect(c.body.toString()).toBe(t.render('B0CCCCCCCC').toString());
+    expect(t.acquire('B0DDDDDDDD').body).not.toBe(a.body);
+    expect(t.acquire('B0OWNASIN0').body).toBe(page);
+  });
 });
 
 describe('fault rules', () => {

@@ -1,2 +1,2 @@
-export { startWorker } from './main';
+export { startWorker, type WorkerHandle } from './main';
 export { loadWorkerConfig, type WorkerConfig } from './config';

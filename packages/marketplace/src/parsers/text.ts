@@ -16,7 +16,6 @@ export interface DomNode {
   children?: DomNode[];
   parent?: DomNode | null;
 }
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Sel = Cheerio<any>;
 
 export function loadHtml(html: string): CheerioAPI {
