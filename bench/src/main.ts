@@ -1,8 +1,10 @@
 /** `pnpm bench <name>`: prints figures measured against a baseline taken in the same run. */
+import { benchCrawl } from './crawl.bench';
 import { benchGateway } from './gateway.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
+  crawl: benchCrawl,
 };
 
 async function main(): Promise<void> {

@@ -7,8 +7,8 @@ export const ROOT = path.resolve(__dirname, '../..');
 export class ServiceProcess {
   private constructor(readonly name: string, private readonly child: ChildProcess) {}
 
-  static start(name: string, script: string, env: Record<string, string>): ServiceProcess {
-    const child = spawn(process.execPath, [path.resolve(ROOT, script)], {
+  static start(name: string, script: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
+    const child = spawn(process.execPath, [path.resolve(ROOT, script), ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

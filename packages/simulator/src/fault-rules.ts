@@ -14,6 +14,7 @@ interface ActiveRule {
 
 const KINDS = new Set(['latency', 'status', 'captcha', 'not_found', 'reset', 'hang', 'empty']);
 const REGEX_FORM = /^\/(.+)\/([dgimsuy]*)$/s;
+const REGEX_META = /[\\^$.*+?()[\]{}|]/;
 
 function fail(message: string): never {
   throw new TypeError(`invalid fault rule: ${message}`);
@@ -66,8 +67,10 @@ export function validateRule(input: unknown): FaultRule {
 
 function compileMatch(match: string | undefined): (target: string) => boolean {
   if (match === undefined) return () => true;
+  // '/dp/' is the most common rule and means the path segment, not the regex `dp`: a slashed
+  // string is a regex only when it has flags or a regex metacharacter ('/\/dp\/B0.+/').
   const re = REGEX_FORM.exec(match);
-  if (re) {
+  if (re && (re[2] !== '' || REGEX_META.test(re[1]))) {
     let regex: RegExp;
     try {
       regex = new RegExp(re[1], re[2].replace(/[gy]/g, '')); // 'g'/'y' would make test() stateful

@@ -23,9 +23,9 @@ export type FaultKind = Fault['kind'];
 
 export interface FaultRule {
   /**
-   * Matched against the request path+query. A string of the form `/source/flags` is a regular
-   * expression (so `'/dp/'` is the regex `dp`); any other string is a plain substring; absent
-   * matches every request.
+   * Matched against the request path+query. A string of the form `/source/flags` with flags or
+   * a regex metacharacter in `source` is a regular expression (`'/\\/dp\\/B0.+/'`, `'/tv/i'`);
+   * any other string, including `'/dp/'`, is a plain substring; absent matches every request.
    */
   match?: string;
   fault: Fault;

@@ -85,6 +85,14 @@ describe('fault rules', () => {
     expect(engine.pick('/dp/B0AAAAAAAA')).toBeNull();
     expect(engine.list()[1].times).toBe(0);
   });
+
+  it("treats '/dp/' as a substring, not as the regex dp", () => {
+    const engine = new FaultEngine(1);
+    engine.set([{ match: '/dp/', fault: { kind: 'empty' } }, { match: '/tv/i', fault: { kind: 'hang' } }]);
+    expect(engine.pick('/s?k=dpad')).toBeNull();
+    expect(engine.pick('/Some-Slug/dp/B000000000')).toEqual({ kind: 'empty' });
+    expect(engine.pick('/s?k=TV')).toEqual({ kind: 'hang' });
+  });
 });
 
 describe('createPrng', () => {

@@ -1,0 +1,201 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createDb, ensureDatabase, migrateToLatest, sql } from '@crawl/db';
+import { parseDetailsPage, parseSearchPage } from '@crawl/marketplace';
+import { createTenant, freePort } from '@crawl/testing';
+import IORedis from 'ioredis';
+import { ROOT, ServiceProcess, table, waitForHttp } from './processes';
+
+const FIXTURES = path.resolve(ROOT, '../shared/fixtures/amazon');
+const TEMPLATE = 'details-US-B0DR8G428S.html';
+const TARGETS = Number(process.env.BENCH_TARGETS ?? 2000);
+
+/** Pages parsed per second on this thread, looping over `pages` for `seconds`. */
+function parseRate(pages: string[], parse: (html: string) => unknown, seconds = 4): number {
+  let n = 0;
+  const start = process.hrtime.bigint();
+  const end = start + BigInt(seconds * 1e9);
+  while (process.hrtime.bigint() < end) {
+    parse(pages[n % pages.length]!);
+    n += 1;
+  }
+  return n / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+/** Approximate quantile from a Prometheus histogram (linear inside a bucket). */
+function histogramQuantile(text: string, metric: string, q: number): number {
+  const buckets: [number, number][] = [];
+  const byLe = new Map<number, number>();
+  for (const line of text.split('\n')) {
+    const m = new RegExp(`^${metric}_bucket\\{[^}]*le="([^"]+)"[^}]*\\} (\\d+)`).exec(line);
+    if (m) byLe.set(m[1] === '+Inf' ? Infinity : Number(m[1]), (byLe.get(m[1] === '+Inf' ? Infinity : Number(m[1])) ?? 0) + Number(m[2]));
+  }
+  for (const [le, count] of [...byLe].sort((a, b) => a[0] - b[0])) buckets.push([le, count]);
+  const total = buckets.at(-1)?.[1] ?? 0;
+  const rank = q * total;
+  let prevLe = 0;
+  let prevCount = 0;
+  for (const [le, count] of buckets) {
+    if (count >= rank) {
+      if (le === Infinity) return prevLe;
+      return prevLe + ((le - prevLe) * (rank - prevCount)) / Math.max(1, count - prevCount);
+    }
+    prevLe = le;
+    prevCount = count;
+  }
+  return prevLe;
+}
+
+interface RunFigures {
+  workers: number;
+  seconds: number;
+  targetsPerSec: number;
+  p50: number;
+  p99: number;
+  smallJobSeconds: number | null;
+}
+
+async function endToEnd(workers: number, env: Record<string, string>, db: ReturnType<typeof createDb>, gw: string): Promise<RunFigures> {
+  const big = await createTenant(db, { plan: 'enterprise', credits: 10_000_000, name: `bench big ${workers}` });
+  const small = await createTenant(db, { plan: 'enterprise', credits: 1_000, name: `bench small ${workers}` });
+  const metricsPorts = await Promise.all(Array.from({ length: workers }, () => freePort()));
+  const procs = metricsPorts.map((port) => ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...env, METRICS_PORT: String(port) }));
+  try {
+    await Promise.all(metricsPorts.map((p) => waitForHttp(`http://127.0.0.1:${p}/healthz`)));
+    const post = (tenant: typeof big, targets: string[]) =>
+      fetch(`${gw}/v1/key/projects/${tenant.projectId}/jobs`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'details', targets }),
+      }).then(async (r) => {
+        const body = (await r.json()) as { data?: { id: string }; error?: unknown };
+        if (!body.data) throw new Error(`job creation answered ${r.status}: ${JSON.stringify(body)}`);
+        return body.data.id;
+      });
+    const status = (id: string) => db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', id).executeTakeFirstOrThrow();
+
+    const run = randomBytes(1).toString("hex").toUpperCase();
+    const targets = Array.from({ length: TARGETS }, (_, i) => `B0${run}${String(i).padStart(6, '0')}`);
+    const started = Date.now();
+    // At most 1,000 targets per job (DESIGN section 4): a bigger run is several jobs at once.
+    const bigJobs: string[] = [];
+    for (let i = 0; i < targets.length; i += 1000) bigJobs.push(await post(big, targets.slice(i, i + 1000)));
+    let smallJobSeconds: number | null = null;
+    // A 1-target job of another project, created while the big job runs.
+    const smallRun = (async () => {
+      await new Promise((r) => setTimeout(r, 3_000));
+      const t0 = Date.now();
+      const id = await post(small, [`B0${run}SMALL1`]);
+      while ((await status(id)).status !== 'completed') {
+        if (Date.now() - t0 > 120_000) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      smallJobSeconds = (Date.now() - t0) / 1000;
+    })();
+    for (const bigJob of bigJobs) {
+      for (;;) {
+        const s = await status(bigJob);
+        if (s.status !== 'queued' && s.status !== 'running') {
+          if (s.status !== 'completed' || s.failed > 0) throw new Error(`big job ended ${s.status} with ${s.failed} failed targets`);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const seconds = (Date.now() - started) / 1000;
+    await smallRun;
+    const metrics = (await Promise.all(metricsPorts.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then((r) => r.text())))).join('\n');
+    return {
+      workers,
+      seconds,
+      targetsPerSec: TARGETS / seconds,
+      p50: histogramQuantile(metrics, 'crawl_target_duration_seconds', 0.5) * 1000,
+      p99: histogramQuantile(metrics, 'crawl_target_duration_seconds', 0.99) * 1000,
+      smallJobSeconds,
+    };
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+  }
+}
+
+/**
+ * `pnpm bench crawl`: (a) parser-only pages/s on one core, (b) end-to-end targets/s of a
+ * 2,000-target details job through gateway, queue, workers and the simulator (real fixture
+ * page served on loopback) with 1 and 2 worker processes, and the latency of a 1-target job of
+ * another project created while the big one runs.
+ */
+export async function benchCrawl(): Promise<void> {
+  if (!fs.existsSync(FIXTURES)) throw new Error(`fixtures not found at ${FIXTURES}`);
+  const files = fs.readdirSync(FIXTURES);
+  const read = (f: string) => fs.readFileSync(path.join(FIXTURES, f), 'utf8');
+  const details = files.filter((f) => f.startsWith('details-')).map(read);
+  const search = files.filter((f) => f.startsWith('search-')).map(read);
+  const ctx = { marketplace: 'US', origin: 'https://www.amazon.com' };
+  const parserDetails = parseRate(details, (h) => parseDetailsPage(h, ctx));
+  const parserSearch = parseRate(search, (h) => parseSearchPage(h, ctx));
+  const parserTemplate = parseRate([read(TEMPLATE)], (h) => parseDetailsPage(h, ctx));
+  console.log(
+    `\n(a) parser only, one core:\n${table([
+      { pages: `details, all ${details.length} fixtures`, 'pages/s': parserDetails.toFixed(1) },
+      { pages: `search, all ${search.length} fixtures`, 'pages/s': parserSearch.toFixed(1) },
+      { pages: `details, ${TEMPLATE} (served in (b))`, 'pages/s': parserTemplate.toFixed(1) },
+    ])}`,
+  );
+
+  const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/crawl_bench';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `bench-${randomBytes(3).toString('hex')}`;
+  await ensureDatabase(dbUrl);
+  const db = createDb({ url: dbUrl, poolSize: 4 });
+  await migrateToLatest(db);
+  const simPort = await freePort();
+  const gwPort = await freePort();
+  const simulator = ServiceProcess.start('simulator', 'packages/simulator/dist/main.js', {}, ['--port', String(simPort), '--details-template', TEMPLATE]);
+  const common = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix };
+  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', { ...common, PORT: String(gwPort), RATE_LIMIT_ENABLED: 'false' });
+  const workerEnv = {
+    ...common,
+    MARKETPLACE_ORIGIN_OVERRIDE: `http://127.0.0.1:${simPort}`,
+    CRAWL_HOST_RPS: '100000',
+    CRAWL_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY ?? '4',
+    DATABASE_POOL_SIZE: '4',
+  };
+  const runs: RunFigures[] = [];
+  try {
+    await waitForHttp(`http://127.0.0.1:${simPort}/__sim/health`);
+    await waitForHttp(`http://127.0.0.1:${gwPort}/healthz`);
+    for (const workers of [1, 2]) runs.push(await endToEnd(workers, workerEnv, db, `http://127.0.0.1:${gwPort}`));
+  } finally {
+    await Promise.all([simulator.stop(), gateway.stop()]);
+    await sql`delete from job where project_id in (select id from project where name like 'bench %')`.execute(db);
+    const redis = new IORedis(redisUrl);
+    for (let cursor = '0'; ; ) {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.unlink(...keys);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+    redis.disconnect();
+    await db.destroy();
+  }
+  console.log(
+    `\n(b) end to end, ${TARGETS} details targets (jobs of at most 1,000; gateway + Redis + Postgres + simulator on the same 2 cores):\n${table(
+      runs.map((r) => {
+        const ceiling = parserTemplate * r.workers;
+        return {
+          workers: r.workers,
+          'wall s': r.seconds.toFixed(1),
+          'targets/s': r.targetsPerSec.toFixed(1),
+          'x parser ceiling': `${(r.targetsPerSec / ceiling).toFixed(2)} (of ${ceiling.toFixed(0)}/s)`,
+          'crawl p50 ms': r.p50.toFixed(0),
+          'crawl p99 ms': r.p99.toFixed(0),
+          '1-target job of another project, s': r.smallJobSeconds?.toFixed(2) ?? 'did not finish',
+        };
+      }),
+    )}`,
+  );
+  const two = runs.find((r) => r.workers === 2)!;
+  const ratio = two.targetsPerSec / (parserTemplate * 2);
+  console.log(`\ntargets: 2 workers >= 0.6x parser ceiling: ${ratio >= 0.6 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}); small job <= 5 s: ${two.smallJobSeconds !== null && two.smallJobSeconds <= 5 ? 'met' : 'MISSED'}`);
+}
