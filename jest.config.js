@@ -6,7 +6,7 @@ module.exports = {
   testMatch: ['**/src/**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   moduleNameMapper: {
-    '^@crawl/(gateway|worker|scheduler|webhooks)$': '<rootDir>/services/$1/src',
+    '^@crawl/(gateway|worker|scheduler|webhooks|all)$': '<rootDir>/services/$1/src',
     '^@crawl/([a-z-]+)$': '<rootDir>/packages/$1/src',
   },
   globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',

@@ -24,6 +24,22 @@ export const logEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 
+/** Development key: encrypts nothing worth protecting. Services warn loudly when it is in use. */
+export const DEV_SECRETS_KEY = '0000000000000000000000000000000000000000000000000000000000000000'.replace(/0/g, 'd');
+
+export const secretsEnv = {
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes: 64 hex characters or base64')
+    .default(DEV_SECRETS_KEY),
+};
+
+export const webhookEnv = {
+  ...secretsEnv,
+  /** Allow webhook URLs that resolve to loopback/private addresses (tests, local receivers). */
+  WEBHOOK_ALLOW_PRIVATE_URLS: envBoolean(false),
+};
+
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
     super(`invalid configuration: ${issues.join('; ')}`);

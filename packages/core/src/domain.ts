@@ -49,3 +49,26 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export const TARGET_ERROR_CODES = ['NOT_FOUND', 'BLOCKED', 'UPSTREAM_ERROR', 'PARSE_ERROR', 'CANCELLED'] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
+
+/**
+ * The JSON body of a webhook delivery (spec 2.6). Serialized once, when the delivery is
+ * created, and stored: every attempt sends the same bytes.
+ */
+export function webhookDeliveryBody(d: { id: string; event: string; createdAt: Date; projectId: string; data: unknown; test?: boolean }): string {
+  return JSON.stringify({
+    id: d.id,
+    event: d.event,
+    createdAt: d.createdAt.toISOString(),
+    projectId: d.projectId,
+    data: d.data,
+    ...(d.test ? { test: true } : {}),
+  });
+}
+
+/** Spec 8.3: at most 5 delivery attempts in all. */
+export const WEBHOOK_MAX_ATTEMPTS = 5;
+
+/** Delay before attempt `attempt + 1`: base x4 per attempt (30 s, 2 m, 8 m, 32 m by default), +/-20% jitter. */
+export function webhookRetryDelayMs(attempt: number, baseMs: number, random: () => number = Math.random): number {
+  return Math.round(baseMs * 4 ** (attempt - 1) * (0.8 + 0.4 * random()));
+}

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './ids';
 export * from './domain';
 export * from './api-keys';
+export * from './secrets';

@@ -58,3 +58,38 @@ export function isDbUnavailableError(err: unknown): boolean {
 export function isUniqueViolation(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { code?: unknown }).code === '23505';
 }
+
+/**
+ * LISTEN on a channel with a dedicated connection, reconnecting after errors. Returns a
+ * stop function. Used to wake pollers as soon as a transaction commits an event.
+ */
+export function listen(url: string, channel: string, onNotify: () => void, onError: (err: unknown) => void = () => undefined): () => Promise<void> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    c.on('notification', () => onNotify());
+    c.on('error', (err) => {
+      onError(err);
+      c.end().catch(() => undefined);
+      if (client === c) client = null;
+      setTimeout(() => void connect(), 1_000).unref();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      client = c;
+      if (stopped) await c.end();
+    } catch (err) {
+      onError(err);
+      c.end().catch(() => undefined);
+      setTimeout(() => void connect(), 1_000).unref();
+    }
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
+  };
+}

@@ -8,3 +8,4 @@ export * from './repositories/result.repository';
 export * from './repositories/idempotency.repository';
 export { sql, type Transaction } from 'kysely';
 export * from './repositories/event.repository';
+export * from './repositories/webhook.repository';

@@ -2,13 +2,20 @@ import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import type { Db } from './connection';
 import * as m202611221100 from './migrations/202611221100_initial';
+import * as m202611221200 from './migrations/202611221200_webhooks';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
   '202611221100_initial': m202611221100,
+  '202611221200_webhooks': m202611221200,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
+
+/** Changes whenever a migration's code changes: test templates are rebuilt for a new schema. */
+export const MIGRATION_FINGERPRINT = Object.entries(MIGRATIONS)
+  .map(([name, m]) => `${name}:${m.up.toString()}`)
+  .join('\n');
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 

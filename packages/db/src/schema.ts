@@ -122,6 +122,49 @@ export interface IdempotencyKeyTable {
   expires_at: Timestamp;
 }
 
+export interface WebhookConfigTable {
+  id: string;
+  project_id: string;
+  name: string | null;
+  url: string;
+  trigger_action: string;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  secret_encrypted: string;
+  position: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  project_id: string;
+  event_type: string;
+  body: string;
+  status: ColumnType<'pending' | 'delivered' | 'failed', string | undefined, string>;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: Timestamp | null;
+  created_at: CreatedAt;
+  finished_at: Timestamp | null;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<string>;
+  delivery_id: string | null;
+  webhook_id: string;
+  project_id: string;
+  event_type: string;
+  attempt: number;
+  test: ColumnType<boolean, boolean | undefined, boolean>;
+  success: boolean;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   organization: OrganizationTable;
   app_user: AppUserTable;
@@ -133,4 +176,7 @@ export interface Database {
   result_item: ResultItemTable;
   event: EventTable;
   idempotency_key: IdempotencyKeyTable;
+  webhook_config: WebhookConfigTable;
+  webhook_delivery: WebhookDeliveryTable;
+  webhook_attempt: WebhookAttemptTable;
 }

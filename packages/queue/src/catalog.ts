@@ -48,6 +48,19 @@ export const catalog = {
     backoffJitter: 0.5,
     removeOnCompleteAgeSeconds: 3600,
   },
+  /**
+   * One attempt of a webhook delivery. The delivery's own retry schedule (5 attempts,
+   * WEBHOOK_BACKOFF_BASE_MS x4 per attempt) lives in Postgres and is driven by the handler,
+   * which enqueues the next attempt as a delayed task; these queue-level attempts only cover
+   * infrastructure failures (Postgres briefly down), never the receiver's answers.
+   */
+  'webhook.deliver': {
+    queue: 'webhook',
+    schema: z.object({ deliveryId: z.string().min(1), attempt: z.number().int().min(1).max(5) }),
+    attempts: 5,
+    backoffMs: 1_000,
+    removeOnCompleteAgeSeconds: 3600,
+  },
 } satisfies Record<string, CatalogEntry>;
 
 export type JobName = keyof typeof catalog;

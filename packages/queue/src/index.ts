@@ -3,3 +3,4 @@ export * from './producer';
 export * from './consumer';
 export type { Redis } from 'ioredis';
 export * from './fixed-window';
+export * from './lease-semaphore';

@@ -5,14 +5,17 @@
 import { exitOnConfigError } from '@crawl/config';
 import { createLogger, ShutdownRegistry } from '@crawl/observability';
 import { loadGatewayConfig, startGateway } from '@crawl/gateway';
+import { loadWebhooksConfig, startWebhooks } from '@crawl/webhooks';
 import { loadWorkerConfig, startWorker } from '@crawl/worker';
 
 async function main(): Promise<void> {
   let gatewayConfig;
   let workerConfig;
+  let webhooksConfig;
   try {
     gatewayConfig = loadGatewayConfig(process.env);
     workerConfig = loadWorkerConfig(process.env);
+    webhooksConfig = loadWebhooksConfig(process.env);
   } catch (err) {
     exitOnConfigError(err);
   }
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
   shutdown.installSignalHandlers();
   const { port } = await startGateway(gatewayConfig, shutdown);
   await startWorker(workerConfig, shutdown);
+  await startWebhooks(webhooksConfig, shutdown);
   const base = `http://localhost:${port}`;
   process.stdout.write(
     [

@@ -8,6 +8,7 @@ import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { healthRouter } from './routes/health/health.router';
 import { jobsRouter } from './routes/jobs/jobs.router';
+import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
 /** Spec 4: 1 MiB request bodies at most (DESIGN section 4, 413 beyond). */
 const BODY_LIMIT = '1mb';
@@ -35,6 +36,7 @@ export function createApp(deps: GatewayDeps): Express {
   api.post('*splat', json, requireJsonBody);
   api.patch('*splat', json, requireJsonBody);
   api.use(jobsRouter(deps));
+  api.use(webhooksRouter(deps.webhookService));
   api.use(notFound);
   app.use('/v1/key', api);
 

@@ -1,9 +1,10 @@
-import { envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
+import { envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
 
 export const gatewayEnv = {
   ...postgresEnv,
   ...redisEnv,
   ...logEnv,
+  ...webhookEnv,
   PORT: envInt(8080, 0, 65535),
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** How long a gateway trusts a looked-up API key (revocation delay); 0 disables. */

@@ -6,7 +6,11 @@ import {
   JobRepository,
   ResultRepository,
   TenancyRepository,
+  WebhookConfigRepository,
+  WebhookDeliveryRepository,
 } from '@crawl/db';
+import { SecretBox } from '@crawl/core';
+import { WebhookService } from './routes/webhooks/webhooks.service';
 import { JobService } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
 import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
@@ -24,6 +28,7 @@ export interface GatewayDeps {
   results: ResultRepository;
   idempotency: IdempotencyRepository;
   jobService: JobService;
+  webhookService: WebhookService;
   rateLimiter: RateLimiter;
   principalCache: PrincipalCache;
   log: Logger;
@@ -37,6 +42,8 @@ export interface BuildDepsOptions {
   queuePrefix: string;
   rateLimitEnabled: boolean;
   authCacheTtlMs: number;
+  secretsKey: string;
+  allowPrivateWebhookUrls: boolean;
   log: Logger;
   metrics: Registry;
 }
@@ -58,6 +65,13 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     results: new ResultRepository(db),
     idempotency: new IdempotencyRepository(db),
     jobService: new JobService({ db, jobs, credits, producer, log: options.log }),
+    webhookService: new WebhookService({
+      configs: new WebhookConfigRepository(db),
+      deliveries: new WebhookDeliveryRepository(db),
+      secrets: SecretBox.fromKey(options.secretsKey),
+      allowPrivateUrls: options.allowPrivateWebhookUrls,
+      timeoutMs: 10_000,
+    }),
     principalCache: new PrincipalCache(options.authCacheTtlMs),
     rateLimiter: options.rateLimitEnabled ? new RedisRateLimiter(redis, options.queuePrefix) : new NoopRateLimiter(),
     log: options.log,

@@ -64,8 +64,13 @@ const queryArb = fc
   )
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
 
-const getPaths = () => [`/v1/key/projects/${tenant.projectId}/jobs`, `/v1/key/jobs/${jobId}`, `/v1/key/jobs/${jobId}/results`, `/v1/key/jobs/${jobId}/export`];
-const postPaths = () => [`/v1/key/projects/${tenant.projectId}/jobs`, `/v1/key/jobs/${jobId}/retry`, `/v1/key/jobs/${jobId}/cancel`];
+const getPaths = () => [`/v1/key/projects/${tenant.projectId}/webhooks`, `/v1/key/projects/${tenant.projectId}/jobs`, `/v1/key/jobs/${jobId}`, `/v1/key/jobs/${jobId}/results`, `/v1/key/jobs/${jobId}/export`];
+const postPaths = () => [
+  `/v1/key/projects/${tenant.projectId}/jobs`,
+  `/v1/key/jobs/${jobId}/retry`,
+  `/v1/key/jobs/${jobId}/cancel`,
+  `/v1/key/projects/${tenant.projectId}/webhooks/test`,
+];
 
 it('random JSON bodies to every POST endpoint', async () => {
   await fc.assert(
@@ -74,6 +79,31 @@ it('random JSON bodies to every POST endpoint', async () => {
       expectWellFormed(res);
     }),
     { numRuns: 1500 },
+  );
+});
+
+it('random JSON bodies to PATCH webhooks', async () => {
+  const configArb = fc.record(
+    {
+      id: fc.oneof(fc.string(), fc.constant('whk_0000000000000000')),
+      url: fc.oneof(fc.webUrl(), fc.string(), fc.constant('http://127.0.0.1:1/x')),
+      triggerAction: fc.oneof(fc.constantFrom('job.completed', 'product.changed'), fc.string()),
+      enabled: fc.jsonValue({ maxDepth: 0 }),
+      secret: fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 1 })),
+      name: fc.jsonValue({ maxDepth: 0 }),
+    },
+    { requiredKeys: [] },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ configs: fc.oneof(fc.array(configArb, { maxLength: 22 }), fc.jsonValue({ maxDepth: 1 })) })), async (body) => {
+      const res = await h.http
+        .patch(`/v1/key/projects/${tenant.projectId}/webhooks`)
+        .set(bearer(tenant.apiKey))
+        .set('content-type', 'application/json')
+        .send(JSON.stringify(body));
+      expectWellFormed(res);
+    }),
+    { numRuns: 300 },
   );
 });
 

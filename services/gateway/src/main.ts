@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { exitOnConfigError } from '@crawl/config';
+import { DEV_SECRETS_KEY, exitOnConfigError } from '@crawl/config';
 import { reconcileQueuedJobs } from '@crawl/jobs';
 import { createLogger, createMetricsRegistry, ShutdownRegistry } from '@crawl/observability';
 import { createApp } from './app';
@@ -17,9 +17,12 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     queuePrefix: config.QUEUE_PREFIX,
     rateLimitEnabled: config.RATE_LIMIT_ENABLED,
     authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+    secretsKey: config.SECRETS_KEY,
+    allowPrivateWebhookUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     log,
     metrics: createMetricsRegistry('gateway'),
   });
+  if (config.SECRETS_KEY === DEV_SECRETS_KEY) log.warn('SECRETS_KEY is the development key: set a real one before storing real webhook secrets');
   const server = createServer(createApp(deps));
   // Keep-alive longer than typical load balancers' idle timeout avoids 502s on reused sockets.
   server.keepAliveTimeout = 65_000;

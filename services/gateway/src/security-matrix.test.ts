@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type Endpoint = { method: 'get' | 'post'; path: () => string; body?: object; scope: 'project' | 'job' };
+type Endpoint = { method: 'get' | 'post' | 'patch'; path: () => string; body?: object; scope: 'project' | 'job' };
 const endpoints: Endpoint[] = [
   { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/jobs`, body: { type: 'search', targets: ['x'] }, scope: 'project' },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/jobs`, scope: 'project' },
@@ -38,6 +38,9 @@ const endpoints: Endpoint[] = [
   { method: 'get', path: () => `/v1/key/jobs/${jobId}/export?format=csv`, scope: 'job' },
   { method: 'post', path: () => `/v1/key/jobs/${jobId}/retry`, scope: 'job' },
   { method: 'post', path: () => `/v1/key/jobs/${jobId}/cancel`, scope: 'job' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/webhooks`, scope: 'project' },
+  { method: 'patch', path: () => `/v1/key/projects/${owner.projectId}/webhooks`, body: { configs: [] }, scope: 'project' },
+  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/webhooks/test`, body: { webhookId: 'whk_0000000000000000' }, scope: 'project' },
 ];
 
 const credentials: [string, () => Record<string, string>][] = [

@@ -1,9 +1,12 @@
-import type { Selectable, Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import { newId } from '@crawl/core';
 import type { Db } from '../connection';
 import type { Database, EventTable } from '../schema';
 
 export type EventRow = Selectable<EventTable>;
+
+/** Postgres NOTIFY channel raised by every outbox insert. */
+export const EVENTS_CHANNEL = 'crawl_events';
 
 /**
  * The outbox: events are inserted in the same transaction as the change that causes them,
@@ -15,6 +18,8 @@ export class EventRepository {
   async insert(trx: Transaction<Database>, event: { projectId: string; type: string; data: Record<string, unknown> }): Promise<string> {
     const id = newId('evt');
     await trx.insertInto('event').values({ id, project_id: event.projectId, type: event.type, data: JSON.stringify(event.data) }).execute();
+    // Delivered at commit (NOTIFY is transactional): wakes the webhook dispatchers at once.
+    await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
     return id;
   }
 

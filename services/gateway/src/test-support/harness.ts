@@ -22,7 +22,9 @@ function template(): string {
   return name;
 }
 
-function build(databaseUrl: string, prefix: string, options: { rateLimit?: boolean; redisUrl?: string }): GatewayDeps {
+export const TEST_SECRETS_KEY = 'c'.repeat(64);
+
+function build(databaseUrl: string, prefix: string, options: HarnessOptions): GatewayDeps {
   return buildGatewayDeps({
     databaseUrl,
     databasePoolSize: 20,
@@ -31,6 +33,8 @@ function build(databaseUrl: string, prefix: string, options: { rateLimit?: boole
     rateLimitEnabled: options.rateLimit ?? false,
     // Tests revoke keys and change plans, then expect the change at once.
     authCacheTtlMs: 0,
+    secretsKey: TEST_SECRETS_KEY,
+    allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? true,
     log: createLogger({ level: 'silent', service: 'gateway-test' }),
     metrics: createMetricsRegistry('gateway'),
   });
@@ -53,7 +57,13 @@ async function serve(app: ReturnType<typeof createApp>): Promise<{ url: string; 
 }
 
 /** A gateway on a private database and Redis prefix, mounted in-process for supertest. */
-export async function startHarness(options: { rateLimit?: boolean; redisUrl?: string } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  rateLimit?: boolean;
+  redisUrl?: string;
+  allowPrivateWebhookUrls?: boolean;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = await createTestDatabase(template());
   const prefix = uniquePrefix('gw');
   const deps = build(database.url, prefix, options);

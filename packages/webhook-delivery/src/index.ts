@@ -1,0 +1,14 @@
+/**
+ * Signed webhook delivery (spec sections 2.6 and 6.2) with an SSRF guard that holds at
+ * connection time, plus the config-time URL check (spec section 2.5).
+ */
+export { isPrivateAddress } from './address';
+export { checkWebhookUrl, type UrlCheck } from './url-check';
+export {
+  deliverWebhook,
+  closeDeliveryAgents,
+  type DeliveryRequest,
+  type DeliveryResult,
+  USER_AGENT,
+  DEFAULT_TIMEOUT_MS,
+} from './deliver';

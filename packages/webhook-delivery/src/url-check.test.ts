@@ -1,0 +1,113 @@
+import { checkWebhookUrl } from './index';
+
+const strict = { allowPrivate: false };
+const lax = { allowPrivate: true };
+
+describe('checkWebhookUrl', () => {
+  it('rejects non-http(s) schemes', async () => {
+    await expect(checkWebhookUrl('ftp://example.com/hook', strict)).resolves.toEqual({
+      ok: false,
+      reason: 'only http and https URLs are allowed',
+    });
+    expect((await checkWebhookUrl('file:///etc/passwd', lax)).ok).toBe(false);
+    expect((await checkWebhookUrl('javascript:alert(1)', lax)).ok).toBe(false);
+  });
+
+  it('rejects credentials in the URL, also with allowPrivate', async () => {
+    for (const url of ['https://user:pass@example.com/hook', 'https://user@example.com/hook', 'https://:pw@example.com/']) {
+      await expect(checkWebhookUrl(url, lax)).resolves.toEqual({
+        ok: false,
+        reason: 'credentials in the URL are not allowed',
+      });
+    }
+  });
+
+  it('rejects malformed and missing URLs', async () => {
+    expect(await checkWebhookUrl('not a url', strict)).toEqual({ ok: false, reason: 'not a valid URL' });
+    expect((await checkWebhookUrl('', strict)).ok).toBe(false);
+    expect((await checkWebhookUrl('http://', strict)).ok).toBe(false);
+    expect((await checkWebhookUrl(`https://example.com/${'a'.repeat(3000)}`, strict)).ok).toBe(false);
+  });
+
+  it('rejects private literal IPs without DNS', async () => {
+    expect(await checkWebhookUrl('http://127.0.0.1:8080/hook', strict)).toEqual({
+      ok: false,
+      reason: 'is a private address (127.0.0.1)',
+    });
+    for (const url of [
+      'http://10.0.0.5/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[fd00::1]/',
+      'http://0.0.0.0/',
+      'http://2130706433/', // decimal 127.0.0.1
+      'http://0x7f.1/', // hex/short 127.0.0.1
+      'http://017700000001/', // octal 127.0.0.1
+    ]) {
+      const result = await checkWebhookUrl(url, strict);
+      expect({ url, ok: result.ok }).toEqual({ url, ok: false });
+    }
+  });
+
+  it('accepts public literal IPs without DNS', async () => {
+    expect(await checkWebhookUrl('https://8.8.8.8/hook', strict)).toEqual({ ok: true });
+    expect(await checkWebhookUrl('https://[2606:4700::1111]/hook', strict)).toEqual({ ok: true });
+  });
+
+  it('rejects internal host names without DNS', async () => {
+    for (const url of [
+      'http://localhost:3000/',
+      'http://LOCALHOST./',
+      'http://api.localhost/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://db.internal/',
+      'http://printer.local/',
+    ]) {
+      const result = await checkWebhookUrl(url, strict);
+      expect({ url, ok: result.ok }).toEqual({ url, ok: false });
+    }
+    expect(await checkWebhookUrl('http://localhost:3000/', strict)).toEqual({
+      ok: false,
+      reason: 'host localhost is an internal name',
+    });
+  });
+
+  it('rejects got UNIX-socket URLs even with allowPrivate', async () => {
+    expect(await checkWebhookUrl('http://unix:/var/run/docker.sock:/containers/json', lax)).toEqual({
+      ok: false,
+      reason: 'UNIX socket URLs are not allowed',
+    });
+  });
+
+  it('allows private targets with allowPrivate', async () => {
+    expect(await checkWebhookUrl('http://127.0.0.1:8080/hook', lax)).toEqual({ ok: true });
+    expect(await checkWebhookUrl('http://localhost:8080/hook', lax)).toEqual({ ok: true });
+    expect(await checkWebhookUrl('http://[::1]:8080/hook', lax)).toEqual({ ok: true });
+  });
+
+  it('rejects a host name that resolves to a private address (DNS path)', async () => {
+    // `localhost` is refused by name; this name goes through DNS (the system resolver, which
+    // includes /etc/hosts) and must be refused by address.
+    const os = await import('node:os');
+    const dns = await import('node:dns');
+    const name = os.hostname();
+    const addresses = await dns.promises.lookup(name, { all: true }).catch(() => []);
+    if (addresses.length === 0) return; // this machine's name does not resolve: nothing to test
+    const { isPrivateAddress } = await import('./index');
+    const firstPrivate = addresses.find((a) => isPrivateAddress(a.address));
+    const result = await checkWebhookUrl(`http://${name}:8080/hook`, strict);
+    if (firstPrivate) {
+      expect(result).toEqual({ ok: false, reason: `resolves to a private address (${firstPrivate.address})` });
+    }
+    expect(await checkWebhookUrl(`http://${name}:8080/hook`, lax)).toEqual({ ok: true });
+  });
+
+  it('rejects an unresolvable host', async () => {
+    const result = await checkWebhookUrl('http://does-not-exist.invalid/hook', strict);
+    expect(result.ok).toBe(false);
+    expect(result.ok === false && result.reason).toMatch(/^host does not resolve/);
+    const lenient = await checkWebhookUrl('http://does-not-exist.invalid/hook', lax);
+    expect(lenient.ok === false && lenient.reason).toMatch(/^host does not resolve/);
+  });
+});

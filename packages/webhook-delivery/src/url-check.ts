@@ -1,0 +1,107 @@
+import { promises as dnsPromises } from 'node:dns';
+import { isIP } from 'node:net';
+import { isPrivateAddress } from './address';
+
+export type UrlCheck = { ok: true } | { ok: false; reason: string };
+
+/** Longest URL accepted for a webhook. */
+export const MAX_URL_LENGTH = 2048;
+/** Time limit of the DNS resolution done by {@link checkWebhookUrl}. */
+export const DNS_CHECK_TIMEOUT_MS = 3_000;
+
+/** Names that point at the local machine or an internal network; refused without DNS. */
+const INTERNAL_NAMES = new Set(['localhost', 'internal', 'local', 'localdomain', 'home.arpa']);
+const INTERNAL_SUFFIXES = ['.localhost', '.internal', '.local', '.localdomain', '.home.arpa'];
+
+export interface ParsedTarget {
+  url: URL;
+  /** Hostname as used for DNS (IPv6 without brackets). */
+  host: string;
+  /** True when the host is a literal IPv4/IPv6 address (no DNS is done for it). */
+  literal: boolean;
+}
+
+export type StaticCheck = { ok: true; target: ParsedTarget } | { ok: false; reason: string };
+
+function isInternalName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  return INTERNAL_NAMES.has(name) || INTERNAL_SUFFIXES.some((suffix) => name.endsWith(suffix));
+}
+
+/** Everything that can be decided without DNS. Used by the config check and by each delivery. */
+export function staticCheck(rawUrl: string, allowPrivate: boolean): StaticCheck {
+  if (typeof rawUrl !== 'string' || rawUrl.trim() === '') return { ok: false, reason: 'URL is missing' };
+  if (rawUrl.length > MAX_URL_LENGTH) return { ok: false, reason: `URL is longer than ${MAX_URL_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return { ok: false, reason: 'not a valid URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, reason: 'only http and https URLs are allowed' };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return { ok: false, reason: 'credentials in the URL are not allowed' };
+  }
+  const hostname = url.hostname;
+  if (hostname === '') return { ok: false, reason: 'host is missing' };
+  // got 11 treats the host name `unix` as "connect to a UNIX socket" (http://unix:/path.sock:/x),
+  // which would bypass every address check: never allowed.
+  if (hostname.toLowerCase() === 'unix') return { ok: false, reason: 'UNIX socket URLs are not allowed' };
+  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  const literal = isIP(host) !== 0;
+  if (!allowPrivate) {
+    // The WHATWG parser has already normalised numeric forms (http://2130706433/, http://0x7f.1/)
+    // to dotted IPv4, so `host` is canonical here.
+    if (literal && isPrivateAddress(host)) return { ok: false, reason: `is a private address (${host})` };
+    if (!literal && isInternalName(host)) return { ok: false, reason: `host ${host} is an internal name` };
+  }
+  return { ok: true, target: { url, host, literal } };
+}
+
+class DnsTimeoutError extends Error {}
+
+/** All A/AAAA records of `host` via the system resolver (what a connection would use). */
+export async function resolveAll(host: string, timeoutMs: number): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DnsTimeoutError('DNS timeout')), timeoutMs);
+    timer.unref();
+  });
+  try {
+    const records = await Promise.race([dnsPromises.lookup(host, { all: true, verbatim: true }), timeout]);
+    return records.map((r) => r.address);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * For config validation: http(s) only, no credentials in the URL, host present; resolves the
+ * host (all A/AAAA records, timeout ~3 s) and rejects when ANY address is private, unless
+ * `allowPrivate`. Literal IPs are checked without DNS. Internal names (`localhost`,
+ * `*.localhost`, `*.internal`, `*.local`, ...) are rejected without DNS unless `allowPrivate`.
+ *
+ * This is a config-time check only; {@link deliverWebhook} re-checks at connection time.
+ */
+export async function checkWebhookUrl(url: string, options: { allowPrivate: boolean }): Promise<UrlCheck> {
+  const allowPrivate = options?.allowPrivate === true;
+  const checked = staticCheck(url, allowPrivate);
+  if (!checked.ok) return checked;
+  const { host, literal } = checked.target;
+  if (literal) return { ok: true };
+  let addresses: string[];
+  try {
+    addresses = await resolveAll(host, DNS_CHECK_TIMEOUT_MS);
+  } catch (err) {
+    if (err instanceof DnsTimeoutError) return { ok: false, reason: 'host does not resolve (DNS timeout)' };
+    return { ok: false, reason: 'host does not resolve' };
+  }
+  if (addresses.length === 0) return { ok: false, reason: 'host does not resolve' };
+  if (!allowPrivate) {
+    const bad = addresses.find((a) => isPrivateAddress(a));
+    if (bad !== undefined) return { ok: false, reason: `resolves to a private address (${bad})` };
+  }
+  return { ok: true };
+}

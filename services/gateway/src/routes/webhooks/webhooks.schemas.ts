@@ -1,0 +1,52 @@
+import { EVENT_TYPES, ID_PATTERN } from '@crawl/core';
+import { z } from 'zod';
+
+/** Spec 8.3: at most 20 configurations per project. */
+export const MAX_WEBHOOKS = 20;
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .url('must be a valid URL')
+  .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must be an http(s) URL');
+
+export const webhookConfigSchema = z
+  .object({
+    id: z.string().regex(ID_PATTERN, 'must be the id of an existing configuration').optional(),
+    name: z.string().max(200).nullable().optional(),
+    url: httpUrl,
+    triggerAction: z.enum(EVENT_TYPES, { errorMap: () => ({ message: `must be one of ${EVENT_TYPES.join(', ')}` }) }),
+    enabled: z.boolean().default(true),
+    secret: z.string().max(256).optional(),
+  })
+  .strict();
+
+export const patchWebhooksBody = z
+  .object({ configs: z.array(webhookConfigSchema).max(MAX_WEBHOOKS, `at most ${MAX_WEBHOOKS} configurations per project`) })
+  .strict()
+  .superRefine((body, ctx) => {
+    const seen = new Set<string>();
+    body.configs.forEach((c, i) => {
+      if (!c.id) return;
+      if (seen.has(c.id)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['configs', i, 'id'], message: 'appears twice' });
+      seen.add(c.id);
+    });
+  });
+
+export const testWebhookBody = z
+  .object({
+    webhookId: z.string().min(1).max(100),
+    triggerAction: z.enum(EVENT_TYPES).optional(),
+  })
+  .strict();
+
+export const webhooksQuery = z
+  .object({
+    limit: z
+      .string()
+      .regex(/^\d+$/, 'must be a non-negative integer')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(500))
+      .default('50'),
+  })
+  .strict();

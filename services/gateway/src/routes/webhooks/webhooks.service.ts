@@ -1,0 +1,111 @@
+import { AppError, type EventType, generateWebhookSecret, newId, type SecretBox, webhookDeliveryBody } from '@crawl/core';
+import type { WebhookAttemptRow, WebhookConfigRepository, WebhookConfigRow, WebhookDeliveryRepository } from '@crawl/db';
+import { checkWebhookUrl, deliverWebhook } from '@crawl/webhook-delivery';
+import type { z } from 'zod';
+import { sampleEventData } from './sample-events';
+import type { patchWebhooksBody } from './webhooks.schemas';
+
+export interface WebhookServiceDeps {
+  configs: WebhookConfigRepository;
+  deliveries: WebhookDeliveryRepository;
+  secrets: SecretBox;
+  allowPrivateUrls: boolean;
+  timeoutMs: number;
+}
+
+export function toWebhookResource(row: WebhookConfigRow, secrets: SecretBox) {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    triggerAction: row.trigger_action,
+    enabled: row.enabled,
+    secret: secrets.decrypt(row.secret_encrypted),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function toLogResource(row: WebhookAttemptRow) {
+  return {
+    deliveryId: row.delivery_id,
+    webhookId: row.webhook_id,
+    event: row.event_type,
+    attempt: row.attempt,
+    success: row.success,
+    statusCode: row.status_code,
+    durationMs: row.duration_ms,
+    error: row.error,
+    test: row.test,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** Webhook configuration and test deliveries (spec 4.5). */
+export class WebhookService {
+  constructor(private readonly deps: WebhookServiceDeps) {}
+
+  async get(projectId: string, logLimit: number) {
+    const [configs, logs] = await Promise.all([this.deps.configs.list(projectId), this.deps.deliveries.recentAttempts(projectId, logLimit)]);
+    return { configs: configs.map((c) => toWebhookResource(c, this.deps.secrets)), logs: logs.map(toLogResource) };
+  }
+
+  /**
+   * Replaces all configurations. Every URL must resolve to public addresses (SSRF guard; the
+   * deliverer checks again at connection time). A config without `secret` or with "" gets a
+   * new generated secret, also when it keeps its id (DESIGN section 6).
+   */
+  async replace(projectId: string, body: z.output<typeof patchWebhooksBody>) {
+    const checks = await Promise.all(body.configs.map((c) => checkWebhookUrl(c.url, { allowPrivate: this.deps.allowPrivateUrls })));
+    const issues = checks.flatMap((check, i) => (check.ok ? [] : [{ path: `body.configs.${i}.url`, message: check.reason }]));
+    if (issues.length) throw new AppError('VALIDATION_ERROR', `Invalid webhook URL: ${issues[0]!.message}.`, { details: issues });
+    const result = await this.deps.configs.replaceAll(
+      projectId,
+      body.configs.map((c) => ({
+        id: c.id,
+        name: c.name ?? null,
+        url: c.url,
+        triggerAction: c.triggerAction,
+        enabled: c.enabled,
+        secretEncrypted: this.deps.secrets.encrypt(c.secret ? c.secret : generateWebhookSecret()),
+      })),
+    );
+    if ('unknownIds' in result) {
+      const details = body.configs.flatMap((c, i) => (c.id && result.unknownIds.includes(c.id) ? [{ path: `body.configs.${i}.id`, message: 'no configuration with this id in the project' }] : []));
+      throw new AppError('VALIDATION_ERROR', 'Unknown webhook configuration id.', { details });
+    }
+    return result.rows.map((r) => toWebhookResource(r, this.deps.secrets));
+  }
+
+  /** One synchronous, signed delivery of a sample event; a failed delivery is a result, not an error. */
+  async test(projectId: string, webhookId: string, triggerAction?: EventType) {
+    const config = await this.deps.configs.find(projectId, webhookId);
+    if (!config) throw new AppError('NOT_FOUND', `Webhook ${webhookId} not found.`);
+    const event = triggerAction ?? (config.trigger_action as EventType);
+    const deliveryId = newId('dlv');
+    const body = webhookDeliveryBody({ id: deliveryId, event, createdAt: new Date(), projectId, data: sampleEventData(event, projectId), test: true });
+    const result = await deliverWebhook({
+      url: config.url,
+      secret: this.deps.secrets.decrypt(config.secret_encrypted),
+      body,
+      event,
+      deliveryId,
+      webhookId: config.id,
+      timeoutMs: this.deps.timeoutMs,
+      allowPrivate: this.deps.allowPrivateUrls,
+    });
+    await this.deps.deliveries.logAttempt({
+      deliveryId,
+      webhookId: config.id,
+      projectId,
+      eventType: event,
+      number: 1,
+      success: result.success,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+      test: true,
+    });
+    return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error, deliveryId, event };
+  }
+}

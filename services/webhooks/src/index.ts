@@ -1,0 +1,2 @@
+export { startWebhooks, type WebhooksHandle } from './main';
+export { loadWebhooksConfig, type WebhooksConfig } from './config';
