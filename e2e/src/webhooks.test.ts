@@ -7,6 +7,7 @@ import { auth, type Stack, startStack } from './stack';
 let stack: Stack;
 let webhooks: WebhooksHandle | null = null;
 const receivers: Receiver[] = [];
+const processes: ServiceProcess[] = [];
 const webhookEnv = () => ({
   ...stack.workerEnv,
   SECRETS_KEY: 'c'.repeat(64),
@@ -22,6 +23,7 @@ beforeAll(async () => {
 afterEach(async () => {
   // Receivers first: closing them ends hanging deliveries, so the service drains quickly.
   for (const r of receivers.splice(0)) await r.close();
+  for (const p of processes.splice(0)) await p.kill('SIGKILL');
   await webhooks?.close();
   webhooks = null;
 });
@@ -101,7 +103,12 @@ it('a receiver failing 4 times gets 5 attempts of the same delivery; one always 
 
 it('killing the webhooks service mid-schedule: delivery continues after restart, never twice after a 2xx', async () => {
   const env = { ...webhookEnv(), WEBHOOK_BACKOFF_BASE_MS: '600' };
-  let service = ServiceProcess.start('webhooks', env);
+  const spawn = () => {
+    const p = ServiceProcess.start('webhooks', env);
+    processes.push(p);
+    return p;
+  };
+  const service = spawn();
   const tenant = await stack.tenant();
   const flaky = await receiver((n) => (n <= 2 ? 500 : 200));
   await configure(tenant, [{ url: flaky.url, triggerAction: 'job.completed' }]);
@@ -109,16 +116,12 @@ it('killing the webhooks service mid-schedule: delivery continues after restart,
   await flaky.waitFor(2, 30_000); // attempt 2 failed; attempt 3 is due ~2.4 s later
   await service.kill('SIGKILL');
   await new Promise((r) => setTimeout(r, 500));
-  service = ServiceProcess.start('webhooks', env);
-  try {
-    await flaky.waitFor(3, 30_000);
-    await new Promise((r) => setTimeout(r, 3_000));
-    expect(flaky.received).toHaveLength(3);
-    expect(flaky.received[2]!.status).toBe(200);
-    expect(new Set(flaky.received.map((r) => r.headers['x-service-delivery'])).size).toBe(1);
-  } finally {
-    await service.kill();
-  }
+  spawn();
+  await flaky.waitFor(3, 30_000);
+  await new Promise((r) => setTimeout(r, 3_000));
+  expect(flaky.received).toHaveLength(3);
+  expect(flaky.received[2]!.status).toBe(200);
+  expect(new Set(flaky.received.map((r) => r.headers['x-service-delivery'])).size).toBe(1);
 }, 90_000);
 
 it('a dead receiver does not hold up deliveries to live ones', async () => {

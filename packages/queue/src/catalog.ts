@@ -56,7 +56,12 @@ export const catalog = {
    */
   'webhook.deliver': {
     queue: 'webhook',
-    schema: z.object({ deliveryId: z.string().min(1), attempt: z.number().int().min(1).max(5) }),
+    schema: z.object({
+      deliveryId: z.string().min(1),
+      attempt: z.number().int().min(1).max(5),
+      /** Times this attempt waited for a busy receiver (drives the waiting backoff). */
+      deferrals: z.number().int().min(0).optional(),
+    }),
     attempts: 5,
     backoffMs: 1_000,
     removeOnCompleteAgeSeconds: 3600,

@@ -1,4 +1,6 @@
-import { checkWebhookUrl } from './index';
+import * as os from 'node:os';
+import { promises as dnsPromises } from 'node:dns';
+import { checkWebhookUrl, isPrivateAddress } from './index';
 
 const strict = { allowPrivate: false };
 const lax = { allowPrivate: true };
@@ -89,12 +91,9 @@ describe('checkWebhookUrl', () => {
   it('rejects a host name that resolves to a private address (DNS path)', async () => {
     // `localhost` is refused by name; this name goes through DNS (the system resolver, which
     // includes /etc/hosts) and must be refused by address.
-    const os = await import('node:os');
-    const dns = await import('node:dns');
     const name = os.hostname();
-    const addresses = await dns.promises.lookup(name, { all: true }).catch(() => []);
+    const addresses = await dnsPromises.lookup(name, { all: true }).catch(() => []);
     if (addresses.length === 0) return; // this machine's name does not resolve: nothing to test
-    const { isPrivateAddress } = await import('./index');
     const firstPrivate = addresses.find((a) => isPrivateAddress(a.address));
     const result = await checkWebhookUrl(`http://${name}:8080/hook`, strict);
     if (firstPrivate) {

@@ -44,6 +44,11 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
   });
   registry.add('connections', 'gateway pools', () => closeGatewayDeps(deps));
 
+  // Jobs accepted before Redis is connected would all wait for the reconciler: give it a moment.
+  await Promise.race([
+    new Promise((resolve) => (deps.redis.status === 'ready' ? resolve(null) : deps.redis.once('ready', resolve))),
+    new Promise((resolve) => setTimeout(resolve, 3_000).unref()),
+  ]);
   await new Promise<void>((resolve) => server.listen(config.PORT, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

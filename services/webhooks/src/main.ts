@@ -63,7 +63,7 @@ export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownR
       redisUrl: config.REDIS_URL,
       prefix: config.QUEUE_PREFIX,
       concurrency: config.WEBHOOK_CONCURRENCY,
-      lockDurationMs: config.WEBHOOK_TIMEOUT_MS + 20_000,
+      lockDurationMs: config.WEBHOOK_TIMEOUT_MS + 5_000,
       log,
     },
   );

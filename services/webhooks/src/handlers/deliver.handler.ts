@@ -22,8 +22,9 @@ export const attemptTaskId = (deliveryId: string, attempt: number) => `${deliver
  * a failed attempt before the fifth schedules the next one as a delayed task.
  */
 export function deliverHandler(deps: DeliverDeps) {
-  return async ({ deliveryId, attempt }: ParsedPayloadOf<'webhook.deliver'>, ctx: HandlerContext): Promise<string> => {
-    const delivery = await deps.deliveries.claimAttempt(deliveryId, attempt, deps.settings.timeoutMs + 20_000);
+  return async ({ deliveryId, attempt, deferrals = 0 }: ParsedPayloadOf<'webhook.deliver'>, ctx: HandlerContext): Promise<string> => {
+    // The lease outlives the request timeout, so a live attempt is never claimed twice.
+    const delivery = await deps.deliveries.claimAttempt(deliveryId, attempt, deps.settings.timeoutMs + 5_000);
     if (!delivery) return 'not due';
     const config = await deps.configs.findById(delivery.webhook_id);
     if (!config || !config.enabled) {
@@ -32,10 +33,16 @@ export function deliverHandler(deps: DeliverDeps) {
     }
     const release = await deps.endpointSlots.tryAcquire(config.id);
     if (!release) {
-      // The receiver already has its share of in-flight deliveries: try again shortly,
-      // without holding one of this process's slots while waiting.
+      // The receiver already has its share of in-flight deliveries: wait without holding one
+      // of this process's slots. The wait doubles each time (up to the timeout), so a brief
+      // burst waits milliseconds while a dead receiver's backlog polls only every few seconds.
       await deps.deliveries.releaseClaim(deliveryId);
-      await deps.producer.enqueue('webhook.deliver', { deliveryId, attempt }, { jobId: `${attemptTaskId(deliveryId, attempt)}-d${Date.now()}`, delayMs: 100 + Math.floor(Math.random() * 200) });
+      const waitMs = Math.min(deps.settings.timeoutMs, 50 * 2 ** deferrals) * (0.75 + Math.random() / 2);
+      await deps.producer.enqueue(
+        'webhook.deliver',
+        { deliveryId, attempt, deferrals: deferrals + 1 },
+        { jobId: `${attemptTaskId(deliveryId, attempt)}-d${deferrals + 1}`, delayMs: Math.round(waitMs) },
+      );
       return 'deferred';
     }
     let result;
