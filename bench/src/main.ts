@@ -1,10 +1,12 @@
 /** `pnpm bench <name>`: prints figures measured against a baseline taken in the same run. */
 import { benchCrawl } from './crawl.bench';
 import { benchGateway } from './gateway.bench';
+import { benchWebhooks } from './webhooks.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
   crawl: benchCrawl,
+  webhooks: benchWebhooks,
 };
 
 async function main(): Promise<void> {

@@ -61,6 +61,8 @@ export const catalog = {
       attempt: z.number().int().min(1).max(5),
       /** Times this attempt waited for a busy receiver (drives the waiting backoff). */
       deferrals: z.number().int().min(0).optional(),
+      /** The receiving webhook, so a busy receiver is detected before touching Postgres. */
+      webhookId: z.string().min(1).optional(),
     }),
     attempts: 5,
     backoffMs: 1_000,

@@ -2,25 +2,39 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
- * A counting semaphore in Redis made of `size` slots, each a key held with a lease (SET NX
- * PX). Shared by every process on the Redis; a holder that crashes loses its slot when the
- * lease expires, so a dead process never leaks capacity.
+ * Drops expired leases, then takes one if fewer than ARGV[2] are held. One round trip; the
+ * score of a lease is its expiry time, so a holder that crashed stops counting at once when
+ * its lease runs out.
+ */
+const ACQUIRE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  return 1
+end
+return 0`;
+
+type WithCommand = Redis & { leaseAcquire?: (key: string, now: string, size: string, expiry: string, token: string, ttl: string) => Promise<number> };
+
+/**
+ * A counting semaphore per resource in Redis, shared by every process: at most `size`
+ * holders, each with a lease of `leaseMs`, so a dead process never leaks capacity.
  */
 export class LeaseSemaphore {
   constructor(private readonly redis: Redis, private readonly prefix: string, private readonly size: number, private readonly leaseMs: number) {}
 
   /** A release function when a slot was free, else null (the caller defers its work). */
   async tryAcquire(resource: string): Promise<(() => Promise<void>) | null> {
+    const r = this.redis as WithCommand;
+    if (!r.leaseAcquire) r.defineCommand('leaseAcquire', { numberOfKeys: 1, lua: ACQUIRE });
+    const key = `${this.prefix}:sem:${resource}`;
     const token = randomBytes(8).toString('hex');
-    for (let slot = 0; slot < this.size; slot++) {
-      const key = `${this.prefix}:sem:${resource}:${slot}`;
-      if ((await this.redis.set(key, token, 'PX', this.leaseMs, 'NX')) === 'OK') {
-        return async () => {
-          // Only the holder may free the slot: its lease may have expired and been re-taken.
-          await this.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, key, token);
-        };
-      }
-    }
-    return null;
+    const now = Date.now();
+    const ok = await r.leaseAcquire!(key, String(now), String(this.size), String(now + this.leaseMs), token, String(this.leaseMs * 2));
+    if (ok !== 1) return null;
+    return async () => {
+      await this.redis.zrem(key, token);
+    };
   }
 }

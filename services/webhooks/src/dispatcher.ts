@@ -41,11 +41,12 @@ export class Dispatcher {
           const batch = await this.deps.deliveries.dispatchEvents(200, (id, event) =>
             webhookDeliveryBody({ id, event: event.type, createdAt: event.created_at, projectId: event.project_id, data: event.data }),
           );
-          for (const d of batch.deliveries) {
-            await this.deps.producer
-              .enqueue('webhook.deliver', { deliveryId: d.id, attempt: 1 }, { jobId: attemptTaskId(d.id, 1) })
-              .catch((err) => this.deps.log.warn({ err, deliveryId: d.id }, 'first attempt not enqueued; the reconciler will'));
-          }
+          await this.deps.producer
+            .enqueueBulk(
+              'webhook.deliver',
+              batch.deliveries.map((d) => ({ payload: { deliveryId: d.id, attempt: 1, webhookId: d.webhookId }, jobId: attemptTaskId(d.id, 1) })),
+            )
+            .catch((err) => this.deps.log.warn({ err, deliveries: batch.deliveries.length }, 'first attempts not enqueued; the reconciler will'));
           if (batch.events < 200) break;
         }
       } catch (err) {

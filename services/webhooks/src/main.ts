@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { DEV_SECRETS_KEY, exitOnConfigError } from '@crawl/config';
 import { SecretBox } from '@crawl/core';
-import { createDb, EVENTS_CHANNEL, listen, WebhookConfigRepository, WebhookDeliveryRepository } from '@crawl/db';
+import { createDb, EVENTS_CHANNEL, listen, WebhookDeliveryRepository } from '@crawl/db';
 import { Counter, createLogger, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry } from '@crawl/observability';
 import { createRedisConnection, LeaseSemaphore, QueueProducer, runWorker } from '@crawl/queue';
 import { loadWebhooksConfig, type WebhooksConfig } from './config';
@@ -50,7 +50,6 @@ export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownR
     'webhook',
     {
       'webhook.deliver': deliverHandler({
-        configs: new WebhookConfigRepository(db),
         deliveries,
         producer,
         endpointSlots: new LeaseSemaphore(redis, `${config.QUEUE_PREFIX}:webhook`, config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_TIMEOUT_MS + 5_000),

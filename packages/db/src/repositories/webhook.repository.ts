@@ -7,6 +7,18 @@ export type WebhookConfigRow = Selectable<WebhookConfigTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
 
+/** A claimed attempt with its receiving configuration (url null when the config was deleted). */
+export interface ClaimedDelivery {
+  id: string;
+  webhook_id: string;
+  project_id: string;
+  event_type: string;
+  body: string;
+  url: string | null;
+  enabled: boolean | null;
+  secret_encrypted: string | null;
+}
+
 export interface WebhookConfigInput {
   id?: string;
   name: string | null;
@@ -95,14 +107,17 @@ export class WebhookDeliveryRepository {
             return { id, event_id: event.id, webhook_id: c.id, project_id: event.project_id, event_type: event.type, body: buildBody(id, event) };
           }),
       );
-      const inserted = rows.length
-        ? await trx
+      const inserted: { id: string; webhookId: string }[] = [];
+      for (let i = 0; i < rows.length; i += 500) {
+        inserted.push(
+          ...(await trx
             .insertInto('webhook_delivery')
-            .values(rows)
+            .values(rows.slice(i, i + 500))
             .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing())
             .returning(['id', 'webhook_id as webhookId'])
-            .execute()
-        : [];
+            .execute()),
+        );
+      }
       await trx
         .updateTable('event')
         .set({ dispatched_at: new Date() })
@@ -116,7 +131,8 @@ export class WebhookDeliveryRepository {
    * Claims attempt `attempt` of a pending delivery for `leaseMs`: only one process sends a
    * given attempt, and a claim held by a crashed process expires.
    */
-  async claimAttempt(id: string, attempt: number, leaseMs: number): Promise<WebhookDeliveryRow | undefined> {
+  async claimAttempt(id: string, attempt: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+    // The receiving configuration comes back in the same round trip (null when deleted).
     return this.db
       .updateTable('webhook_delivery')
       .set({ locked_until: sql<Date>`now() + ${`${leaseMs} milliseconds`}::interval` })
@@ -124,7 +140,12 @@ export class WebhookDeliveryRepository {
       .where('status', '=', 'pending')
       .where('attempts', '=', attempt - 1)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-      .returningAll()
+      .returning(['id', 'webhook_id', 'project_id', 'event_type', 'body'])
+      .returning((eb) => [
+        eb.selectFrom('webhook_config as c').select('c.url').whereRef('c.id', '=', 'webhook_delivery.webhook_id').as('url'),
+        eb.selectFrom('webhook_config as c').select('c.enabled').whereRef('c.id', '=', 'webhook_delivery.webhook_id').as('enabled'),
+        eb.selectFrom('webhook_config as c').select('c.secret_encrypted').whereRef('c.id', '=', 'webhook_delivery.webhook_id').as('secret_encrypted'),
+      ])
       .executeTakeFirst();
   }
 
@@ -132,26 +153,26 @@ export class WebhookDeliveryRepository {
     await this.db.updateTable('webhook_delivery').set({ locked_until: null }).where('id', '=', id).execute();
   }
 
-  /** Logs an attempt and moves the delivery on (delivered, failed, or pending until `nextAttemptAt`) atomically. */
+  /**
+   * Logs an attempt and moves the delivery on (delivered, failed, or pending until
+   * `nextAttemptAt`) in one statement, so the log and the state never disagree.
+   */
   async recordAttempt(
     delivery: Pick<WebhookDeliveryRow, 'id' | 'webhook_id' | 'project_id' | 'event_type'>,
     attempt: { number: number; success: boolean; statusCode: number | null; durationMs: number; error: string | null; final: boolean; nextAttemptAt: Date | null },
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await this.logAttempt({ deliveryId: delivery.id, webhookId: delivery.webhook_id, projectId: delivery.project_id, eventType: delivery.event_type, ...attempt, test: false }, trx);
-      const status = attempt.success ? 'delivered' : attempt.final ? 'failed' : 'pending';
-      await trx
-        .updateTable('webhook_delivery')
-        .set({
-          status,
-          attempts: attempt.number,
-          locked_until: null,
-          ...(attempt.nextAttemptAt ? { next_attempt_at: attempt.nextAttemptAt } : {}),
-          ...(status === 'pending' ? {} : { finished_at: new Date() }),
-        })
-        .where('id', '=', delivery.id)
-        .execute();
-    });
+    const status = attempt.success ? 'delivered' : attempt.final ? 'failed' : 'pending';
+    await sql`
+      with logged as (
+        insert into webhook_attempt (delivery_id, webhook_id, project_id, event_type, attempt, test, success, status_code, duration_ms, error)
+        values (${delivery.id}, ${delivery.webhook_id}, ${delivery.project_id}, ${delivery.event_type}, ${attempt.number}, false,
+                ${attempt.success}, ${attempt.statusCode}, ${Math.round(attempt.durationMs)}, ${attempt.error})
+      )
+      update webhook_delivery
+      set status = ${status}, attempts = ${attempt.number}, locked_until = null,
+          next_attempt_at = coalesce(${attempt.nextAttemptAt}::timestamptz, next_attempt_at),
+          finished_at = case when ${status} = 'pending' then null else now() end
+      where id = ${delivery.id}`.execute(this.db);
   }
 
   async markFailed(id: string): Promise<void> {

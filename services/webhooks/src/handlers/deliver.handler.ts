@@ -1,10 +1,9 @@
-import { SecretBox, WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '@crawl/core';
-import type { WebhookConfigRepository, WebhookDeliveryRepository } from '@crawl/db';
+import { type SecretBox, WEBHOOK_MAX_ATTEMPTS, webhookRetryDelayMs } from '@crawl/core';
+import type { ClaimedDelivery, WebhookDeliveryRepository } from '@crawl/db';
 import type { HandlerContext, LeaseSemaphore, ParsedPayloadOf, QueueProducer } from '@crawl/queue';
 import { deliverWebhook } from '@crawl/webhook-delivery';
 
 export interface DeliverDeps {
-  configs: WebhookConfigRepository;
   deliveries: WebhookDeliveryRepository;
   producer: QueueProducer;
   endpointSlots: LeaseSemaphore;
@@ -13,52 +12,80 @@ export interface DeliverDeps {
   onAttempt?: (success: boolean, seconds: number) => void;
 }
 
+type Payload = ParsedPayloadOf<'webhook.deliver'>;
+
 /** Task id of attempt n of a delivery: the same attempt is never queued twice. */
 export const attemptTaskId = (deliveryId: string, attempt: number) => `${deliveryId}-a${attempt}`;
 
+/** Decrypted secrets by ciphertext: a secret only changes with its ciphertext. */
+function secretCache(box: SecretBox) {
+  const cache = new Map<string, string>();
+  return (ciphertext: string) => {
+    let plain = cache.get(ciphertext);
+    if (plain === undefined) {
+      plain = box.decrypt(ciphertext);
+      if (cache.size >= 1_000) cache.delete(cache.keys().next().value!);
+      cache.set(ciphertext, plain);
+    }
+    return plain;
+  };
+}
+
 /**
- * One attempt of one delivery. The attempt is claimed in Postgres first, so only one process
- * sends it and a delivery logged as delivered is never sent again. Each attempt is logged;
- * a failed attempt before the fifth schedules the next one as a delayed task.
+ * One attempt of one delivery. A receiver that already has its share of deliveries in flight
+ * makes the attempt wait (without holding a slot of this process); then the attempt is
+ * claimed in Postgres, so only one process sends it and a delivery logged as delivered is
+ * never sent again. Each attempt is logged; a failed attempt before the fifth schedules the
+ * next one as a delayed task.
  */
 export function deliverHandler(deps: DeliverDeps) {
-  return async ({ deliveryId, attempt, deferrals = 0 }: ParsedPayloadOf<'webhook.deliver'>, ctx: HandlerContext): Promise<string> => {
-    // The lease outlives the request timeout, so a live attempt is never claimed twice.
-    const delivery = await deps.deliveries.claimAttempt(deliveryId, attempt, deps.settings.timeoutMs + 5_000);
-    if (!delivery) return 'not due';
-    const config = await deps.configs.findById(delivery.webhook_id);
-    if (!config || !config.enabled) {
-      await deps.deliveries.markFailed(deliveryId);
-      return 'webhook removed or disabled';
-    }
-    const release = await deps.endpointSlots.tryAcquire(config.id);
-    if (!release) {
-      // The receiver already has its share of in-flight deliveries: wait without holding one
-      // of this process's slots. The wait doubles each time (up to the timeout), so a brief
-      // burst waits milliseconds while a dead receiver's backlog polls only every few seconds.
-      await deps.deliveries.releaseClaim(deliveryId);
-      const waitMs = Math.min(deps.settings.timeoutMs, 50 * 2 ** deferrals) * (0.75 + Math.random() / 2);
-      await deps.producer.enqueue(
-        'webhook.deliver',
-        { deliveryId, attempt, deferrals: deferrals + 1 },
-        { jobId: `${attemptTaskId(deliveryId, attempt)}-d${deferrals + 1}`, delayMs: Math.round(waitMs) },
-      );
-      return 'deferred';
-    }
+  const secretOf = secretCache(deps.secrets);
+
+  /** Waits doubling each time (up to the timeout): a burst waits ms, a dead receiver's backlog polls every few s. */
+  const defer = async (p: Payload, webhookId: string) => {
+    const deferrals = (p.deferrals ?? 0) + 1;
+    const waitMs = Math.min(deps.settings.timeoutMs, 25 * 2 ** deferrals) * (0.75 + Math.random() / 2);
+    await deps.producer.enqueue(
+      'webhook.deliver',
+      { deliveryId: p.deliveryId, attempt: p.attempt, deferrals, webhookId },
+      { jobId: `${attemptTaskId(p.deliveryId, p.attempt)}-d${deferrals}`, delayMs: Math.round(waitMs) },
+    );
+    return 'deferred';
+  };
+
+  return async (payload: Payload, ctx: HandlerContext): Promise<string> => {
+    const { deliveryId, attempt } = payload;
+    let release = payload.webhookId ? await deps.endpointSlots.tryAcquire(payload.webhookId) : null;
+    if (payload.webhookId && !release) return defer(payload, payload.webhookId);
+    let delivery: ClaimedDelivery | undefined;
     let result;
     try {
+      // The lease outlives the request timeout, so a live attempt is never claimed twice.
+      delivery = await deps.deliveries.claimAttempt(deliveryId, attempt, deps.settings.timeoutMs + 5_000);
+      if (!delivery) return 'not due';
+      if (!delivery.url || !delivery.enabled || !delivery.secret_encrypted) {
+        await deps.deliveries.markFailed(deliveryId);
+        return 'webhook removed or disabled';
+      }
+      if (!release) {
+        release = await deps.endpointSlots.tryAcquire(delivery.webhook_id);
+        if (!release) {
+          await deps.deliveries.releaseClaim(deliveryId);
+          return defer(payload, delivery.webhook_id);
+        }
+      }
       result = await deliverWebhook({
-        url: config.url,
-        secret: deps.secrets.decrypt(config.secret_encrypted),
+        url: delivery.url,
+        secret: secretOf(delivery.secret_encrypted),
         body: delivery.body,
         event: delivery.event_type,
         deliveryId,
-        webhookId: config.id,
+        webhookId: delivery.webhook_id,
         timeoutMs: deps.settings.timeoutMs,
         allowPrivate: deps.settings.allowPrivate,
       });
     } finally {
-      await release().catch(() => undefined);
+      await release?.().catch(() => undefined);
     }
     deps.onAttempt?.(result.success, result.durationMs / 1000);
     const final = !result.success && attempt >= WEBHOOK_MAX_ATTEMPTS;
@@ -75,7 +102,7 @@ export function deliverHandler(deps: DeliverDeps) {
     if (delayMs !== null) {
       // If this enqueue is lost (Redis down), the reconciler finds the overdue delivery.
       await deps.producer
-        .enqueue('webhook.deliver', { deliveryId, attempt: attempt + 1 }, { jobId: attemptTaskId(deliveryId, attempt + 1), delayMs })
+        .enqueue('webhook.deliver', { deliveryId, attempt: attempt + 1, webhookId: delivery.webhook_id }, { jobId: attemptTaskId(deliveryId, attempt + 1), delayMs })
         .catch((err) => ctx.log.warn({ err, deliveryId }, 'next attempt not enqueued; the reconciler will'));
     }
     return result.success ? 'delivered' : final ? 'failed' : `retry in ${delayMs} ms`;

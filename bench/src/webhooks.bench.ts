@@ -1,0 +1,190 @@
+import { createServer, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { newId, SecretBox, webhookDeliveryBody } from '@crawl/core';
+import { createDb, ensureDatabase, migrateToLatest, sql, WebhookConfigRepository } from '@crawl/db';
+import { createTenant, freePort } from '@crawl/testing';
+import { closeDeliveryAgents, deliverWebhook } from '@crawl/webhook-delivery';
+import IORedis from 'ioredis';
+import { ServiceProcess, table } from './processes';
+
+const SECRETS_KEY = 'e'.repeat(64);
+const CONCURRENCY = 64;
+type Db = ReturnType<typeof createDb>;
+
+/** A local receiver that notes when each delivery id arrived; `hang` never answers. */
+class BenchReceiver {
+  readonly arrivals = new Map<string, number>();
+  private server!: Server;
+  url = '';
+  constructor(private readonly hang = false) {}
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const id = String(req.headers['x-service-delivery']);
+      req.resume();
+      req.on('end', () => {
+        this.arrivals.set(id, Date.now());
+        if (this.hang) return;
+        res.statusCode = 204;
+        res.end();
+      });
+    });
+    this.server.keepAliveTimeout = 65_000;
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}/hook`;
+    return this;
+  }
+  async waitFor(n: number, timeoutMs = 300_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.arrivals.size < n) {
+      if (Date.now() > deadline) throw new Error(`receiver got ${this.arrivals.size} of ${n}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+};
+
+async function insertEvents(db: Db, projectId: string, count: number): Promise<number> {
+  const data = JSON.stringify({ id: 'job_bench', status: 'completed', targets: ['B0DR8G428S'], progress: { total: 1, succeeded: 1, failed: 0 }, resultsCount: 1 });
+  await sql`
+    insert into event (id, project_id, type, data)
+    select 'evt_' || md5(random()::text || g::text), ${projectId}, 'job.completed', ${data}::jsonb from generate_series(1, ${count}) g`.execute(db);
+  await sql`select pg_notify('crawl_events', '')`.execute(db);
+  return Date.now();
+}
+
+async function configure(db: Db, projectId: string, urls: string[]): Promise<void> {
+  const box = SecretBox.fromKey(SECRETS_KEY);
+  await new WebhookConfigRepository(db).replaceAll(
+    projectId,
+    urls.map((url) => ({ name: null, url, triggerAction: 'job.completed', enabled: true, secretEncrypted: box.encrypt('whsec_bench') })),
+  );
+}
+
+/**
+ * `pnpm bench webhooks`: 10,000 deliveries through the webhooks service vs plain concurrent
+ * signed POSTs with the same HTTP client, in one run; commit-to-receipt latency; and the cost
+ * of one dead (timing out) receiver among 10 live ones.
+ */
+export async function benchWebhooks(): Promise<void> {
+  const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/crawl_bench';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `bench-${randomBytes(3).toString('hex')}`;
+  await ensureDatabase(dbUrl);
+  const db = createDb({ url: dbUrl, poolSize: 4 });
+  await migrateToLatest(db);
+  const N = Number(process.env.BENCH_DELIVERIES ?? 10_000);
+  const rows: Record<string, string | number>[] = [];
+  const services: ServiceProcess[] = [];
+  const startService = async (env: Record<string, string>) => {
+    const port = await freePort();
+    const s = ServiceProcess.start('webhooks', 'services/webhooks/dist/main.js', {
+      DATABASE_URL: dbUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', METRICS_PORT: String(port), ...env,
+    });
+    services.push(s);
+    for (let i = 0; i < 100; i++) {
+      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return s;
+  };
+  try {
+    // (1) baseline: the same client, signed POSTs, CONCURRENCY at a time
+    const plain = await new BenchReceiver().start();
+    const body = webhookDeliveryBody({ id: 'dlv_bench', event: 'job.completed', createdAt: new Date(), projectId: 'prj_bench', data: { id: 'job_bench', status: 'completed' } });
+    let next = 0;
+    const t0 = Date.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < N) {
+          const i = next++;
+          await deliverWebhook({ url: plain.url, secret: 'whsec_bench', body, event: 'job.completed', deliveryId: `dlv_plain${i}`, webhookId: 'whk_bench', allowPrivate: true });
+        }
+      }),
+    );
+    const plainRate = N / ((Date.now() - t0) / 1000);
+    await plain.close();
+    rows.push({ case: `plain signed POSTs, ${CONCURRENCY} at a time`, 'deliveries/s': plainRate.toFixed(0), 'p50 ms': '-', 'p99 ms': '-', 'x plain': '1.00' });
+
+    // (2) the service: N events committed at once, one subscribed receiver
+    const one = await createTenant(db, { name: 'bench webhooks one' });
+    const receiver = await new BenchReceiver().start();
+    await configure(db, one.projectId, [receiver.url]);
+    const service = await startService({ WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY) });
+    const committed = await insertEvents(db, one.projectId, N);
+    await receiver.waitFor(N);
+    const lats = [...receiver.arrivals.values()].map((t) => t - committed);
+    const serviceRate = N / (Math.max(...receiver.arrivals.values()) / 1000 - committed / 1000);
+    rows.push({
+      case: `service, ${N} events committed at once`,
+      'deliveries/s': serviceRate.toFixed(0),
+      'p50 ms': quantile(lats, 0.5),
+      'p99 ms': quantile(lats, 0.99),
+      'x plain': (serviceRate / plainRate).toFixed(2),
+    });
+
+    // (2b) latency under a steady load: one event per transaction, ~100/s
+    receiver.arrivals.clear();
+    const commits = new Map<number, number>();
+    for (let i = 0; i < 500; i++) {
+      commits.set(i, await insertEvents(db, one.projectId, 1));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await receiver.waitFor(500);
+    const arrivals = [...receiver.arrivals.values()].sort((a, b) => a - b);
+    const steady = [...commits.values()].sort((a, b) => a - b).map((c, i) => arrivals[i]! - c);
+    rows.push({ case: 'service, steady ~100 events/s, commit -> receipt', 'deliveries/s': '-', 'p50 ms': quantile(steady, 0.5), 'p99 ms': quantile(steady, 0.99), 'x plain': '-' });
+    await service.stop();
+    await receiver.close();
+
+    // (3) 10 live receivers, without and with one dead receiver (default limits, 10 s timeout)
+    const liveRate = async (withDead: boolean) => {
+      const tenant = await createTenant(db, { name: `bench webhooks ${withDead ? 'dead' : 'live'}` });
+      const live = await Promise.all(Array.from({ length: 10 }, () => new BenchReceiver().start()));
+      const dead = await new BenchReceiver(true).start();
+      await configure(db, tenant.projectId, [...live.map((r) => r.url), ...(withDead ? [dead.url] : [])]);
+      const svc = await startService({});
+      const events = N / 10;
+      const start = await insertEvents(db, tenant.projectId, events);
+      await Promise.all(live.map((r) => r.waitFor(events)));
+      const end = Math.max(...live.flatMap((r) => [...r.arrivals.values()]));
+      await Promise.all([...live, dead].map((r) => r.close()));
+      await svc.stop();
+      return N / ((end - start) / 1000);
+    };
+    const without = await liveRate(false);
+    const withDead = await liveRate(true);
+    rows.push({ case: '10 live receivers', 'deliveries/s': without.toFixed(0), 'p50 ms': '-', 'p99 ms': '-', 'x plain': '-' });
+    rows.push({ case: '10 live + 1 dead (timing out) receiver', 'deliveries/s': withDead.toFixed(0), 'p50 ms': '-', 'p99 ms': '-', 'x plain': '-' });
+    console.log(`\nwebhooks benchmark: ${N} deliveries to local receivers on loopback\n`);
+    console.log(table(rows));
+    const ratio = serviceRate / plainRate;
+    const loss = 1 - withDead / without;
+    console.log(
+      `\ntargets: service >= 0.5x plain POSTs: ${ratio >= 0.5 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}); dead receiver costs live ones < 10%: ${loss < 0.1 ? 'met' : 'MISSED'} (${(loss * 100).toFixed(1)}%)`,
+    );
+  } finally {
+    await Promise.all(services.map((s) => s.stop()));
+    closeDeliveryAgents();
+    await sql`delete from webhook_attempt where project_id in (select id from project where name like 'bench webhooks%')`.execute(db);
+    await sql`delete from webhook_delivery where project_id in (select id from project where name like 'bench webhooks%')`.execute(db);
+    await sql`delete from event where project_id in (select id from project where name like 'bench webhooks%')`.execute(db);
+    await sql`delete from webhook_config where project_id in (select id from project where name like 'bench webhooks%')`.execute(db);
+    const redis = new IORedis(redisUrl);
+    for (let cursor = '0'; ; ) {
+      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.unlink(...keys);
+      cursor = nextCursor;
+      if (cursor === '0') break;
+    }
+    redis.disconnect();
+    await db.destroy();
+  }
+}
