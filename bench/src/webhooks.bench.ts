@@ -113,36 +113,44 @@ export async function benchWebhooks(): Promise<void> {
     await plain.close();
     rows.push({ case: `plain signed POSTs, ${CONCURRENCY} at a time`, 'deliveries/s': plainRate.toFixed(0), 'p50 ms': '-', 'p99 ms': '-', 'x plain': '1.00' });
 
-    // (2) the service: N events committed at once, one subscribed receiver
-    const one = await createTenant(db, { name: 'bench webhooks one' });
-    const receiver = await new BenchReceiver().start();
-    await configure(db, one.projectId, [receiver.url]);
-    const service = await startService({ WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY) });
-    const committed = await insertEvents(db, one.projectId, N);
-    await receiver.waitFor(N);
-    const lats = [...receiver.arrivals.values()].map((t) => t - committed);
-    const serviceRate = N / (Math.max(...receiver.arrivals.values()) / 1000 - committed / 1000);
-    rows.push({
-      case: `service, ${N} events committed at once`,
-      'deliveries/s': serviceRate.toFixed(0),
-      'p50 ms': quantile(lats, 0.5),
-      'p99 ms': quantile(lats, 0.99),
-      'x plain': (serviceRate / plainRate).toFixed(2),
-    });
-
-    // (2b) latency under a steady load: one event per transaction, ~100/s
-    receiver.arrivals.clear();
-    const commits = new Map<number, number>();
-    for (let i = 0; i < 500; i++) {
-      commits.set(i, await insertEvents(db, one.projectId, 1));
-      await new Promise((r) => setTimeout(r, 10));
+    // (2) the service (1, then 2 processes): N events committed at once, one subscribed receiver
+    let serviceRate = 0;
+    for (const replicas of [1, 2]) {
+      const one = await createTenant(db, { name: `bench webhooks one ${replicas}` });
+      const receiver = await new BenchReceiver().start();
+      await configure(db, one.projectId, [receiver.url]);
+      const procs: ServiceProcess[] = [];
+      for (let i = 0; i < replicas; i++) {
+        procs.push(await startService({ WEBHOOK_CONCURRENCY: String(CONCURRENCY / replicas), WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY) }));
+      }
+      const committed = await insertEvents(db, one.projectId, N);
+      await receiver.waitFor(N);
+      const lats = [...receiver.arrivals.values()].map((t) => t - committed);
+      const rate = N / (Math.max(...receiver.arrivals.values()) / 1000 - committed / 1000);
+      if (replicas === 1) serviceRate = rate;
+      rows.push({
+        case: `service x${replicas} process${replicas > 1 ? 'es' : ''}, ${N} events at once`,
+        'deliveries/s': rate.toFixed(0),
+        'p50 ms': quantile(lats, 0.5),
+        'p99 ms': quantile(lats, 0.99),
+        'x plain': (rate / plainRate).toFixed(2),
+      });
+      if (replicas === 1) {
+        // latency under a steady load: one event per transaction, ~100/s
+        receiver.arrivals.clear();
+        const commits: number[] = [];
+        for (let i = 0; i < 500; i++) {
+          commits.push(await insertEvents(db, one.projectId, 1));
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        await receiver.waitFor(500);
+        const arrivals = [...receiver.arrivals.values()].sort((a, b) => a - b);
+        const steady = commits.map((c, i) => arrivals[i]! - c);
+        rows.push({ case: 'service x1, steady ~100 events/s, commit -> receipt', 'deliveries/s': '-', 'p50 ms': quantile(steady, 0.5), 'p99 ms': quantile(steady, 0.99), 'x plain': '-' });
+      }
+      for (const p of procs) await p.stop();
+      await receiver.close();
     }
-    await receiver.waitFor(500);
-    const arrivals = [...receiver.arrivals.values()].sort((a, b) => a - b);
-    const steady = [...commits.values()].sort((a, b) => a - b).map((c, i) => arrivals[i]! - c);
-    rows.push({ case: 'service, steady ~100 events/s, commit -> receipt', 'deliveries/s': '-', 'p50 ms': quantile(steady, 0.5), 'p99 ms': quantile(steady, 0.99), 'x plain': '-' });
-    await service.stop();
-    await receiver.close();
 
     // (3) 10 live receivers, without and with one dead receiver (default limits, 10 s timeout)
     const liveRate = async (withDead: boolean) => {
