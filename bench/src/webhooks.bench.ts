@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { newId, SecretBox, webhookDeliveryBody } from '@crawl/core';
+import { SecretBox, webhookDeliveryBody } from '@crawl/core';
 import { createDb, ensureDatabase, migrateToLatest, sql, WebhookConfigRepository } from '@crawl/db';
 import { createTenant, freePort } from '@crawl/testing';
 import { closeDeliveryAgents, deliverWebhook } from '@crawl/webhook-delivery';

@@ -100,7 +100,6 @@ it('streams 100,000 rows in every format with the gateway staying under 150 MB',
     QUEUE_PREFIX: stack.prefix,
     PORT: String(port),
     LOG_LEVEL: 'warn',
-    RECONCILE_INTERVAL_MS: '600000',
   });
   try {
     for (let i = 0; i < 100; i++) {

@@ -8,7 +8,7 @@ const ROOT = path.resolve(__dirname, '../..');
 export class ServiceProcess {
   private constructor(private readonly child: ChildProcess) {}
 
-  static start(service: 'worker' | 'gateway' | 'webhooks', env: Record<string, string>): ServiceProcess {
+  static start(service: 'worker' | 'gateway' | 'webhooks' | 'scheduler', env: Record<string, string>): ServiceProcess {
     const child = spawn(process.execPath, [path.join(ROOT, `services/${service}/dist/main.js`)], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

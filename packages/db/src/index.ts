@@ -1,6 +1,6 @@
 export * from './connection';
 export * from './migrate';
-export type { Database, JobErrorRow } from './schema';
+export type { Database, JobErrorRow, StoredCrawlConfig } from './schema';
 export * from './repositories/tenancy.repository';
 export * from './repositories/credit.repository';
 export * from './repositories/job.repository';
@@ -9,3 +9,4 @@ export * from './repositories/idempotency.repository';
 export { sql, type Transaction } from 'kysely';
 export * from './repositories/event.repository';
 export * from './repositories/webhook.repository';
+export * from './repositories/schedule.repository';

@@ -165,6 +165,36 @@ export interface WebhookAttemptTable {
   created_at: CreatedAt;
 }
 
+export interface StoredCrawlConfig {
+  type: 'search' | 'details';
+  targets: string[];
+  marketplace: string;
+  lang: string | null;
+}
+
+export interface ScheduleTable {
+  id: string;
+  project_id: string;
+  organization_id: string;
+  cron: string;
+  crawl_config: ColumnType<StoredCrawlConfig, string, string>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  next_run_at: Timestamp;
+  last_run_at: Timestamp | null;
+  last_run_status: string | null;
+  last_job_id: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ScheduleRunTable {
+  schedule_id: string;
+  fire_time: Timestamp;
+  status: string;
+  job_id: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   organization: OrganizationTable;
   app_user: AppUserTable;
@@ -179,4 +209,6 @@ export interface Database {
   webhook_config: WebhookConfigTable;
   webhook_delivery: WebhookDeliveryTable;
   webhook_attempt: WebhookAttemptTable;
+  schedule: ScheduleTable;
+  schedule_run: ScheduleRunTable;
 }

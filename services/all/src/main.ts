@@ -5,6 +5,7 @@
 import { exitOnConfigError } from '@crawl/config';
 import { createLogger, ShutdownRegistry } from '@crawl/observability';
 import { loadGatewayConfig, startGateway } from '@crawl/gateway';
+import { loadSchedulerConfig, startScheduler } from '@crawl/scheduler';
 import { loadWebhooksConfig, startWebhooks } from '@crawl/webhooks';
 import { loadWorkerConfig, startWorker } from '@crawl/worker';
 
@@ -12,7 +13,9 @@ async function main(): Promise<void> {
   let gatewayConfig;
   let workerConfig;
   let webhooksConfig;
+  let schedulerConfig;
   try {
+    schedulerConfig = loadSchedulerConfig(process.env);
     gatewayConfig = loadGatewayConfig(process.env);
     workerConfig = loadWorkerConfig(process.env);
     webhooksConfig = loadWebhooksConfig(process.env);
@@ -25,6 +28,7 @@ async function main(): Promise<void> {
   const { port } = await startGateway(gatewayConfig, shutdown);
   await startWorker(workerConfig, shutdown);
   await startWebhooks(webhooksConfig, shutdown);
+  await startScheduler(schedulerConfig, shutdown);
   const base = `http://localhost:${port}`;
   process.stdout.write(
     [

@@ -8,6 +8,7 @@ import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { healthRouter } from './routes/health/health.router';
 import { jobsRouter } from './routes/jobs/jobs.router';
+import { schedulesRouter } from './routes/schedules/schedules.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
 /** Spec 4: 1 MiB request bodies at most (DESIGN section 4, 413 beyond). */
@@ -37,6 +38,7 @@ export function createApp(deps: GatewayDeps): Express {
   api.patch('*splat', json, requireJsonBody);
   api.use(jobsRouter(deps));
   api.use(webhooksRouter(deps.webhookService));
+  api.use(schedulesRouter(deps.scheduleService));
   api.use(notFound);
   app.use('/v1/key', api);
 

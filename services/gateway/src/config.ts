@@ -9,8 +9,6 @@ export const gatewayEnv = {
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** How long a gateway trusts a looked-up API key (revocation delay); 0 disables. */
   AUTH_CACHE_TTL_MS: envInt(5_000, 0, 300_000),
-  /** Postgres runs of `queued` jobs older than this are re-enqueued by the reconciler. */
-  RECONCILE_INTERVAL_MS: envInt(5_000, 100),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

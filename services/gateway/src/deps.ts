@@ -6,9 +6,11 @@ import {
   JobRepository,
   ResultRepository,
   TenancyRepository,
+  ScheduleRepository,
   WebhookConfigRepository,
   WebhookDeliveryRepository,
 } from '@crawl/db';
+import { ScheduleService } from './routes/schedules/schedules.service';
 import { SecretBox } from '@crawl/core';
 import { WebhookService } from './routes/webhooks/webhooks.service';
 import { JobService } from '@crawl/jobs';
@@ -29,6 +31,7 @@ export interface GatewayDeps {
   idempotency: IdempotencyRepository;
   jobService: JobService;
   webhookService: WebhookService;
+  scheduleService: ScheduleService;
   rateLimiter: RateLimiter;
   principalCache: PrincipalCache;
   log: Logger;
@@ -65,6 +68,7 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     results: new ResultRepository(db),
     idempotency: new IdempotencyRepository(db),
     jobService: new JobService({ db, jobs, credits, producer, log: options.log }),
+    scheduleService: new ScheduleService(new ScheduleRepository(db)),
     webhookService: new WebhookService({
       configs: new WebhookConfigRepository(db),
       deliveries: new WebhookDeliveryRepository(db),

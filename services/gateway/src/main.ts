@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import { DEV_SECRETS_KEY, exitOnConfigError } from '@crawl/config';
-import { reconcileQueuedJobs } from '@crawl/jobs';
 import { createLogger, createMetricsRegistry, ShutdownRegistry } from '@crawl/observability';
 import { createApp } from './app';
 import { type GatewayConfig, loadGatewayConfig } from './config';
@@ -29,14 +28,7 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
   server.headersTimeout = 66_000;
   server.requestTimeout = 60_000;
 
-  // Jobs whose enqueue failed (Redis down) are re-enqueued from Postgres.
-  const reconcile = setInterval(() => {
-    reconcileQueuedJobs(deps).catch((err) => log.warn({ err }, 'reconcile failed'));
-  }, config.RECONCILE_INTERVAL_MS);
-  reconcile.unref();
-
   registry.add('intake', 'http server', () => {
-    clearInterval(reconcile);
     return new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

@@ -11,6 +11,7 @@ let stranger: TestTenant;
 let revokedKey: string;
 let jobId: string;
 let strangerJobId: string;
+let scheduleId: string;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -21,6 +22,11 @@ beforeAll(async () => {
   revokedKey = revoked.apiKey;
   const job = await h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).send({ type: 'search', targets: ['owner secret keyword'] });
   jobId = job.body.data.id;
+  const schedule = await h.http
+    .post(`/v1/key/projects/${owner.projectId}/schedules`)
+    .set(bearer(owner.apiKey))
+    .send({ cron: '0 9 * * 1', crawlConfig: { type: 'search', targets: ['owner secret keyword'] } });
+  scheduleId = schedule.body.data.id;
   const other = await h.http
     .post(`/v1/key/projects/${stranger.projectId}/jobs`)
     .set(bearer(stranger.apiKey))
@@ -29,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type Endpoint = { method: 'get' | 'post' | 'patch'; path: () => string; body?: object; scope: 'project' | 'job' };
+type Endpoint = { method: 'get' | 'post' | 'patch' | 'delete'; path: () => string; body?: object; scope: 'project' | 'job' };
 const endpoints: Endpoint[] = [
   { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/jobs`, body: { type: 'search', targets: ['x'] }, scope: 'project' },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/jobs`, scope: 'project' },
@@ -41,6 +47,11 @@ const endpoints: Endpoint[] = [
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/webhooks`, scope: 'project' },
   { method: 'patch', path: () => `/v1/key/projects/${owner.projectId}/webhooks`, body: { configs: [] }, scope: 'project' },
   { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/webhooks/test`, body: { webhookId: 'whk_0000000000000000' }, scope: 'project' },
+  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/schedules`, body: { cron: '0 9 * * 1', crawlConfig: { type: 'search', targets: ['x'] } }, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/schedules`, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/schedules/${scheduleId}`, scope: 'job' },
+  { method: 'patch', path: () => `/v1/key/schedules/${scheduleId}`, body: { enabled: false }, scope: 'job' },
+  { method: 'delete', path: () => `/v1/key/schedules/${scheduleId}`, scope: 'job' },
 ];
 
 const credentials: [string, () => Record<string, string>][] = [

@@ -8,7 +8,8 @@ const httpUrl = z
   .string()
   .max(2048)
   .url('must be a valid URL')
-  .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must be an http(s) URL');
+  // zod runs refinements after a failed .url() check too, so the parse must not throw
+  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http(s) URL');
 
 export const webhookConfigSchema = z
   .object({

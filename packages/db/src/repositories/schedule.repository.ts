@@ -1,0 +1,119 @@
+import { type Selectable, sql, type Transaction } from 'kysely';
+import { newId } from '@crawl/core';
+import type { Db } from '../connection';
+import type { Database, ScheduleTable, StoredCrawlConfig } from '../schema';
+
+export type ScheduleRow = Selectable<ScheduleTable>;
+
+/** Postgres NOTIFY channel raised when a schedule is created or changed: wakes the schedulers. */
+export const SCHEDULES_CHANNEL = 'crawl_schedules';
+
+/** Schedules of a project, and the due-time claims of the scheduler. */
+export class ScheduleRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(input: { projectId: string; organizationId: string; cron: string; crawlConfig: StoredCrawlConfig; enabled: boolean; nextRunAt: Date }): Promise<ScheduleRow> {
+    const row = await this.db
+      .insertInto('schedule')
+      .values({
+        id: newId('sch'),
+        project_id: input.projectId,
+        organization_id: input.organizationId,
+        cron: input.cron,
+        crawl_config: JSON.stringify(input.crawlConfig),
+        enabled: input.enabled,
+        next_run_at: input.nextRunAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.notify();
+    return row;
+  }
+
+  async list(projectId: string, limit: number, offset: number): Promise<{ rows: ScheduleRow[]; total: number }> {
+    const base = this.db.selectFrom('schedule').where('project_id', '=', projectId);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  async findInProject(id: string, projectId: string): Promise<ScheduleRow | undefined> {
+    return this.db.selectFrom('schedule').selectAll().where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+  }
+
+  async update(
+    id: string,
+    projectId: string,
+    changes: { enabled?: boolean; cron?: string; crawlConfig?: StoredCrawlConfig; nextRunAt?: Date },
+  ): Promise<ScheduleRow | undefined> {
+    const row = await this.db
+      .updateTable('schedule')
+      .set({
+        ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
+        ...(changes.cron !== undefined ? { cron: changes.cron } : {}),
+        ...(changes.crawlConfig !== undefined ? { crawl_config: JSON.stringify(changes.crawlConfig) } : {}),
+        ...(changes.nextRunAt !== undefined ? { next_run_at: changes.nextRunAt } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .where('project_id', '=', projectId)
+      .returningAll()
+      .executeTakeFirst();
+    await this.notify();
+    return row;
+  }
+
+  async delete(id: string, projectId: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('schedule').where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Locks up to `limit` enabled schedules whose next fire time has come. SKIP LOCKED lets
+   * several scheduler replicas work at once without taking the same schedule.
+   */
+  async lockDue(trx: Transaction<Database>, limit: number): Promise<ScheduleRow[]> {
+    return trx
+      .selectFrom('schedule')
+      .selectAll()
+      .where('enabled', '=', true)
+      .where('next_run_at', '<=', sql<Date>`now()`)
+      .orderBy('next_run_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+  }
+
+  /** Records the fire (unique per schedule and fire time); false when it was already recorded. */
+  async recordRun(trx: Transaction<Database>, run: { scheduleId: string; fireTime: Date; status: string; jobId: string | null }): Promise<boolean> {
+    const inserted = await trx
+      .insertInto('schedule_run')
+      .values({ schedule_id: run.scheduleId, fire_time: run.fireTime, status: run.status, job_id: run.jobId })
+      .onConflict((oc) => oc.columns(['schedule_id', 'fire_time']).doNothing())
+      .returning('schedule_id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  async advance(trx: Transaction<Database>, id: string, run: { nextRunAt: Date; lastRunAt: Date; status: string; jobId: string | null }): Promise<void> {
+    await trx
+      .updateTable('schedule')
+      // lastJobId stays the last job the schedule created when a run is skipped
+      .set({ next_run_at: run.nextRunAt, last_run_at: run.lastRunAt, last_run_status: run.status, last_job_id: run.jobId ?? sql<string | null>`last_job_id`, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** The earliest next fire time of any enabled schedule, so the scheduler sleeps until then. */
+  async earliestNextRun(): Promise<Date | null> {
+    const row = await this.db.selectFrom('schedule').select((eb) => eb.fn.min('next_run_at').as('next')).where('enabled', '=', true).executeTakeFirst();
+    return (row?.next as Date | null) ?? null;
+  }
+
+  private async notify(): Promise<void> {
+    await sql`select pg_notify(${SCHEDULES_CHANNEL}, '')`.execute(this.db);
+  }
+}

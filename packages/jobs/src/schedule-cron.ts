@@ -1,0 +1,29 @@
+import { CronExpressionParser } from 'cron-parser';
+
+export type CronCheck = { ok: true; fields: 5 | 6 } | { ok: false; message: string };
+
+/**
+ * Standard 5-field cron (minute first) or 6-field (seconds first), evaluated in UTC.
+ * Anything else (3, 4 or 7 fields, @-macros with seconds, out-of-range values) is refused
+ * with a message that says what a valid expression looks like.
+ */
+export function checkCron(expression: string): CronCheck {
+  const fields = expression.trim().split(/\s+/).filter(Boolean);
+  if (fields.length !== 5 && fields.length !== 6) {
+    return {
+      ok: false,
+      message: `has ${fields.length} field${fields.length === 1 ? '' : 's'}; use 5 fields "minute hour day-of-month month day-of-week" (e.g. "0 9 * * 1") or 6 with seconds first (e.g. "*/30 * * * * *")`,
+    };
+  }
+  try {
+    CronExpressionParser.parse(fields.join(' '), { tz: 'UTC' }).next();
+  } catch (err) {
+    return { ok: false, message: `is not a valid cron expression: ${(err as Error).message}` };
+  }
+  return { ok: true, fields: fields.length as 5 | 6 };
+}
+
+/** The first fire time strictly after `after`, in UTC. */
+export function nextFireAfter(expression: string, after: Date): Date {
+  return CronExpressionParser.parse(expression.trim(), { tz: 'UTC', currentDate: after }).next().toDate();
+}

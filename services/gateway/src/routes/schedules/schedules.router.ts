@@ -1,0 +1,57 @@
+import { AppError, ID_PATTERN } from '@crawl/core';
+import { createScheduleBody, patchScheduleBody } from '@crawl/jobs';
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { requireOwnProject } from '../../middleware/auth';
+import { parseOrThrow } from '../../validation';
+import { type ScheduleService, toScheduleResource } from './schedules.service';
+
+const listQuery = z
+  .object({
+    limit: z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(1).max(100)).default('20'),
+    offset: z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(0).max(1_000_000)).default('0'),
+  })
+  .strict();
+
+const emptyBody = z.union([z.undefined(), z.object({}).strict()]);
+
+function scheduleId(req: Request): string {
+  const id = String(req.params.scheduleId);
+  if (!ID_PATTERN.test(id)) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
+  return id;
+}
+
+/** Spec 4.3, plus GET and DELETE of one schedule. */
+export function schedulesRouter(service: ScheduleService): Router {
+  const router = Router();
+
+  router.post('/projects/:projectId/schedules', requireOwnProject, async (req, res) => {
+    const body = parseOrThrow(createScheduleBody, req.body, 'body');
+    const schedule = await service.create(req.principal, body);
+    res.status(201).setHeader('Location', `/v1/key/schedules/${schedule.id}`);
+    res.json({ data: schedule });
+  });
+
+  router.get('/projects/:projectId/schedules', requireOwnProject, async (req, res) => {
+    const { limit, offset } = parseOrThrow(listQuery, req.query, 'query');
+    res.json(await service.list(req.principal.projectId, limit, offset));
+  });
+
+  router.get('/schedules/:scheduleId', async (req, res) => {
+    res.json({ data: toScheduleResource(await service.get(scheduleId(req), req.principal.projectId)) });
+  });
+
+  router.patch('/schedules/:scheduleId', async (req, res) => {
+    const id = scheduleId(req);
+    const body = parseOrThrow(patchScheduleBody, req.body, 'body');
+    res.json({ data: await service.update(id, req.principal.projectId, body) });
+  });
+
+  router.delete('/schedules/:scheduleId', async (req, res) => {
+    parseOrThrow(emptyBody, req.body, 'body');
+    await service.delete(scheduleId(req), req.principal.projectId);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,72 @@
+import { AppError } from '@crawl/core';
+import type { ScheduleRepository, ScheduleRow, StoredCrawlConfig } from '@crawl/db';
+import { type JobBody, nextFireAfter } from '@crawl/jobs';
+
+export function toScheduleResource(row: ScheduleRow) {
+  const c = row.crawl_config;
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    cron: row.cron,
+    crawlConfig: { type: c.type, targets: c.targets, config: { marketplace: c.marketplace, lang: c.lang } },
+    enabled: row.enabled,
+    nextRunAt: row.enabled ? row.next_run_at.toISOString() : null,
+    lastRunAt: row.last_run_at?.toISOString() ?? null,
+    lastRunStatus: row.last_run_status,
+    lastJobId: row.last_job_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+const stored = (body: JobBody): StoredCrawlConfig => ({ type: body.type, targets: body.targets, marketplace: body.marketplace, lang: body.lang });
+
+/** Spec 4.3 schedules. The scheduler service fires them; this only records what to fire and when. */
+export class ScheduleService {
+  constructor(private readonly schedules: ScheduleRepository) {}
+
+  async create(owner: { projectId: string; organizationId: string }, body: { cron: string; crawlConfig: JobBody; enabled: boolean }) {
+    const row = await this.schedules.create({
+      ...owner,
+      cron: body.cron,
+      crawlConfig: stored(body.crawlConfig),
+      enabled: body.enabled,
+      nextRunAt: nextFireAfter(body.cron, new Date()),
+    });
+    return toScheduleResource(row);
+  }
+
+  async list(projectId: string, limit: number, offset: number) {
+    const { rows, total } = await this.schedules.list(projectId, limit, offset);
+    return { data: rows.map(toScheduleResource), pagination: { total, limit, offset, hasMore: offset + limit < total } };
+  }
+
+  async get(id: string, projectId: string) {
+    const row = await this.schedules.findInProject(id, projectId);
+    if (!row) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
+    return row;
+  }
+
+  /**
+   * A new cron, or enabling a disabled schedule, recomputes the next fire time from now (a
+   * schedule that was off does not catch up on what it missed). Disabling takes effect at
+   * once: the scheduler only fires enabled schedules, under a row lock.
+   */
+  async update(id: string, projectId: string, changes: { enabled?: boolean; cron?: string; crawlConfig?: JobBody }) {
+    const current = await this.get(id, projectId);
+    const cron = changes.cron ?? current.cron;
+    const reschedule = changes.cron !== undefined || (changes.enabled === true && !current.enabled);
+    const row = await this.schedules.update(id, projectId, {
+      enabled: changes.enabled,
+      cron: changes.cron,
+      crawlConfig: changes.crawlConfig ? stored(changes.crawlConfig) : undefined,
+      nextRunAt: reschedule ? nextFireAfter(cron, new Date()) : undefined,
+    });
+    if (!row) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
+    return toScheduleResource(row);
+  }
+
+  async delete(id: string, projectId: string): Promise<void> {
+    if (!(await this.schedules.delete(id, projectId))) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
+  }
+}

@@ -1,0 +1,2 @@
+export { startScheduler, type SchedulerHandle } from './main';
+export { loadSchedulerConfig, type SchedulerConfig } from './config';

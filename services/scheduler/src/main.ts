@@ -1,0 +1,57 @@
+import { exitOnConfigError } from '@crawl/config';
+import { CreditRepository, createDb, JobRepository, listen, SCHEDULES_CHANNEL, ScheduleRepository } from '@crawl/db';
+import { JobService, reconcileQueuedJobs } from '@crawl/jobs';
+import { createLogger, ShutdownRegistry } from '@crawl/observability';
+import { createRedisConnection, QueueProducer } from '@crawl/queue';
+import { loadSchedulerConfig, type SchedulerConfig } from './config';
+import { ScheduleLoop } from './schedule-loop';
+
+export interface SchedulerHandle {
+  close(): Promise<void>;
+}
+
+/** Starts the schedule loop and the queued-job reconciler. */
+export async function startScheduler(config: SchedulerConfig, shutdown?: ShutdownRegistry): Promise<SchedulerHandle> {
+  const log = createLogger({ level: config.LOG_LEVEL, service: 'scheduler' });
+  const registry = shutdown ?? new ShutdownRegistry(log);
+  const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  const redis = createRedisConnection(config.REDIS_URL);
+  const producer = new QueueProducer(redis, config.QUEUE_PREFIX);
+  const jobs = new JobRepository(db);
+  const jobService = new JobService({ db, jobs, credits: new CreditRepository(db), producer, log });
+  const loop = new ScheduleLoop({ db, jobs, jobService, schedules: new ScheduleRepository(db) }, log, config.SCHEDULER_MAX_SLEEP_MS);
+  const stopListening = listen(config.DATABASE_URL, SCHEDULES_CHANNEL, () => loop.wake(), (err) => log.warn({ err }, 'schedule listener error'));
+  const reconcile = setInterval(() => {
+    reconcileQueuedJobs({ jobs, jobService, log }).catch((err) => log.warn({ err }, 'reconcile failed'));
+  }, config.RECONCILE_INTERVAL_MS);
+  loop.start();
+
+  registry.add('intake', 'schedule loop', async () => {
+    clearInterval(reconcile);
+    await stopListening();
+    await loop.stop();
+  });
+  registry.add('producers', 'scheduler producer', () => producer.close());
+  registry.add('connections', 'scheduler pools', async () => {
+    redis.disconnect();
+    await db.destroy();
+  });
+  log.info('scheduler running');
+  return { close: () => registry.run('close') };
+}
+
+if (require.main === module) {
+  let config: SchedulerConfig;
+  try {
+    config = loadSchedulerConfig(process.env);
+  } catch (err) {
+    exitOnConfigError(err);
+  }
+  const log = createLogger({ level: config.LOG_LEVEL, service: 'scheduler' });
+  const shutdown = new ShutdownRegistry(log);
+  shutdown.installSignalHandlers();
+  startScheduler(config, shutdown).catch((err) => {
+    log.fatal({ err }, 'scheduler failed to start');
+    process.exit(1);
+  });
+}
