@@ -1,12 +1,14 @@
 /** `pnpm bench <name>`: prints figures measured against a baseline taken in the same run. */
 import { benchCrawl } from './crawl.bench';
 import { benchGateway } from './gateway.bench';
+import { benchScheduler } from './scheduler.bench';
 import { benchWebhooks } from './webhooks.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
   crawl: benchCrawl,
   webhooks: benchWebhooks,
+  scheduler: benchScheduler,
 };
 
 async function main(): Promise<void> {

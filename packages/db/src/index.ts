@@ -10,3 +10,4 @@ export { sql, type Transaction } from 'kysely';
 export * from './repositories/event.repository';
 export * from './repositories/webhook.repository';
 export * from './repositories/schedule.repository';
+export * from './repositories/tracking.repository';

@@ -195,6 +195,30 @@ export interface ScheduleRunTable {
   created_at: CreatedAt;
 }
 
+export interface TrackedTargetTable {
+  project_id: string;
+  marketplace: string;
+  asin: string;
+  latest_snapshot: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  change_count: ColumnType<number, number | undefined, number>;
+  first_seen_at: CreatedAt;
+  last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_changed_at: Timestamp | null;
+}
+
+export interface ProductSnapshotTable {
+  id: Generated<string>;
+  project_id: string;
+  marketplace: string;
+  asin: string;
+  job_id: string;
+  source: string;
+  snapshot: Json<Record<string, unknown>>;
+  changes: ColumnType<{ field: string; from: unknown; to: unknown }[], string, string>;
+  change_count: number;
+  captured_at: CreatedAt;
+}
+
 export interface Database {
   organization: OrganizationTable;
   app_user: AppUserTable;
@@ -211,4 +235,6 @@ export interface Database {
   webhook_attempt: WebhookAttemptTable;
   schedule: ScheduleTable;
   schedule_run: ScheduleRunTable;
+  tracked_target: TrackedTargetTable;
+  product_snapshot: ProductSnapshotTable;
 }

@@ -6,3 +6,4 @@ export * from './job-progress';
 export * from './schedule-cron';
 export * from './schedule.schemas';
 export * from './schedule-runner';
+export * from './product-snapshot';

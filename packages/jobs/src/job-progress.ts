@@ -1,6 +1,7 @@
 import { CREDITS_PER_TARGET } from '@crawl/core';
-import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, ResultRepository, Transaction, Database } from '@crawl/db';
+import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
 import { toJobResource } from './job-resource';
+import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
 
 export interface JobProgressDeps {
   db: Db;
@@ -8,6 +9,7 @@ export interface JobProgressDeps {
   results: ResultRepository;
   credits: CreditRepository;
   events: EventRepository;
+  tracking: TrackingRepository;
 }
 
 export type TargetOutcome =
@@ -37,6 +39,7 @@ export async function recordTargetOutcome(deps: JobProgressDeps, jobId: string, 
         ? { succeeded: 1, failed: 0, results: outcome.items.length }
         : { succeeded: 0, failed: 1, results: 0, error: { target, code: outcome.code, message: outcome.message } },
     );
+    if (outcome.kind === 'succeeded') await trackProducts(deps, trx, job, outcome.items);
     if (job.status !== 'running' || job.succeeded + job.failed < job.target_count) return 'recorded';
     await finalizeJob(deps, trx, job);
     return 'finalized';
@@ -60,4 +63,32 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
     data: { ...toJobResource(final) },
   });
   return final;
+}
+
+/**
+ * Change tracking for the products a target produced: one snapshot per product (the first
+ * card of an ASIN on a search page), compared with the product's last known state (rules in
+ * product-snapshot.ts). Details crawls also emit one `product.changed` event per changed
+ * product, in the same transaction as the results.
+ */
+async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, items: Record<string, unknown>[]): Promise<void> {
+  const byAsin = new Map<string, ProductSnapshot>();
+  for (const item of items) {
+    if (typeof item.asin === 'string' && !byAsin.has(item.asin)) byAsin.set(item.asin, snapshotOf(job.type, item));
+  }
+  if (!byAsin.size) return;
+  const known = await deps.tracking.lockTargets(trx, job.project_id, job.marketplace, [...byAsin.keys()]);
+  const writes = [...byAsin].map(([asin, snapshot]) => {
+    const { changes, merged } = diffSnapshot((known.get(asin) as ProductSnapshot | null) ?? null, snapshot);
+    return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes };
+  });
+  await deps.tracking.recordSnapshots(trx, { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: job.type }, writes);
+  if (job.type !== 'details') return;
+  for (const w of writes.filter((x) => x.changes.length)) {
+    await deps.events.insert(trx, {
+      projectId: job.project_id,
+      type: 'product.changed',
+      data: { asin: w.asin, marketplace: job.marketplace, jobId: job.id, changes: w.changes, snapshot: w.merged },
+    });
+  }
 }

@@ -12,7 +12,7 @@ interface ActiveRule {
   remaining: number;
 }
 
-const KINDS = new Set(['latency', 'status', 'captcha', 'not_found', 'reset', 'hang', 'empty']);
+const KINDS = new Set(['latency', 'status', 'captcha', 'not_found', 'reset', 'hang', 'empty', 'rewrite']);
 const REGEX_FORM = /^\/(.+)\/([dgimsuy]*)$/s;
 const REGEX_META = /[\\^$.*+?()[\]{}|]/;
 
@@ -38,6 +38,13 @@ function validateFault(input: unknown): Fault {
       const status = input.status;
       if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) fail('status needs an HTTP status 100..599');
       return { kind: 'status', status };
+    }
+    case 'rewrite': {
+      const replace = input.replace;
+      if (!Array.isArray(replace) || !replace.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && p[0] !== '' && typeof p[1] === 'string')) {
+        fail('rewrite needs replace: [[from, to], ...] with non-empty strings');
+      }
+      return { kind: 'rewrite', replace: (replace as [string, string][]).map(([a, b]) => [a, b]) };
     }
     default:
       return { kind: input.kind } as Fault;

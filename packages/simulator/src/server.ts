@@ -78,9 +78,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     res.end(body);
   };
 
-  const servePage = (req: IncomingMessage, res: ServerResponse, at: number): void => {
+  const servePage = (req: IncomingMessage, res: ServerResponse, at: number, replace?: [string, string][]): void => {
     const page = resolvePage(store, routeOptions, req.url ?? '/', req.headers);
     if (!page) return send(req, res, at, 404, NOT_FOUND_PAGE);
+    if (replace) {
+      // Rare (tests of changed products): copy the page once and rewrite the copy.
+      let text = page.body.toString('utf8');
+      page.release();
+      for (const [from, to] of replace) text = text.split(from).join(to);
+      return send(req, res, at, 200, Buffer.from(text, 'utf8'));
+    }
     // 'close' follows 'finish' (body handed to the kernel) or an aborted connection: either way
     // the pooled buffer is no longer read and may be patched for the next request.
     res.once('close', page.release);
@@ -114,6 +121,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         // Never answered; close() destroys the socket with every other connection.
         record(req, at, 'hang');
         return;
+      case 'rewrite':
+        return servePage(req, res, at, fault.replace);
     }
   };
 

@@ -17,7 +17,9 @@ export type Fault =
   /** Never answer; the socket is destroyed when the simulator closes. */
   | { kind: 'hang' }
   /** 200 with an empty body: a page that must never be stored as a success. */
-  | { kind: 'empty' };
+  | { kind: 'empty' }
+  /** The normal page with text replaced (e.g. a new price): a product that changed between crawls. */
+  | { kind: 'rewrite'; replace: [from: string, to: string][] };
 
 export type FaultKind = Fault['kind'];
 

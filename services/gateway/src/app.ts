@@ -9,6 +9,8 @@ import { requestId } from './middleware/request-id';
 import { healthRouter } from './routes/health/health.router';
 import { jobsRouter } from './routes/jobs/jobs.router';
 import { schedulesRouter } from './routes/schedules/schedules.router';
+import { trackingRouter } from './routes/tracking/tracking.router';
+import { analyticsRouter } from './routes/analytics/analytics.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
 /** Spec 4: 1 MiB request bodies at most (DESIGN section 4, 413 beyond). */
@@ -39,6 +41,8 @@ export function createApp(deps: GatewayDeps): Express {
   api.use(jobsRouter(deps));
   api.use(webhooksRouter(deps.webhookService));
   api.use(schedulesRouter(deps.scheduleService));
+  api.use(trackingRouter(deps.trackingService));
+  api.use(analyticsRouter(deps.analyticsService));
   api.use(notFound);
   app.use('/v1/key', api);
 

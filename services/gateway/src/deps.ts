@@ -7,10 +7,13 @@ import {
   ResultRepository,
   TenancyRepository,
   ScheduleRepository,
+  TrackingRepository,
   WebhookConfigRepository,
   WebhookDeliveryRepository,
 } from '@crawl/db';
 import { ScheduleService } from './routes/schedules/schedules.service';
+import { TrackingService } from './routes/tracking/tracking.service';
+import { AnalyticsService } from './routes/analytics/analytics.service';
 import { SecretBox } from '@crawl/core';
 import { WebhookService } from './routes/webhooks/webhooks.service';
 import { JobService } from '@crawl/jobs';
@@ -32,6 +35,8 @@ export interface GatewayDeps {
   jobService: JobService;
   webhookService: WebhookService;
   scheduleService: ScheduleService;
+  trackingService: TrackingService;
+  analyticsService: AnalyticsService;
   rateLimiter: RateLimiter;
   principalCache: PrincipalCache;
   log: Logger;
@@ -69,6 +74,8 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     idempotency: new IdempotencyRepository(db),
     jobService: new JobService({ db, jobs, credits, producer, log: options.log }),
     scheduleService: new ScheduleService(new ScheduleRepository(db)),
+    trackingService: new TrackingService({ db, jobs, tracking: new TrackingRepository(db) }),
+    analyticsService: new AnalyticsService(db),
     webhookService: new WebhookService({
       configs: new WebhookConfigRepository(db),
       deliveries: new WebhookDeliveryRepository(db),

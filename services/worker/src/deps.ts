@@ -1,4 +1,4 @@
-import { CreditRepository, createDb, type Db, EventRepository, JobRepository, ResultRepository } from '@crawl/db';
+import { CreditRepository, createDb, type Db, EventRepository, JobRepository, ResultRepository, TrackingRepository } from '@crawl/db';
 import { Crawler, SessionPool } from '@crawl/marketplace';
 import type { Logger } from '@crawl/observability';
 import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
@@ -13,6 +13,7 @@ export interface WorkerDeps {
   results: ResultRepository;
   credits: CreditRepository;
   events: EventRepository;
+  tracking: TrackingRepository;
   crawler: Crawler;
   sessions: SessionPool;
   log: Logger;
@@ -30,6 +31,7 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger): WorkerDeps {
     results: new ResultRepository(db),
     credits: new CreditRepository(db),
     events: new EventRepository(db),
+    tracking: new TrackingRepository(db),
     sessions,
     crawler: new Crawler({
       origins: config.origins,

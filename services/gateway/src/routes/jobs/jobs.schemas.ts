@@ -2,7 +2,7 @@ import { ID_PATTERN, JOB_STATUSES } from '@crawl/core';
 import { z } from 'zod';
 
 /** ISO date (`2026-11-01`) or timestamp; a bare date as a lower bound means its midnight UTC. */
-const isoDateOrTimestamp = z
+export const isoDateOrTimestamp = z
   .string()
   .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
     message: 'must be an ISO 8601 date or timestamp',

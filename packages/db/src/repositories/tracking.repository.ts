@@ -1,0 +1,106 @@
+import { type Selectable, sql, type Transaction } from 'kysely';
+import type { Db } from '../connection';
+import type { Database, ProductSnapshotTable, TrackedTargetTable } from '../schema';
+
+export type TrackedTargetRow = Selectable<TrackedTargetTable>;
+export type ProductSnapshotRow = Selectable<ProductSnapshotTable>;
+
+export interface SnapshotWrite {
+  asin: string;
+  snapshot: Record<string, unknown>;
+  merged: Record<string, unknown>;
+  changes: { field: string; from: unknown; to: unknown }[];
+}
+
+/** Tracked targets (latest known state per product) and their snapshot history. */
+export class TrackingRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Locks the tracked targets of `asins` (creating empty ones first), in ASIN order so that
+   * concurrent jobs crawling the same products never deadlock, and returns their latest
+   * known snapshots (null for products never seen before).
+   */
+  async lockTargets(trx: Transaction<Database>, projectId: string, marketplace: string, asins: string[]): Promise<Map<string, Record<string, unknown> | null>> {
+    const sorted = [...new Set(asins)].sort();
+    if (!sorted.length) return new Map();
+    await trx
+      .insertInto('tracked_target')
+      .values(sorted.map((asin) => ({ project_id: projectId, marketplace, asin })))
+      .onConflict((oc) => oc.columns(['project_id', 'marketplace', 'asin']).doNothing())
+      .execute();
+    const rows = await trx
+      .selectFrom('tracked_target')
+      .select(['asin', 'latest_snapshot'])
+      .where('project_id', '=', projectId)
+      .where('marketplace', '=', marketplace)
+      .where('asin', 'in', sorted)
+      .orderBy('asin')
+      .forUpdate()
+      .execute();
+    return new Map(rows.map((r) => [r.asin, r.latest_snapshot]));
+  }
+
+  /** Stores one snapshot per product and moves each tracked target on, in two statements. */
+  async recordSnapshots(trx: Transaction<Database>, scope: { projectId: string; marketplace: string; jobId: string; source: string }, writes: SnapshotWrite[]): Promise<void> {
+    if (!writes.length) return;
+    await trx
+      .insertInto('product_snapshot')
+      .values(
+        writes.map((w) => ({
+          project_id: scope.projectId,
+          marketplace: scope.marketplace,
+          asin: w.asin,
+          job_id: scope.jobId,
+          source: scope.source,
+          snapshot: JSON.stringify(w.snapshot),
+          changes: JSON.stringify(w.changes),
+          change_count: w.changes.length,
+        })),
+      )
+      .execute();
+    const values = writes.map((w) => sql`(${w.asin}, ${JSON.stringify(w.merged)}::jsonb, ${w.changes.length}::int)`);
+    await sql`
+      update tracked_target t
+      set latest_snapshot = v.merged,
+          change_count = t.change_count + v.changes,
+          last_seen_at = now(),
+          last_changed_at = case when v.changes > 0 then now() else t.last_changed_at end
+      from (values ${sql.join(values)}) as v(asin, merged, changes)
+      where t.project_id = ${scope.projectId} and t.marketplace = ${scope.marketplace} and t.asin = v.asin`.execute(trx);
+  }
+
+  async list(filter: { projectId: string; marketplace?: string; changedSince?: Date; limit: number; offset: number }) {
+    let q = this.db.selectFrom('tracked_target').where('project_id', '=', filter.projectId).where('latest_snapshot', 'is not', null);
+    if (filter.marketplace) q = q.where('marketplace', '=', filter.marketplace);
+    if (filter.changedSince) q = q.where('last_changed_at', '>=', filter.changedSince);
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy('last_seen_at', 'desc').orderBy('asin').limit(filter.limit).offset(filter.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  async findTarget(projectId: string, marketplace: string, asin: string): Promise<TrackedTargetRow | undefined> {
+    return this.db
+      .selectFrom('tracked_target')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('marketplace', '=', marketplace)
+      .where('asin', '=', asin)
+      .where('latest_snapshot', 'is not', null)
+      .executeTakeFirst();
+  }
+
+  async timeline(projectId: string, marketplace: string, asin: string, limit: number): Promise<ProductSnapshotRow[]> {
+    return this.db
+      .selectFrom('product_snapshot')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('marketplace', '=', marketplace)
+      .where('asin', '=', asin)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+}

@@ -1,0 +1,58 @@
+import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
+
+const details = (over: Record<string, unknown> = {}) => ({
+  asin: 'B0TEST0001',
+  price: { amount: 19.9, currency: 'USD' },
+  listPrice: { amount: 24.99, currency: 'USD' },
+  availability: { status: 'in_stock', text: 'In Stock' },
+  rating: 4.5,
+  reviewsCount: 1234,
+  title: 'Acme  Lamp',
+  seller: { name: 'Acme', id: 'A1' },
+  bestSellersRank: [{ category: 'Lamps', rank: 12 }, { category: 'Home', rank: 900 }],
+  isPrime: true,
+  mainImage: 'https://m.media-amazon.com/images/I/61abc._AC_SL1500_.jpg',
+  ...over,
+});
+
+it('the first snapshot is a baseline, not a change', () => {
+  expect(diffSnapshot(null, snapshotOf('details', details())).changes).toEqual([]);
+});
+
+it('reports exactly the fields that changed', () => {
+  const before = snapshotOf('details', details());
+  const after = snapshotOf('details', details({ price: { amount: 17.49, currency: 'USD' }, availability: { status: 'out_of_stock', text: 'Currently unavailable' }, rating: 4.2 }));
+  expect(diffSnapshot(before, after).changes).toEqual([
+    { field: 'price', from: 19.9, to: 17.49 },
+    { field: 'availability', from: 'in_stock', to: 'out_of_stock' },
+    { field: 'rating', from: 4.5, to: 4.2 },
+  ]);
+});
+
+it('ignores representation noise: cents, rating rounding, whitespace, image size modifiers', () => {
+  const before = snapshotOf('details', details());
+  const after = snapshotOf('details', details({ price: { amount: 19.900000001, currency: 'USD' }, title: ' Acme Lamp ', rating: 4.50, mainImage: 'https://m.media-amazon.com/images/I/61abc._AC_SX679_.jpg' }));
+  expect(diffSnapshot(before, after).changes).toEqual([]);
+});
+
+it('treats fields the page did not show as unobserved: no change, last value kept', () => {
+  const before = snapshotOf('details', details());
+  const { changes, merged } = diffSnapshot(before, snapshotOf('details', details({ price: null, availability: { status: 'unknown', text: null } })));
+  expect(changes).toEqual([]);
+  expect(merged.price).toBe(19.9);
+  expect(merged.availability).toBe('in_stock');
+});
+
+it('compares search cards only on the fields a card shows', () => {
+  const before = snapshotOf('details', details());
+  const card = snapshotOf('search', { asin: 'B0TEST0001', price: { amount: 19.9, currency: 'USD' }, rating: 4.5, reviewsCount: 1300, title: 'Acme Lamp', image: 'https://m.media-amazon.com/images/I/61abc._AC_UL320_.jpg', isPrime: false });
+  const { changes, merged } = diffSnapshot(before, card);
+  expect(changes).toEqual([{ field: 'reviewsCount', from: 1234, to: 1300 }]);
+  expect((merged as ProductSnapshot).isPrime).toBe(true); // a card does not tell Prime
+});
+
+it('detects a best-sellers rank move and a currency change', () => {
+  const before = snapshotOf('details', details());
+  const after = snapshotOf('details', details({ bestSellersRank: [{ category: 'Lamps', rank: 7 }], price: { amount: 19.9, currency: 'EUR' } }));
+  expect(diffSnapshot(before, after).changes.map((c) => c.field)).toEqual(['currency', 'bestSellersRank']);
+});

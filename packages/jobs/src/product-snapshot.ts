@@ -1,0 +1,117 @@
+/**
+ * Change tracking rules (issue 6), pure functions so that they are tested on their own.
+ *
+ * A snapshot holds the monitored fields of one product as one crawl saw them. Noise rules:
+ * - A field the page did not show (null, or availability `unknown`) is "not observed": it is
+ *   neither a change nor does it erase the last known value. A parser miss must not look like
+ *   a product losing its price.
+ * - Prices and list prices compare in cents (19.9 == 19.90); ratings to one decimal; review
+ *   counts exactly; titles and seller names after collapsing whitespace.
+ * - Image URLs compare without Amazon's size/format modifiers (`._AC_SX679_.`), which change
+ *   with the page layout, not with the product.
+ * - Search cards show fewer fields than product pages: they are compared only on what a card
+ *   shows (price, list price, currency, rating, reviews, title, image), so a search crawl never
+ *   reports availability, seller, rank or Prime changes.
+ * - The first snapshot of a product is its baseline, never a change.
+ */
+export interface ProductSnapshot {
+  price: number | null;
+  listPrice: number | null;
+  currency: string | null;
+  availability: string | null;
+  rating: number | null;
+  reviewsCount: number | null;
+  title: string | null;
+  seller: string | null;
+  bestSellersRank: { category: string; rank: number } | null;
+  isPrime: boolean | null;
+  mainImage: string | null;
+}
+
+export type MonitoredField = keyof ProductSnapshot;
+export interface FieldChange {
+  field: MonitoredField;
+  from: unknown;
+  to: unknown;
+}
+
+export const MONITORED_FIELDS: MonitoredField[] = [
+  'price', 'listPrice', 'currency', 'availability', 'rating', 'reviewsCount', 'title', 'seller', 'bestSellersRank', 'isPrime', 'mainImage',
+];
+
+/** Fields a search result card shows. */
+export const SEARCH_FIELDS: MonitoredField[] = ['price', 'listPrice', 'currency', 'rating', 'reviewsCount', 'title', 'mainImage'];
+
+type Item = Record<string, unknown>;
+const money = (v: unknown) => (v && typeof v === 'object' ? (v as { amount?: number; currency?: string }) : null);
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().replace(/\s+/g, ' ') : null);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The monitored fields of a stored result item (details product or search card). */
+export function snapshotOf(kind: 'details' | 'search', item: Item): ProductSnapshot {
+  const price = money(item.price);
+  const listPrice = money(item.listPrice);
+  const availability = (item.availability as { status?: string } | null | undefined)?.status;
+  const bsr = Array.isArray(item.bestSellersRank) ? (item.bestSellersRank[0] as { category: string; rank: number } | undefined) : undefined;
+  const seller = item.seller as { name?: string } | null | undefined;
+  const snapshot: ProductSnapshot = {
+    price: num(price?.amount),
+    listPrice: num(listPrice?.amount),
+    currency: price?.currency ?? listPrice?.currency ?? null,
+    availability: availability && availability !== 'unknown' ? availability : null,
+    rating: num(item.rating),
+    reviewsCount: num(item.reviewsCount),
+    title: text(item.title),
+    seller: text(seller?.name),
+    bestSellersRank: bsr ? { category: bsr.category, rank: bsr.rank } : null,
+    isPrime: typeof item.isPrime === 'boolean' ? item.isPrime : null,
+    mainImage: text(kind === 'search' ? item.image : item.mainImage),
+  };
+  if (kind === 'search') {
+    snapshot.availability = null;
+    snapshot.seller = null;
+    snapshot.bestSellersRank = null;
+    snapshot.isPrime = null;
+  }
+  return snapshot;
+}
+
+const imageKey = (url: string) => url.replace(/\._[^/]*_\.(jpg|jpeg|png|webp|gif)$/i, '.$1');
+
+function same(field: MonitoredField, a: unknown, b: unknown): boolean {
+  switch (field) {
+    case 'price':
+    case 'listPrice':
+      return Math.round((a as number) * 100) === Math.round((b as number) * 100);
+    case 'rating':
+      return Math.round((a as number) * 10) === Math.round((b as number) * 10);
+    case 'mainImage':
+      return imageKey(a as string) === imageKey(b as string);
+    case 'bestSellersRank': {
+      const x = a as { category: string; rank: number };
+      const y = b as { category: string; rank: number };
+      return x.rank === y.rank && x.category === y.category;
+    }
+    default:
+      return a === b;
+  }
+}
+
+/**
+ * Compares a new snapshot with the last known values. Returns the changes and the merged
+ * "last known" snapshot (observed fields replaced, unobserved ones kept).
+ */
+export function diffSnapshot(previous: ProductSnapshot | null, next: ProductSnapshot): { changes: FieldChange[]; merged: ProductSnapshot } {
+  if (!previous) return { changes: [], merged: next };
+  const changes: FieldChange[] = [];
+  const merged: ProductSnapshot = { ...previous };
+  for (const field of MONITORED_FIELDS) {
+    const to = next[field];
+    if (to === null) continue;
+    const from = previous[field];
+    (merged as unknown as Record<string, unknown>)[field] = to;
+    if (from === null || from === undefined) continue; // first observation of this field
+    if (!same(field, from, to)) changes.push({ field, from, to });
+  }
+  return { changes, merged };
+}

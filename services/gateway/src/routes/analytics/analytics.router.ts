@@ -1,0 +1,33 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { requireOwnProject } from '../../middleware/auth';
+import { parseOrThrow } from '../../validation';
+import { isoDateOrTimestamp } from '../jobs/jobs.schemas';
+import type { AnalyticsService } from './analytics.service';
+
+const DAY = 24 * 3600 * 1000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Default: the last 30 days ending now. A bare date as `to` means the end of that UTC day. */
+const analyticsQuery = z
+  .object({ from: isoDateOrTimestamp.optional(), to: isoDateOrTimestamp.optional() })
+  .strict()
+  .transform((q) => {
+    const to = q.to ? (DATE_ONLY.test(q.to) ? new Date(Date.parse(q.to) + DAY - 1) : new Date(q.to)) : new Date();
+    const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * DAY);
+    return { from, to };
+  })
+  .superRefine((r, ctx) => {
+    if (r.from > r.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: '`from` must not be after `to`' });
+    else if (r.to.getTime() - r.from.getTime() > 366 * DAY) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
+  });
+
+/** Spec 4.2: project analytics over a date range. */
+export function analyticsRouter(service: AnalyticsService): Router {
+  const router = Router();
+  router.get('/projects/:projectId/analytics', requireOwnProject, async (req, res) => {
+    const { from, to } = parseOrThrow(analyticsQuery, req.query, 'query');
+    res.json({ data: await service.forProject(req.principal.projectId, from, to) });
+  });
+  return router;
+}

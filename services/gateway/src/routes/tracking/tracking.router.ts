@@ -1,0 +1,52 @@
+import { AppError, ID_PATTERN } from '@crawl/core';
+import { isMarketplaceCode } from '@crawl/marketplace';
+import { Router } from 'express';
+import { z } from 'zod';
+import { requireOwnProject } from '../../middleware/auth';
+import { parseOrThrow } from '../../validation';
+import { isoDateOrTimestamp } from '../jobs/jobs.schemas';
+import type { TrackingService } from './tracking.service';
+
+const intParam = (min: number, max: number, fallback: number) =>
+  z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max)).default(String(fallback));
+const marketplace = z
+  .string()
+  .transform((v) => v.toUpperCase())
+  .refine(isMarketplaceCode, 'must be a marketplace code such as US, DE');
+
+const listQuery = z
+  .object({
+    marketplace: marketplace.optional(),
+    changedSince: isoDateOrTimestamp.transform((v) => new Date(v)).optional(),
+    limit: intParam(1, 100, 20),
+    offset: intParam(0, 1_000_000, 0),
+  })
+  .strict();
+const timelineQuery = z.object({ marketplace, limit: intParam(1, 1000, 50) }).strict();
+const compareQuery = z.object({ from: z.string().min(1).max(100), to: z.string().min(1).max(100) }).strict();
+const ASIN = /^[A-Z0-9]{10}$/;
+
+/** Spec 4.4: tracked targets, a product's timeline, comparison of two result sets. */
+export function trackingRouter(service: TrackingService): Router {
+  const router = Router();
+
+  router.get('/projects/:projectId/tracked-targets', requireOwnProject, async (req, res) => {
+    const q = parseOrThrow(listQuery, req.query, 'query');
+    res.json(await service.list({ projectId: req.principal.projectId, ...q }));
+  });
+
+  router.get('/projects/:projectId/tracked-targets/:asin/timeline', requireOwnProject, async (req, res) => {
+    const q = parseOrThrow(timelineQuery, req.query, 'query');
+    const asin = String(req.params.asin).toUpperCase();
+    if (!ASIN.test(asin)) throw new AppError('NOT_FOUND', `Product ${String(req.params.asin)} was never crawled in this project.`);
+    res.json(await service.timeline(req.principal.projectId, q.marketplace, asin, q.limit));
+  });
+
+  router.get('/projects/:projectId/compare', requireOwnProject, async (req, res) => {
+    const q = parseOrThrow(compareQuery, req.query, 'query');
+    for (const id of [q.from, q.to]) if (!ID_PATTERN.test(id)) throw new AppError('NOT_FOUND', `Job ${id} not found.`);
+    res.json({ data: await service.compare(req.principal.projectId, q.from, q.to) });
+  });
+
+  return router;
+}

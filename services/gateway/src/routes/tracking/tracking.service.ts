@@ -1,0 +1,117 @@
+import { AppError } from '@crawl/core';
+import { type Db, type JobRepository, sql, type TrackingRepository } from '@crawl/db';
+import { diffSnapshot, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS, snapshotOf } from '@crawl/jobs';
+
+export interface TrackingDeps {
+  db: Db;
+  jobs: JobRepository;
+  tracking: TrackingRepository;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+interface SetEntry {
+  asin: string;
+  snapshot: ProductSnapshot;
+  positions: Map<string, number>;
+}
+
+/** Tracked targets, timelines and result-set comparison (spec 4.4). */
+export class TrackingService {
+  constructor(private readonly deps: TrackingDeps) {}
+
+  async list(filter: { projectId: string; marketplace?: string; changedSince?: Date; limit: number; offset: number }) {
+    const { rows, total } = await this.deps.tracking.list(filter);
+    return {
+      data: rows.map((r) => ({
+        asin: r.asin,
+        marketplace: r.marketplace,
+        snapshot: r.latest_snapshot,
+        changeCount: r.change_count,
+        lastChangedAt: iso(r.last_changed_at),
+        firstSeenAt: r.first_seen_at.toISOString(),
+        lastSeenAt: r.last_seen_at.toISOString(),
+      })),
+      pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + filter.limit < total },
+    };
+  }
+
+  async timeline(projectId: string, marketplace: string, asin: string, limit: number) {
+    const target = await this.deps.tracking.findTarget(projectId, marketplace, asin);
+    if (!target) throw new AppError('NOT_FOUND', `Product ${asin} on ${marketplace} was never crawled in this project.`);
+    const rows = await this.deps.tracking.timeline(projectId, marketplace, asin, limit);
+    return {
+      data: rows.map((r) => ({ jobId: r.job_id, source: r.source, capturedAt: r.captured_at.toISOString(), snapshot: r.snapshot, changes: r.changes })),
+      target: { asin, marketplace, changeCount: target.change_count, firstSeenAt: target.first_seen_at.toISOString(), lastSeenAt: target.last_seen_at.toISOString() },
+    };
+  }
+
+  /** One entry per ASIN (first occurrence), with its position per keyword for search sets. */
+  private async resultSet(jobId: string, type: 'search' | 'details'): Promise<Map<string, SetEntry>> {
+    const rows = await sql<{ data: Record<string, unknown> }>`
+      select jsonb_build_object(
+        'asin', data->'asin', 'keyword', data->'keyword', 'position', data->'position', 'price', data->'price',
+        'listPrice', data->'listPrice', 'availability', data->'availability', 'rating', data->'rating',
+        'reviewsCount', data->'reviewsCount', 'title', data->'title', 'seller', data->'seller',
+        'bestSellersRank', data->'bestSellersRank', 'isPrime', data->'isPrime', 'mainImage', data->'mainImage', 'image', data->'image'
+      ) as data
+      from result_item where job_id = ${jobId} order by target_idx, position`.execute(this.deps.db);
+    const set = new Map<string, SetEntry>();
+    for (const { data } of rows.rows) {
+      const asin = data.asin as string | null;
+      if (!asin) continue;
+      let entry = set.get(asin);
+      if (!entry) {
+        entry = { asin, snapshot: snapshotOf(type, data), positions: new Map() };
+        set.set(asin, entry);
+      }
+      const keyword = String(data.keyword ?? '');
+      if (type === 'search' && typeof data.position === 'number' && !entry.positions.has(keyword)) entry.positions.set(keyword, data.position);
+    }
+    return set;
+  }
+
+  /**
+   * Products only in `from`, only in `to`, and for products in both the monitored fields
+   * that differ (same noise rules as change tracking). Search vs search also reports
+   * position moves per keyword; a details set against a search set compares only the fields
+   * a search card shows, and says so.
+   */
+  async compare(projectId: string, fromId: string, toId: string) {
+    const [from, to] = await Promise.all([this.deps.jobs.findInProject(fromId, projectId), this.deps.jobs.findInProject(toId, projectId)]);
+    if (!from) throw new AppError('NOT_FOUND', `Job ${fromId} not found.`);
+    if (!to) throw new AppError('NOT_FOUND', `Job ${toId} not found.`);
+    const [a, b] = await Promise.all([this.resultSet(from.id, from.type), this.resultSet(to.id, to.type)]);
+    const mixed = from.type !== to.type;
+    const fields: MonitoredField[] = from.type === 'details' && to.type === 'details' ? MONITORED_FIELDS : SEARCH_FIELDS;
+    const changed: { asin: string; changes: unknown[] }[] = [];
+    const moved: { asin: string; keyword: string; from: number; to: number; delta: number }[] = [];
+    let inBoth = 0;
+    for (const [asin, x] of a) {
+      const y = b.get(asin);
+      if (!y) continue;
+      inBoth += 1;
+      const pick = (s: ProductSnapshot) => Object.fromEntries(MONITORED_FIELDS.map((f) => [f, fields.includes(f) ? s[f] : null])) as unknown as ProductSnapshot;
+      const { changes } = diffSnapshot(pick(x.snapshot), pick(y.snapshot));
+      if (changes.length) changed.push({ asin, changes });
+      for (const [keyword, p] of x.positions) {
+        const q = y.positions.get(keyword);
+        if (q !== undefined && q !== p) moved.push({ asin, keyword, from: p, to: q, delta: q - p });
+      }
+    }
+    const onlyInFrom = [...a.keys()].filter((k) => !b.has(k));
+    const onlyInTo = [...b.keys()].filter((k) => !a.has(k));
+    const job = (j: typeof from) => ({ id: j.id, type: j.type, marketplace: j.marketplace, status: j.status, createdAt: j.created_at.toISOString() });
+    return {
+      from: job(from),
+      to: job(to),
+      fieldsCompared: fields,
+      ...(mixed ? { note: 'a details result set compared with a search result set: only the fields a search card shows are compared, and positions are not' } : {}),
+      summary: { onlyInFrom: onlyInFrom.length, onlyInTo: onlyInTo.length, inBoth, changed: changed.length, moved: moved.length },
+      onlyInFrom,
+      onlyInTo,
+      changed,
+      moved,
+    };
+  }
+}
