@@ -1,6 +1,6 @@
 import { createApp, buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '@crawl/gateway';
 import { createLogger, createMetricsRegistry } from '@crawl/observability';
-import { startSimulator, type Simulator } from '@crawl/simulator';
+import { type SimulatorOptions, startSimulator, type Simulator } from '@crawl/simulator';
 import { createTenant, createTestDatabase, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix } from '@crawl/testing';
 import { loadWorkerConfig, startWorker, type WorkerHandle } from '@crawl/worker';
 import supertest from 'supertest';
@@ -25,10 +25,10 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(options: { workerEnv?: Record<string, string>; workers?: number } = {}): Promise<Stack> {
+export async function startStack(options: { workerEnv?: Record<string, string>; workers?: number; simulator?: SimulatorOptions } = {}): Promise<Stack> {
   const database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
   const prefix = uniquePrefix('e2e');
-  const simulator = await startSimulator({ seed: 7 });
+  const simulator = await startSimulator({ seed: 7, ...options.simulator });
   const gateway = buildGatewayDeps({
     databaseUrl: database.url,
     databasePoolSize: 10,

@@ -57,14 +57,20 @@ const rawBodyArb = fc.oneof(fc.string(), fc.fullUnicodeString(), fc.constantFrom
 const queryArb = fc
   .array(
     fc.tuple(
-      fc.oneof(fc.constantFrom('status', 'q', 'from', 'to', 'limit', 'offset', 'format'), fc.string({ maxLength: 8 })),
+      fc.oneof(fc.constantFrom('status', 'q', 'from', 'to', 'limit', 'offset', 'format', 'marketplace', 'changedSince'), fc.string({ maxLength: 8 })),
       fc.oneof(fc.string(), fc.fullUnicodeString({ maxLength: 20 }), fc.integer().map(String), fc.constantFrom('2026-01-01', '-1', '1e9', 'NaN', '%', '%zz', 'queued', 'csv')),
     ),
     { maxLength: 5 },
   )
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
 
-const getPaths = () => [`/v1/key/projects/${tenant.projectId}/webhooks`, `/v1/key/projects/${tenant.projectId}/jobs`, `/v1/key/jobs/${jobId}`, `/v1/key/jobs/${jobId}/results`, `/v1/key/jobs/${jobId}/export`];
+const getPaths = () => [
+  `/v1/key/projects/${tenant.projectId}/analytics`,
+  `/v1/key/projects/${tenant.projectId}/tracked-targets`,
+  `/v1/key/projects/${tenant.projectId}/tracked-targets/B0DR8G428S/timeline`,
+  `/v1/key/projects/${tenant.projectId}/compare`,
+  `/v1/key/projects/${tenant.projectId}/schedules`,
+  `/v1/key/projects/${tenant.projectId}/webhooks`, `/v1/key/projects/${tenant.projectId}/jobs`, `/v1/key/jobs/${jobId}`, `/v1/key/jobs/${jobId}/results`, `/v1/key/jobs/${jobId}/export`];
 const postPaths = () => [
   `/v1/key/projects/${tenant.projectId}/jobs`,
   `/v1/key/jobs/${jobId}/retry`,

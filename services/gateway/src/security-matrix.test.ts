@@ -52,6 +52,10 @@ const endpoints: Endpoint[] = [
   { method: 'get', path: () => `/v1/key/schedules/${scheduleId}`, scope: 'job' },
   { method: 'patch', path: () => `/v1/key/schedules/${scheduleId}`, body: { enabled: false }, scope: 'job' },
   { method: 'delete', path: () => `/v1/key/schedules/${scheduleId}`, scope: 'job' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/tracked-targets`, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/tracked-targets/B0DR8G428S/timeline?marketplace=US`, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/compare?from=${jobId}&to=${jobId}`, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/analytics`, scope: 'project' },
 ];
 
 const credentials: [string, () => Record<string, string>][] = [
