@@ -1,5 +1,6 @@
 /** `pnpm bench <name>`: prints figures measured against a baseline taken in the same run. */
 import { benchCrawl } from './crawl.bench';
+import { benchAnalytics } from './analytics.bench';
 import { benchGateway } from './gateway.bench';
 import { benchScheduler } from './scheduler.bench';
 import { benchWebhooks } from './webhooks.bench';
@@ -9,6 +10,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   crawl: benchCrawl,
   webhooks: benchWebhooks,
   scheduler: benchScheduler,
+  analytics: benchAnalytics,
 };
 
 async function main(): Promise<void> {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -13,6 +14,12 @@ export class ServiceProcess {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     return new ServiceProcess(name, child);
+  }
+
+  /** Current resident set size in bytes. */
+  rss(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
   }
 
   get pid(): number | undefined {
