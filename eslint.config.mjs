@@ -50,7 +50,7 @@ export default tseslint.config(
   },
   {
     // Composition roots and test harnesses are where the environment is read.
-    files: ['**/main.ts', '**/migrate-main.ts', '**/*.test.ts', '**/test-support/**', 'packages/testing/**', 'e2e/**', 'bench/**'],
+    files: ['**/main.ts', '**/service-main.ts', '**/migrate-main.ts', '**/*.test.ts', '**/test-support/**', 'packages/testing/**', 'e2e/**', 'bench/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   ...boundaryRules,

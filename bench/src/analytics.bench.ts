@@ -37,13 +37,14 @@ export async function benchAnalytics(): Promise<void> {
     await sql`create temporary table bench_project as select * from unnest(${tenants.map((t) => t.projectId)}::text[], ${tenants.map((t) => t.organizationId)}::text[]) with ordinality as p(project_id, organization_id, n)`.execute(db);
     await sql`
       insert into job (id, project_id, organization_id, type, status, marketplace, targets, target_count, succeeded, failed,
-                       results_count, credits_reserved, credits_consumed, credits_refunded, created_at, started_at, finished_at, retry_of, schedule_id)
+                       results_count, credits_reserved, credits_consumed, credits_refunded, created_at, started_at, finished_at, retry_of, schedule_id, errors)
       select 'job_b' || lpad(g::text, 15, '0'), p.project_id, p.organization_id,
              case when g % 3 = 0 then 'search' else 'details' end,
              (array['completed','completed','completed','failed','cancelled'])[1 + g % 5], 'US', '["x"]'::jsonb, 10, 8, 2, 10, 20, 16, 4,
              now() - make_interval(mins => (g % 129600)), now() - make_interval(mins => (g % 129600)),
              now() - make_interval(mins => (g % 129600)) + make_interval(secs => 30 + g % 90),
-             case when g % 11 = 0 then 'job_x' end, case when g % 7 = 0 then 'sch_x' end
+             case when g % 11 = 0 then 'job_x' end, case when g % 7 = 0 then 'sch_x' end,
+             '[{"target":"t","code":"BLOCKED","message":"robot check"},{"target":"t","code":"NOT_FOUND","message":"404"}]'::jsonb
       from generate_series(1, ${JOBS}) g join bench_project p on p.n = 1 + g % ${PROJECTS}`.execute(db);
     await sql`
       insert into job_target (job_id, idx, target, status, error_code)

@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createDb, ensureDatabase, migrateToLatest, sql } from '@crawl/db';
 import { parseDetailsPage, parseSearchPage } from '@crawl/marketplace';
 import { createTenant, freePort } from '@crawl/testing';
-import IORedis from 'ioredis';
-import { ROOT, ServiceProcess, table, waitForHttp } from './processes';
+import { deleteRedisPrefix, ROOT, ServiceProcess, table, waitForHttp } from './processes';
 
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/amazon');
 const TEMPLATE = 'details-US-B0DR8G428S.html';
@@ -169,14 +168,7 @@ export async function benchCrawl(): Promise<void> {
   } finally {
     await Promise.all([simulator.stop(), gateway.stop()]);
     await sql`delete from job where project_id in (select id from project where name like 'bench %')`.execute(db);
-    const redis = new IORedis(redisUrl);
-    for (let cursor = '0'; ; ) {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.unlink(...keys);
-      cursor = next;
-      if (cursor === '0') break;
-    }
-    redis.disconnect();
+    await deleteRedisPrefix(redisUrl, prefix);
     await db.destroy();
   }
   console.log(

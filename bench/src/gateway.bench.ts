@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createDb, ensureDatabase, migrateToLatest } from '@crawl/db';
 import { createTenant, freePort } from '@crawl/testing';
 import autocannon from 'autocannon';
-import IORedis from 'ioredis';
-import { ServiceProcess, table, waitForHttp } from './processes';
+import { deleteRedisPrefix, ServiceProcess, table, waitForHttp } from './processes';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 50;
@@ -93,12 +92,5 @@ export async function benchGateway(): Promise<void> {
 /** Removes the run's jobs and queue keys so repeated runs do not grow the bench database or Redis. */
 async function cleanup(db: ReturnType<typeof createDb>, redisUrl: string, prefix: string, projectId: string): Promise<void> {
   await db.deleteFrom('job').where('project_id', '=', projectId).execute();
-  const redis = new IORedis(redisUrl);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
+  await deleteRedisPrefix(redisUrl, prefix);
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import IORedis from 'ioredis';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -55,4 +56,16 @@ export function table(rows: Record<string, string | number>[]): string {
   const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => String(r[h]).length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(headers.map((h) => String(r[h]))))].join('\n');
+}
+
+/** Deletes every Redis key of a run's queue prefix, so repeated runs do not grow Redis. */
+export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new IORedis(redisUrl);
+  for (let cursor = '0'; ; ) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.unlink(...keys);
+    cursor = next;
+    if (cursor === '0') break;
+  }
+  redis.disconnect();
 }

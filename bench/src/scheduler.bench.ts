@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createDb, ensureDatabase, migrateToLatest, sql } from '@crawl/db';
 import { createTenant } from '@crawl/testing';
-import IORedis from 'ioredis';
-import { ServiceProcess, table } from './processes';
+import { deleteRedisPrefix, ServiceProcess, table } from './processes';
 
 /** utime + stime of a process in seconds, from /proc. */
 function cpuSeconds(pid: number): number {
@@ -84,14 +83,7 @@ export async function benchScheduler(): Promise<void> {
     await scheduler.stop();
     await sql`delete from schedule where project_id = ${tenant.projectId}`.execute(db);
     await sql`delete from job where project_id = ${tenant.projectId}`.execute(db);
-    const redis = new IORedis(redisUrl);
-    for (let cursor = '0'; ; ) {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.unlink(...keys);
-      cursor = next;
-      if (cursor === '0') break;
-    }
-    redis.disconnect();
+    await deleteRedisPrefix(redisUrl, prefix);
     await db.destroy();
   }
 }

@@ -4,8 +4,7 @@ import { SecretBox, webhookDeliveryBody } from '@crawl/core';
 import { createDb, ensureDatabase, migrateToLatest, sql, WebhookConfigRepository } from '@crawl/db';
 import { createTenant, freePort } from '@crawl/testing';
 import { closeDeliveryAgents, deliverWebhook } from '@crawl/webhook-delivery';
-import IORedis from 'ioredis';
-import { ServiceProcess, table } from './processes';
+import { deleteRedisPrefix, ServiceProcess, table } from './processes';
 
 const SECRETS_KEY = 'e'.repeat(64);
 const CONCURRENCY = 64;
@@ -185,14 +184,7 @@ export async function benchWebhooks(): Promise<void> {
     await sql`delete from webhook_delivery where project_id in (select id from project where name like 'bench webhooks%')`.execute(db);
     await sql`delete from event where project_id in (select id from project where name like 'bench webhooks%')`.execute(db);
     await sql`delete from webhook_config where project_id in (select id from project where name like 'bench webhooks%')`.execute(db);
-    const redis = new IORedis(redisUrl);
-    for (let cursor = '0'; ; ) {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.unlink(...keys);
-      cursor = nextCursor;
-      if (cursor === '0') break;
-    }
-    redis.disconnect();
+    await deleteRedisPrefix(redisUrl, prefix);
     await db.destroy();
   }
 }

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import { DEV_SECRETS_KEY, exitOnConfigError } from '@crawl/config';
-import { createLogger, createMetricsRegistry, ShutdownRegistry } from '@crawl/observability';
+import { DEV_SECRETS_KEY } from '@crawl/config';
+import { createLogger, createMetricsRegistry, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { createApp } from './app';
 import { type GatewayConfig, loadGatewayConfig } from './config';
 import { buildGatewayDeps, closeGatewayDeps } from './deps';
@@ -48,18 +48,4 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
   return { server, port, deps };
 }
 
-if (require.main === module) {
-  let config: GatewayConfig;
-  try {
-    config = loadGatewayConfig(process.env);
-  } catch (err) {
-    exitOnConfigError(err);
-  }
-  const log = createLogger({ level: config.LOG_LEVEL, service: 'gateway' });
-  const shutdown = new ShutdownRegistry(log);
-  shutdown.installSignalHandlers();
-  startGateway(config, shutdown).catch((err) => {
-    log.fatal({ err }, 'gateway failed to start');
-    process.exit(1);
-  });
-}
+if (require.main === module) runServiceMain('gateway', loadGatewayConfig, startGateway);

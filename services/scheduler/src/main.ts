@@ -1,7 +1,6 @@
-import { exitOnConfigError } from '@crawl/config';
 import { CreditRepository, createDb, JobRepository, listen, SCHEDULES_CHANNEL, ScheduleRepository } from '@crawl/db';
 import { JobService, reconcileQueuedJobs } from '@crawl/jobs';
-import { createLogger, ShutdownRegistry } from '@crawl/observability';
+import { createLogger, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { createRedisConnection, QueueProducer } from '@crawl/queue';
 import { loadSchedulerConfig, type SchedulerConfig } from './config';
 import { ScheduleLoop } from './schedule-loop';
@@ -40,18 +39,4 @@ export async function startScheduler(config: SchedulerConfig, shutdown?: Shutdow
   return { close: () => registry.run('close') };
 }
 
-if (require.main === module) {
-  let config: SchedulerConfig;
-  try {
-    config = loadSchedulerConfig(process.env);
-  } catch (err) {
-    exitOnConfigError(err);
-  }
-  const log = createLogger({ level: config.LOG_LEVEL, service: 'scheduler' });
-  const shutdown = new ShutdownRegistry(log);
-  shutdown.installSignalHandlers();
-  startScheduler(config, shutdown).catch((err) => {
-    log.fatal({ err }, 'scheduler failed to start');
-    process.exit(1);
-  });
-}
+if (require.main === module) runServiceMain('scheduler', loadSchedulerConfig, startScheduler);

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import { DEV_SECRETS_KEY, exitOnConfigError } from '@crawl/config';
+import { DEV_SECRETS_KEY } from '@crawl/config';
 import { SecretBox } from '@crawl/core';
 import { createDb, EVENTS_CHANNEL, listen, WebhookDeliveryRepository } from '@crawl/db';
-import { Counter, createLogger, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry } from '@crawl/observability';
+import { Counter, createLogger, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
 import { createRedisConnection, LeaseSemaphore, QueueProducer, runWorker } from '@crawl/queue';
 import { loadWebhooksConfig, type WebhooksConfig } from './config';
 import { Dispatcher, reconcileDeliveries } from './dispatcher';
@@ -15,20 +14,6 @@ function deliveryMetrics(registry: Registry) {
     attempts.inc({ outcome: success ? 'success' : 'failure' });
     seconds.observe(s);
   };
-}
-
-function serveMetrics(port: number, registry: Registry): Server {
-  return createServer(async (req, res) => {
-    if (req.url === '/metrics') {
-      res.setHeader('content-type', registry.contentType);
-      res.end(await registry.metrics());
-    } else if (req.url === '/healthz') {
-      res.end('{"data":{"status":"ok"}}');
-    } else {
-      res.statusCode = 404;
-      res.end();
-    }
-  }).listen(port);
 }
 
 export interface WebhooksHandle {
@@ -91,18 +76,4 @@ export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownR
   return { close: () => registry.run('close') };
 }
 
-if (require.main === module) {
-  let config: WebhooksConfig;
-  try {
-    config = loadWebhooksConfig(process.env);
-  } catch (err) {
-    exitOnConfigError(err);
-  }
-  const log = createLogger({ level: config.LOG_LEVEL, service: 'webhooks' });
-  const shutdown = new ShutdownRegistry(log);
-  shutdown.installSignalHandlers();
-  startWebhooks(config, shutdown).catch((err) => {
-    log.fatal({ err }, 'webhooks service failed to start');
-    process.exit(1);
-  });
-}
+if (require.main === module) runServiceMain('webhooks', loadWebhooksConfig, startWebhooks);

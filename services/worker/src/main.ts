@@ -1,6 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import { exitOnConfigError } from '@crawl/config';
-import { Counter, createLogger, createMetricsRegistry, Histogram, type Logger, type Registry, ShutdownRegistry } from '@crawl/observability';
+import { Counter, createLogger, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
 import { runWorker } from '@crawl/queue';
 import { loadWorkerConfig, type WorkerConfig } from './config';
 import { buildWorkerDeps, closeWorkerDeps, type WorkerDeps } from './deps';
@@ -32,25 +30,6 @@ function workerMetrics(registry: Registry) {
   };
 }
 
-/** /metrics and /healthz on a side port, as workers have no HTTP API of their own. */
-function serveMetrics(port: number, registry: Registry, log: Logger): Server {
-  const server = createServer(async (req, res) => {
-    if (req.url === '/metrics') {
-      res.setHeader('content-type', registry.contentType);
-      res.end(await registry.metrics());
-    } else if (req.url === '/healthz') {
-      res.setHeader('content-type', 'application/json');
-      res.end('{"data":{"status":"ok"}}');
-    } else {
-      res.statusCode = 404;
-      res.end();
-    }
-  });
-  server.listen(port, () => log.info({ port }, 'worker metrics listening'));
-  return server;
-}
-
-/** Starts the crawl workers; returns once they consume. Used by `node dist/main.js` and `pnpm start`. */
 export interface WorkerHandle {
   deps: WorkerDeps;
   close(): Promise<void>;
@@ -78,7 +57,7 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
       onOutcome: observe.onOutcome,
     },
   );
-  const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics, log) : null;
+  const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics) : null;
   registry.add('intake', 'crawl worker', () => worker.close());
   registry.add('intake', 'metrics server', () => side && new Promise((r) => side.close(r)));
   registry.add('connections', 'worker pools', () => closeWorkerDeps(deps));
@@ -87,18 +66,4 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   return { deps, close: () => registry.run('close') };
 }
 
-if (require.main === module) {
-  let config: WorkerConfig;
-  try {
-    config = loadWorkerConfig(process.env);
-  } catch (err) {
-    exitOnConfigError(err);
-  }
-  const log = createLogger({ level: config.LOG_LEVEL, service: 'worker' });
-  const shutdown = new ShutdownRegistry(log);
-  shutdown.installSignalHandlers();
-  startWorker(config, shutdown).catch((err) => {
-    log.fatal({ err }, 'worker failed to start');
-    process.exit(1);
-  });
-}
+if (require.main === module) runServiceMain('worker', loadWorkerConfig, startWorker);

@@ -27,11 +27,12 @@ export class AnalyticsService {
           percentile_cont(0.5) within group (order by extract(epoch from finished_at - started_at)) filter (where finished_at is not null and started_at is not null) as p50,
           percentile_cont(0.95) within group (order by extract(epoch from finished_at - started_at)) filter (where finished_at is not null and started_at is not null) as p95
         from job where project_id = ${projectId} and created_at >= ${from} and created_at <= ${to}`.execute(this.db),
+      // Per-target failures are on the job row (`errors`): no scan of job_target.
       sql<{ code: string; count: number }>`
-        select t.error_code as code, count(*) as count
-        from job j join job_target t on t.job_id = j.id
-        where j.project_id = ${projectId} and j.created_at >= ${from} and j.created_at <= ${to} and t.status = 'failed'
-        group by t.error_code order by count desc`.execute(this.db),
+        select e->>'code' as code, count(*) as count
+        from job j, jsonb_array_elements(j.errors) e
+        where j.project_id = ${projectId} and j.created_at >= ${from} and j.created_at <= ${to}
+        group by 1 order by count desc`.execute(this.db),
       sql<{ changes: number }>`
         select coalesce(sum(change_count), 0) as changes from product_snapshot
         where project_id = ${projectId} and captured_at >= ${from} and captured_at <= ${to}`.execute(this.db),

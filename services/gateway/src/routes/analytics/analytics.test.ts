@@ -61,6 +61,7 @@ beforeAll(async () => {
         credits_refunded: terminal ? s.targets * per(s.type) - consumed : 0,
         retry_of: s.source === 'retry' ? prev : null,
         schedule_id: s.source === 'schedule' ? 'sch_0000000000000000' : null,
+        errors: JSON.stringify(s.failCodes.map((code, i) => ({ target: `t${s.succeeded + i}`, code, message: 'seeded' }))),
         created_at: created,
         started_at: s.durationS === null ? null : created,
         finished_at: s.durationS === null ? null : new Date(created.getTime() + s.durationS * 1000),
