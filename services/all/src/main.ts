@@ -4,6 +4,7 @@
  */
 import { exitOnConfigError } from '@crawl/config';
 import { createLogger, ShutdownRegistry } from '@crawl/observability';
+import { createDemoProjectIfEmpty } from './demo';
 import { loadGatewayConfig, startGateway } from '@crawl/gateway';
 import { loadSchedulerConfig, startScheduler } from '@crawl/scheduler';
 import { loadWebhooksConfig, startWebhooks } from '@crawl/webhooks';
@@ -30,17 +31,28 @@ async function main(): Promise<void> {
   await startWebhooks(webhooksConfig, shutdown);
   await startScheduler(schedulerConfig, shutdown);
   const base = `http://localhost:${port}`;
-  process.stdout.write(
-    [
+  const demo = await createDemoProjectIfEmpty(gatewayConfig.DATABASE_URL);
+  const lines = [
+    '',
+    `  API      ${base}/v1/key`,
+    `  docs     ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
+    `  health   ${base}/healthz  ${base}/readyz`,
+    `  metrics  ${base}/metrics`,
+    `  crawling ${workerConfig.origins.override ?? 'real marketplaces (set MARKETPLACE_ORIGIN_OVERRIDE to use the simulator)'}`,
+  ];
+  if (demo) {
+    lines.push(
       '',
-      `  API      ${base}/v1/key`,
-      `  health   ${base}/healthz  ${base}/readyz`,
-      `  metrics  ${base}/metrics`,
-      `  crawling ${workerConfig.origins.override ?? 'real marketplaces (set MARKETPLACE_ORIGIN_OVERRIDE to use the simulator)'}`,
+      `  demo project ${demo.projectId} (1,000 credits); its API key, shown once:`,
+      `    ${demo.apiKey}`,
       '',
-      '',
-    ].join('\n'),
-  );
+      '  first job:',
+      `    curl -s -X POST ${base}/v1/key/projects/${demo.projectId}/jobs \\`,
+      `      -H 'Authorization: Bearer ${demo.apiKey}' -H 'Content-Type: application/json' \\`,
+      `      -d '{"type":"details","targets":["B0DR8G428S"]}'`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
 main().catch((err) => {

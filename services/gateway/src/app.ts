@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { GatewayDeps } from './deps';
 import { authenticate } from './middleware/auth';
 import { cors } from './middleware/cors';
@@ -6,6 +6,7 @@ import { errorHandler, notFound, requireJsonBody } from './middleware/error-hand
 import { httpMetrics } from './middleware/http-metrics';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
+import { docsRouter } from './routes/docs/docs.router';
 import { healthRouter } from './routes/health/health.router';
 import { jobsRouter } from './routes/jobs/jobs.router';
 import { schedulesRouter } from './routes/schedules/schedules.router';
@@ -15,6 +16,22 @@ import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
 /** Spec 4: 1 MiB request bodies at most (DESIGN section 4, 413 beyond). */
 const BODY_LIMIT = '1mb';
+
+/** Routers mounted at the root (no authentication). */
+export function publicRouters(deps: GatewayDeps): Router[] {
+  return [healthRouter(deps), docsRouter()];
+}
+
+/** Routers mounted under /v1/key, behind authentication and rate limiting. */
+export function apiRouters(deps: GatewayDeps): Router[] {
+  return [
+    jobsRouter(deps),
+    webhooksRouter(deps.webhookService),
+    schedulesRouter(deps.scheduleService),
+    trackingRouter(deps.trackingService),
+    analyticsRouter(deps.analyticsService),
+  ];
+}
 
 /**
  * The HTTP app without `listen`, so tests mount it. Order matters: request id first (every
@@ -29,7 +46,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(requestId);
   app.use(httpMetrics(deps.metrics));
   app.use(cors);
-  app.use(healthRouter(deps));
+  for (const router of publicRouters(deps)) app.use(router);
 
   const api = express.Router();
   api.use(authenticate(deps));
@@ -38,11 +55,7 @@ export function createApp(deps: GatewayDeps): Express {
   const json = express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] });
   api.post('*splat', json, requireJsonBody);
   api.patch('*splat', json, requireJsonBody);
-  api.use(jobsRouter(deps));
-  api.use(webhooksRouter(deps.webhookService));
-  api.use(schedulesRouter(deps.scheduleService));
-  api.use(trackingRouter(deps.trackingService));
-  api.use(analyticsRouter(deps.analyticsService));
+  for (const router of apiRouters(deps)) api.use(router);
   api.use(notFound);
   app.use('/v1/key', api);
 

@@ -9,7 +9,7 @@ const DAY = 24 * 3600 * 1000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Default: the last 30 days ending now. A bare date as `to` means the end of that UTC day. */
-const analyticsQuery = z
+export const analyticsQuery = z
   .object({ from: isoDateOrTimestamp.optional(), to: isoDateOrTimestamp.optional() })
   .strict()
   .transform((q) => {

@@ -6,7 +6,7 @@ import { requireOwnProject } from '../../middleware/auth';
 import { parseOrThrow } from '../../validation';
 import { type ScheduleService, toScheduleResource } from './schedules.service';
 
-const listQuery = z
+export const schedulesQuery = z
   .object({
     limit: z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(1).max(100)).default('20'),
     offset: z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(0).max(1_000_000)).default('0'),
@@ -33,7 +33,7 @@ export function schedulesRouter(service: ScheduleService): Router {
   });
 
   router.get('/projects/:projectId/schedules', requireOwnProject, async (req, res) => {
-    const { limit, offset } = parseOrThrow(listQuery, req.query, 'query');
+    const { limit, offset } = parseOrThrow(schedulesQuery, req.query, 'query');
     res.json(await service.list(req.principal.projectId, limit, offset));
   });
 

@@ -14,7 +14,7 @@ const marketplace = z
   .transform((v) => v.toUpperCase())
   .refine(isMarketplaceCode, 'must be a marketplace code such as US, DE');
 
-const listQuery = z
+export const trackedTargetsQuery = z
   .object({
     marketplace: marketplace.optional(),
     changedSince: isoDateOrTimestamp.transform((v) => new Date(v)).optional(),
@@ -22,8 +22,8 @@ const listQuery = z
     offset: intParam(0, 1_000_000, 0),
   })
   .strict();
-const timelineQuery = z.object({ marketplace, limit: intParam(1, 1000, 50) }).strict();
-const compareQuery = z.object({ from: z.string().min(1).max(100), to: z.string().min(1).max(100) }).strict();
+export const timelineQuery = z.object({ marketplace, limit: intParam(1, 1000, 50) }).strict();
+export const compareQuery = z.object({ from: z.string().min(1).max(100), to: z.string().min(1).max(100) }).strict();
 const ASIN = /^[A-Z0-9]{10}$/;
 
 /** Spec 4.4: tracked targets, a product's timeline, comparison of two result sets. */
@@ -31,7 +31,7 @@ export function trackingRouter(service: TrackingService): Router {
   const router = Router();
 
   router.get('/projects/:projectId/tracked-targets', requireOwnProject, async (req, res) => {
-    const q = parseOrThrow(listQuery, req.query, 'query');
+    const q = parseOrThrow(trackedTargetsQuery, req.query, 'query');
     res.json(await service.list({ projectId: req.principal.projectId, ...q }));
   });
 

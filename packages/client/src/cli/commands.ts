@@ -1,0 +1,192 @@
+import { pipeline } from 'node:stream/promises';
+import type { CrawlClient } from '../client';
+import type { ExportFormat, JobStatus, JobType } from '../types';
+import { type CliIo, json, ProgressLine, UsageError, write } from './output';
+
+type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+type Values = Record<string, string | boolean | undefined>;
+
+export interface CommandContext {
+  client: CrawlClient;
+  /** From `--project` or CRAWL_PROJECT_ID; throws a usage error when missing. */
+  project(): string;
+  args: string[];
+  values: Values;
+  io: CliIo;
+}
+
+export interface Command {
+  name: string;
+  usage: string;
+  summary: string;
+  help: string;
+  options: Record<string, OptionSpec>;
+  args: { min: number; max: number };
+  run(ctx: CommandContext): Promise<number>;
+}
+
+const JOB_TYPES: JobType[] = ['details', 'search'];
+const STATUSES: JobStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
+const FORMATS: ExportFormat[] = ['json', 'csv', 'llm'];
+
+function oneOf<T extends string>(value: string | boolean | undefined, allowed: T[], flag: string, command: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`, `crawl ${command} --help`);
+  return value as T;
+}
+
+function positiveInt(value: string | boolean | undefined, flag: string, command: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a positive integer`, `crawl ${command} --help`);
+  return Number(value);
+}
+
+const str = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+
+const jobsCreate: Command = {
+  name: 'jobs create',
+  usage: 'crawl jobs create --type details|search [--marketplace US] [--lang en-US] [--idempotency-key K] [--quiet] TARGET...',
+  summary: 'create a crawl job (prints the job, or its id with --quiet)',
+  help: `Targets are ASINs or Amazon product URLs for 'details', keywords for 'search' (quote keywords
+with spaces). Credits are reserved at once: 2 per details target, 5 per keyword. The request
+carries an Idempotency-Key (generated unless given), so a retry after a network error never
+creates a second job.`,
+  options: { type: { type: 'string' }, marketplace: { type: 'string' }, lang: { type: 'string' }, 'idempotency-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+  args: { min: 1, max: Infinity },
+  async run({ client, project, args, values, io }) {
+    const type = oneOf(values.type, JOB_TYPES, '--type', 'jobs create');
+    if (!type) throw new UsageError('--type is required (details or search)', 'crawl jobs create --help');
+    const config: { marketplace?: string; lang?: string } = {};
+    if (str(values.marketplace)) config.marketplace = str(values.marketplace);
+    if (str(values.lang)) config.lang = str(values.lang);
+    const job = await client.jobs.create(
+      project(),
+      { type, targets: args, ...(Object.keys(config).length ? { config } : {}) },
+      { idempotencyKey: str(values['idempotency-key']) },
+    );
+    await write(io.stdout, values.quiet ? `${job.id}\n` : json(job));
+    return 0;
+  },
+};
+
+const jobsGet: Command = {
+  name: 'jobs get',
+  usage: 'crawl jobs get ID',
+  summary: 'print a job',
+  help: 'Prints the job as JSON: status, progress {total, succeeded, failed}, credits, per-target errors.',
+  options: {},
+  args: { min: 1, max: 1 },
+  async run({ client, args, io }) {
+    await write(io.stdout, json(await client.jobs.get(args[0]!)));
+    return 0;
+  },
+};
+
+const jobsList: Command = {
+  name: 'jobs list',
+  usage: 'crawl jobs list [--status S] [--q Q] [--from DATE] [--to DATE] [--limit N]',
+  summary: "list the project's jobs, newest first (one JSON object per line)",
+  help: `--status is one of ${STATUSES.join(', ')}; --q searches keywords, ASINs, targets and job ids;
+--from/--to take ISO dates or timestamps (a bare --to date covers that whole day).
+--limit is how many jobs to print (default 20); more than 100 are fetched page by page.`,
+  options: { status: { type: 'string' }, q: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+  args: { min: 0, max: 0 },
+  async run({ client, project, values, io }) {
+    const limit = positiveInt(values.limit, '--limit', 'jobs list') ?? 20;
+    const filter = { status: oneOf(values.status, STATUSES, '--status', 'jobs list'), q: str(values.q), from: str(values.from), to: str(values.to) };
+    let printed = 0;
+    for await (const job of client.jobs.iterate(project(), { ...filter, limit: Math.min(limit, 100) })) {
+      await write(io.stdout, `${JSON.stringify(job)}\n`);
+      if (++printed >= limit) break;
+    }
+    return 0;
+  },
+};
+
+const jobsWait: Command = {
+  name: 'jobs wait',
+  usage: 'crawl jobs wait ID [--timeout SECONDS] [--quiet]',
+  summary: 'wait until a job is completed, failed or cancelled',
+  help: `Polls after 2, 5, then every 10 seconds and shows a progress line on stderr. Prints the final
+job on stdout (nothing with --quiet). Exit status: 0 completed, 1 failed or cancelled, 2 error
+(including --timeout running out).`,
+  options: { timeout: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+  args: { min: 1, max: 1 },
+  async run({ client, args, values, io }) {
+    const timeout = positiveInt(values.timeout, '--timeout', 'jobs wait');
+    const progress = values.quiet ? null : new ProgressLine(io.stderr);
+    try {
+      const job = await client.jobs.waitFor(args[0]!, { timeoutMs: timeout === undefined ? undefined : timeout * 1000, onProgress: (j) => progress?.update(j) });
+      progress?.stop();
+      if (!values.quiet) await write(io.stdout, json(job));
+      return job.status === 'completed' ? 0 : 1;
+    } finally {
+      progress?.stop();
+    }
+  },
+};
+
+const jobsCancel: Command = {
+  name: 'jobs cancel',
+  usage: 'crawl jobs cancel ID',
+  summary: 'cancel a queued or running job (targets not crawled yet are refunded)',
+  help: 'Prints the cancelled job. Cancelling a job that already ended is an INVALID_STATE error.',
+  options: {},
+  args: { min: 1, max: 1 },
+  async run({ client, args, io }) {
+    await write(io.stdout, json(await client.jobs.cancel(args[0]!)));
+    return 0;
+  },
+};
+
+const jobsRetry: Command = {
+  name: 'jobs retry',
+  usage: 'crawl jobs retry ID [--idempotency-key K] [--quiet]',
+  summary: 'create a new job with the targets of a failed or cancelled job',
+  help: 'Prints the NEW job (or its id with --quiet). Credits are reserved again.',
+  options: { 'idempotency-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+  args: { min: 1, max: 1 },
+  async run({ client, args, values, io }) {
+    const job = await client.jobs.retry(args[0]!, { idempotencyKey: str(values['idempotency-key']) });
+    await write(io.stdout, values.quiet ? `${job.id}\n` : json(job));
+    return 0;
+  },
+};
+
+const exportCommand: Command = {
+  name: 'export',
+  usage: 'crawl export ID [--format json|csv|llm] [--output FILE]',
+  summary: 'download the export of a completed job (to stdout, or to FILE)',
+  help: `Streams the export as the API sends it: json (array of result items, the default), csv (one row
+per item, CRLF line ends) or llm (normalized, versioned JSON). With --output the file appears
+only once the download is complete. Only completed jobs can be exported (JOB_NOT_COMPLETE).`,
+  options: { format: { type: 'string', short: 'f' }, output: { type: 'string', short: 'o' } },
+  args: { min: 1, max: 1 },
+  async run({ client, args, values, io }) {
+    const format = oneOf(values.format, FORMATS, '--format', 'export') ?? 'json';
+    const output = str(values.output);
+    if (output) {
+      await client.jobs.exportToFile(args[0]!, format, output);
+      return 0;
+    }
+    await pipeline(await client.jobs.export(args[0]!, format), io.stdout, { end: false });
+    return 0;
+  },
+};
+
+const resultsCommand: Command = {
+  name: 'results',
+  usage: 'crawl results ID',
+  summary: 'print every result item of a job, one JSON object per line (NDJSON)',
+  help: 'Pages through GET /jobs/{id}/results 1,000 items at a time.',
+  options: {},
+  args: { min: 1, max: 1 },
+  async run({ client, args, io }) {
+    for await (const item of client.jobs.iterateResults(args[0]!)) await write(io.stdout, `${JSON.stringify(item)}\n`);
+    return 0;
+  },
+};
+
+export const JOB_COMMANDS: Command[] = [jobsCreate, jobsGet, jobsList, jobsWait, jobsCancel, jobsRetry];
+export const TOP_COMMANDS: Command[] = [exportCommand, resultsCommand];
+export const ALL_COMMANDS: Command[] = [...JOB_COMMANDS, ...TOP_COMMANDS];

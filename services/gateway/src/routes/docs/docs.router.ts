@@ -1,0 +1,24 @@
+import express, { Router } from 'express';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import { openApiDocument } from '../../openapi/document';
+
+/** Swagger UI, served from the package (no CDN): the docs work offline and behind firewalls. */
+const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Crawl Data Service API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="docs"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#docs', deepLinking: true, persistAuthorization: true });</script>
+</body></html>`;
+
+export function docsRouter(): Router {
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(DOCS_HTML);
+  });
+  router.use('/docs/assets', express.static(getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  return router;
+}
