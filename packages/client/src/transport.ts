@@ -64,11 +64,15 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export { sleep };
 
+/**
+ * "fetch failed: ECONNREFUSED". Duck-typed, not `instanceof Error`: fetch's errors can come from
+ * another realm (jest sandboxes, vm contexts) where that check is false.
+ */
 function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  const detail = cause instanceof Error ? ((cause as { code?: string }).code ?? cause.message) : undefined;
-  return detail && !err.message.includes(detail) ? `${err.message}: ${detail}` : err.message;
+  const message = (e: unknown) => (e && typeof e === 'object' && typeof (e as Error).message === 'string' ? (e as Error).message : String(e));
+  const cause = err && typeof err === 'object' ? (err as { cause?: unknown }).cause : undefined;
+  const detail = cause && typeof cause === 'object' ? ((cause as { code?: string }).code ?? message(cause)) : undefined;
+  return detail && !message(err).includes(detail) ? `${message(err)}: ${detail}` : message(err);
 }
 
 /**

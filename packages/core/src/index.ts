@@ -3,3 +3,4 @@ export * from './ids';
 export * from './domain';
 export * from './api-keys';
 export * from './secrets';
+export * from './text';

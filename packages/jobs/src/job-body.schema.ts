@@ -1,4 +1,4 @@
-import { JOB_TYPES } from '@crawl/core';
+import { isSafeText, JOB_TYPES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { isMarketplaceCode, type MarketplaceCode, MARKETPLACE_CODES, normalizeTargets } from '@crawl/marketplace';
 import { z } from 'zod';
 
@@ -27,7 +27,7 @@ export const marketplaceSchema = z
 export const jobBodySchema = z
   .object({
     type: z.enum(JOB_TYPES),
-    targets: z.array(z.string().max(2048, 'must be at most 2048 characters')).min(1, 'must contain at least one target').max(5000, 'too many targets'),
+    targets: z.array(z.string().max(2048, 'must be at most 2048 characters').refine(isSafeText, UNSAFE_TEXT_MESSAGE)).min(1, 'must contain at least one target').max(5000, 'too many targets'),
     config: z
       .object({
         marketplace: marketplaceSchema.optional(),

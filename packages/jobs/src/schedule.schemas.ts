@@ -1,3 +1,4 @@
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
 import { jobBodySchema } from './job-body.schema';
 import { checkCron } from './schedule-cron';
@@ -5,6 +6,7 @@ import { checkCron } from './schedule-cron';
 export const cronSchema = z
   .string()
   .max(200)
+  .refine(isSafeText, UNSAFE_TEXT_MESSAGE)
   .superRefine((value, ctx) => {
     const check = checkCron(value);
     if (!check.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `cron ${check.message}` });

@@ -21,13 +21,14 @@ export class WebhooksResource {
    * Replaces ALL configurations of the project atomically (at most 20) and returns the result.
    * A config without `id` is created, one with an `id` kept, the others deleted. A config sent
    * without `secret` gets a new generated secret, even when it keeps its id: send the current
-   * secret back to keep it.
+   * secret back to keep it. Configs read from `get` can be passed back as they are: only the
+   * input fields are sent (the API refuses `createdAt`/`updatedAt`).
    */
   async replace(projectId: string, configs: WebhookConfigInput[]): Promise<WebhookConfig[]> {
     const res = await this.transport.json<{ data: { configs: WebhookConfig[] } }>({
       method: 'PATCH',
       path: `/v1/key/projects/${seg(projectId)}/webhooks`,
-      body: { configs },
+      body: { configs: configs.map(toInput) },
       retryable: true,
     });
     return res.data.configs;
@@ -43,4 +44,10 @@ export class WebhooksResource {
     });
     return res.data;
   }
+}
+
+/** The fields the API accepts, in a config that may be a `WebhookConfig` read back from `get`. */
+function toInput(config: WebhookConfigInput): WebhookConfigInput {
+  const { id, name, url, triggerAction, enabled, secret } = config;
+  return Object.fromEntries(Object.entries({ id, name, url, triggerAction, enabled, secret }).filter(([, v]) => v !== undefined)) as unknown as WebhookConfigInput;
 }

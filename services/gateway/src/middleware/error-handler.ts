@@ -34,6 +34,11 @@ export function toAppError(err: unknown): AppError {
   if (parsed) return parsed;
   // express's router fails to decode a path parameter such as `%zz`
   if (err instanceof URIError) return new AppError('VALIDATION_ERROR', 'The URL path is not valid percent-encoding.');
+  // Safety net behind validation: Postgres refusing a value (SQLSTATE class 22, "data
+  // exception": bad encoding, out-of-range number...) is the client's input, not our fault.
+  if (err && typeof err === 'object' && /^22/.test(String((err as { code?: unknown }).code ?? ''))) {
+    return new AppError('VALIDATION_ERROR', 'A value in the request cannot be stored (invalid text or number).', { cause: err });
+  }
   if (isDbUnavailableError(err) || isRedisUnavailable(err)) {
     return new AppError('UNAVAILABLE', 'A backing service is temporarily unavailable; retry with backoff.', { cause: err });
   }

@@ -1,4 +1,4 @@
-import { ID_PATTERN, JOB_STATUSES } from '@crawl/core';
+import { ID_PATTERN, isSafeText, JOB_STATUSES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
 
 /** ISO date (`2026-11-01`) or timestamp; a bare date as a lower bound means its midnight UTC. */
@@ -26,7 +26,7 @@ export const jobIdParams = z.object({ jobId: z.string().regex(ID_PATTERN) }).pas
 export const listJobsQuery = z
   .object({
     status: z.enum(JOB_STATUSES).optional(),
-    q: z.string().trim().min(1).max(200).optional(),
+    q: z.string().trim().min(1).max(200).refine(isSafeText, UNSAFE_TEXT_MESSAGE).optional(),
     from: isoDateOrTimestamp.transform((v) => new Date(v)).optional(),
     to: isoDateOrTimestamp.transform(endOfDay).optional(),
     limit: intParam(1, 100, 20),

@@ -1,4 +1,4 @@
-import { AppError, ID_PATTERN } from '@crawl/core';
+import { AppError, ID_PATTERN, isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { isMarketplaceCode } from '@crawl/marketplace';
 import { Router } from 'express';
 import { z } from 'zod';
@@ -23,7 +23,7 @@ export const trackedTargetsQuery = z
   })
   .strict();
 export const timelineQuery = z.object({ marketplace, limit: intParam(1, 1000, 50) }).strict();
-export const compareQuery = z.object({ from: z.string().min(1).max(100), to: z.string().min(1).max(100) }).strict();
+export const compareQuery = z.object({ from: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE), to: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE) }).strict();
 const ASIN = /^[A-Z0-9]{10}$/;
 
 /** Spec 4.4: tracked targets, a product's timeline, comparison of two result sets. */

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, ID_PATTERN } from '@crawl/core';
+import { EVENT_TYPES, ID_PATTERN, isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
 
 /** Spec 8.3: at most 20 configurations per project. */
@@ -8,17 +8,18 @@ const httpUrl = z
   .string()
   .max(2048)
   .url('must be a valid URL')
+  .refine(isSafeText, UNSAFE_TEXT_MESSAGE)
   // zod runs refinements after a failed .url() check too, so the parse must not throw
   .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http(s) URL');
 
 export const webhookConfigSchema = z
   .object({
     id: z.string().regex(ID_PATTERN, 'must be the id of an existing configuration').optional(),
-    name: z.string().max(200).nullable().optional(),
+    name: z.string().max(200).refine(isSafeText, UNSAFE_TEXT_MESSAGE).nullable().optional(),
     url: httpUrl,
     triggerAction: z.enum(EVENT_TYPES, { errorMap: () => ({ message: `must be one of ${EVENT_TYPES.join(', ')}` }) }),
     enabled: z.boolean().default(true),
-    secret: z.string().max(256).optional(),
+    secret: z.string().max(256).refine(isSafeText, UNSAFE_TEXT_MESSAGE).optional(),
   })
   .strict();
 
@@ -36,7 +37,7 @@ export const patchWebhooksBody = z
 
 export const testWebhookBody = z
   .object({
-    webhookId: z.string().min(1).max(100),
+    webhookId: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE),
     triggerAction: z.enum(EVENT_TYPES).optional(),
   })
   .strict();
