@@ -10,3 +10,17 @@ export function isSafeText(value: string): boolean {
 }
 
 export const UNSAFE_TEXT_MESSAGE = 'must not contain control characters or invalid unicode';
+
+const UNSAFE_GLOBAL = new RegExp(UNSAFE.source, 'g');
+
+/** Removes what isSafeText refuses, from every string inside a JSON-like value. */
+export function sanitizeDeep<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(UNSAFE_GLOBAL, '') as T;
+  if (Array.isArray(value)) return value.map((v) => sanitizeDeep(v)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = sanitizeDeep(v);
+    return out as T;
+  }
+  return value;
+}

@@ -1,4 +1,4 @@
-import type { JobType, TargetErrorCode } from '@crawl/core';
+import { type JobType, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { fetchPage } from './fetch-page';
 import { detectPageKind, parseDetailsPage, parseSearchPage } from './parsers';
 import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from './registry';
@@ -66,7 +66,9 @@ export class Crawler {
     if (status < 200 || status >= 300) return this.blocked(session, `the marketplace answered ${status}`);
     if (body.trim().length === 0) return fail('UPSTREAM_ERROR', 'the marketplace answered an empty page', true);
     if (detectPageKind(body) === 'captcha') return this.blocked(session, 'robot check page');
-    return this.parse(input, body, origin, status);
+    const parsed = this.parse(input, body, origin, status);
+    // Page text can carry NULs or broken surrogates that Postgres cannot store.
+    return parsed.ok ? { ...parsed, items: sanitizeDeep(parsed.items) } : parsed;
   }
 
   private blocked(session: CrawlSession, message: string): CrawlOutcome {
