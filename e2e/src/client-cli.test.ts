@@ -106,7 +106,7 @@ it('jobs wait exits 1 for a failed job; jobs retry makes a new job; jobs cancel 
 
   const cancelled = await crawl(['jobs', 'cancel', job.id]);
   expect(cancelled.code).toBe(2);
-  expect(cancelled.stderr).toMatch(new RegExp(`^error INVALID_STATE: .+ \\([0-9a-f-]{36}\\)\\n$`));
+  expect(cancelled.stderr).toMatch(new RegExp(`^error INVALID_STATE: Job ${job.id} is failed.* \\([0-9a-f-]{36}\\)\\n {2}details: \\{"status":"failed"\\}\\n$`));
 });
 
 it('errors: "error CODE: message (request id)" on stderr and exit status 2', async () => {

@@ -82,9 +82,7 @@ export class JobRepository {
     return trx.selectFrom('job').selectAll().where('id', '=', id).where('project_id', '=', projectId).forUpdate().executeTakeFirst();
   }
 
-  async lock(trx: Transaction<Database>, id: string): Promise<JobRow | undefined> {
-    return trx.selectFrom('job').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-  }
+
 
   async list(filter: JobListFilter): Promise<{ rows: JobRow[]; total: number }> {
     let query = this.db.selectFrom('job').where('project_id', '=', filter.projectId);
@@ -254,14 +252,4 @@ export class JobRepository {
       )
       .limit(limit)
       .execute();
-  }
-
-  async appendErrors(trx: Transaction<Database>, jobId: string, errors: JobErrorRow[]): Promise<void> {
-    if (!errors.length) return;
-    await trx
-      .updateTable('job')
-      .set({ errors: sql`errors || ${JSON.stringify(errors)}::jsonb` as never })
-      .where('id', '=', jobId)
-      .execute();
-  }
-}
+  }}
