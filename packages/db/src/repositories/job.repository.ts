@@ -252,4 +252,5 @@ export class JobRepository {
       )
       .limit(limit)
       .execute();
-  }}
+  }
+}
