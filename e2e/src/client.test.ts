@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { type DetailsResultItem, CrawlApiError, CrawlClient, type CrawlClientOptions, CrawlWaitTimeoutError, type FieldIssue, type Job, verify } from '@crawl/client';
+import { type DetailsResultItem, CrawlApiError, CrawlClient, type CrawlClientOptions, CrawlNetworkError, CrawlWaitTimeoutError, type FieldIssue, type Job, verify } from '@crawl/client';
+import { sql } from '@crawl/db';
 import { createApp } from '@crawl/gateway';
 import { createMetricsRegistry } from '@crawl/observability';
 import { parse } from 'csv-parse/sync';
@@ -283,4 +284,51 @@ it('another project in the path is FORBIDDEN; a bad key is UNAUTHORIZED', async 
   const anonymous = new CrawlClient({ apiKey: 'cds_nope', baseUrl });
   await expect(anonymous.jobs.get('job_x')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   expect(() => new CrawlClient({ apiKey: '' })).toThrow(TypeError);
+});
+
+it('an export cut off mid-stream is a CrawlNetworkError, and exportToFile leaves no file behind', async () => {
+  const { tenant, projectId } = await setup();
+  const client = new CrawlClient({ apiKey: tenant.apiKey, baseUrl });
+  const job = await client.jobs.create(projectId, { type: 'details', targets: ['B0CUTOFF01'] });
+  await client.jobs.waitFor(job.id, { intervalsMs: [50] });
+  // 20,000 more rows: far more than socket buffers hold, so the download is in flight when cut
+  await sql`
+    insert into result_item (job_id, target_idx, position, data)
+    select ${job.id}, 1 + g / 10, g % 10 + 1, jsonb_build_object('target', 'B0CUTOFF01', 'asin', 'B0' || lpad(g::text, 8, '0'),
+      'title', repeat('long title ', 40), 'missingFields', '[]'::jsonb, 'parserVersion', 'test')
+    from generate_series(0, 19999) g`.execute(stack.db);
+
+  // its own server, so that cutting its connections disturbs nothing else
+  const own = http.createServer(createApp({ ...stack.gateway, metrics: createMetricsRegistry('gateway') }));
+  await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+  const ownUrl = `http://127.0.0.1:${(own.address() as { port: number }).port}`;
+  const cutting = new CrawlClient({
+    apiKey: tenant.apiKey,
+    baseUrl: ownUrl,
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      setImmediate(() => own.closeAllConnections());
+      return res;
+    },
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crawl-client-'));
+  try {
+    const stream = await cutting.jobs.export(job.id, 'json');
+    const err = await text(stream).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CrawlNetworkError);
+    expect((err as Error).message).toMatch(new RegExp(`export of job ${job.id} broke off after \\d+ bytes`));
+
+    const file = path.join(dir, 'cut.csv');
+    await expect(cutting.jobs.exportToFile(job.id, 'csv', file)).rejects.toBeInstanceOf(CrawlNetworkError);
+    expect(fs.readdirSync(dir)).toEqual([]);
+
+    // uncut, the whole export arrives
+    const whole = await client.jobs.exportToFile(job.id, 'csv', file);
+    expect(parse(fs.readFileSync(file, 'utf8'), { columns: true })).toHaveLength(20_001);
+    expect(whole.bytes).toBeGreaterThan(1_000_000);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    own.closeAllConnections();
+    await new Promise((resolve) => own.close(resolve));
+  }
 });

@@ -4,3 +4,5 @@ export * from './domain';
 export * from './api-keys';
 export * from './secrets';
 export * from './text';
+export * from './marketplaces';
+export * from './targets';

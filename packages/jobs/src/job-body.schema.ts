@@ -1,5 +1,4 @@
-import { isSafeText, JOB_TYPES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
-import { isMarketplaceCode, type MarketplaceCode, MARKETPLACE_CODES, normalizeTargets } from '@crawl/marketplace';
+import { isMarketplaceCode, isSafeText, JOB_TYPES, MARKETPLACE_CODES, type MarketplaceCode, normalizeTargets, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
 
 /** Locale hints such as `en`, `en-US`, `pt_BR`; normalized to `xx-YY`. */

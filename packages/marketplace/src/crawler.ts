@@ -1,7 +1,7 @@
 import { type JobType, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { fetchPage } from './fetch-page';
 import { detectPageKind, parseDetailsPage, parseSearchPage } from './parsers';
-import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from './registry';
+import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { CrawlSession, SessionPool } from './sessions';
 import { acceptLanguage, expectedAsin, targetUrl } from './urls';
 

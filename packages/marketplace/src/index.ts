@@ -1,5 +1,3 @@
-export * from './registry';
-export * from './targets';
 export * from './urls';
 export * from './sessions';
 export * from './fetch-page';

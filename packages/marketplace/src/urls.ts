@@ -1,5 +1,5 @@
 import type { JobType } from '@crawl/core';
-import { ASIN_PATTERN, asinOfTarget } from './targets';
+import { ASIN_PATTERN, asinOfTarget } from '@crawl/core';
 
 /**
  * The request URL of a target (DESIGN section 3): `/dp/{ASIN}` for an ASIN, the product URL's

@@ -91,7 +91,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     try {
       parsed = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...command.options }, strict: true, allowPositionals: true });
     } catch (err) {
-      throw new UsageError((err as Error).message.split('\n')[0]!, helpCommand);
+      // node's "Unknown option '--x'. To specify a positional argument starting with a '-', …"
+      const message = (err as Error).message;
+      const unknown = /^Unknown option '([^']+)'/.exec(message);
+      throw new UsageError(unknown ? `unknown option '${unknown[1]}' for '${command.name}'` : message.split('\n')[0]!, helpCommand);
     }
     const values = parsed.values as Record<string, string | boolean | undefined>;
     if (values.help) {

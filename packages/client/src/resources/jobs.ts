@@ -18,6 +18,8 @@ import {
   TERMINAL_STATUSES,
 } from '../types';
 
+const errorMessage = (err: unknown): string => (err && typeof err === 'object' && 'message' in err ? String(err.message) : String(err));
+
 export interface IdempotencyOptions {
   /**
    * Sent as `Idempotency-Key`: a repeat within 24 h replays the first answer without charging
@@ -99,9 +101,25 @@ export class JobsResource {
    * `Readable.toWeb(stream)` gives a web ReadableStream.
    */
   async export(id: string, format: ExportFormat = 'json', options: { signal?: AbortSignal } = {}): Promise<Readable> {
-    const res = await this.transport.stream({ method: 'GET', path: `/v1/key/jobs/${seg(id)}/export`, query: { format }, retryable: true, signal: options.signal });
-    if (!res.body) return Readable.from([]);
-    return Readable.fromWeb(res.body as unknown as NodeWebReadableStream<Uint8Array>);
+    const path = `/v1/key/jobs/${seg(id)}/export`;
+    const res = await this.transport.stream({ method: 'GET', path, query: { format }, retryable: true, signal: options.signal });
+    const body = res.body as unknown as NodeWebReadableStream<Uint8Array> | null;
+    const url = this.transport.url(path, { format });
+    let bytes = 0;
+    // Destroying the Readable returns the generator, which cancels the HTTP body.
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      if (!body) return;
+      try {
+        for await (const chunk of body) {
+          bytes += chunk.byteLength;
+          yield chunk;
+        }
+      } catch (err) {
+        if (options.signal?.aborted) throw err;
+        throw new CrawlNetworkError({ message: `export of job ${id} broke off after ${bytes} bytes: ${errorMessage(err)}`, code: 'NETWORK_ERROR', cause: err, attempts: 1, method: 'GET', url });
+      }
+    }
+    return Readable.from(chunks(), { objectMode: false });
   }
 
   /**
@@ -116,16 +134,7 @@ export class JobsResource {
       await rename(part, path);
     } catch (err) {
       await rm(part, { force: true });
-      // File-system errors (they carry `syscall`) and aborts are the caller's, as they are.
-      if (options.signal?.aborted || (err && typeof err === 'object' && 'syscall' in err)) throw err;
-      throw new CrawlNetworkError({
-        message: `export of job ${id} broke off before the end: ${(err as Error).message}`,
-        code: 'NETWORK_ERROR',
-        cause: err,
-        attempts: 1,
-        method: 'GET',
-        url: this.transport.url(`/v1/key/jobs/${seg(id)}/export`, { format }),
-      });
+      throw err;
     }
     return { path, bytes: (await stat(path)).size };
   }

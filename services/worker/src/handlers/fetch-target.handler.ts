@@ -1,6 +1,7 @@
 import type { JobRepository } from '@crawl/db';
 import { type JobProgressDeps, recordTargetOutcome } from '@crawl/jobs';
-import type { Crawler, MarketplaceCode } from '@crawl/marketplace';
+import type { MarketplaceCode } from '@crawl/core';
+import type { Crawler } from '@crawl/marketplace';
 import type { HandlerContext, ParsedPayloadOf } from '@crawl/queue';
 
 export interface FetchTargetDeps extends JobProgressDeps {

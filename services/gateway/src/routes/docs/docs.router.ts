@@ -1,5 +1,5 @@
+import path from 'node:path';
 import express, { Router } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { openApiDocument } from '../../openapi/document';
 
 /** Swagger UI, served from the package (no CDN): the docs work offline and behind firewalls. */
@@ -19,6 +19,8 @@ export function docsRouter(): Router {
   router.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_HTML);
   });
-  router.use('/docs/assets', express.static(getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  // Resolved, not required: the package's main module loads the whole 40 MB bundle into memory.
+  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  router.use('/docs/assets', express.static(assets, { index: false, maxAge: '1h' }));
   return router;
 }

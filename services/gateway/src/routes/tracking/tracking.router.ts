@@ -1,5 +1,4 @@
-import { AppError, ID_PATTERN, isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
-import { isMarketplaceCode } from '@crawl/marketplace';
+import { AppError, ID_PATTERN, isMarketplaceCode, isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireOwnProject } from '../../middleware/auth';

@@ -1,5 +1,5 @@
-import { MAX_TARGETS_PER_JOB, type JobType } from '@crawl/core';
-import { DEFAULT_MARKETPLACE, type MarketplaceCode, marketplaceOfHost } from './registry';
+import { MAX_TARGETS_PER_JOB, type JobType } from './domain';
+import { DEFAULT_MARKETPLACE, type MarketplaceCode, marketplaceOfHost } from './marketplaces';
 
 /** ASINs are 10 upper-case alphanumerics (books use their ISBN-10, which may end in X). */
 export const ASIN_PATTERN = /^[A-Z0-9]{10}$/;

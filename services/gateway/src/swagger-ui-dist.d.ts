@@ -1,4 +1,0 @@
-declare module 'swagger-ui-dist' {
-  /** Folder of the Swagger UI static assets inside the package. */
-  export function getAbsoluteFSPath(): string;
-}
