@@ -5,7 +5,7 @@
 #   docker run -p 8080:8080 crawl-data-service                                # gateway (the default CMD)
 #   docker run -e METRICS_PORT=9464 crawl-data-service services/worker/dist/main.js
 #   docker run -e METRICS_PORT=9464 crawl-data-service services/webhooks/dist/main.js
-#   docker run crawl-data-service services/scheduler/dist/main.js           # see HEALTHCHECK below
+#   docker run --no-healthcheck crawl-data-service services/scheduler/dist/main.js   # no HTTP: see HEALTHCHECK
 #   docker run --rm crawl-data-service packages/cli/dist/main.js create-project --name N --json
 #   docker run -p 9100:9100 crawl-data-service packages/simulator/dist/main.js --port 9100 --host 0.0.0.0
 #
@@ -29,20 +29,20 @@ WORKDIR /app
 # Fetch every package of the lockfile into the store, from the lockfile alone: this layer is
 # rebuilt only when the lockfile changes, not on every source edit.
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
-RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store \
+RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store,sharing=locked \
     pnpm fetch --frozen-lockfile --store-dir /pnpm/store
 
 COPY . .
 # --package-import-method=copy: the store is a cache mount, absent from the image, so
 # node_modules must hold real files, not hard links into it.
-RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store \
+RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store,sharing=locked \
     pnpm install --frozen-lockfile --offline --store-dir /pnpm/store --package-import-method=copy
 RUN pnpm build
 
 # Production dependencies only, of what the image runs: the four services (and services/all,
 # all four in one process), the migration (packages/db), the admin CLI and the simulator. Dev
 # tools (typescript, jest, eslint, swc), bench and e2e are left out.
-RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store \
+RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store,sharing=locked \
     find . -name node_modules -type d -prune -exec rm -rf {} + \
  && pnpm install --frozen-lockfile --offline --prod --store-dir /pnpm/store --package-import-method=copy \
       --filter "@crawl/gateway..." --filter "@crawl/worker..." --filter "@crawl/webhooks..." \
@@ -51,7 +51,9 @@ RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store \
 
 # Assemble /out: the root package.json, the virtual store, and per workspace package its
 # package.json, dist/ and node_modules/ (symlinks into /app/node_modules/.pnpm, so /out is
-# copied to /app unchanged). No sources, tests, tsbuildinfo or source maps' sources.
+# copied to /app unchanged). No sources, tests or tsbuildinfo. packages/testing (test helpers,
+# selected only through dev dependencies) is dropped with the links to it. The `test -f` lines
+# list every entry point the deployments run (e2e/src/infra.test.ts checks they are here).
 RUN set -eu; \
     mkdir -p /out; \
     cp -a package.json node_modules /out/; \
