@@ -8,8 +8,6 @@ export const schedulerEnv = {
   SCHEDULER_MAX_SLEEP_MS: envInt(1_000, 10, 60_000),
   /** How often jobs stuck in `queued` (enqueue failed, Redis lost data) are re-enqueued. */
   RECONCILE_INTERVAL_MS: envInt(5_000, 100),
-  /** Side port for /metrics and /healthz; unset = none. */
-  METRICS_PORT: envInt(0, 0, 65535),
 };
 
 export function loadSchedulerConfig(env: Record<string, string | undefined>) {

@@ -1,6 +1,6 @@
 import { CreditRepository, createDb, IdempotencyRepository, JobRepository, listen, SCHEDULES_CHANNEL, ScheduleRepository } from '@crawl/db';
 import { JobService, reconcileQueuedJobs } from '@crawl/jobs';
-import { Counter, createLogger, createMetricsRegistry, runServiceMain, serveMetrics, ShutdownRegistry } from '@crawl/observability';
+import { createLogger, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { createRedisConnection, QueueProducer } from '@crawl/queue';
 import { loadSchedulerConfig, type SchedulerConfig } from './config';
 import { ScheduleLoop } from './schedule-loop';
@@ -18,13 +18,7 @@ export async function startScheduler(config: SchedulerConfig, shutdown?: Shutdow
   const producer = new QueueProducer(redis, config.QUEUE_PREFIX);
   const jobs = new JobRepository(db);
   const jobService = new JobService({ db, jobs, credits: new CreditRepository(db), producer, log });
-  const metrics = createMetricsRegistry('scheduler');
-  const fires = new Counter({ name: 'schedule_fires_total', help: 'Schedule fires by outcome', labelNames: ['outcome'], registers: [metrics] });
-  const loop = new ScheduleLoop({ db, jobs, jobService, schedules: new ScheduleRepository(db) }, log, config.SCHEDULER_MAX_SLEEP_MS, (created, skipped) => {
-    fires.inc({ outcome: 'created' }, created);
-    fires.inc({ outcome: 'skipped' }, skipped);
-  });
-  const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics) : null;
+  const loop = new ScheduleLoop({ db, jobs, jobService, schedules: new ScheduleRepository(db) }, log, config.SCHEDULER_MAX_SLEEP_MS);
   const stopListening = listen(config.DATABASE_URL, SCHEDULES_CHANNEL, () => loop.wake(), (err) => log.warn({ err }, 'schedule listener error'));
   const idempotency = new IdempotencyRepository(db);
   const reconcile = setInterval(() => {
@@ -36,7 +30,6 @@ export async function startScheduler(config: SchedulerConfig, shutdown?: Shutdow
 
   registry.add('intake', 'schedule loop', async () => {
     clearInterval(reconcile);
-    side?.close();
     await stopListening();
     await loop.stop();
   });

@@ -13,12 +13,7 @@ export class ScheduleLoop {
   private wakeUp: (() => void) | null = null;
   private done: Promise<void> | null = null;
 
-  constructor(
-    private readonly deps: ScheduleRunnerDeps,
-    private readonly log: Logger,
-    private readonly maxSleepMs: number,
-    private readonly onFired: (created: number, skipped: number) => void = () => undefined,
-  ) {}
+  constructor(private readonly deps: ScheduleRunnerDeps, private readonly log: Logger, private readonly maxSleepMs: number) {}
 
   start(): void {
     this.done = this.run();
@@ -41,7 +36,6 @@ export class ScheduleLoop {
         let fired;
         do {
           fired = await fireDueSchedules(this.deps, BATCH);
-          this.onFired(fired.jobIds.length, fired.fired - fired.jobIds.length);
         } while (fired.fired === BATCH && !this.stopped);
         const earliest = await this.deps.schedules.earliestNextRun();
         if (earliest) sleepMs = Math.max(5, Math.min(this.maxSleepMs, earliest.getTime() - Date.now()));
