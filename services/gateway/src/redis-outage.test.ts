@@ -19,6 +19,12 @@ afterAll(async () => {
   await redis.kill();
 });
 
+/** ioredis backs off up to 2 s between reconnects after a long outage. */
+async function waitForReconnect(): Promise<void> {
+  for (let i = 0; i < 100 && h.deps.redis.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(h.deps.redis.status).toBe('ready');
+}
+
 it('no accepted job is lost when Redis is killed during creation', async () => {
   const tenant = await createTenant(h.deps.db, { credits: 100_000 });
   const accepted: string[] = [];
@@ -43,13 +49,13 @@ it('no accepted job is lost when Redis is killed during creation', async () => {
   await killing;
   await burst(20); // Redis fully down
   await redis.start();
-  await new Promise((r) => setTimeout(r, 500)); // let clients reconnect
+  await waitForReconnect();
   await burst(10);
 
   expect(statuses.every((s) => s === 202 || s === 503)).toBe(true);
   expect(accepted.length).toBeGreaterThan(0);
 
-  await reconcileQueuedJobs(h.deps, { graceMs: 0, batch: 1_000 });
+  expect(await reconcileQueuedJobs(h.deps, { graceMs: 0, batch: 1_000 })).toBe(accepted.length);
   const queue = h.deps.producer['queue']('crawl');
   for (const id of accepted) {
     const job = await queue.getJob(id);
@@ -74,5 +80,6 @@ it('readiness reports Redis down and GETs still answer (rate limiter fails open)
     expect(list.headers['x-ratelimit-limit']).toBeUndefined();
   } finally {
     await redis.start();
+    await waitForReconnect();
   }
 });
