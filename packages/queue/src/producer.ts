@@ -70,41 +70,31 @@ export class QueueProducer {
     return q;
   }
 
+  /** BullMQ options of one task: the catalog entry's retry and retention policy plus the caller's id, delay, priority. */
+  private jobOptions(name: JobName, opts: { jobId?: string; delayMs?: number; priority?: number }) {
+    const entry: CatalogEntry = catalog[name];
+    return {
+      jobId: opts.jobId,
+      delay: opts.delayMs,
+      priority: opts.priority,
+      attempts: entry.attempts,
+      backoff: backoffOf(entry, this.backoffMs[name]),
+      removeOnComplete: { age: entry.removeOnCompleteAgeSeconds },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    };
+  }
+
   /** Adds a job; `jobId` makes the add idempotent (BullMQ ignores a second add of the same id). */
   async enqueue<N extends JobName>(name: N, payload: PayloadOf<N>, opts: { jobId?: string; delayMs?: number; priority?: number } = {}): Promise<void> {
     const entry = catalog[name];
-    const data = entry.schema.parse(payload);
-    await withTimeout(
-      this.queue(entry.queue).add(name, data, {
-        jobId: opts.jobId,
-        delay: opts.delayMs,
-        priority: opts.priority,
-        attempts: entry.attempts,
-        backoff: backoffOf(entry, this.backoffMs[name]),
-        removeOnComplete: { age: entry.removeOnCompleteAgeSeconds },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      }),
-      this.timeoutMs,
-      `enqueue ${name}`,
-    );
+    await withTimeout(this.queue(entry.queue).add(name, entry.schema.parse(payload), this.jobOptions(name, opts)), this.timeoutMs, `enqueue ${name}`);
   }
 
   /** Adds many jobs of one kind in one round trip (e.g. the targets of a crawl job). */
   async enqueueBulk<N extends JobName>(name: N, items: { payload: PayloadOf<N>; jobId?: string; priority?: number }[]): Promise<void> {
     const entry = catalog[name];
     for (let i = 0; i < items.length; i += 500) {
-      const chunk = items.slice(i, i + 500).map((item) => ({
-        name,
-        data: entry.schema.parse(item.payload),
-        opts: {
-          jobId: item.jobId,
-          priority: item.priority,
-          attempts: entry.attempts,
-          backoff: backoffOf(entry, this.backoffMs[name]),
-          removeOnComplete: { age: entry.removeOnCompleteAgeSeconds },
-          removeOnFail: { age: 7 * 24 * 3600 },
-        },
-      }));
+      const chunk = items.slice(i, i + 500).map((item) => ({ name, data: entry.schema.parse(item.payload), opts: this.jobOptions(name, item) }));
       await withTimeout(this.queue(entry.queue).addBulk(chunk), this.timeoutMs * 5, `enqueue ${name} x${chunk.length}`);
     }
   }
