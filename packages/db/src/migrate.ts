@@ -5,6 +5,7 @@ import * as m202611221100 from './migrations/202611221100_initial';
 import * as m202611221200 from './migrations/202611221200_webhooks';
 import * as m202611221300 from './migrations/202611221300_schedules';
 import * as m202611221400 from './migrations/202611221400_tracking';
+import * as m202611221500 from './migrations/202611221500_idempotency_job';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611221200_webhooks': m202611221200,
   '202611221300_schedules': m202611221300,
   '202611221400_tracking': m202611221400,
+  '202611221500_idempotency_job': m202611221500,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -118,7 +118,8 @@ export interface IdempotencyKeyTable {
   request_hash: string;
   response_status: number | null;
   response_body: ColumnType<unknown, string | null, string | null>;
-  created_at: CreatedAt;
+  job_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   expires_at: Timestamp;
 }
 

@@ -25,6 +25,9 @@ export type RecordResult = 'recorded' | 'finalized' | 'discarded';
  */
 export async function recordTargetOutcome(deps: JobProgressDeps, jobId: string, idx: number, target: string, outcome: TargetOutcome): Promise<RecordResult> {
   return deps.db.transaction().execute(async (trx) => {
+    // Lock order job -> job_target -> organization, the same as cancel: the reverse order
+    // (target row first) deadlocked against a concurrent cancel (found by the chaos run).
+    if (!(await deps.jobs.lock(trx, jobId))) return 'discarded';
     const claimed = await deps.jobs.finishTarget(trx, jobId, idx, {
       status: outcome.kind,
       attempts: outcome.attempts,

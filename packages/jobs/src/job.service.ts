@@ -25,7 +25,7 @@ export interface JobOwner {
 export class JobService {
   constructor(private readonly deps: JobServiceDeps) {}
 
-  async create(body: JobBody, owner: JobOwner, origin: { retryOf?: string; scheduleId?: string } = {}): Promise<JobRow> {
+  async create(body: JobBody, owner: JobOwner, origin: { retryOf?: string; scheduleId?: string; idempotencyKey?: string } = {}): Promise<JobRow> {
     const id = newId('job');
     const cost = creditCost(body.type, body.targets.length);
     const row = await this.deps.jobs.insertWithReservation({
@@ -39,6 +39,7 @@ export class JobService {
       creditsReserved: cost,
       retryOf: origin.retryOf ?? null,
       scheduleId: origin.scheduleId ?? null,
+      idempotencyKey: origin.idempotencyKey ? { projectId: owner.projectId, key: origin.idempotencyKey } : null,
     });
     if (!row) {
       const balance = (await this.deps.credits.balance(owner.organizationId)) ?? 0;
@@ -95,7 +96,7 @@ export class JobService {
   }
 
   /** A new job with the same type, targets and config; the original stays as it was. */
-  async retry(jobId: string, owner: JobOwner): Promise<JobRow> {
+  async retry(jobId: string, owner: JobOwner, idempotencyKey?: string): Promise<JobRow> {
     const job = await this.deps.jobs.findInProject(jobId, owner.projectId);
     if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
     if (job.status !== 'failed' && job.status !== 'cancelled') {
@@ -106,7 +107,7 @@ export class JobService {
     return this.create(
       { type: job.type, targets: job.targets, marketplace: job.marketplace as JobBody['marketplace'], lang: job.lang },
       owner,
-      { retryOf: job.id, scheduleId: job.schedule_id ?? undefined },
+      { retryOf: job.id, scheduleId: job.schedule_id ?? undefined, idempotencyKey },
     );
   }
 }

@@ -5,8 +5,16 @@ import { isUniqueViolation } from '../connection';
 export type IdempotencyClaim =
   | { kind: 'claimed' }
   | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'recovered'; jobId: string }
   | { kind: 'in_progress' }
   | { kind: 'mismatch' };
+
+/**
+ * A request holds its key at most this long: the gateway's own limits (statement timeout 30 s,
+ * enqueue 2 s, pool wait 5 s) end every request sooner. An older in-flight claim belongs to a
+ * gateway that died; the next request with the key takes it over.
+ */
+const ABANDONED_AFTER_MS = 40_000;
 
 /**
  * Stripe-style idempotency records, one per (project, key), kept 24 h. A record without a
@@ -35,14 +43,29 @@ export class IdempotencyRepository {
     }
     const existing = await this.db
       .selectFrom('idempotency_key')
-      .select(['request_hash', 'response_status', 'response_body'])
+      .select(['request_hash', 'response_status', 'response_body', 'job_id', 'created_at'])
       .where('project_id', '=', projectId)
       .where('key', '=', key)
       .executeTakeFirst();
     if (!existing) return this.claim(projectId, key, requestHash);
     if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
-    if (existing.response_status === null) return { kind: 'in_progress' };
-    return { kind: 'replay', status: existing.response_status, body: existing.response_body };
+    if (existing.response_status !== null) return { kind: 'replay', status: existing.response_status, body: existing.response_body };
+    // The first request created its job but never stored its answer (its gateway died).
+    if (existing.job_id) return { kind: 'recovered', jobId: existing.job_id };
+    if (existing.created_at.getTime() < Date.now() - ABANDONED_AFTER_MS) {
+      const taken = await this.db
+        .updateTable('idempotency_key')
+        .set({ created_at: new Date() })
+        .where('project_id', '=', projectId)
+        .where('key', '=', key)
+        .where('response_status', 'is', null)
+        .where('job_id', 'is', null)
+        .where('created_at', '=', existing.created_at)
+        .returning('key')
+        .executeTakeFirst();
+      if (taken) return { kind: 'claimed' };
+    }
+    return { kind: 'in_progress' };
   }
 
   async complete(projectId: string, key: string, status: number, body: unknown): Promise<void> {

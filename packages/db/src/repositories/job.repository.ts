@@ -16,6 +16,8 @@ export interface NewJob {
   creditsReserved: number;
   retryOf?: string | null;
   scheduleId?: string | null;
+  /** The Idempotency-Key of the request creating the job: the job id is recorded on it atomically. */
+  idempotencyKey?: { projectId: string; key: string } | null;
 }
 
 export interface JobListFilter {
@@ -64,6 +66,11 @@ export class JobRepository {
         insert into job_target (job_id, idx, target)
         select inserted.id, t.ord - 1, t.value
         from inserted, jsonb_array_elements_text(${JSON.stringify(job.targets)}::jsonb) with ordinality as t(value, ord)
+      ), keyed as (
+        update idempotency_key set job_id = inserted.id
+        from inserted
+        where idempotency_key.project_id = ${job.idempotencyKey?.projectId ?? null}
+          and idempotency_key.key = ${job.idempotencyKey?.key ?? null}
       )
       select * from inserted`.execute(executor);
     return result.rows[0];
@@ -83,6 +90,12 @@ export class JobRepository {
   }
 
 
+
+  /** Row lock on a job (any project): every state change of a job takes it first. */
+  async lock(trx: Transaction<Database>, id: string): Promise<boolean> {
+    const row = await trx.selectFrom('job').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+    return row !== undefined;
+  }
 
   async list(filter: JobListFilter): Promise<{ rows: JobRow[]; total: number }> {
     let query = this.db.selectFrom('job').where('project_id', '=', filter.projectId);

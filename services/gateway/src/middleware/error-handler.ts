@@ -39,6 +39,10 @@ export function toAppError(err: unknown): AppError {
   if (err && typeof err === 'object' && /^22/.test(String((err as { code?: unknown }).code ?? ''))) {
     return new AppError('VALIDATION_ERROR', 'A value in the request cannot be stored (invalid text or number).', { cause: err });
   }
+  // A deadlock or serialization failure is transient: the client's retry will go through.
+  if (err && typeof err === 'object' && ['40P01', '40001'].includes(String((err as { code?: unknown }).code))) {
+    return new AppError('UNAVAILABLE', 'The request conflicted with concurrent work; retry it.', { cause: err });
+  }
   if (isDbUnavailableError(err) || isRedisUnavailable(err)) {
     return new AppError('UNAVAILABLE', 'A backing service is temporarily unavailable; retry with backoff.', { cause: err });
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@crawl/core';
+import { toJobResource } from '@crawl/jobs';
 import type { Request, Response } from 'express';
 import type { GatewayDeps } from '../../deps';
 
@@ -29,13 +30,13 @@ function canonical(value: unknown): string {
  * replayed error for 24 h.
  */
 export async function withIdempotency(
-  deps: Pick<GatewayDeps, 'idempotency'>,
+  deps: Pick<GatewayDeps, 'idempotency' | 'jobs'>,
   req: Request,
   res: Response,
-  handler: () => Promise<HandlerResult>,
+  handler: (idempotencyKey: string | undefined) => Promise<HandlerResult>,
 ): Promise<HandlerResult> {
   const key = req.get('idempotency-key');
-  if (key === undefined) return handler();
+  if (key === undefined) return handler(undefined);
   if (!KEY_PATTERN.test(key)) {
     throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1-255 printable ASCII characters.', {
       details: [{ path: 'header.Idempotency-Key', message: 'must be 1-255 printable ASCII characters' }],
@@ -48,7 +49,17 @@ export async function withIdempotency(
     case 'mismatch':
       throw new AppError('IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used with a different request.');
     case 'in_progress':
+      res.setHeader('Retry-After', '1');
       throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.');
+    case 'recovered': {
+      // The first request created the job, then lost its answer: answer with that job.
+      const job = await deps.jobs.findInProject(claim.jobId, projectId);
+      if (!job) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.');
+      const recovered = { status: 202, body: { data: toJobResource(job) } };
+      await deps.idempotency.complete(projectId, key, recovered.status, recovered.body);
+      res.setHeader('Idempotent-Replayed', 'true');
+      return recovered;
+    }
     case 'replay':
       res.setHeader('Idempotent-Replayed', 'true');
       return { status: claim.status, body: claim.body };
@@ -57,7 +68,7 @@ export async function withIdempotency(
   }
   let result: HandlerResult;
   try {
-    result = await handler();
+    result = await handler(key);
   } catch (err) {
     await deps.idempotency.release(projectId, key).catch(() => undefined);
     throw err;

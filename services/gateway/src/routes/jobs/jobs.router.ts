@@ -31,8 +31,8 @@ export function jobsRouter(deps: GatewayDeps): Router {
 
   router.post('/projects/:projectId/jobs', requireOwnProject, async (req, res) => {
     const body = parseOrThrow(jobBodySchema, req.body, 'body');
-    const result = await withIdempotency(deps, req, res, async () => {
-      const job = await deps.jobService.create(body, req.principal);
+    const result = await withIdempotency(deps, req, res, async (idempotencyKey) => {
+      const job = await deps.jobService.create(body, req.principal, { idempotencyKey });
       return { status: 202, body: { data: toJobResource(job) } };
     });
     sendCreated(res, result);
@@ -69,8 +69,8 @@ export function jobsRouter(deps: GatewayDeps): Router {
   router.post('/jobs/:jobId/retry', async (req, res) => {
     parseOrThrow(emptyBody, req.body, 'body');
     const original = await loadJob(req);
-    const result = await withIdempotency(deps, req, res, async () => {
-      const job = await deps.jobService.retry(original.id, req.principal);
+    const result = await withIdempotency(deps, req, res, async (idempotencyKey) => {
+      const job = await deps.jobService.retry(original.id, req.principal, idempotencyKey);
       return { status: 202, body: { data: toJobResource(job) } };
     });
     sendCreated(res, result);

@@ -249,6 +249,34 @@ describe('Idempotency-Key', () => {
     expect(busy.body.error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
   });
 
+  it('recovers keys whose gateway died: the job it created is replayed, an abandoned claim is taken over', async () => {
+    const owner = await createTenant(h.deps.db, { credits: 100 });
+    const body = { type: 'details', targets: ['B0DR8G428S'] };
+    const send = (key: string) =>
+      h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).set('Idempotency-Key', key).send(body);
+    const { createHash } = await import('node:crypto');
+    const hash = createHash('sha256').update(`POST /v1/key/projects/${owner.projectId}/jobs\n{"targets":["B0DR8G428S"],"type":"details"}`).digest('hex');
+
+    // A gateway claimed the key and created the job, then died before storing its answer.
+    await h.deps.idempotency.claim(owner.projectId, 'died-after-insert', hash);
+    const { jobBodySchema } = await import('@crawl/jobs');
+    const orphan = await h.deps.jobService.create(jobBodySchema.parse(body), owner, { idempotencyKey: 'died-after-insert' });
+    const replay = await send('died-after-insert');
+    expect(replay.status).toBe(202);
+    expect(replay.body.data.id).toBe(orphan.id);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await h.deps.credits.balance(owner.organizationId)).toBe(98); // charged once
+
+    // A gateway claimed the key and died before creating anything: after 40 s the key is free again.
+    await h.deps.idempotency.claim(owner.projectId, 'died-before-insert', hash);
+    expect((await send('died-before-insert')).status).toBe(409);
+    await h.deps.db.updateTable('idempotency_key').set({ created_at: new Date(Date.now() - 41_000) }).where('key', '=', 'died-before-insert').execute();
+    const taken = await send('died-before-insert');
+    expect(taken.status).toBe(202);
+    expect((await send('died-before-insert')).body.data.id).toBe(taken.body.data.id);
+    expect(await h.deps.credits.balance(owner.organizationId)).toBe(96);
+  });
+
   it('works on retry: a repeated retry does not create or charge twice', async () => {
     const owner = await createTenant(h.deps.db, { credits: 100 });
     const job = await h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).send({ type: 'search', targets: ['a'] });
