@@ -52,19 +52,18 @@ export class IdempotencyRepository {
     if (existing.response_status !== null) return { kind: 'replay', status: existing.response_status, body: existing.response_body };
     // The first request created its job but never stored its answer (its gateway died).
     if (existing.job_id) return { kind: 'recovered', jobId: existing.job_id };
-    if (existing.created_at.getTime() < Date.now() - ABANDONED_AFTER_MS) {
-      const taken = await this.db
-        .updateTable('idempotency_key')
-        .set({ created_at: new Date() })
-        .where('project_id', '=', projectId)
-        .where('key', '=', key)
-        .where('response_status', 'is', null)
-        .where('job_id', 'is', null)
-        .where('created_at', '=', existing.created_at)
-        .returning('key')
-        .executeTakeFirst();
-      if (taken) return { kind: 'claimed' };
-    }
+    // Compared in SQL: timestamps read back into JS lose their microseconds (found by the chaos run).
+    const taken = await this.db
+      .updateTable('idempotency_key')
+      .set({ created_at: sql<Date>`now()` })
+      .where('project_id', '=', projectId)
+      .where('key', '=', key)
+      .where('response_status', 'is', null)
+      .where('job_id', 'is', null)
+      .where('created_at', '<', sql<Date>`now() - ${`${ABANDONED_AFTER_MS} milliseconds`}::interval`)
+      .returning('key')
+      .executeTakeFirst();
+    if (taken) return { kind: 'claimed' };
     return { kind: 'in_progress' };
   }
 

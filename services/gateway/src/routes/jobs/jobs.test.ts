@@ -270,7 +270,8 @@ describe('Idempotency-Key', () => {
     // A gateway claimed the key and died before creating anything: after 40 s the key is free again.
     await h.deps.idempotency.claim(owner.projectId, 'died-before-insert', hash);
     expect((await send('died-before-insert')).status).toBe(409);
-    await h.deps.db.updateTable('idempotency_key').set({ created_at: new Date(Date.now() - 41_000) }).where('key', '=', 'died-before-insert').execute();
+    const { sql } = await import('@crawl/db');
+    await sql`update idempotency_key set created_at = now() - interval '41 seconds' where key = 'died-before-insert'`.execute(h.deps.db);
     const taken = await send('died-before-insert');
     expect(taken.status).toBe(202);
     expect((await send('died-before-insert')).body.data.id).toBe(taken.body.data.id);
