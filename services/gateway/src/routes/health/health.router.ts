@@ -1,5 +1,6 @@
 import { sql } from '@crawl/db';
-import { Gauge, withTimeoutOf } from './probe';
+import { Gauge } from '@crawl/observability';
+import { withTimeoutOf } from './probe';
 import { Router } from 'express';
 import type { GatewayDeps } from '../../deps';
 

@@ -1,4 +1,3 @@
-export { Gauge } from '@crawl/observability';
 
 /** True when the probe resolves within `ms`; false when it fails or is too slow. */
 export async function withTimeoutOf(probe: Promise<unknown>, ms: number): Promise<boolean> {
