@@ -1,4 +1,3 @@
-
 /** True when the probe resolves within `ms`; false when it fails or is too slow. */
 export async function withTimeoutOf(probe: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
