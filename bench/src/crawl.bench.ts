@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createDb, ensureDatabase, migrateToLatest, sql } from '@crawl/db';
+import { createDb, sql } from '@crawl/db';
 import { parseDetailsPage, parseSearchPage } from '@crawl/marketplace';
 import { createTenant, freePort } from '@crawl/testing';
-import { deleteRedisPrefix, ROOT, ServiceProcess, table, waitForHttp } from './processes';
+import { deleteRedisPrefix, ROOT, ServiceProcess, table, waitForHttp, openBenchStore } from './processes';
 
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/amazon');
 const TEMPLATE = 'details-US-B0DR8G428S.html';
@@ -142,12 +142,7 @@ export async function benchCrawl(): Promise<void> {
     ])}`,
   );
 
-  const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/crawl_bench';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `bench-${randomBytes(3).toString('hex')}`;
-  await ensureDatabase(dbUrl);
-  const db = createDb({ url: dbUrl, poolSize: 4 });
-  await migrateToLatest(db);
+  const { dbUrl, redisUrl, prefix, db } = await openBenchStore();
   const simPort = await freePort();
   const gwPort = await freePort();
   const simulator = ServiceProcess.start('simulator', 'packages/simulator/dist/main.js', {}, ['--port', String(simPort), '--details-template', TEMPLATE]);

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { createDb, ensureDatabase, migrateToLatest } from '@crawl/db';
+import type { createDb } from '@crawl/db';
 import { createTenant, freePort } from '@crawl/testing';
 import autocannon from 'autocannon';
-import { deleteRedisPrefix, ServiceProcess, table, waitForHttp } from './processes';
+import { deleteRedisPrefix, openBenchStore, ServiceProcess, table, waitForHttp } from './processes';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 50;
@@ -25,12 +24,7 @@ async function measure(name: string, options: Omit<autocannon.Options, 'connecti
  * server in its own process, autocannon at 50 connections for 10 s each, in one run.
  */
 export async function benchGateway(): Promise<void> {
-  const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/crawl_bench';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `bench-${randomBytes(3).toString('hex')}`;
-  await ensureDatabase(pgBase);
-  const db = createDb({ url: pgBase, poolSize: 2 });
-  await migrateToLatest(db);
+  const { dbUrl: pgBase, redisUrl, prefix, db } = await openBenchStore();
   const tenant = await createTenant(db, { plan: 'enterprise', credits: 1_000_000_000, name: 'bench' });
   // Rate limiting stays on, with a limit high enough never to refuse.
   await db.updateTable('organization').set({ per_minute_limit: 100_000_000 }).where('id', '=', tenant.organizationId).execute();

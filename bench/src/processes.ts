@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import IORedis from 'ioredis';
+import { createDb, type Db, ensureDatabase, migrateToLatest } from '@crawl/db';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -68,4 +70,18 @@ export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promi
     if (cursor === '0') break;
   }
   redis.disconnect();
+}
+
+/**
+ * The bench database (created and migrated if needed), the Redis URL and a queue prefix of
+ * the run's own, so benchmarks never touch another stack's keys.
+ */
+export async function openBenchStore(): Promise<{ dbUrl: string; redisUrl: string; prefix: string; db: Db }> {
+  const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/crawl_bench';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `bench-${randomBytes(3).toString('hex')}`;
+  await ensureDatabase(dbUrl);
+  const db = createDb({ url: dbUrl, poolSize: 4 });
+  await migrateToLatest(db);
+  return { dbUrl, redisUrl, prefix, db };
 }

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { createDb, ensureDatabase, migrateToLatest, sql } from '@crawl/db';
+import { sql } from '@crawl/db';
 import { createTenant } from '@crawl/testing';
-import { deleteRedisPrefix, ServiceProcess, table } from './processes';
+import { deleteRedisPrefix, ServiceProcess, table, openBenchStore } from './processes';
 
 /** utime + stime of a process in seconds, from /proc. */
 function cpuSeconds(pid: number): number {
@@ -21,14 +20,9 @@ const quantile = (xs: number[], q: number) => {
  * missed and duplicate fires, and the scheduler's CPU share.
  */
 export async function benchScheduler(): Promise<void> {
-  const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/crawl_bench';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `bench-${randomBytes(3).toString('hex')}`;
   const N = Number(process.env.BENCH_SCHEDULES ?? 10_000);
   const seconds = Number(process.env.BENCH_SCHEDULER_SECONDS ?? 75);
-  await ensureDatabase(dbUrl);
-  const db = createDb({ url: dbUrl, poolSize: 4 });
-  await migrateToLatest(db);
+  const { dbUrl, redisUrl, prefix, db } = await openBenchStore();
   const tenant = await createTenant(db, { name: 'bench scheduler', credits: 100_000_000 });
   const config = JSON.stringify({ type: 'details', targets: ['B0DR8G428S'], marketplace: 'US', lang: null });
   // Every schedule fires once a minute, at second i % 60; the first fire is in the next minute.

@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { SecretBox, webhookDeliveryBody } from '@crawl/core';
-import { createDb, ensureDatabase, migrateToLatest, sql, WebhookConfigRepository } from '@crawl/db';
+import { createDb, sql, WebhookConfigRepository } from '@crawl/db';
 import { createTenant, freePort } from '@crawl/testing';
 import { closeDeliveryAgents, deliverWebhook } from '@crawl/webhook-delivery';
-import { deleteRedisPrefix, ServiceProcess, table } from './processes';
+import { deleteRedisPrefix, ServiceProcess, table, openBenchStore } from './processes';
 
 const SECRETS_KEY = 'e'.repeat(64);
 const CONCURRENCY = 64;
@@ -73,12 +72,7 @@ async function configure(db: Db, projectId: string, urls: string[]): Promise<voi
  * of one dead (timing out) receiver among 10 live ones.
  */
 export async function benchWebhooks(): Promise<void> {
-  const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/crawl_bench';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `bench-${randomBytes(3).toString('hex')}`;
-  await ensureDatabase(dbUrl);
-  const db = createDb({ url: dbUrl, poolSize: 4 });
-  await migrateToLatest(db);
+  const { dbUrl, redisUrl, prefix, db } = await openBenchStore();
   const N = Number(process.env.BENCH_DELIVERIES ?? 10_000);
   const rows: Record<string, string | number>[] = [];
   const services: ServiceProcess[] = [];
