@@ -36,8 +36,9 @@ d('detectPageKind on fixture pages', () => {
     expect(detectPageKind(read(file))).toBe(kind);
   });
 
-  it('covers every fixture page', () => {
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
+  // Offers, best-seller and review pages (issue 15) are kinds of their own, classified elsewhere.
+  it('covers every details, search and captcha fixture page', () => {
+    const files = fs.readdirSync(dir).filter((f) => /^(captcha|details|search)-.*\.html$/.test(f));
     expect(files.sort()).toEqual(Object.keys(expected).sort());
   });
 
