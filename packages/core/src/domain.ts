@@ -47,7 +47,7 @@ export const DEFAULT_ENTERPRISE_PER_MINUTE = 60_000;
 export const EVENT_TYPES = ['job.completed', 'job.failed', 'schedule.triggered', 'product.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const TARGET_ERROR_CODES = ['NOT_FOUND', 'BLOCKED', 'UPSTREAM_ERROR', 'PARSE_ERROR', 'CANCELLED'] as const;
+export const TARGET_ERROR_CODES = ['NOT_FOUND', 'BLOCKED', 'UPSTREAM_ERROR', 'PARSE_ERROR', 'INTERNAL_ERROR', 'CANCELLED'] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
 
 /**

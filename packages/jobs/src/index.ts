@@ -7,3 +7,4 @@ export * from './schedule-cron';
 export * from './schedule.schemas';
 export * from './schedule-runner';
 export * from './product-snapshot';
+export * from './internal-failure';

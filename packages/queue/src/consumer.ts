@@ -19,7 +19,20 @@ export interface HandlerContext {
 }
 
 export type Handler<N extends JobName> = (payload: ParsedPayloadOf<N>, ctx: HandlerContext) => Promise<unknown>;
-export type HandlersOf<Q extends QueueName> = { [N in JobsOfQueue<Q>]: Handler<N> };
+
+/**
+ * What happens when a task will not run again: its last attempt threw, or it threw a
+ * PermanentJobError. It records the failure on the row the task works for (a target failed
+ * and refunded, a delivery failed), so that no row waits forever for a task that is gone.
+ */
+export type FinalFailure<N extends JobName> = (payload: ParsedPayloadOf<N>, error: unknown, ctx: HandlerContext) => Promise<unknown>;
+
+/** Every catalog entry needs both: a missing final-failure path is a compile error. */
+export interface TaskHandler<N extends JobName> {
+  run: Handler<N>;
+  onFinalFailure: FinalFailure<N>;
+}
+export type HandlersOf<Q extends QueueName> = { [N in JobsOfQueue<Q>]: TaskHandler<N> };
 
 export interface ConsumerOptions {
   redisUrl: string;
@@ -40,7 +53,8 @@ export interface ConsumerOptions {
  */
 export function runWorker<Q extends QueueName>(queue: Q, handlers: HandlersOf<Q>, options: ConsumerOptions): Worker {
   const expected = (Object.keys(catalog) as JobName[]).filter((n) => catalog[n].queue === queue);
-  const missing = expected.filter((n) => typeof (handlers as Record<string, unknown>)[n] !== 'function');
+  const entries = handlers as unknown as Record<string, Partial<TaskHandler<JobName>> | undefined>;
+  const missing = expected.filter((n) => typeof entries[n]?.run !== 'function' || typeof entries[n]?.onFinalFailure !== 'function');
   if (missing.length) throw new Error(`queue ${queue}: missing handlers for ${missing.join(', ')}`);
 
   const connection = new IORedis(options.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
@@ -66,14 +80,21 @@ export function runWorker<Q extends QueueName>(queue: Q, handlers: HandlersOf<Q>
         maxAttempts: job.opts.attempts ?? entry.attempts,
         log: options.log.child({ queue, job: name, taskId: job.id, attempt: job.attemptsMade + 1 }),
       };
+      const handler = entries[name] as unknown as { run: (p: unknown, c: HandlerContext) => Promise<unknown>; onFinalFailure: (p: unknown, e: unknown, c: HandlerContext) => Promise<unknown> };
       try {
-        const handler = (handlers as unknown as Record<string, (payload: unknown, ctx: HandlerContext) => Promise<unknown>>)[name]!;
-        const result = await handler(parsed.data, ctx);
+        const result = await handler.run(parsed.data, ctx);
         options.onOutcome?.(name, 'completed', seconds());
         return result;
       } catch (err) {
         options.onOutcome?.(name, 'failed', seconds());
-        if (err instanceof PermanentJobError) throw new UnrecoverableError(err.message);
+        const permanent = err instanceof PermanentJobError;
+        if (permanent || ctx.attempt >= ctx.maxAttempts) {
+          ctx.log.error({ err }, 'task failed for good; recording the failure');
+          // If recording fails too (Postgres down), the row stays as it was and the
+          // reconcilers pick it up again; the task's own error is what BullMQ keeps.
+          await handler.onFinalFailure(parsed.data, err, ctx).catch((recordErr: unknown) => ctx.log.error({ err: recordErr }, 'final failure not recorded'));
+        }
+        if (permanent) throw new UnrecoverableError((err as Error).message);
         throw err;
       }
     },

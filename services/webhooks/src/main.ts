@@ -5,7 +5,7 @@ import { Counter, createLogger, createMetricsRegistry, Histogram, type Registry,
 import { createRedisConnection, LeaseSemaphore, QueueProducer, runWorker } from '@crawl/queue';
 import { loadWebhooksConfig, type WebhooksConfig } from './config';
 import { Dispatcher, reconcileDeliveries } from './dispatcher';
-import { deliverHandler } from './handlers/deliver.handler';
+import { deliverHandler, failDeliveryInternally } from './handlers/deliver.handler';
 
 function deliveryMetrics(registry: Registry) {
   const attempts = new Counter({ name: 'webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] });
@@ -34,14 +34,17 @@ export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownR
   const worker = runWorker(
     'webhook',
     {
-      'webhook.deliver': deliverHandler({
-        deliveries,
-        producer,
-        endpointSlots: new LeaseSemaphore(redis, `${config.QUEUE_PREFIX}:webhook`, config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_TIMEOUT_MS + 5_000),
-        secrets: SecretBox.fromKey(config.SECRETS_KEY),
-        settings: { timeoutMs: config.WEBHOOK_TIMEOUT_MS, backoffBaseMs: config.WEBHOOK_BACKOFF_BASE_MS, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS },
-        onAttempt: deliveryMetrics(metrics),
-      }),
+      'webhook.deliver': {
+        run: deliverHandler({
+          deliveries,
+          producer,
+          endpointSlots: new LeaseSemaphore(redis, `${config.QUEUE_PREFIX}:webhook`, config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_TIMEOUT_MS + 5_000),
+          secrets: SecretBox.fromKey(config.SECRETS_KEY),
+          settings: { timeoutMs: config.WEBHOOK_TIMEOUT_MS, backoffBaseMs: config.WEBHOOK_BACKOFF_BASE_MS, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS },
+          onAttempt: deliveryMetrics(metrics),
+        }),
+        onFinalFailure: ({ deliveryId, attempt }) => failDeliveryInternally(deliveries, deliveryId, attempt),
+      },
     },
     {
       redisUrl: config.REDIS_URL,

@@ -1,4 +1,5 @@
 import { Counter, createLogger, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
+import { failJobInternally, failTargetInternally } from '@crawl/jobs';
 import { runWorker } from '@crawl/queue';
 import { loadWorkerConfig, type WorkerConfig } from './config';
 import { buildWorkerDeps, closeWorkerDeps, type WorkerDeps } from './deps';
@@ -44,8 +45,11 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   const worker = runWorker(
     'crawl',
     {
-      'crawl.startJob': startJobHandler(deps),
-      'crawl.fetchTarget': fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled }),
+      'crawl.startJob': { run: startJobHandler(deps), onFinalFailure: ({ jobId }) => failJobInternally(deps, jobId) },
+      'crawl.fetchTarget': {
+        run: fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled }),
+        onFinalFailure: ({ jobId, idx }, _err, ctx) => failTargetInternally(deps, jobId, idx, ctx.attempt),
+      },
     },
     {
       redisUrl: config.REDIS_URL,

@@ -131,6 +131,18 @@ export class JobRepository {
     return Number(result.numUpdatedRows);
   }
 
+  /** Marks every not-yet-finished target failed with one code; returns the targets it failed. */
+  async failPendingTargets(trx: Transaction<Database>, jobId: string, code: string, message: string): Promise<string[]> {
+    const rows = await trx
+      .updateTable('job_target')
+      .set({ status: 'failed', error_code: code, error_message: message, finished_at: new Date() })
+      .where('job_id', '=', jobId)
+      .where('status', '=', 'pending')
+      .returning('target')
+      .execute();
+    return rows.map((r) => r.target);
+  }
+
   async markTerminal(
     trx: Transaction<Database>,
     jobId: string,
@@ -228,7 +240,7 @@ export class JobRepository {
   async addProgress(
     trx: Transaction<Database>,
     jobId: string,
-    delta: { succeeded: number; failed: number; results: number; error?: JobErrorRow },
+    delta: { succeeded: number; failed: number; results: number; error?: JobErrorRow; errors?: JobErrorRow[] },
   ): Promise<JobRow> {
     return trx
       .updateTable('job')
@@ -236,7 +248,9 @@ export class JobRepository {
         succeeded: eb('succeeded', '+', delta.succeeded),
         failed: eb('failed', '+', delta.failed),
         results_count: eb('results_count', '+', delta.results),
-        ...(delta.error ? { errors: sql`errors || ${JSON.stringify([delta.error])}::jsonb` as never } : {}),
+        ...(delta.error || delta.errors?.length
+          ? { errors: sql`errors || ${JSON.stringify(delta.errors ?? [delta.error])}::jsonb` as never }
+          : {}),
       }))
       .where('id', '=', jobId)
       .returningAll()

@@ -108,3 +108,23 @@ export function deliverHandler(deps: DeliverDeps) {
     return result.success ? 'delivered' : final ? 'failed' : `retry in ${delayMs} ms`;
   };
 }
+
+/**
+ * The final-failure path of `webhook.deliver`: an attempt threw (our error, not the
+ * receiver's answer) on every queue-level try. The attempt is logged with a generic error and
+ * the delivery marked failed, so it is not left pending for the reconciler to re-enqueue forever.
+ */
+export async function failDeliveryInternally(deliveries: WebhookDeliveryRepository, deliveryId: string, attempt: number): Promise<string> {
+  const delivery = await deliveries.findById(deliveryId);
+  if (!delivery || delivery.status !== 'pending') return 'nothing pending';
+  await deliveries.recordAttempt(delivery, {
+    number: attempt,
+    success: false,
+    statusCode: null,
+    durationMs: 0,
+    error: 'internal error: the delivery could not be attempted',
+    final: true,
+    nextAttemptAt: null,
+  });
+  return 'failed';
+}
