@@ -490,7 +490,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives each process only variables it reads, with values it accepts, and health checks on its real port and paths', () => {
-    for (const overrides of [{}, { MARKETPLACE_ORIGIN_OVERRIDE: 'http://simulator:9100', SECRETS_KEY: 'ab'.repeat(32), LOG_LEVEL: 'debug' }] as Env[]) {
+    for (const overrides of [{ SECRETS_KEY: 'cd'.repeat(32) }, { MARKETPLACE_ORIGIN_OVERRIDE: 'http://simulator:9100', SECRETS_KEY: 'ab'.repeat(32), LOG_LEVEL: 'debug' }] as Env[]) {
       for (const [name, s] of app) {
         const entry = entryOf(s.command, `compose ${name}`);
         const env: Env = Object.fromEntries(Object.entries((s.environment ?? {}) as Obj).map(([k, v]) => [k, interpolate(v, overrides)]));
@@ -515,6 +515,12 @@ describe('docker-compose.yml', () => {
     expect(services.gateway!.environment.SECRETS_KEY).toBe(services.webhooks!.environment.SECRETS_KEY);
   });
 
+  it('ships no usable SECRETS_KEY: without one set, compose refuses (`:?`) and the services would too', () => {
+    for (const name of ['gateway', 'webhooks']) {
+      expect([name, services[name]!.environment.SECRETS_KEY]).toEqual([name, expect.stringMatching(/^\$\{SECRETS_KEY:\?[^}]*openssl rand -hex 32\)?\}$/)]);
+    }
+  });
+
   it('mounts only files that exist', () => {
     for (const [name, s] of Object.entries(services)) {
       for (const v of (s.volumes ?? []) as string[]) {
@@ -532,7 +538,12 @@ describe('docker-compose.yml', () => {
       return;
     }
     const [cmd, ...args] = cli;
-    const run = spawnSync(cmd!, [...args, '-f', 'docker-compose.yml', '--profile', 'simulator', '--profile', 'observability', 'config', '-q'], { cwd: ROOT, encoding: 'utf8' });
+    const composeArgs = [...args, '-f', 'docker-compose.yml', '--profile', 'simulator', '--profile', 'observability', 'config', '-q'];
+    const withoutKey = { ...process.env, SECRETS_KEY: '' };
+    delete withoutKey.SECRETS_KEY;
+    const refused = spawnSync(cmd!, composeArgs, { cwd: ROOT, encoding: 'utf8', env: withoutKey });
+    expect([refused.status === 0, refused.stderr]).toEqual([false, expect.stringContaining('SECRETS_KEY')]);
+    const run = spawnSync(cmd!, composeArgs, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SECRETS_KEY: 'ab'.repeat(32) } });
     if (run.stderr) console.info(`compose config: ${run.stderr}`);
     expect([run.status, run.stderr]).toEqual([0, run.status === 0 ? run.stderr : '']);
   });
@@ -718,7 +729,8 @@ describe('monitoring: Grafana dashboard and Prometheus rules', () => {
       const sd = job.dns_sd_configs[0];
       const service = compose[sd.names[0]]!;
       const entry = entryOf(service.command, `scrape job ${job.job_name}`);
-      const env = Object.fromEntries(Object.entries(service.environment as Obj).map(([k, v]) => [k, String(v).replace(/\$\{\w+:-([^}]*)\}/g, '$1')]));
+      const required = { SECRETS_KEY: 'ab'.repeat(32) } as Env; // the one variable without a default
+      const env = { ...Object.fromEntries(Object.entries(service.environment as Obj).map(([k, v]) => [k, String(v).replace(/\$\{\w+:-([^}]*)\}/g, '$1')])), ...required };
       expect([job.job_name, sd.port]).toEqual([job.job_name, Number(entry.load!(env)[entry.portVar!])]);
       expect(entry.paths.has(job.metrics_path)).toBe(true);
     }

@@ -24,15 +24,31 @@ export const logEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 
-/** Development key: encrypts nothing worth protecting. Services warn loudly when it is in use. */
+/** Development key: encrypts nothing worth protecting. Refused in production, warned about elsewhere. */
 export const DEV_SECRETS_KEY = '0000000000000000000000000000000000000000000000000000000000000000'.replace(/0/g, 'd');
 
 export const secretsEnv = {
+  /** `production` (the Dockerfile sets it) makes a missing or development SECRETS_KEY fatal. */
+  NODE_ENV: z.string().optional(),
   SECRETS_KEY: z
     .string()
     .refine((v) => /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes: 64 hex characters or base64')
-    .default(DEV_SECRETS_KEY),
+    .optional(),
 };
+
+/**
+ * Fails closed: in production a service that stores or reads webhook secrets refuses to start
+ * without a real key, because a published development key is no encryption at all. Elsewhere
+ * (a laptop, tests) the development key is used and the services log a warning.
+ */
+export function resolveSecretsKey(env: { NODE_ENV?: string | undefined; SECRETS_KEY?: string | undefined }): string {
+  if (env.SECRETS_KEY && env.SECRETS_KEY !== DEV_SECRETS_KEY) return env.SECRETS_KEY;
+  if (env.NODE_ENV === 'production') {
+    const problem = env.SECRETS_KEY ? 'is the published development key' : 'is not set';
+    throw new ConfigError([`SECRETS_KEY: ${problem}; production needs a real one, e.g. SECRETS_KEY=$(openssl rand -hex 32)`]);
+  }
+  return DEV_SECRETS_KEY;
+}
 
 export const webhookEnv = {
   ...secretsEnv,

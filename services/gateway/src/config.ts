@@ -1,4 +1,4 @@
-import { envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import { resolveSecretsKey, envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
 
 export const gatewayEnv = {
   ...postgresEnv,
@@ -14,5 +14,6 @@ export const gatewayEnv = {
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 export function loadGatewayConfig(env: Record<string, string | undefined>) {
-  return parseEnv(gatewayEnv, env);
+  const config = parseEnv(gatewayEnv, env);
+  return Object.freeze({ ...config, SECRETS_KEY: resolveSecretsKey(config) });
 }

@@ -1,4 +1,4 @@
-import { envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import { resolveSecretsKey, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
 
 export const webhooksEnv = {
   ...postgresEnv,
@@ -22,7 +22,8 @@ export const webhooksEnv = {
 };
 
 export function loadWebhooksConfig(env: Record<string, string | undefined>) {
-  return parseEnv(webhooksEnv, env);
+  const config = parseEnv(webhooksEnv, env);
+  return Object.freeze({ ...config, SECRETS_KEY: resolveSecretsKey(config) });
 }
 
 export type WebhooksConfig = ReturnType<typeof loadWebhooksConfig>;
