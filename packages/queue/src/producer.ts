@@ -35,8 +35,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 export function createRedisConnection(url: string): Redis {
   const redis = new IORedis(url, {
     enableOfflineQueue: false,
-    // Commands issued in the same tick share one write: fewer syscalls under concurrent requests.
-    enableAutoPipelining: true,
+    // Auto-pipelining stays off: when the connection drops with a batch in flight, ioredis
+    // (5.x, redis/ioredis#1931) throws `results[i] is not iterable` from a callback, an
+    // uncaught exception that killed the process (seen in the e2e webhooks run). Its gain on
+    // `pnpm bench gateway` was within noise (see README, Redis).
+    enableAutoPipelining: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
