@@ -63,6 +63,7 @@ async function configure(db: Db, projectId: string, urls: string[]): Promise<voi
   await new WebhookConfigRepository(db).replaceAll(
     projectId,
     urls.map((url) => ({ name: null, url, triggerAction: 'job.completed', enabled: true, secretEncrypted: box.encrypt('whsec_bench') })),
+    urls.length,
   );
 }
 

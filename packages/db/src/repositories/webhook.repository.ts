@@ -46,11 +46,19 @@ export class WebhookConfigRepository {
 
   /**
    * Replaces every configuration of the project in one transaction (spec 4.5 rule 1). The
-   * project's rows are locked first so that two concurrent PATCHes serialize. Returns the ids
-   * among `configs` that are not configurations of this project (the caller answers 400).
+   * project row is locked first so that concurrent PATCHes serialize: locking the project's
+   * configuration rows was not enough, since a project with none has no row to lock and ten
+   * concurrent PATCHes each inserted their 20. The cap is checked again on what the
+   * transaction wrote, before it commits. Returns the ids among `configs` that are not
+   * configurations of this project (the caller answers 400).
    */
-  async replaceAll(projectId: string, configs: WebhookConfigInput[]): Promise<{ rows: WebhookConfigRow[] } | { unknownIds: string[] }> {
+  async replaceAll(
+    projectId: string,
+    configs: WebhookConfigInput[],
+    maxConfigs: number,
+  ): Promise<{ rows: WebhookConfigRow[] } | { unknownIds: string[] } | { tooMany: number }> {
     return this.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('project').select('id').where('id', '=', projectId).forUpdate().execute();
       const existing = await trx.selectFrom('webhook_config').select('id').where('project_id', '=', projectId).forUpdate().execute();
       const known = new Set(existing.map((r) => r.id));
       const unknownIds = configs.filter((c) => c.id && !known.has(c.id)).map((c) => c.id!);
@@ -66,8 +74,19 @@ export class WebhookConfigRepository {
         else await trx.insertInto('webhook_config').values({ id: newId('whk'), project_id: projectId, ...values }).execute();
       }
       const rows = await trx.selectFrom('webhook_config').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
+      // Throwing rolls the transaction back: nothing over the cap is ever committed.
+      if (rows.length > maxConfigs) throw new CapExceeded(rows.length);
       return { rows };
+    }).catch((err: unknown) => {
+      if (err instanceof CapExceeded) return { tooMany: err.count };
+      throw err;
     });
+  }
+}
+
+class CapExceeded extends Error {
+  constructor(readonly count: number) {
+    super(`${count} webhook configurations`);
   }
 }
 

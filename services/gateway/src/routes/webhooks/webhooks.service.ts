@@ -3,7 +3,7 @@ import type { WebhookAttemptRow, WebhookConfigRepository, WebhookConfigRow, Webh
 import { checkWebhookUrl, deliverWebhook } from '@crawl/webhook-delivery';
 import type { z } from 'zod';
 import { sampleEventData } from './sample-events';
-import type { patchWebhooksBody } from './webhooks.schemas';
+import { MAX_WEBHOOKS, type patchWebhooksBody } from './webhooks.schemas';
 
 export interface WebhookServiceDeps {
   configs: WebhookConfigRepository;
@@ -69,10 +69,16 @@ export class WebhookService {
         enabled: c.enabled,
         secretEncrypted: this.deps.secrets.encrypt(c.secret ? c.secret : generateWebhookSecret()),
       })),
+      MAX_WEBHOOKS,
     );
     if ('unknownIds' in result) {
       const details = body.configs.flatMap((c, i) => (c.id && result.unknownIds.includes(c.id) ? [{ path: `body.configs.${i}.id`, message: 'no configuration with this id in the project' }] : []));
       throw new AppError('VALIDATION_ERROR', 'Unknown webhook configuration id.', { details });
+    }
+    if ('tooMany' in result) {
+      throw new AppError('VALIDATION_ERROR', `At most ${MAX_WEBHOOKS} webhook configurations per project.`, {
+        details: [{ path: 'body.configs', message: `at most ${MAX_WEBHOOKS} configurations per project` }],
+      });
     }
     return result.rows.map((r) => toWebhookResource(r, this.deps.secrets));
   }

@@ -152,3 +152,14 @@ it("another project's webhook id is 404 for the test endpoint and cannot be kept
   const still = await h.http.get(`/v1/key/projects/${other.projectId}/webhooks`).set(bearer(other.apiKey));
   expect(still.body.data.configs[0].id).toBe(id);
 });
+
+it('the 20-configuration cap holds under 10 concurrent PATCHes of 20 new configs each (issue 11.4)', async () => {
+  const racer = await createTenant(h.deps.db);
+  const twenty = (n: number) => ({ configs: Array.from({ length: 20 }, (_, i) => ({ name: `r${n}-${i}`, url: receiverUrl, triggerAction: 'job.completed' })) });
+  const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => patch(twenty(n), h, racer)));
+  expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+  const stored = await h.deps.db.selectFrom('webhook_config').select('name').where('project_id', '=', racer.projectId).execute();
+  expect(stored).toHaveLength(20);
+  // Serialized: the survivors are one PATCH's whole set, not a mix.
+  expect(new Set(stored.map((r) => r.name!.split('-')[0])).size).toBe(1);
+});
