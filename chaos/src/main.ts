@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb, type Db, sql } from '@crawl/db';
-import { createTenant, freePort } from '@crawl/testing';
+import { allowFastSchedules, createTenant, freePort } from '@crawl/testing';
 import { type CheckResult, runChecks } from './checks';
 import { FaultTimeline, putFaults } from './faults';
 import { PrivatePostgres, PrivateRedis, sleep } from './infra';
@@ -154,6 +154,7 @@ async function main(): Promise<number> {
   for (let i = 0; i < 5; i++) {
     const t = await createTenant(db, { plan: 'growth', credits: 10_000_000, name: `chaos tenant ${i + 1}` });
     tenants.push({ index: i, organizationId: t.organizationId, projectId: t.projectId, apiKey: t.apiKey });
+    await allowFastSchedules(db, t.organizationId); // schedules every 5 s: many fires in a short run
   }
   log(`migrated, 5 tenants created`);
 

@@ -253,7 +253,7 @@ it('schedules: create, get, list, iterate, update, delete', async () => {
   const created = await client.schedules.create(projectId, { cron: '0 9 * * 1', crawlConfig });
   expect(created).toMatchObject({ projectId, cron: '0 9 * * 1', enabled: true, nextRunAt: expect.any(String), lastRunAt: null, crawlConfig: { type: 'details', targets: ['B0SCHED001'], config: { marketplace: 'US', lang: null } } });
   expect(new Date(created.nextRunAt!).getUTCDay()).toBe(1);
-  const second = await client.schedules.create(projectId, { cron: '*/30 * * * * *', crawlConfig, enabled: false });
+  const second = await client.schedules.create(projectId, { cron: '0 */30 * * * *', crawlConfig, enabled: false });
   expect(second.nextRunAt).toBeNull();
 
   expect(await client.schedules.get(created.id)).toEqual(created);

@@ -1,4 +1,5 @@
 import { sql } from '@crawl/db';
+import { allowFastSchedules } from '@crawl/testing';
 import { loadSchedulerConfig, type SchedulerHandle, startScheduler } from '@crawl/scheduler';
 import { ServiceProcess } from './processes';
 import { auth, type Stack, startStack } from './stack';
@@ -20,6 +21,7 @@ const schedulerEnv = () => ({ ...stack.workerEnv, RECONCILE_INTERVAL_MS: '60000'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function createSchedule(tenant: Awaited<ReturnType<Stack['tenant']>>, cron: string) {
+  await allowFastSchedules(stack.db, tenant.organizationId);
   const res = await stack.http
     .post(`/v1/key/projects/${tenant.projectId}/schedules`)
     .set(auth(tenant))

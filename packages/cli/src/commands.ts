@@ -30,6 +30,11 @@ function positiveInt(flags: Flags, name: string, allowZero: boolean): number | u
   return n;
 }
 
+/** A positive integer, `default` (null: back to the plan's value), or undefined when absent. */
+function limitFlag(flags: Flags, name: string): number | null | undefined {
+  return str(flags, name) === 'default' ? null : positiveInt(flags, name, false);
+}
+
 function plan(flags: Flags): Plan | undefined {
   const raw = str(flags, 'plan');
   if (raw === undefined) return undefined;
@@ -104,6 +109,16 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     if (perMinute !== null && newPlan !== 'enterprise') throw new AppError('VALIDATION_ERROR', '--per-minute applies to the enterprise plan only');
     if (!(await deps.tenancy.setPlan(organizationId, newPlan, perMinute))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
     return { organizationId, plan: newPlan };
+  },
+
+  async 'set-schedule-limits'(deps, flags) {
+    const organizationId = str(flags, 'org', true);
+    const limits = { maxPerProject: limitFlag(flags, 'max-per-project'), minIntervalSeconds: limitFlag(flags, 'min-interval-seconds') };
+    if (limits.maxPerProject === undefined && limits.minIntervalSeconds === undefined) {
+      throw new AppError('VALIDATION_ERROR', 'give --max-per-project N and/or --min-interval-seconds N (a number, or "default" for the plan\'s)');
+    }
+    if (!(await deps.tenancy.setScheduleLimits(organizationId, limits))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    return { organizationId, ...limits };
   },
 
   async 'revoke-key'(deps, flags) {

@@ -13,6 +13,7 @@ const USAGE = `usage: pnpm --silent admin <command> [options] --json
   create-key --project P [--user U | --new-user]
   grant-credits --org ORG_ID --amount N
   set-plan --org ORG_ID --plan P [--per-minute N]
+  set-schedule-limits --org ORG_ID [--max-per-project N|default] [--min-interval-seconds N|default]
   revoke-key --key-prefix X`;
 
 function print(value: unknown, json: boolean): void {
@@ -30,6 +31,7 @@ async function main(argv: string[]): Promise<number> {
         json: { type: 'boolean' }, name: { type: 'string' }, org: { type: 'string' }, plan: { type: 'string' },
         credits: { type: 'string' }, project: { type: 'string' }, user: { type: 'string' }, 'new-user': { type: 'boolean' },
         amount: { type: 'string' }, 'per-minute': { type: 'string' }, 'key-prefix': { type: 'string' },
+        'max-per-project': { type: 'string' }, 'min-interval-seconds': { type: 'string' },
       },
     });
   } catch (err) {

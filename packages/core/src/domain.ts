@@ -41,6 +41,28 @@ export function rateLimitPolicy(plan: Plan, perMinuteLimit: number | null): Rate
   }
 }
 
+/**
+ * Schedules a project may hold and how often one may fire (issue 11.6): a schedule firing
+ * every second costs its tenant credits but costs every tenant queue and scheduler time, so
+ * the floor is one minute on every plan; an operator can change both per organization
+ * (`admin set-schedule-limits`). The caps grow with the plan.
+ */
+export interface SchedulePolicy {
+  minIntervalSeconds: number;
+  maxPerProject: number;
+}
+
+const PLAN_SCHEDULES: Record<Plan, SchedulePolicy> = {
+  starter: { minIntervalSeconds: 60, maxPerProject: 25 },
+  growth: { minIntervalSeconds: 60, maxPerProject: 100 },
+  enterprise: { minIntervalSeconds: 60, maxPerProject: 500 },
+};
+
+export function schedulePolicy(plan: Plan, overrides: { minIntervalSeconds?: number | null; maxPerProject?: number | null } = {}): SchedulePolicy {
+  const base = PLAN_SCHEDULES[plan];
+  return { minIntervalSeconds: overrides.minIntervalSeconds ?? base.minIntervalSeconds, maxPerProject: overrides.maxPerProject ?? base.maxPerProject };
+}
+
 /** Used when an enterprise organization has no limit configured yet. */
 export const DEFAULT_ENTERPRISE_PER_MINUTE = 60_000;
 

@@ -6,6 +6,8 @@ import * as m202611221200 from './migrations/202611221200_webhooks';
 import * as m202611221300 from './migrations/202611221300_schedules';
 import * as m202611221400 from './migrations/202611221400_tracking';
 import * as m202611221500 from './migrations/202611221500_idempotency_job';
+import * as m202611221600 from './migrations/202611221600_release_window';
+import * as m202611221700 from './migrations/202611221700_schedule_limits';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611221300_schedules': m202611221300,
   '202611221400_tracking': m202611221400,
   '202611221500_idempotency_job': m202611221500,
+  '202611221600_release_window': m202611221600,
+  '202611221700_schedule_limits': m202611221700,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -16,6 +16,9 @@ export interface OrganizationTable {
   name: string;
   plan: 'starter' | 'growth' | 'enterprise';
   per_minute_limit: number | null;
+  /** Overrides of the plan's schedule limits; null: the plan's default. */
+  max_schedules_per_project: ColumnType<number | null, number | null | undefined, number | null>;
+  min_schedule_interval_seconds: ColumnType<number | null, number | null | undefined, number | null>;
   credit_balance: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
 }
@@ -92,6 +95,8 @@ export interface JobTargetTable {
   error_code: string | null;
   error_message: string | null;
   finished_at: Timestamp | null;
+  /** When the target's crawl task was put in the queue (the organization's release window); null = not yet. */
+  released_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ResultItemTable {

@@ -27,3 +27,23 @@ export function checkCron(expression: string): CronCheck {
 export function nextFireAfter(expression: string, after: Date): Date {
   return CronExpressionParser.parse(expression.trim(), { tz: 'UTC', currentDate: after }).next().toDate();
 }
+
+/**
+ * The shortest gap, in seconds, between two consecutive fires of `expression`, looking at the
+ * fires of the coming year (at most `maxFires` of them). Stops early once a gap shorter than
+ * `floorSeconds` is seen: the caller only needs to know the floor is broken.
+ */
+export function shortestIntervalSeconds(expression: string, floorSeconds: number, maxFires = 2_000): number {
+  const start = new Date();
+  const horizon = start.getTime() + 366 * 24 * 3600 * 1000;
+  const it = CronExpressionParser.parse(expression.trim(), { tz: 'UTC', currentDate: start });
+  let previous = it.next().getTime();
+  let shortest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < maxFires && it.hasNext(); i++) {
+    const fire = it.next().getTime();
+    shortest = Math.min(shortest, (fire - previous) / 1000);
+    if (shortest < floorSeconds || fire > horizon) break;
+    previous = fire;
+  }
+  return shortest;
+}

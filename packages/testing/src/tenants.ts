@@ -9,6 +9,12 @@ export interface TestTenant {
   keyPrefix: string;
 }
 
+/** Lets a tenant's schedules fire as often as every second (tests of the scheduler itself). */
+export async function allowFastSchedules(db: Db, organizationId: string): Promise<void> {
+  const deps = { tenancy: new TenancyRepository(db), credits: new CreditRepository(db) };
+  await commands['set-schedule-limits']!(deps, { org: organizationId, 'min-interval-seconds': '1' });
+}
+
 /** Creates an organization, user, project and key through the admin CLI's own commands. */
 export async function createTenant(
   db: Db,

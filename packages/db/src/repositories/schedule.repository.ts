@@ -12,21 +12,34 @@ export const SCHEDULES_CHANNEL = 'crawl_schedules';
 export class ScheduleRepository {
   constructor(private readonly db: Db) {}
 
-  async create(input: { projectId: string; organizationId: string; cron: string; crawlConfig: StoredCrawlConfig; enabled: boolean; nextRunAt: Date }): Promise<ScheduleRow> {
-    const row = await this.db
-      .insertInto('schedule')
-      .values({
-        id: newId('sch'),
-        project_id: input.projectId,
-        organization_id: input.organizationId,
-        cron: input.cron,
-        crawl_config: JSON.stringify(input.crawlConfig),
-        enabled: input.enabled,
-        next_run_at: input.nextRunAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.notify();
+  /**
+   * Creates a schedule unless the project already holds `maxPerProject`: the project row is
+   * locked first, so concurrent creations cannot each see room for one more. Returns
+   * undefined when the project is full.
+   */
+  async create(
+    input: { projectId: string; organizationId: string; cron: string; crawlConfig: StoredCrawlConfig; enabled: boolean; nextRunAt: Date },
+    maxPerProject: number,
+  ): Promise<ScheduleRow | undefined> {
+    const row = await this.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('project').select('id').where('id', '=', input.projectId).forUpdate().execute();
+      const { count } = await trx.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('count')).where('project_id', '=', input.projectId).executeTakeFirstOrThrow();
+      if (Number(count) >= maxPerProject) return undefined;
+      return trx
+        .insertInto('schedule')
+        .values({
+          id: newId('sch'),
+          project_id: input.projectId,
+          organization_id: input.organizationId,
+          cron: input.cron,
+          crawl_config: JSON.stringify(input.crawlConfig),
+          enabled: input.enabled,
+          next_run_at: input.nextRunAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    if (row) await this.notify();
     return row;
   }
 

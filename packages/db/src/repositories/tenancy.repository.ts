@@ -9,6 +9,8 @@ export interface KeyPrincipal {
   organizationId: string;
   plan: Plan;
   perMinuteLimit: number | null;
+  maxSchedulesPerProject: number | null;
+  minScheduleIntervalSeconds: number | null;
   revoked: boolean;
 }
 
@@ -84,6 +86,8 @@ export class TenancyRepository {
         'o.id as organizationId',
         'o.plan as plan',
         'o.per_minute_limit as perMinuteLimit',
+        'o.max_schedules_per_project as maxSchedulesPerProject',
+        'o.min_schedule_interval_seconds as minScheduleIntervalSeconds',
         'k.revoked_at as revokedAt',
       ])
       .where('k.key_hash', '=', keyHash)
@@ -109,6 +113,19 @@ export class TenancyRepository {
     const result = await this.db
       .updateTable('organization')
       .set({ plan, per_minute_limit: perMinuteLimit })
+      .where('id', '=', organizationId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Per-organization schedule limits; a null keeps (or returns to) the plan's default. */
+  async setScheduleLimits(organizationId: string, limits: { maxPerProject?: number | null; minIntervalSeconds?: number | null }): Promise<boolean> {
+    const result = await this.db
+      .updateTable('organization')
+      .set({
+        ...(limits.maxPerProject !== undefined ? { max_schedules_per_project: limits.maxPerProject } : {}),
+        ...(limits.minIntervalSeconds !== undefined ? { min_schedule_interval_seconds: limits.minIntervalSeconds } : {}),
+      })
       .where('id', '=', organizationId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

@@ -1,4 +1,4 @@
-import { AppError, ID_PATTERN } from '@crawl/core';
+import { AppError, ID_PATTERN, schedulePolicy } from '@crawl/core';
 import { createScheduleBody, patchScheduleBody } from '@crawl/jobs';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
@@ -15,6 +15,10 @@ export const schedulesQuery = z
 
 const emptyBody = z.union([z.undefined(), z.object({}).strict()]);
 
+/** The plan's schedule limits with the organization's overrides (admin set-schedule-limits). */
+const policyOf = (req: Request) =>
+  schedulePolicy(req.principal.plan, { maxPerProject: req.principal.maxSchedulesPerProject, minIntervalSeconds: req.principal.minScheduleIntervalSeconds });
+
 function scheduleId(req: Request): string {
   const id = String(req.params.scheduleId);
   if (!ID_PATTERN.test(id)) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
@@ -27,7 +31,7 @@ export function schedulesRouter(service: ScheduleService): Router {
 
   router.post('/projects/:projectId/schedules', requireOwnProject, async (req, res) => {
     const body = parseOrThrow(createScheduleBody, req.body, 'body');
-    const schedule = await service.create(req.principal, body);
+    const schedule = await service.create(req.principal, body, policyOf(req));
     res.status(201).setHeader('Location', `/v1/key/schedules/${schedule.id}`);
     res.json({ data: schedule });
   });
@@ -44,7 +48,7 @@ export function schedulesRouter(service: ScheduleService): Router {
   router.patch('/schedules/:scheduleId', async (req, res) => {
     const id = scheduleId(req);
     const body = parseOrThrow(patchScheduleBody, req.body, 'body');
-    res.json({ data: await service.update(id, req.principal.projectId, body) });
+    res.json({ data: await service.update(id, req.principal.projectId, body, policyOf(req)) });
   });
 
   router.delete('/schedules/:scheduleId', async (req, res) => {

@@ -1,6 +1,6 @@
-import { AppError } from '@crawl/core';
+import { AppError, type SchedulePolicy } from '@crawl/core';
 import type { ScheduleRepository, ScheduleRow, StoredCrawlConfig } from '@crawl/db';
-import { type JobBody, nextFireAfter } from '@crawl/jobs';
+import { type JobBody, nextFireAfter, shortestIntervalSeconds } from '@crawl/jobs';
 
 export function toScheduleResource(row: ScheduleRow) {
   const c = row.crawl_config;
@@ -19,20 +19,31 @@ export function toScheduleResource(row: ScheduleRow) {
   };
 }
 
+/** A 400 naming the minimum when the cron fires more often than the plan allows. */
+function checkInterval(cron: string, policy: SchedulePolicy): void {
+  const shortest = shortestIntervalSeconds(cron, policy.minIntervalSeconds);
+  if (shortest >= policy.minIntervalSeconds) return;
+  const message = `cron fires ${shortest} s apart at its most frequent; the minimum interval between runs is ${policy.minIntervalSeconds} s`;
+  throw new AppError('VALIDATION_ERROR', `Invalid schedule: ${message}.`, { details: [{ path: 'body.cron', message }] });
+}
+
 const stored = (body: JobBody): StoredCrawlConfig => ({ type: body.type, targets: body.targets, marketplace: body.marketplace, lang: body.lang });
 
 /** Spec 4.3 schedules. The scheduler service fires them; this only records what to fire and when. */
 export class ScheduleService {
   constructor(private readonly schedules: ScheduleRepository) {}
 
-  async create(owner: { projectId: string; organizationId: string }, body: { cron: string; crawlConfig: JobBody; enabled: boolean }) {
-    const row = await this.schedules.create({
-      ...owner,
-      cron: body.cron,
-      crawlConfig: stored(body.crawlConfig),
-      enabled: body.enabled,
-      nextRunAt: nextFireAfter(body.cron, new Date()),
-    });
+  async create(owner: { projectId: string; organizationId: string }, body: { cron: string; crawlConfig: JobBody; enabled: boolean }, policy: SchedulePolicy) {
+    checkInterval(body.cron, policy);
+    const row = await this.schedules.create(
+      { ...owner, cron: body.cron, crawlConfig: stored(body.crawlConfig), enabled: body.enabled, nextRunAt: nextFireAfter(body.cron, new Date()) },
+      policy.maxPerProject,
+    );
+    if (!row) {
+      throw new AppError('VALIDATION_ERROR', `This project already has ${policy.maxPerProject} schedules, the most its plan allows; delete one first.`, {
+        details: [{ path: 'project', message: `at most ${policy.maxPerProject} schedules per project` }],
+      });
+    }
     return toScheduleResource(row);
   }
 
@@ -52,7 +63,8 @@ export class ScheduleService {
    * schedule that was off does not catch up on what it missed). Disabling takes effect at
    * once: the scheduler only fires enabled schedules, under a row lock.
    */
-  async update(id: string, projectId: string, changes: { enabled?: boolean; cron?: string; crawlConfig?: JobBody }) {
+  async update(id: string, projectId: string, changes: { enabled?: boolean; cron?: string; crawlConfig?: JobBody }, policy: SchedulePolicy) {
+    if (changes.cron !== undefined) checkInterval(changes.cron, policy);
     const current = await this.get(id, projectId);
     const cron = changes.cron ?? current.cron;
     const reschedule = changes.cron !== undefined || (changes.enabled === true && !current.enabled);

@@ -1,3 +1,5 @@
+import { commands } from '@crawl/cli';
+import { CreditRepository, TenancyRepository } from '@crawl/db';
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
@@ -80,4 +82,58 @@ it("another project's schedule is 404 for get, patch and delete, and stays uncha
   expect(forbidden.status).toBe(403);
   const empty = await h.http.patch(`/v1/key/schedules/${theirs.id}`).set(bearer(other.apiKey)).send({});
   expect(empty.status).toBe(400);
+});
+
+describe('noisy neighbours (issue 11.6): interval floor and per-project cap', () => {
+  const admin = (command: string, flags: Record<string, string>) =>
+    commands[command]!({ tenancy: new TenancyRepository(h.deps.db), credits: new CreditRepository(h.deps.db) }, flags);
+
+  // The last fires at 09:00:00 and 09:00:59 once a day: the rule is the closest pair, not the average.
+  it.each(['* * * * * *', '*/30 * * * * *', '0,30 * * * * *', '0,59 0,1 9 * * *'])(
+    'cron %s fires more often than every 60 s -> 400 naming the minimum, nothing stored',
+    async (cron) => {
+      const t = await createTenant(h.deps.db, { plan: 'starter' });
+      const res = await create({ cron, crawlConfig }, t);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.details).toEqual([{ path: 'body.cron', message: expect.stringContaining('minimum interval between runs is 60 s') }]);
+      expect(await h.deps.db.selectFrom('schedule').select('id').where('project_id', '=', t.projectId).execute()).toEqual([]);
+    },
+  );
+
+  it('a cron whose closest fires are exactly 60 s apart is allowed', async () => {
+    const t = await createTenant(h.deps.db, { plan: 'starter' });
+    expect((await create({ cron: '0 0,1 9 * * *', crawlConfig }, t)).status).toBe(201);
+  });
+
+  it('PATCH to a too frequent cron is refused and leaves the schedule as it was', async () => {
+    const t = await createTenant(h.deps.db);
+    const s = (await create({ cron: '*/5 * * * *', crawlConfig }, t)).body.data;
+    const res = await h.http.patch(`/v1/key/schedules/${s.id}`).set(bearer(t.apiKey)).send({ cron: '*/10 * * * * *' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/10 s apart.*minimum interval between runs is 60 s/);
+    expect((await h.http.get(`/v1/key/schedules/${s.id}`).set(bearer(t.apiKey))).body.data.cron).toBe('*/5 * * * *');
+  });
+
+  it('an operator can lower the floor per organization (admin set-schedule-limits)', async () => {
+    const t = await createTenant(h.deps.db);
+    await admin('set-schedule-limits', { org: t.organizationId, 'min-interval-seconds': '5' });
+    expect((await create({ cron: '*/5 * * * * *', crawlConfig }, t)).status).toBe(201);
+    expect((await create({ cron: '*/2 * * * * *', crawlConfig }, t)).body.error.message).toMatch(/minimum interval between runs is 5 s/);
+    await admin('set-schedule-limits', { org: t.organizationId, 'min-interval-seconds': 'default' });
+    expect((await create({ cron: '*/5 * * * * *', crawlConfig }, t)).status).toBe(400);
+  });
+
+  it('the per-project cap holds under concurrent creations, and is admin-configurable', async () => {
+    const t = await createTenant(h.deps.db, { plan: 'starter' });
+    await admin('set-schedule-limits', { org: t.organizationId, 'max-per-project': '3' });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => create({ cron: '0 9 * * 1', crawlConfig }, t)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 400, 400, 400, 400, 400]);
+    const refused = answers.find((a) => a.status === 400)!;
+    expect(refused.body.error.message).toBe('This project already has 3 schedules, the most its plan allows; delete one first.');
+    const stored = await h.deps.db.selectFrom('schedule').select('id').where('project_id', '=', t.projectId).execute();
+    expect(stored).toHaveLength(3);
+    await admin('set-schedule-limits', { org: t.organizationId, 'max-per-project': 'default' });
+    expect((await create({ cron: '0 9 * * 1', crawlConfig }, t)).status).toBe(201); // starter's default is 25
+  });
 });
