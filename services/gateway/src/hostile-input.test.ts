@@ -105,3 +105,16 @@ it('thousands of targets, huge pagination and bad dates are 400s', async () => {
   }
   expect(await stored()).toEqual(before);
 });
+
+it.each(['gzip', 'deflate', 'br'])('Content-Encoding: %s on a body that is not compressed is a 400 in the error shape, not a 500', async (encoding) => {
+  const before = await stored();
+  const res = await h.http
+    .post(path(jobs))
+    .set(bearer(tenant.apiKey))
+    .set('content-type', 'application/json')
+    .set('content-encoding', encoding)
+    .send(JSON.stringify({ type: 'search', targets: ['desk lamp'] }));
+  expect(res.status).toBe(400);
+  expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('Content-Encoding'), requestId: expect.any(String) });
+  expect(await stored()).toEqual(before);
+});

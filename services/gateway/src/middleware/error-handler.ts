@@ -18,6 +18,9 @@ function fromBodyParser(err: { type?: string; status?: number }): AppError | nul
     case 'stream.encoding.set':
       return new AppError('VALIDATION_ERROR', 'Request body could not be read.');
     default:
+      // A body whose Content-Encoding (gzip, deflate, br) does not match its bytes fails in
+      // zlib: body-parser passes that on as a bare 400 without a `type`.
+      if (err.status === 400) return new AppError('VALIDATION_ERROR', 'Request body could not be decoded: it does not match its Content-Encoding.');
       return null;
   }
 }
