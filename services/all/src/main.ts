@@ -27,8 +27,11 @@ async function main(): Promise<void> {
   const shutdown = new ShutdownRegistry(log);
   shutdown.installSignalHandlers();
   const { port } = await startGateway(gatewayConfig, shutdown);
+  // In one process the worker and the webhooks service would both bind METRICS_PORT: the
+  // worker takes it and the webhooks service the next port.
+  const webhooksMetricsPort = webhooksConfig.METRICS_PORT ? webhooksConfig.METRICS_PORT + 1 : 0;
   await startWorker(workerConfig, shutdown);
-  await startWebhooks(webhooksConfig, shutdown);
+  await startWebhooks({ ...webhooksConfig, METRICS_PORT: webhooksMetricsPort }, shutdown);
   await startScheduler(schedulerConfig, shutdown);
   const base = `http://localhost:${port}`;
   const demo = await createDemoProjectIfEmpty(gatewayConfig.DATABASE_URL);
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
     `  API      ${base}/v1/key`,
     `  docs     ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  health   ${base}/healthz  ${base}/readyz`,
-    `  metrics  ${base}/metrics`,
+    `  metrics  ${base}/metrics${workerConfig.METRICS_PORT ? `  worker :${workerConfig.METRICS_PORT}/metrics  webhooks :${webhooksMetricsPort}/metrics` : ''}`,
     `  crawling ${workerConfig.origins.override ?? 'real marketplaces (set MARKETPLACE_ORIGIN_OVERRIDE to use the simulator)'}`,
   ];
   if (demo) {
