@@ -34,6 +34,8 @@ export interface CheckInput {
   rss: RssSeries[];
   quiesced: boolean;
   postgresLog: string;
+  /** Service logs (one file per process incarnation). */
+  logDir?: string;
 }
 
 const sample = (xs: unknown[], n = 3) => (xs.length ? ` e.g. ${xs.slice(0, n).map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('; ')}` : '');
@@ -333,6 +335,15 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
       ? input.unexpectedExits.map((e) => `${e.name} pid ${e.pid} exited code ${e.code} signal ${e.signal} (log ${e.logFile})`).join('; ')
       : 'every exit was one the run caused',
   );
+
+  // 14b. No uncaught exception in any service log, not even one a process survived (a Redis
+  // connection dropped mid-pipeline used to throw from inside ioredis).
+  const uncaught: string[] = [];
+  for (const file of input.logDir ? fs.readdirSync(input.logDir).filter((f) => f.endsWith('.log') && !f.startsWith('postgres')) : []) {
+    const text = fs.readFileSync(`${input.logDir}/${file}`, 'utf8');
+    for (const m of text.matchAll(/^.*(?:uncaughtException|unhandledRejection|Uncaught|is not iterable|^\s*at .*autoPipelining).*$/gim)) uncaught.push(`${file}: ${m[0].slice(0, 120)}`);
+  }
+  add('no uncaught exception in any log', uncaught.length === 0, uncaught.length ? `${uncaught.length} lines${sample(uncaught)}` : 'every service survived Redis being dropped without an uncaught exception');
 
   // 15. Memory: last third's median vs first third's, per process incarnation.
   const grown: string[] = [];

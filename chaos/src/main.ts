@@ -17,6 +17,8 @@ import { allowFastSchedules, createTenant, freePort } from '@crawl/testing';
 import { type CheckResult, runChecks } from './checks';
 import { FaultTimeline, putFaults } from './faults';
 import { PrivatePostgres, PrivateRedis, sleep } from './infra';
+import { Canary, createHostileTenants, HostileLoad } from './hostile';
+import { hostileChecks } from './hostile-checks';
 import { type AcceptedJob, ApiClient, createSchedule, disableSchedule, type IdemProblem, type KeyRecovery, type Tenant, TenantLoad } from './load';
 import { renderPlot } from './png';
 import { ManagedProcess, ROOT, type UnexpectedExit, waitForHttp } from './procs';
@@ -60,6 +62,7 @@ interface Run {
   redis?: PrivateRedis;
   processes: ManagedProcess[];
   receivers: WebhookReceiver[];
+  canary?: Canary;
   db?: Db;
   logDir?: string;
   cleaned: boolean;
@@ -72,6 +75,7 @@ async function cleanup(): Promise<void> {
   run.cleaned = true;
   await Promise.all(run.processes.map((p) => p.stop(5_000).catch(() => p.killNow())));
   await Promise.all(run.receivers.map((r) => r.close().catch(() => undefined)));
+  await run.canary?.close().catch(() => undefined);
   await run.db?.destroy().catch(() => undefined);
   await run.redis?.kill().catch(() => undefined);
   try {
@@ -156,7 +160,8 @@ async function main(): Promise<number> {
     tenants.push({ index: i, organizationId: t.organizationId, projectId: t.projectId, apiKey: t.apiKey });
     await allowFastSchedules(db, t.organizationId); // schedules every 5 s: many fires in a short run
   }
-  log(`migrated, 5 tenants created`);
+  const hostile = await createHostileTenants(db);
+  log(`migrated, 5 tenants created, and 3 hostile ones (an exporter that aborts downloads of a ${hostile.exportRows}-row job, an off-marketplace submitter, a 50-job flooder)`);
 
   // --- processes ------------------------------------------------------------------------
   const simPort = await freePort();
@@ -250,7 +255,10 @@ async function main(): Promise<number> {
   const recoveries: KeyRecovery[] = [];
   const loads = tenants.map((t) => new TenantLoad(t, api, accepted, idemProblems, recoveries, 3_000, 1_000));
   const t0 = Date.now();
-  const loadRuns = loads.map((l) => l.run());
+  const canary = await new Canary().start();
+  run.canary = canary;
+  const hostileLoad = new HostileLoad(api, hostile, canary, { abortLanes: 4, floodJobs: 50, floodTargets: 10 });
+  const loadRuns = [...loads.map((l) => l.run()), hostileLoad.run()];
   // Requests in flight when a gateway dies: keyed creations, so that clients retry them with the same key.
   const burst = (gateway: number) => {
     for (let i = 0; i < 16; i++) setTimeout(() => void loads[i % loads.length]!.burstCreate(gateway), i * 10);
@@ -268,6 +276,7 @@ async function main(): Promise<number> {
   await sleep(durationS * 1000);
   timeline.stop();
   for (const l of loads) l.stop();
+  hostileLoad.stop();
   await Promise.all(loadRuns);
   clearInterval(progress);
   await faultsDone;
@@ -322,7 +331,18 @@ async function main(): Promise<number> {
     rss: rss.series,
     quiesced,
     postgresLog: path.join(run.postgres.dir, 'postgres.log'),
+    logDir,
   });
+  results.push(
+    ...(await hostileChecks({
+      db,
+      hostile,
+      stats: hostileLoad.stats,
+      canary,
+      gateways: api.gateways,
+      orgs: [...tenants.map((t) => t.organizationId), hostile.submitter.organizationId, hostile.flooder.organizationId],
+    })),
+  );
   fs.writeFileSync(path.join(out, 'responses.ndjson'), api.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   fs.writeFileSync(path.join(out, 'faults.json'), JSON.stringify(timeline.windows.map((w) => ({ ...w, from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString() })), null, 2));
   fs.writeFileSync(path.join(out, 'receipts.ndjson'), receivers.flatMap((r) => r.receipts.map((x) => JSON.stringify({ receiver: r.kind, ...x }))).join('\n') + '\n');

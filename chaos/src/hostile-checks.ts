@@ -1,0 +1,125 @@
+/** The checks of the hostile tenants (hostile.ts): each returns rows of the final table. */
+import { type Db, sql } from '@crawl/db';
+import type { CheckResult } from './checks';
+import type { Canary, HostileStats, HostileTenants } from './hostile';
+
+const BUCKET_S = 2;
+
+/**
+ * The aborted downloads left nothing behind: no backend of the run is stuck mid-query, every
+ * gateway is ready, and a full export of the large job completes on each gateway.
+ */
+async function poolRecovered(db: Db, hostile: HostileTenants, stats: HostileStats, gateways: string[]): Promise<CheckResult> {
+  const stuck = await sql<{ n: number; sample: string | null }>`
+    select count(*)::int as n, min(left(query, 80)) as sample from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' and query_start < now() - interval '30 seconds'`.execute(db);
+  const problems: string[] = [];
+  if (stuck.rows[0]!.n) problems.push(`${stuck.rows[0]!.n} connections busy for over 30 s (${stuck.rows[0]!.sample})`);
+  for (const url of gateways) {
+    const ready = await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0);
+    if (ready !== 200) problems.push(`${url}/readyz answered ${ready}`);
+    const started = Date.now();
+    const res = await fetch(`${url}/v1/key/jobs/${hostile.exportJobId}/export?format=json`, { headers: { Authorization: `Bearer ${hostile.exporter.apiKey}` }, signal: AbortSignal.timeout(60_000) }).catch(
+      (err: Error) => ({ status: 0, text: async () => err.message }),
+    );
+    const body = await res.text();
+    let rows = -1;
+    try {
+      rows = (JSON.parse(body) as unknown[]).length;
+    } catch {
+      // a truncated or error body: reported below
+    }
+    if (res.status !== 200 || rows !== hostile.exportRows) problems.push(`full export on ${url}: ${res.status}, ${rows} rows of ${hostile.exportRows}`);
+    else if (Date.now() - started > 30_000) problems.push(`full export on ${url} took ${Date.now() - started} ms`);
+  }
+  const other = Object.entries(stats.exportOther).map(([s, n]) => `${s} x${n}`).join(', ');
+  return {
+    check: 'pool recovers after aborted exports',
+    ok: problems.length === 0 && stats.exportsAborted > 0,
+    details: `${stats.exportsAborted} downloads aborted mid-stream, ${stats.exportsCapped} refused by the per-project cap (429)${other ? `, other ${other}` : ''}; ${problems.length ? problems.join('; ') : `then a full ${hostile.exportRows}-row export and /readyz answered on every gateway, no stuck connection`}`,
+  };
+}
+
+/** No worker request reached the canary, and the submitter's jobs show only generic messages. */
+async function egressContained(db: Db, hostile: HostileTenants, stats: HostileStats, canary: Canary): Promise<CheckResult> {
+  const messages = await sql<{ message: string }>`
+    select distinct coalesce(t.error_message, '') as message from job_target t join job j on j.id = t.job_id
+    where j.project_id = ${hostile.submitter.projectId} and t.error_message is not null`.execute(db);
+  const revealing = messages.rows.map((r) => r.message).filter((m) => /127\.0\.0\.1|localhost|:\d{2,5}\b|ECONN|EAI_|ENOTFOUND|https?:\/\//i.test(m));
+  const ok = canary.hits.length === 0 && revealing.length === 0 && stats.offMarketJobs.length + stats.offMarketRefused > 0;
+  return {
+    check: 'no request leaves the marketplace origin',
+    ok,
+    details: `${stats.offMarketJobs.length} jobs of crafted targets accepted (crawled as their ASIN), ${stats.offMarketRefused} refused; canary requests ${canary.hits.length}${canary.hits.length ? ` (${canary.hits.slice(0, 3).join(', ')})` : ''}; tenant-visible messages naming an address: ${revealing.length}${revealing.length ? ` (${revealing.slice(0, 2).join(' | ')})` : ''}`,
+  };
+}
+
+/**
+ * Per-organization fairness while the flooder (50 jobs) had a backlog: in each 2 s bucket
+ * where the flooder and k other organizations all had targets waiting, a fair share gives the
+ * others k/(k+1) of the crawls. They must get at least half of that over the run (per-job
+ * fairness gave them about k/(50+k)).
+ */
+async function fairShare(db: Db, flooderOrg: string, orgs: string[]): Promise<CheckResult> {
+  const rows = await sql<{ b: Date; org: string; backlog: boolean; crawls: number }>`
+    with targets as (
+      select j.organization_id as org, j.created_at as c, t.finished_at as f, t.status
+      from job_target t join job j on j.id = t.job_id where j.organization_id = any(${orgs}::text[])
+    ),
+    span as (select min(c) as lo, max(coalesce(f, now())) as hi from targets),
+    buckets as (select generate_series(date_trunc('second', lo), hi, make_interval(secs => ${BUCKET_S})) as b from span),
+    backlog as (
+      select b, org from buckets, targets
+      where c <= b and (f is null or f >= b + make_interval(secs => ${BUCKET_S})) group by b, org
+    ),
+    crawls as (
+      select b, org, count(*)::int as n from buckets, targets
+      where f >= b and f < b + make_interval(secs => ${BUCKET_S}) and status in ('succeeded', 'failed') group by b, org
+    )
+    select coalesce(k.b, c.b) as b, coalesce(k.org, c.org) as org, k.org is not null as backlog, coalesce(c.n, 0) as crawls
+    from backlog k full join crawls c on c.b = k.b and c.org = k.org`.execute(db);
+  const buckets = new Map<number, { backlog: Set<string>; crawls: Map<string, number> }>();
+  for (const r of rows.rows) {
+    const key = new Date(r.b).getTime();
+    const bucket = buckets.get(key) ?? { backlog: new Set(), crawls: new Map() };
+    if (r.backlog) bucket.backlog.add(r.org);
+    bucket.crawls.set(r.org, r.crawls);
+    buckets.set(key, bucket);
+  }
+  let contested = 0;
+  let total = 0;
+  let others = 0;
+  let fair = 0;
+  for (const bucket of buckets.values()) {
+    const k = [...bucket.backlog].filter((o) => o !== flooderOrg).length;
+    if (!bucket.backlog.has(flooderOrg) || k === 0) continue;
+    const all = [...bucket.crawls.values()].reduce((a, n) => a + n, 0);
+    const theirs = [...bucket.crawls].filter(([o]) => o !== flooderOrg).reduce((a, [, n]) => a + n, 0);
+    contested += 1;
+    total += all;
+    others += theirs;
+    fair += (all * k) / (k + 1);
+  }
+  const pct = (x: number) => (total ? `${((100 * x) / total).toFixed(1)} %` : 'n/a');
+  return {
+    check: 'fair share per organization',
+    ok: contested > 0 && total > 0 && others >= 0.5 * fair,
+    details: `${contested} buckets of ${BUCKET_S} s with the 50-job flooder and others waiting: others got ${others} of ${total} crawls (${pct(others)}), a fair share is ${pct(fair)}; at least half of it required`,
+  };
+}
+
+export async function hostileChecks(input: {
+  db: Db;
+  hostile: HostileTenants;
+  stats: HostileStats;
+  canary: Canary;
+  gateways: string[];
+  /** Every organization that crawled during the run (the flooder's included). */
+  orgs: string[];
+}): Promise<CheckResult[]> {
+  return [
+    await poolRecovered(input.db, input.hostile, input.stats, input.gateways),
+    await egressContained(input.db, input.hostile, input.stats, input.canary),
+    await fairShare(input.db, input.hostile.flooder.organizationId, input.orgs),
+  ];
+}
