@@ -67,6 +67,9 @@ export function normalizeTargets(type: JobType, raw: string[], marketplace: Mark
       if (host !== market) return issues.push({ index, message: `URL is on marketplace ${host}, job marketplace is ${market}` });
       asin = asinFromProductUrl(url);
       if (!asin) return issues.push({ index, message: 'product URL must contain /dp/{ASIN} or /gp/product/{ASIN}' });
+      // Credentials in a target URL are never used (only the ASIN is) and must not be stored.
+      url.username = '';
+      url.password = '';
       normalized = url.toString();
     } else {
       const upper = trimmed.toUpperCase();

@@ -1,9 +1,10 @@
 import { type JobType, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
-import { fetchPage } from './fetch-page';
-import { detectPageKind, parseDetailsPage, parseSearchPage } from './parsers';
 import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from '@crawl/core';
+import type { Logger } from '@crawl/observability';
+import { type FetchResult, fetchPage } from './fetch-page';
+import { detectPageKind, parseDetailsPage, parseSearchPage } from './parsers';
 import type { CrawlSession, SessionPool } from './sessions';
-import { acceptLanguage, expectedAsin, targetUrl } from './urls';
+import { acceptLanguage, expectedAsin, marketplaceOrigin, targetUrl } from './urls';
 
 export interface CrawlInput {
   type: JobType;
@@ -12,9 +13,25 @@ export interface CrawlInput {
   lang: string | null;
 }
 
+/** The target error codes a crawl attempt itself can end in. */
+export type CrawlErrorCode = Extract<TargetErrorCode, 'NOT_FOUND' | 'BLOCKED' | 'UPSTREAM_ERROR' | 'PARSE_ERROR'>;
+
+/**
+ * What a tenant reads in `errors[].message`: one fixed sentence per code. Never built from the
+ * failure itself, whose text can hold addresses, ports, errno strings, proxy hosts or URLs (a
+ * free port scanner if shown); that detail goes to the worker's log.
+ */
+export const CRAWL_ERROR_MESSAGES: Readonly<Record<CrawlErrorCode, string>> = {
+  NOT_FOUND: 'the marketplace has no page for this target',
+  BLOCKED: 'the marketplace refused the request (robot check or throttling)',
+  UPSTREAM_ERROR: 'the marketplace did not return a usable page (error, timeout, connection failure or redirect)',
+  PARSE_ERROR: 'the page did not contain the requested product or search results',
+};
+
 export type CrawlOutcome =
   | { ok: true; items: Record<string, unknown>[]; status: number }
-  | { ok: false; code: TargetErrorCode; message: string; retryable: boolean };
+  /** `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. */
+  | { ok: false; code: CrawlErrorCode; message: string; detail: string; retryable: boolean };
 
 /** Shared by every worker: at most N requests per second to one marketplace host. */
 export interface HostThrottle {
@@ -26,15 +43,17 @@ export interface CrawlerOptions {
   sessions: SessionPool;
   throttle: HostThrottle;
   timeoutMs: number;
+  /** Receives the detail of every failed attempt (what tenants are not shown). */
+  log?: Logger;
 }
 
-const fail = (code: TargetErrorCode, message: string, retryable: boolean): CrawlOutcome => ({ ok: false, code, message, retryable });
+const fail = (code: CrawlErrorCode, detail: string, retryable: boolean): CrawlOutcome => ({ ok: false, code, message: CRAWL_ERROR_MESSAGES[code], detail, retryable });
 
 /**
  * Fetches and parses one target, mapping every outcome to DESIGN section 3: 404 is final,
  * blocks / 429 / 5xx / timeouts are retryable (with another session), a page that yields no
  * product is PARSE_ERROR. A robot check, an empty page or another product's page is never a
- * success.
+ * success. Requests go to the marketplace origin only (see targetUrl and fetchPage).
  */
 export class Crawler {
   private lastSession = new Map<string, number>();
@@ -42,7 +61,15 @@ export class Crawler {
   constructor(private readonly options: CrawlerOptions) {}
 
   async crawl(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
-    const origin = originFor(input.marketplace, this.options.origins);
+    const outcome = await this.attempt(input, attemptKey);
+    if (!outcome.ok) {
+      this.options.log?.warn({ attemptKey, type: input.type, marketplace: input.marketplace, code: outcome.code, detail: outcome.detail }, 'crawl attempt failed');
+    }
+    return outcome;
+  }
+
+  private async attempt(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
+    const origin = marketplaceOrigin(originFor(input.marketplace, this.options.origins));
     const url = targetUrl(input.type, input.target, origin, input.lang);
     const session = this.options.sessions.take(this.lastSession.get(attemptKey));
     this.lastSession.set(attemptKey, session.id);
@@ -50,30 +77,41 @@ export class Crawler {
 
     await this.options.throttle.acquire(new URL(origin).host);
     const result = await fetchPage(url, session, {
+      origin,
       timeoutMs: this.options.timeoutMs,
       acceptLanguage: acceptLanguage(input.lang ?? MARKETPLACES[input.marketplace].lang),
     });
-    if (result.kind === 'network_error') {
-      return fail('UPSTREAM_ERROR', result.timeout ? `timed out after ${this.options.timeoutMs} ms` : result.message, true);
-    }
+    if (result.kind !== 'response') return this.unfetched(result, url);
     const { status, body } = result;
-    if (status === 404 || status === 410) return fail('NOT_FOUND', `the marketplace answered ${status} for ${url}`, false);
-    if (status === 429) return this.blocked(session, `the marketplace answered 429 (throttled)`);
+    if (status === 404 || status === 410) return fail('NOT_FOUND', `${url} answered ${status}`, false);
+    if (status === 429) return this.blocked(session, `${url} answered 429 (throttled)`);
     if (status >= 500) {
-      if (detectPageKind(body) === 'captcha') return this.blocked(session, `robot check (HTTP ${status})`);
-      return fail('UPSTREAM_ERROR', `the marketplace answered ${status}`, true);
+      if (detectPageKind(body) === 'captcha') return this.blocked(session, `robot check (HTTP ${status}) at ${url}`);
+      return fail('UPSTREAM_ERROR', `${url} answered ${status}`, true);
     }
-    if (status < 200 || status >= 300) return this.blocked(session, `the marketplace answered ${status}`);
-    if (body.trim().length === 0) return fail('UPSTREAM_ERROR', 'the marketplace answered an empty page', true);
-    if (detectPageKind(body) === 'captcha') return this.blocked(session, 'robot check page');
+    if (status < 200 || status >= 300) return this.blocked(session, `${url} answered ${status}`);
+    if (body.trim().length === 0) return fail('UPSTREAM_ERROR', `${url} answered an empty page`, true);
+    if (detectPageKind(body) === 'captcha') return this.blocked(session, `robot check page at ${url}`);
     const parsed = this.parse(input, body, origin, status);
     // Page text can carry NULs or broken surrogates that Postgres cannot store.
     return parsed.ok ? { ...parsed, items: sanitizeDeep(parsed.items) } : parsed;
   }
 
-  private blocked(session: CrawlSession, message: string): CrawlOutcome {
+  /**
+   * No page: a network failure is retried with another session; a redirect off the origin is
+   * final (the marketplace sent us elsewhere, and we do not go there); a redirect loop may be
+   * a session's cookies, so another session gets a try.
+   */
+  private unfetched(result: Exclude<FetchResult, { kind: 'response' }>, url: string): CrawlOutcome {
+    if (result.kind === 'network_error') {
+      return fail('UPSTREAM_ERROR', result.timeout ? `${url} timed out after ${this.options.timeoutMs} ms (${result.message})` : `${url}: ${result.message}`, true);
+    }
+    return fail('UPSTREAM_ERROR', `${url}: redirect not followed (${result.reason}) to ${result.location}`, result.reason === 'too_many');
+  }
+
+  private blocked(session: CrawlSession, detail: string): CrawlOutcome {
     this.options.sessions.burn(session);
-    return fail('BLOCKED', message, true);
+    return fail('BLOCKED', detail, true);
   }
 
   private parse(input: CrawlInput, html: string, origin: string, status: number): CrawlOutcome {

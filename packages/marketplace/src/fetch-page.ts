@@ -1,40 +1,106 @@
 import got from 'got';
 import type { CrawlSession } from './sessions';
+import { marketplaceOrigin } from './urls';
+
+/** Redirect hops followed within the marketplace origin before the page counts as unreachable. */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export type FetchResult =
   | { kind: 'response'; status: number; body: string; url: string }
-  | { kind: 'network_error'; message: string; timeout: boolean };
+  | { kind: 'network_error'; message: string; timeout: boolean }
+  /** A redirect that was not followed: off the origin, too many hops, or no usable Location. */
+  | { kind: 'redirect_refused'; reason: 'off_origin' | 'too_many' | 'bad_location'; location: string };
+
+export interface FetchPageOptions {
+  /** The marketplace origin: the only host requests (and redirects) may go to. */
+  origin: string;
+  /** Budget for the whole fetch, redirects included. */
+  timeoutMs: number;
+  acceptLanguage: string;
+  maxRedirects?: number;
+}
+
+/** A browser's navigation headers, in a browser's order. */
+function browserHeaders(userAgent: string, acceptLanguage: string): Record<string, string> {
+  return {
+    'user-agent': userAgent,
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
+    'accept-language': acceptLanguage,
+    'accept-encoding': 'gzip, deflate, br',
+    'upgrade-insecure-requests': '1',
+    'sec-fetch-dest': 'document',
+    'sec-fetch-mode': 'navigate',
+    'sec-fetch-site': 'none',
+    'sec-fetch-user': '?1',
+  };
+}
 
 /**
- * One GET with a browser's headers through a session: keep-alive, its cookie jar, no retries
- * (the queue retries with backoff and another session), and every failure returned as a value.
+ * GETs a marketplace page with a browser's headers through a session: keep-alive, its cookie
+ * jar, no retries (the queue retries with backoff and another session), every failure returned
+ * as a value.
+ *
+ * Redirects are followed by hand, one hop at a time, and only while they stay on `origin`
+ * (scheme, host and port): got would follow a Location to any host, which would let a
+ * marketplace page (or whatever answers for it) point a worker at internal addresses. A hop
+ * off the origin, or more than `maxRedirects` hops, is returned as `redirect_refused` without
+ * requesting it. `message` of a network error is for logs only: it can name addresses, ports
+ * and proxies.
  */
-export async function fetchPage(url: string, session: CrawlSession, options: { timeoutMs: number; acceptLanguage: string }): Promise<FetchResult> {
+export async function fetchPage(url: string, session: CrawlSession, options: FetchPageOptions): Promise<FetchResult> {
+  const allowed = marketplaceOrigin(options.origin);
+  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
+  const deadline = Date.now() + options.timeoutMs;
+  let current = url;
+  const first = new URL(current);
+  if (first.origin !== allowed || first.username || first.password) return { kind: 'redirect_refused', reason: 'off_origin', location: current };
+  for (let hop = 0; ; hop++) {
+    const { result, location } = await getOnce(current, session, options.acceptLanguage, Math.max(1, deadline - Date.now()));
+    if (result.kind !== 'response' || !REDIRECT_STATUSES.has(result.status) || !location) return result;
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      return { kind: 'redirect_refused', reason: 'bad_location', location };
+    }
+    if (next.origin !== allowed || next.username || next.password) return { kind: 'redirect_refused', reason: 'off_origin', location: next.toString() };
+    if (hop >= maxRedirects) return { kind: 'redirect_refused', reason: 'too_many', location: next.toString() };
+    next.hash = '';
+    current = next.toString();
+  }
+}
+
+/**
+ * One request, no redirects followed. got's own timeout starts with the socket, so a proxy
+ * that accepts the connection but never answers CONNECT would hold the request (and a worker
+ * slot) forever: a timer cancels it at the deadline whatever stage it is in.
+ */
+async function getOnce(url: string, session: CrawlSession, acceptLanguage: string, timeoutMs: number): Promise<{ result: FetchResult; location?: string }> {
+  const request = got(url, {
+    headers: browserHeaders(session.userAgent, acceptLanguage),
+    agent: session.agents,
+    cookieJar: session.cookieJar,
+    timeout: { request: timeoutMs },
+    retry: 0,
+    throwHttpErrors: false,
+    followRedirect: false,
+    responseType: 'text',
+  });
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    request.cancel(`no response within ${timeoutMs} ms`);
+  }, timeoutMs + 50);
   try {
-    const res = await got(url, {
-      headers: {
-        'user-agent': session.userAgent,
-        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
-        'accept-language': options.acceptLanguage,
-        'accept-encoding': 'gzip, deflate, br',
-        'upgrade-insecure-requests': '1',
-        'sec-fetch-dest': 'document',
-        'sec-fetch-mode': 'navigate',
-        'sec-fetch-site': 'none',
-        'sec-fetch-user': '?1',
-      },
-      agent: session.agents,
-      cookieJar: session.cookieJar,
-      timeout: { request: options.timeoutMs },
-      retry: 0,
-      throwHttpErrors: false,
-      followRedirect: true,
-      maxRedirects: 5,
-      responseType: 'text',
-    });
-    return { kind: 'response', status: res.statusCode, body: res.body, url: res.url };
+    const res = await request;
+    return { result: { kind: 'response', status: res.statusCode, body: res.body, url: res.url }, location: res.headers.location };
   } catch (err) {
     const e = err as { name?: string; code?: string; message?: string };
-    return { kind: 'network_error', message: `${e.code ?? e.name ?? 'Error'}: ${e.message ?? 'request failed'}`, timeout: e.name === 'TimeoutError' };
+    const timeout = expired || e.name === 'TimeoutError';
+    return { result: { kind: 'network_error', message: `${e.code ?? e.name ?? 'Error'}: ${e.message ?? 'request failed'}`, timeout } };
+  } finally {
+    clearTimeout(timer);
   }
 }

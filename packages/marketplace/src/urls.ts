@@ -2,21 +2,39 @@ import type { JobType } from '@crawl/core';
 import { ASIN_PATTERN, asinOfTarget } from '@crawl/core';
 
 /**
- * The request URL of a target (DESIGN section 3): `/dp/{ASIN}` for an ASIN, the product URL's
- * path on the marketplace origin for a URL, `/s?k=` for a keyword; `lang` adds `language=`.
+ * The request URL of a target (DESIGN section 3): `{origin}/dp/{ASIN}` for a details target,
+ * `{origin}/s?k={keyword}` for a keyword; `lang` adds `language=`.
+ *
+ * Egress invariant: the URL is built from constant paths and the parsed ASIN or keyword only,
+ * never from a product URL's path. A path is attacker-controlled, and resolving one against the
+ * origin lets `//host`, `\host` or `/\host` replace the host. The result is checked to be on
+ * `origin` all the same; a target with no ASIN is a bug upstream (normalizeTargets refuses it),
+ * so it throws rather than falling back to anything the user wrote.
  */
 export function targetUrl(type: JobType, target: string, origin: string, lang: string | null): string {
+  const base = marketplaceOrigin(origin);
   let url: URL;
   if (type === 'search') {
-    url = new URL('/s', origin);
+    url = new URL('/s', base);
     url.searchParams.set('k', target);
-  } else if (ASIN_PATTERN.test(target)) {
-    url = new URL(`/dp/${target}`, origin);
   } else {
-    url = new URL(new URL(target).pathname, origin);
+    const asin = asinOfTarget(target);
+    if (!asin || !ASIN_PATTERN.test(asin)) throw new Error('details target has no valid ASIN');
+    url = new URL(`/dp/${asin}`, base);
   }
   if (lang) url.searchParams.set('language', lang.replace('-', '_'));
+  if (url.origin !== base) throw new Error('request URL left the marketplace origin');
   return url.toString();
+}
+
+/**
+ * The scheme, host and port of a configured marketplace origin (any path, query or userinfo
+ * in the configuration is dropped): the only place a worker may send a request to.
+ */
+export function marketplaceOrigin(origin: string): string {
+  const url = new URL(origin);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('marketplace origin must be http(s)');
+  return url.origin;
 }
 
 /** The ASIN a details target asks for (the page must be about it). */

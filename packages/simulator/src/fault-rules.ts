@@ -3,7 +3,7 @@
  * per-request decision. The first rule that matches and passes its probability draw wins.
  */
 import { createPrng } from './prng';
-import type { Fault, FaultRule } from './types';
+import type { Fault, FaultRule, RedirectStatus } from './types';
 
 interface ActiveRule {
   rule: FaultRule;
@@ -12,7 +12,8 @@ interface ActiveRule {
   remaining: number;
 }
 
-const KINDS = new Set(['latency', 'status', 'captcha', 'not_found', 'reset', 'hang', 'empty', 'rewrite']);
+const KINDS = new Set(['latency', 'status', 'captcha', 'not_found', 'reset', 'hang', 'empty', 'rewrite', 'redirect']);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const REGEX_FORM = /^\/(.+)\/([dgimsuy]*)$/s;
 const REGEX_META = /[\\^$.*+?()[\]{}|]/;
 
@@ -45,6 +46,13 @@ function validateFault(input: unknown): Fault {
         fail('rewrite needs replace: [[from, to], ...] with non-empty strings');
       }
       return { kind: 'rewrite', replace: (replace as [string, string][]).map(([a, b]) => [a, b]) };
+    }
+    case 'redirect': {
+      const { location, status } = input;
+      // Sent as a header value, which node refuses (and HTTP forbids) outside printable ASCII.
+      if (typeof location !== 'string' || !/^[\x20-\x7e]+$/.test(location)) fail('redirect needs a non-empty printable-ASCII location');
+      if (status !== undefined && !(typeof status === 'number' && REDIRECT_STATUSES.has(status))) fail('redirect status must be 301, 302, 303, 307 or 308');
+      return status === undefined ? { kind: 'redirect', location } : { kind: 'redirect', location, status: status as RedirectStatus };
     }
     default:
       return { kind: input.kind } as Fault;

@@ -4,7 +4,7 @@
  * faults (latency, error statuses, captchas, resets, hangs, empty bodies) on demand.
  */
 export { startSimulator } from './server';
-export type { Fault, FaultKind, FaultRule, RequestLogEntry, Simulator, SimulatorOptions } from './types';
+export type { Fault, FaultKind, FaultRule, RedirectStatus, RequestLogEntry, Simulator, SimulatorOptions } from './types';
 export { validateRule } from './fault-rules';
 export { keywordSlugs } from './keyword-slug';
 export { syntheticAsin, syntheticDetailsPage, syntheticSearchCards, syntheticSearchPage } from './synthetic';

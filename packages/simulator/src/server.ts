@@ -123,6 +123,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         return;
       case 'rewrite':
         return servePage(req, res, at, fault.replace);
+      case 'redirect':
+        return send(req, res, at, fault.status ?? 302, EMPTY, { location: fault.location });
     }
   };
 

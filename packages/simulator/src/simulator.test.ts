@@ -190,6 +190,22 @@ describe('faults', () => {
     expect(res.body.toString()).toContain('B0TEST0001');
   });
 
+  it('redirect faults answer with the status and the Location exactly as given', async () => {
+    sim.setFaults([
+      { match: 'B0REDIR001', fault: { kind: 'redirect', location: '//127.0.0.1:9/x' } },
+      { match: 'B0REDIR002', fault: { kind: 'redirect', location: '/Some-Product/dp/B0REDIR002', status: 301 }, times: 1 },
+    ]);
+    const off = await get(`${sim.url}/dp/B0REDIR001`);
+    expect(off.status).toBe(302);
+    expect(off.headers.location).toBe('//127.0.0.1:9/x');
+    const moved = await get(`${sim.url}/dp/B0REDIR002`);
+    expect(moved).toMatchObject({ status: 301, headers: { location: '/Some-Product/dp/B0REDIR002' } });
+    expect((await get(`${sim.url}/Some-Product/dp/B0REDIR002`)).status).toBe(200);
+    expect(sim.requests().map((r) => r.status)).toEqual([302, 301, 200]);
+    expect(() => sim.setFaults([{ fault: { kind: 'redirect', location: 'a\r\nset-cookie: x=1' } }])).toThrow(/location/);
+    expect(() => sim.setFaults([{ fault: { kind: 'redirect', location: '/', status: 200 as 301 } }])).toThrow(/301/);
+  });
+
   it('status faults answer with the code, Retry-After only for 429 and 503', async () => {
     for (const status of [503, 429, 500]) {
       sim.setFaults([{ fault: { kind: 'status', status } }]);

@@ -19,7 +19,14 @@ export type Fault =
   /** 200 with an empty body: a page that must never be stored as a success. */
   | { kind: 'empty' }
   /** The normal page with text replaced (e.g. a new price): a product that changed between crawls. */
-  | { kind: 'rewrite'; replace: [from: string, to: string][] };
+  | { kind: 'rewrite'; replace: [from: string, to: string][] }
+  /**
+   * A redirect (default 302) to `location`, sent as given: a path, another host, a
+   * protocol-relative `//host/...`. Tests of where a crawler follows redirects to.
+   */
+  | { kind: 'redirect'; location: string; status?: RedirectStatus };
+
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
 export type FaultKind = Fault['kind'];
 

@@ -1,0 +1,195 @@
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Logger } from '@crawl/observability';
+import { CRAWL_ERROR_MESSAGES, type CrawlOutcome, Crawler } from './crawler';
+import { SessionPool } from './sessions';
+
+/** A local HTTP server recording request targets (paths, and `CONNECT host:port` for tunnels). */
+interface Recorder {
+  url: string;
+  port: number;
+  hits: string[];
+  close(): Promise<void>;
+}
+
+type OnConnect = (target: string, socket: Duplex) => void;
+
+async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void, onConnect?: OnConnect): Promise<Recorder> {
+  const hits: string[] = [];
+  const tunnels = new Set<Duplex>();
+  const server = http.createServer((req, res) => {
+    hits.push(req.url ?? '');
+    handler(req, res);
+  });
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    hits.push(`CONNECT ${req.url}`);
+    tunnels.add(socket);
+    socket.on('error', () => undefined);
+    onConnect?.(req.url ?? '', socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        // Tunnelled sockets are no longer the server's: closeAllConnections does not see them.
+        for (const socket of tunnels) socket.destroy();
+      }),
+  };
+}
+
+/** A CONNECT proxy that tunnels to whatever host:port it is asked for, as a real one does. */
+const tunnel: OnConnect = (target, socket) => {
+  const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
+  const upstream = net.connect(port, host, () => {
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+  });
+  upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+  socket.on('close', () => upstream.destroy());
+};
+
+/** A port nothing listens on: connecting to it is refused. */
+async function deadPort(): Promise<number> {
+  const r = await listen(() => undefined);
+  await r.close();
+  return r.port;
+}
+
+const ASIN = 'B0DR8G428S';
+const noThrottle = { acquire: async () => undefined };
+
+let canary: Recorder;
+let marketplace: Recorder;
+const logged: Record<string, unknown>[] = [];
+const log = { warn: (obj: Record<string, unknown>) => logged.push(obj) } as unknown as Logger;
+
+beforeAll(async () => {
+  canary = await listen((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>internal</html>'));
+  marketplace = await listen((req, res) => {
+    if (req.url?.includes('B0OFFORIGN')) return res.writeHead(302, { location: `http://127.0.0.1:${canary.port}/dp/B0OFFORIGN` }).end();
+    if (req.url?.includes('B0NOTFOUND')) return res.writeHead(404, { 'content-type': 'text/html' }).end('<html>Page Not Found</html>');
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>no product here</body></html>');
+  });
+});
+afterAll(async () => {
+  await canary.close();
+  await marketplace.close();
+});
+beforeEach(() => {
+  canary.hits.length = 0;
+  marketplace.hits.length = 0;
+  logged.length = 0;
+});
+
+async function crawlWith(origin: string, target: string, proxies: string[] = [], timeoutMs = 2_000): Promise<CrawlOutcome> {
+  const sessions = new SessionPool(1, proxies);
+  try {
+    const crawler = new Crawler({ origins: { override: origin, perCode: {} }, sessions, throttle: noThrottle, timeoutMs, log });
+    return await crawler.crawl({ type: 'details', target, marketplace: 'US', lang: null }, 'job-0');
+  } finally {
+    sessions.destroy();
+  }
+}
+
+/** What a tenant reads: the fixed sentence of its code, nothing about where or how it failed. */
+function expectTenantSafe(outcome: CrawlOutcome, code: keyof typeof CRAWL_ERROR_MESSAGES): void {
+  expect(outcome).toMatchObject({ ok: false, code, message: CRAWL_ERROR_MESSAGES[code] });
+  if (outcome.ok) return;
+  expect(outcome.message).not.toMatch(/\d+\.\d+\.\d+\.\d+|:\d+|ECONN|https?:|localhost|s3cret|proxyuser/i);
+  expect(outcome.message).not.toMatch(/\bE[A-Z]{3,}\b/); // errno names: ETIMEDOUT, EHOSTUNREACH, ...
+  // The detail is not lost: it is in the worker's log.
+  expect(logged).toContainEqual(expect.objectContaining({ attemptKey: 'job-0', code, detail: outcome.detail }));
+}
+
+const HOSTILE = (port: number) => [
+  `https://www.amazon.com//127.0.0.1:${port}/x/dp/${ASIN}`,
+  `https://www.amazon.com/\\127.0.0.1:${port}/x/dp/${ASIN}`,
+  `https://www.amazon.com/%2F%2F127.0.0.1:${port}/x/dp/${ASIN}`,
+  `https://user:pw@www.amazon.com/dp/${ASIN}`,
+];
+
+describe('Crawler egress: only the marketplace origin is requested', () => {
+  it('product URLs whose path names another host are requested as {origin}/dp/{ASIN}', async () => {
+    for (const target of HOSTILE(canary.port)) await crawlWith(marketplace.url, target);
+    expect(canary.hits).toEqual([]);
+    expect(marketplace.hits).toEqual(HOSTILE(canary.port).map(() => `/dp/${ASIN}`));
+  });
+
+  it('a redirect off the origin is a final UPSTREAM_ERROR, never fetched', async () => {
+    const outcome = await crawlWith(marketplace.url, 'B0OFFORIGN');
+    expectTenantSafe(outcome, 'UPSTREAM_ERROR');
+    expect(outcome).toMatchObject({ retryable: false });
+    expect(canary.hits).toEqual([]);
+  });
+
+  it('through a proxy, every tunnel the proxy is asked for goes to the origin', async () => {
+    const proxy = await listen((_req, res) => res.writeHead(405).end(), tunnel);
+    try {
+      for (const target of [...HOSTILE(canary.port), 'B0OFFORIGN']) await crawlWith(marketplace.url, target, [proxy.url]);
+      expect(canary.hits).toEqual([]);
+      expect(new Set(proxy.hits)).toEqual(new Set([`CONNECT 127.0.0.1:${marketplace.port}`]));
+      expect(marketplace.hits).toEqual([...HOSTILE(canary.port).map(() => `/dp/${ASIN}`), '/dp/B0OFFORIGN']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('to an https origin through a proxy, the CONNECT target is the marketplace host, and a refusal is a generic error', async () => {
+    const proxy = await listen(
+      (_req, res) => res.writeHead(405).end(),
+      (_target, socket) => socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n'),
+    );
+    try {
+      for (const target of HOSTILE(canary.port)) {
+        logged.length = 0;
+        expectTenantSafe(await crawlWith('https://www.amazon.com', target, [`http://proxyuser:s3cret@127.0.0.1:${proxy.port}`]), 'UPSTREAM_ERROR');
+      }
+      expect(proxy.hits).toEqual(HOSTILE(canary.port).map(() => 'CONNECT www.amazon.com:443'));
+      expect(canary.hits).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('Crawler errors shown to tenants are generic per code', () => {
+  it('a refused connection to the origin names no address, port or errno', async () => {
+    const outcome = await crawlWith(`http://127.0.0.1:${await deadPort()}`, ASIN);
+    expectTenantSafe(outcome, 'UPSTREAM_ERROR');
+    expect(outcome).toMatchObject({ retryable: true, detail: expect.stringMatching(/ECONNREFUSED/) });
+  });
+
+  it('an unreachable proxy (with credentials) is not named', async () => {
+    const port = await deadPort();
+    const outcome = await crawlWith(marketplace.url, ASIN, [`http://proxyuser:s3cret@127.0.0.1:${port}`]);
+    expectTenantSafe(outcome, 'UPSTREAM_ERROR');
+    expect(marketplace.hits).toEqual([]);
+  });
+
+  it('a proxy that accepts but never answers CONNECT times out (generic), instead of holding the worker', async () => {
+    const proxy = await listen((_req, res) => res.writeHead(405).end(), () => undefined);
+    try {
+      const started = Date.now();
+      const outcome = await crawlWith(marketplace.url, ASIN, [proxy.url], 300);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expectTenantSafe(outcome, 'UPSTREAM_ERROR');
+      expect(outcome).toMatchObject({ retryable: true });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a 404 and an unparseable page carry no URL', async () => {
+    expectTenantSafe(await crawlWith(marketplace.url, 'B0NOTFOUND'), 'NOT_FOUND');
+    logged.length = 0;
+    expectTenantSafe(await crawlWith(marketplace.url, ASIN), 'PARSE_ERROR');
+  });
+});
