@@ -36,6 +36,7 @@ export async function startStack(options: { workerEnv?: Record<string, string>; 
     queuePrefix: prefix,
     rateLimitEnabled: false,
     authCacheTtlMs: 0,
+    authFailuresPerMinute: 0,
     secretsKey: 'c'.repeat(64),
     allowPrivateWebhookUrls: true,
     log: createLogger({ level: 'silent', service: 'gateway-e2e' }),

@@ -21,7 +21,11 @@ export interface DbOptions {
   /** A request never waits forever for Postgres: both limits surface as 503 UNAVAILABLE. */
   connectionTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** Shown in pg_stat_activity, so an operator can tell a pool's connections apart (e.g. exports). */
+  applicationName?: string;
 }
+
+const pools = new WeakMap<Db, pg.Pool>();
 
 export function createDb(options: DbOptions): Db {
   const pool = new pg.Pool({
@@ -30,11 +34,32 @@ export function createDb(options: DbOptions): Db {
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
     idleTimeoutMillis: 30_000,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
     types,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  pools.set(db, pool);
+  return db;
+}
+
+export interface PoolStats {
+  /** Open connections, idle or checked out. */
+  total: number;
+  idle: number;
+  /** Callers queued for a connection. */
+  waiting: number;
+}
+
+/**
+ * Connection counts of a pool made by `createDb`. A checked-out connection that never comes
+ * back (total > idle with nothing running) is a leak; tests and metrics watch for it.
+ */
+export function poolStats(db: Db): PoolStats {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('poolStats: this Db was not made by createDb');
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 const UNAVAILABLE_NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);

@@ -20,3 +20,10 @@ export async function hitFixedWindow(redis: Redis, keyPrefix: string, windowMs: 
   const count = await r.fixedWindowIncr!(`${keyPrefix}:${window}`, String(windowMs + 1_000));
   return { count, msLeft: (window + 1) * windowMs - nowMs };
 }
+
+/** The count of the window containing `nowMs` without adding a hit, and the ms until it ends. */
+export async function peekFixedWindow(redis: Redis, keyPrefix: string, windowMs: number, nowMs: number): Promise<{ count: number; msLeft: number }> {
+  const window = Math.floor(nowMs / windowMs);
+  const count = Number((await redis.get(`${keyPrefix}:${window}`)) ?? 0);
+  return { count, msLeft: (window + 1) * windowMs - nowMs };
+}

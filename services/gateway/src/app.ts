@@ -1,4 +1,4 @@
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GatewayDeps } from './deps';
 import { authenticate } from './middleware/auth';
 import { cors } from './middleware/cors';
@@ -6,6 +6,7 @@ import { errorHandler, notFound, requireJsonBody } from './middleware/error-hand
 import { httpMetrics } from './middleware/http-metrics';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
+import { routeLabeler, routeTemplates } from './middleware/route-templates';
 import { docsRouter } from './routes/docs/docs.router';
 import { healthRouter } from './routes/health/health.router';
 import { jobsRouter } from './routes/jobs/jobs.router';
@@ -16,6 +17,17 @@ import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
 /** Spec 4: 1 MiB request bodies at most (DESIGN section 4, 413 beyond). */
 const BODY_LIMIT = '1mb';
+
+/** Every response: a browser must not guess another content type than the one we send. */
+function baseSecurityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+}
+
+function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}
 
 /** Routers mounted at the root (no authentication). */
 export function publicRouters(deps: GatewayDeps): Router[] {
@@ -43,19 +55,28 @@ export function createApp(deps: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // req.ip is the client's address only behind proxies named here (TRUST_PROXY): trusting
+  // X-Forwarded-For from anyone would let a client pick the address it is limited by.
+  app.set('trust proxy', deps.trustProxy);
+  const publicRoutes = publicRouters(deps);
+  const apiRoutes = apiRouters(deps);
+  const templates = [...publicRoutes.flatMap((r) => routeTemplates(r, '')), ...apiRoutes.flatMap((r) => routeTemplates(r, '/v1/key'))];
   app.use(requestId);
-  app.use(httpMetrics(deps.metrics));
+  app.use(baseSecurityHeaders);
+  app.use(httpMetrics(deps.metrics, routeLabeler(templates)));
   app.use(cors);
-  for (const router of publicRouters(deps)) app.use(router);
+  for (const router of publicRoutes) app.use(router);
 
   const api = express.Router();
+  // Tenant data, webhook secrets among it: never stored by a browser or a shared cache.
+  api.use(noStore);
   api.use(authenticate(deps));
   api.use(rateLimit(deps.rateLimiter));
   // Only requests that can carry a body pay for the JSON parser.
   const json = express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] });
   api.post('*splat', json, requireJsonBody);
   api.patch('*splat', json, requireJsonBody);
-  for (const router of apiRouters(deps)) api.use(router);
+  for (const router of apiRoutes) api.use(router);
   api.use(notFound);
   app.use('/v1/key', api);
 

@@ -1,4 +1,13 @@
 import { resolveSecretsKey, envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import { z } from 'zod';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
+import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
+
+const trustProxyEnv = z
+  .string()
+  .default('false')
+  .transform((v): TrustProxy => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((s) => s.trim())))
+  .refine((v) => !Array.isArray(v) || v.every((s) => /^[0-9a-fA-F.:/]+$|^(loopback|linklocal|uniquelocal)$/.test(s)), 'true, false, a hop count, or addresses/subnets separated by commas');
 
 export const gatewayEnv = {
   ...postgresEnv,
@@ -9,6 +18,37 @@ export const gatewayEnv = {
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** How long a gateway trusts a looked-up API key (revocation delay); 0 disables. */
   AUTH_CACHE_TTL_MS: envInt(5_000, 0, 300_000),
+  /** Failed authentications per client address per minute before 429 (middleware/auth-failures.ts); 0 disables. */
+  AUTH_FAILURES_PER_MINUTE: envInt(DEFAULT_AUTH_FAILURES_PER_MINUTE, 0, 1_000_000),
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address: `false` (default: the
+   * TCP peer), `true` (any: only when nothing but your load balancer can reach the gateway),
+   * a hop count (`1` behind one load balancer), or comma-separated addresses/subnets
+   * (`10.0.0.0/8,loopback`). Behind a load balancer without it, every client shares the
+   * balancer's address and one client's failed logins would lock out the others.
+   */
+  TRUST_PROXY: trustProxyEnv,
+  /**
+   * Streamed exports (routes/jobs/export-gate.ts). Each holds one Postgres connection for as long as
+   * its client reads, so they get their own pool and limits:
+   * - EXPORT_POOL_SIZE (4): exports one gateway streams at once, and the size of their pool, on
+   *   top of DATABASE_POOL_SIZE; a download is network-bound, so a few connections serve many
+   *   clients in turn, and replicas x (10 + 4) stays far below Postgres' 100 connections.
+   * - EXPORT_MAX_PER_PROJECT (2): one project cannot take every gateway's export slots; two let
+   *   a client fetch two formats at once. The SDK retries the 429 after Retry-After.
+   * - EXPORT_IDLE_TIMEOUT_MS (30 s): a client that accepted no byte for that long (kernel
+   *   buffers full) has stalled or gone; a slow but live link drains within seconds.
+   * - EXPORT_MAX_DURATION_MS (5 min): the largest job (~100 MB of json) needs under 2 min at
+   *   1 MB/s. It is also the lease of a project slot in Redis: a gateway that dies mid-export
+   *   holds the slot at most this long (plus 5 s).
+   * - EXPORT_SHUTDOWN_GRACE_MS (10 s): running exports may finish before being cut, well below
+   *   the 25 s shutdown deadline.
+   */
+  EXPORT_POOL_SIZE: envInt(DEFAULT_EXPORT_LIMITS.poolSize, 1, 100),
+  EXPORT_MAX_PER_PROJECT: envInt(DEFAULT_EXPORT_LIMITS.maxPerProject, 1, 1_000),
+  EXPORT_IDLE_TIMEOUT_MS: envInt(DEFAULT_EXPORT_LIMITS.idleTimeoutMs, 100, 600_000),
+  EXPORT_MAX_DURATION_MS: envInt(DEFAULT_EXPORT_LIMITS.maxDurationMs, 1_000, 3_600_000),
+  EXPORT_SHUTDOWN_GRACE_MS: envInt(DEFAULT_EXPORT_LIMITS.shutdownGraceMs, 0, 20_000),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -2,6 +2,7 @@ import {
   CreditRepository,
   createDb,
   type Db,
+  poolStats,
   IdempotencyRepository,
   JobRepository,
   ResultRepository,
@@ -18,13 +19,18 @@ import { SecretBox } from '@crawl/core';
 import { WebhookService } from './routes/webhooks/webhooks.service';
 import { JobService } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
-import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
+import { createRedisConnection, LeaseSemaphore, QueueProducer, type Redis } from '@crawl/queue';
+import { type AuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, NoopAuthFailureLimiter, RedisAuthFailureLimiter, type TrustProxy } from './middleware/auth-failures';
 import { PrincipalCache } from './middleware/principal-cache';
 import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './middleware/rate-limiter';
+import { DEFAULT_EXPORT_LIMITS, EXPORT_LEASE_SLACK_MS, ExportGate, type ExportLimits } from './routes/jobs/export-gate';
 
 /** Everything the HTTP layer needs, built once in main.ts (or by a test) and passed in. */
 export interface GatewayDeps {
   db: Db;
+  /** Exports' own pool: a download holds a connection for minutes, API queries never wait on it. */
+  exportDb: Db;
+  exportGate: ExportGate;
   redis: Redis;
   producer: QueueProducer;
   tenancy: TenancyRepository;
@@ -38,6 +44,9 @@ export interface GatewayDeps {
   trackingService: TrackingService;
   analyticsService: AnalyticsService;
   rateLimiter: RateLimiter;
+  authFailures: AuthFailureLimiter;
+  /** Express's `trust proxy`: which hops' X-Forwarded-For gives the client address (TRUST_PROXY). */
+  trustProxy: TrustProxy;
   principalCache: PrincipalCache;
   log: Logger;
   metrics: Registry;
@@ -50,8 +59,13 @@ export interface BuildDepsOptions {
   queuePrefix: string;
   rateLimitEnabled: boolean;
   authCacheTtlMs: number;
+  /** Failed authentications per client address per minute before 429; 0 disables (default 30). */
+  authFailuresPerMinute?: number;
+  trustProxy?: TrustProxy;
   secretsKey: string;
   allowPrivateWebhookUrls: boolean;
+  /** Export limits; unset fields take DEFAULT_EXPORT_LIMITS. */
+  exports?: Partial<ExportLimits>;
   log: Logger;
   metrics: Registry;
 }
@@ -60,17 +74,22 @@ export interface BuildDepsOptions {
 export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
   const db = createDb({ url: options.databaseUrl, poolSize: options.databasePoolSize });
   const redis = createRedisConnection(options.redisUrl);
+  const exportLimits = { ...DEFAULT_EXPORT_LIMITS, ...options.exports };
+  const exportDb = createDb({ url: options.databaseUrl, poolSize: exportLimits.poolSize, applicationName: 'gateway-export' });
+  const exportSlots = new LeaseSemaphore(redis, `${options.queuePrefix}:export`, exportLimits.maxPerProject, exportLimits.maxDurationMs + EXPORT_LEASE_SLACK_MS);
   const producer = new QueueProducer(redis, options.queuePrefix);
   const jobs = new JobRepository(db);
   const credits = new CreditRepository(db);
   return {
     db,
+    exportDb,
+    exportGate: new ExportGate(exportSlots, exportLimits, options.log, { registry: options.metrics, poolStats: () => poolStats(exportDb) }),
     redis,
     producer,
     tenancy: new TenancyRepository(db),
     credits,
     jobs,
-    results: new ResultRepository(db),
+    results: new ResultRepository(db, exportDb),
     idempotency: new IdempotencyRepository(db),
     jobService: new JobService({ db, jobs, credits, producer, log: options.log }),
     scheduleService: new ScheduleService(new ScheduleRepository(db)),
@@ -84,6 +103,10 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
       timeoutMs: 10_000,
     }),
     principalCache: new PrincipalCache(options.authCacheTtlMs),
+    authFailures: (options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE) > 0
+      ? new RedisAuthFailureLimiter(redis, options.queuePrefix, options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE, 60_000)
+      : new NoopAuthFailureLimiter(),
+    trustProxy: options.trustProxy ?? false,
     rateLimiter: options.rateLimitEnabled ? new RedisRateLimiter(redis, options.queuePrefix) : new NoopRateLimiter(),
     log: options.log,
     metrics: options.metrics,
@@ -92,7 +115,10 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
 
 /** Closes pools and connections; the HTTP server must already be closed. */
 export async function closeGatewayDeps(deps: GatewayDeps): Promise<void> {
+  // Ends exports still running (a test closing without a server shutdown): a pool only
+  // finishes closing once every checked-out connection is back.
+  await deps.exportGate.shutdown();
   await deps.producer.close().catch(() => undefined);
   deps.redis.disconnect();
-  await deps.db.destroy();
+  await Promise.all([deps.db.destroy(), deps.exportDb.destroy()]);
 }

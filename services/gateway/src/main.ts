@@ -16,8 +16,17 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     queuePrefix: config.QUEUE_PREFIX,
     rateLimitEnabled: config.RATE_LIMIT_ENABLED,
     authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+    authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    trustProxy: config.TRUST_PROXY,
     secretsKey: config.SECRETS_KEY,
     allowPrivateWebhookUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    exports: {
+      poolSize: config.EXPORT_POOL_SIZE,
+      maxPerProject: config.EXPORT_MAX_PER_PROJECT,
+      idleTimeoutMs: config.EXPORT_IDLE_TIMEOUT_MS,
+      maxDurationMs: config.EXPORT_MAX_DURATION_MS,
+      shutdownGraceMs: config.EXPORT_SHUTDOWN_GRACE_MS,
+    },
     log,
     metrics: createMetricsRegistry('gateway'),
   });
@@ -33,6 +42,12 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+  });
+  // server.close waits for every open response: exports (which a stalled client could keep
+  // open forever) get a grace period, then are cut; their connections then close at once.
+  registry.add('intake', 'exports', async () => {
+    await deps.exportGate.shutdown();
+    server.closeIdleConnections();
   });
   registry.add('connections', 'gateway pools', () => closeGatewayDeps(deps));
 

@@ -10,7 +10,14 @@ export interface ResultRow {
 
 /** Stored result items of a job, in target then position order. */
 export class ResultRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * `streamDb` serves `stream` only: a download holds its connection for as long as the client
+   * reads, so the gateway gives streams a pool of their own that API queries never wait on.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly streamDb: Db = db,
+  ) {}
 
   /** Stores a target's result items; (job, target, position) is unique, so a replay cannot duplicate. */
   async insertMany(trx: Transaction<Database>, jobId: string, targetIdx: number, items: Record<string, unknown>[]): Promise<void> {
@@ -25,9 +32,13 @@ export class ResultRepository {
   /**
    * Every row of a job through a server-side cursor, `chunkSize` rows per fetch, so that an
    * export's memory stays flat whatever the row count.
+   *
+   * The cursor and its connection are held until the generator finishes: a consumer that stops
+   * early must call `return()` (a `break` or `throw` out of `for await` does), or the
+   * connection never goes back to the pool.
    */
   async *stream(jobId: string, chunkSize = 500): AsyncGenerator<ResultRow> {
-    yield* this.db
+    yield* this.streamDb
       .selectFrom('result_item')
       .select(['target_idx as targetIdx', 'position', 'data'])
       .where('job_id', '=', jobId)

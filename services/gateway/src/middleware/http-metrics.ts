@@ -1,8 +1,11 @@
 import { Counter, Histogram, type Registry } from '@crawl/observability';
 import type { NextFunction, Request, Response } from 'express';
 
-/** Request counts and latency by route template (never the raw path: ids would explode cardinality). */
-export function httpMetrics(registry: Registry) {
+/**
+ * Request counts and latency by route template (never the raw path: ids would explode
+ * cardinality), one label per template whatever the status (route-templates.ts).
+ */
+export function httpMetrics(registry: Registry, routeOf: (path: string) => string) {
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
   const duration = new Histogram({
@@ -15,7 +18,7 @@ export function httpMetrics(registry: Registry) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const start = process.hrtime.bigint();
     res.once('finish', () => {
-      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      const route = routeOf(req.originalUrl.split('?')[0]!);
       const labels = { method: req.method, route, status: String(res.statusCode) };
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);

@@ -12,6 +12,12 @@ export class PrincipalCache {
 
   constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000, private readonly now: () => number = Date.now) {}
 
+  /** The cached principal, if any and still fresh; never loads. */
+  peek(keyHash: string): KeyPrincipal | undefined {
+    const hit = this.entries.get(keyHash);
+    return hit && hit.expiresAt > this.now() ? hit.principal : undefined;
+  }
+
   async get(keyHash: string, load: (keyHash: string) => Promise<KeyPrincipal | undefined>): Promise<KeyPrincipal | undefined> {
     if (this.ttlMs <= 0) return load(keyHash);
     const hit = this.entries.get(keyHash);

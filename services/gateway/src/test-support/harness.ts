@@ -4,6 +4,7 @@ import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix } f
 import supertest from 'supertest';
 import { createApp } from '../app';
 import { buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '../deps';
+import type { ExportLimits } from '../routes/jobs/export-gate';
 
 export interface Harness {
   deps: GatewayDeps;
@@ -32,9 +33,13 @@ function build(databaseUrl: string, prefix: string, options: HarnessOptions): Ga
     queuePrefix: prefix,
     rateLimitEnabled: options.rateLimit ?? false,
     // Tests revoke keys and change plans, then expect the change at once.
-    authCacheTtlMs: 0,
+    authCacheTtlMs: options.authCacheTtlMs ?? 0,
+    // Suites send hundreds of bad keys from 127.0.0.1 on purpose; the limiter has its own tests.
+    authFailuresPerMinute: options.authFailuresPerMinute ?? 0,
+    trustProxy: options.trustProxy,
     secretsKey: TEST_SECRETS_KEY,
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? true,
+    exports: options.exports,
     log: createLogger({ level: 'silent', service: 'gateway-test' }),
     metrics: createMetricsRegistry('gateway'),
   });
@@ -61,6 +66,11 @@ export interface HarnessOptions {
   rateLimit?: boolean;
   redisUrl?: string;
   allowPrivateWebhookUrls?: boolean;
+  authCacheTtlMs?: number;
+  authFailuresPerMinute?: number;
+  trustProxy?: GatewayDeps['trustProxy'];
+  /** Export limits (pool size, per-project cap, timeouts); unset fields keep the defaults. */
+  exports?: Partial<ExportLimits>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {

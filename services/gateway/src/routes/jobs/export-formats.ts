@@ -8,6 +8,7 @@ import type { JobRow } from '@crawl/db';
  * Money is split into `<field>_amount` and `<field>_currency`; arrays and objects (images,
  * features, variants, specifications...) are JSON text in one cell; booleans are true/false;
  * a missing value is an empty cell.
+ * Text cells that a spreadsheet would run as a formula are prefixed with `'` (see `csvCell`).
  */
 type Item = Record<string, unknown>;
 type Column = [header: string, get: (item: Item) => unknown];
@@ -71,9 +72,24 @@ export const CSV_COLUMNS: Record<JobRow['type'], Column[]> = {
   ],
 };
 
-function csvCell(value: unknown): string {
+/** Leading characters that make Excel, LibreOffice or Google Sheets read a cell as a formula (OWASP). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * CSV injection guard (OWASP "CSV Injection"): a text cell that begins with `=`, `+`, `-`,
+ * `@`, tab or carriage return gets a leading `'`, so that a scraped title such as
+ * `=HYPERLINK(...)` opens as text, never as a live formula. It applies to every column,
+ * whatever the field. The exception is a cell we render from a finite JavaScript number: its
+ * text is only digits, `.`, `e` and possibly a leading `-`, which a spreadsheet reads as a
+ * number, never as a formula, so `-5` stays a number. (Prices, ratings, counts and positions are never
+ * negative here anyway.) A numeric-looking *string* such as "-5" is still prefixed. Arrays and
+ * objects are JSON text starting with `[` or `{`, so they are never touched. JSON and llm
+ * exports carry values exactly as stored: only CSV is meant to be opened in a spreadsheet.
+ */
+export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (!Number.isFinite(value) && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import type { JobRow } from '@crawl/db';
+import type { JobRow, ResultRepository } from '@crawl/db';
 import type { Response } from 'express';
-import type { GatewayDeps } from '../../deps';
 import { csvHeader, csvRow, llmHeader, llmItem } from './export-formats';
+import { ExportAborted, type ExportGate, type Ticket } from './export-gate';
 
 type Format = 'json' | 'csv' | 'llm';
 
@@ -12,18 +11,57 @@ const CONTENT_TYPE: Record<Format, string> = {
   llm: 'application/json; charset=utf-8',
 };
 
-/** Writes with backpressure: waits for 'drain' instead of buffering the export in memory. */
-async function write(res: Response, chunk: string): Promise<void> {
-  if (!res.write(chunk)) await once(res, 'drain');
+/**
+ * Writes with backpressure. When the socket is full, waits for 'drain', but never longer than
+ * `idleMs`, and never past an abort (client gone, deadline, shutdown): a wait on 'drain' alone
+ * would hang forever on a closed socket, holding the cursor's connection with it.
+ */
+function write(res: Response, chunk: string, ticket: Ticket, idleMs: number): Promise<void> {
+  ticket.signal.throwIfAborted();
+  if (res.write(chunk)) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(timer);
+      res.off('drain', settle);
+      ticket.signal.removeEventListener('abort', settle);
+      if (ticket.signal.aborted) reject(ticket.signal.reason);
+      else resolve();
+    };
+    const timer = setTimeout(() => ticket.abort('idle_timeout'), idleMs);
+    res.on('drain', settle);
+    ticket.signal.addEventListener('abort', settle);
+    if (ticket.signal.aborted) settle();
+  });
 }
 
 /**
  * Streams a completed job's results from a Postgres cursor straight to the response, so the
  * gateway's memory stays flat in the row count. A failure after the first byte can no longer
  * become an error body: the connection is destroyed so that the client sees a truncated
- * download, never a silently short file.
+ * download, never a silently short file. Leaving the row loop in any way (an abort throws out
+ * of it) returns the cursor's generator, which closes the cursor and releases its connection.
  */
-export async function streamExport(deps: Pick<GatewayDeps, 'results'>, job: JobRow, format: Format, res: Response): Promise<void> {
+export async function streamExport(
+  deps: { results: ResultRepository; exportGate: ExportGate },
+  job: JobRow,
+  format: Format,
+  res: Response,
+): Promise<void> {
+  const ticket = await deps.exportGate.admit(job.project_id, res);
+  try {
+    await pump(deps.results, job, format, res, ticket, deps.exportGate.limits.idleTimeoutMs);
+  } catch (err) {
+    if (err instanceof ExportAborted) return;
+    // Nothing sent yet: the error handler answers JSON, which must not be saved as the file.
+    if (!res.headersSent) res.removeHeader('Content-Disposition');
+    throw err;
+  } finally {
+    await ticket.release();
+  }
+}
+
+async function pump(results: ResultRepository, job: JobRow, format: Format, res: Response, ticket: Ticket, idleMs: number): Promise<void> {
+  ticket.signal.throwIfAborted();
   const extension = format === 'csv' ? 'csv' : format === 'llm' ? 'llm.json' : 'json';
   res.status(200);
   res.setHeader('Content-Type', CONTENT_TYPE[format]);
@@ -37,16 +75,18 @@ export async function streamExport(deps: Pick<GatewayDeps, 'results'>, job: JobR
     if (batch.length >= flushAt) {
       const out = batch;
       batch = '';
-      await write(res, out);
+      await write(res, out, ticket, idleMs);
     }
   };
   await emit(format === 'csv' ? csvHeader(job.type) : format === 'llm' ? llmHeader(job, new Date()) : '[');
-  for await (const row of deps.results.stream(job.id)) {
-    if (res.destroyed) return;
+  for await (const row of results.stream(job.id)) {
+    ticket.signal.throwIfAborted();
     if (format === 'csv') await emit(csvRow(job.type, row.data));
     else await emit(`${first ? '' : ','}${JSON.stringify(format === 'llm' ? llmItem(job, row.data) : row.data)}`);
     first = false;
   }
   await emit(format === 'csv' ? '' : format === 'llm' ? ']}' : ']');
+  ticket.signal.throwIfAborted();
+  ticket.ended();
   res.end(batch);
 }

@@ -1,0 +1,216 @@
+import { AppError } from '@crawl/core';
+import type { PoolStats } from '@crawl/db';
+import { Counter, Gauge, type Logger, type Registry } from '@crawl/observability';
+import type { LeaseSemaphore } from '@crawl/queue';
+import type { Response } from 'express';
+
+/** Limits of streamed exports; the gateway's EXPORT_* variables (config.ts says why these defaults). */
+export interface ExportLimits {
+  /** Exports one gateway streams at once; each holds one connection of an export pool of this size. */
+  poolSize: number;
+  /** Exports one project runs at once across every gateway (a Redis lease per export). */
+  maxPerProject: number;
+  /** Longest wait for a client to accept more bytes before the export is abandoned. */
+  idleTimeoutMs: number;
+  /** Longest an export may run, however fast the client reads. */
+  maxDurationMs: number;
+  /** On shutdown, how long running exports may finish before they are cut. */
+  shutdownGraceMs: number;
+}
+
+export const DEFAULT_EXPORT_LIMITS: ExportLimits = {
+  poolSize: 4,
+  maxPerProject: 2,
+  idleTimeoutMs: 30_000,
+  maxDurationMs: 300_000,
+  shutdownGraceMs: 10_000,
+};
+
+/** A lease outlives the longest export by this much, so a live export never loses its slot. */
+export const EXPORT_LEASE_SLACK_MS = 5_000;
+/** Seconds a client refused for the per-project cap is told to wait: exports take seconds to minutes. */
+const CAP_RETRY_AFTER_SECONDS = 5;
+/** Like the rate limiter: a Redis that does not answer in time does not block exports. */
+const REDIS_TIMEOUT_MS = 250;
+
+export type AbortReason = 'client_closed' | 'idle_timeout' | 'max_duration' | 'shutdown';
+
+export class ExportAborted extends Error {
+  constructor(readonly reason: AbortReason) {
+    super(`export aborted: ${reason}`);
+  }
+}
+
+/** One admitted export: aborting it destroys the response; `release` must run once it stopped. */
+export interface Ticket {
+  readonly signal: AbortSignal;
+  abort(reason: AbortReason): void;
+  /** Marks the response complete: a later 'close' is the normal end, not an abort. */
+  ended(): void;
+  release(): Promise<void>;
+}
+
+/**
+ * Admission and lifetime of streamed exports. Every export holds a Postgres connection for as
+ * long as the client reads, so each one is bounded: by a per-gateway count equal to the
+ * export pool's size (API queries use another pool and never wait behind downloads), by a
+ * per-project lease in Redis shared by every gateway (crash-safe: a dead gateway's leases
+ * expire), and in time (idle writes, total duration, shutdown). Whatever ends an export, the
+ * response is destroyed and the cursor's connection returns to the pool.
+ *
+ * Fail-open on Redis: if the lease cannot be taken within 250 ms the export runs without it;
+ * the per-gateway count still bounds what it can cost, and refusing every download while
+ * Redis blinks would be an outage of its own.
+ */
+export class ExportGate {
+  private readonly running = new Set<{ abort(reason: AbortReason): void; done: Promise<void> }>();
+  private closing = false;
+  private readonly aborts: Counter<'reason'> | undefined;
+
+  constructor(
+    private readonly slots: LeaseSemaphore,
+    readonly limits: ExportLimits,
+    private readonly log: Logger,
+    metrics?: { registry: Registry; poolStats: () => PoolStats },
+  ) {
+    if (!metrics) return;
+    this.aborts = new Counter({ name: 'export_aborts_total', help: 'Exports cut short, by reason', labelNames: ['reason'], registers: [metrics.registry] });
+    const running = this.running;
+    new Gauge({
+      name: 'exports_in_flight',
+      help: 'Exports this gateway is streaming',
+      registers: [metrics.registry],
+      collect() {
+        this.set(running.size);
+      },
+    });
+    new Gauge({
+      name: 'export_pool_connections',
+      help: 'Connections of the export pool by state (busy ones are held by exports)',
+      labelNames: ['state'],
+      registers: [metrics.registry],
+      collect() {
+        const stats = metrics.poolStats();
+        this.set({ state: 'busy' }, stats.total - stats.idle);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+  }
+
+  /** Exports in flight on this gateway. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  /** Takes a slot for an export of `projectId`, or throws 503 (gateway full) / 429 (project cap). */
+  async admit(projectId: string, res: Response): Promise<Ticket> {
+    if (this.closing) throw refusal(res, 'UNAVAILABLE', 'The gateway is shutting down; retry the export.', 1);
+    if (this.running.size >= this.limits.poolSize) {
+      throw refusal(res, 'UNAVAILABLE', `This gateway is already streaming its maximum of ${this.limits.poolSize} exports; retry shortly.`, 2);
+    }
+    let markDone!: () => void;
+    const entry = { abort: (_reason: AbortReason) => undefined as void, done: new Promise<void>((resolve) => (markDone = resolve)) };
+    this.running.add(entry); // before any await: concurrent admissions see it
+    const leave = () => {
+      this.running.delete(entry);
+      markDone();
+    };
+    let lease: (() => Promise<void>) | null;
+    try {
+      lease = await this.lease(projectId);
+    } catch (err) {
+      leave();
+      throw err;
+    }
+    if (!lease) {
+      leave();
+      const max = this.limits.maxPerProject;
+      throw refusal(res, 'RATE_LIMITED', `At most ${max} exports of a project may run at once; retry when one has finished.`, CAP_RETRY_AFTER_SECONDS, {
+        limit: max,
+        retryAfterSeconds: CAP_RETRY_AFTER_SECONDS,
+      });
+    }
+    return this.ticket(entry, res, lease, leave, projectId);
+  }
+
+  private ticket(entry: { abort(reason: AbortReason): void }, res: Response, lease: () => Promise<void>, leave: () => void, projectId: string): Ticket {
+    const controller = new AbortController();
+    let complete = false;
+    const abort = (reason: AbortReason) => {
+      if (complete || controller.signal.aborted) return;
+      controller.abort(new ExportAborted(reason));
+      this.aborts?.inc({ reason });
+      if (reason !== 'client_closed') this.log.info({ projectId, reason }, 'export cut short');
+      // A truncated download, never a silently short file that parses.
+      if (!res.destroyed) res.destroy();
+    };
+    entry.abort = abort;
+    const onClose = () => abort('client_closed');
+    res.on('close', onClose);
+    res.on('error', onClose);
+    const deadline = setTimeout(() => abort('max_duration'), this.limits.maxDurationMs);
+    deadline.unref();
+    // The client may have gone while we loaded the job: 'close' has already fired then.
+    if (res.destroyed || res.socket?.destroyed) abort('client_closed');
+    // Shutdown began while this export waited for its lease: it must not start now.
+    else if (this.closing) abort('shutdown');
+    let released: Promise<void> | null = null;
+    return {
+      signal: controller.signal,
+      abort,
+      ended: () => void (complete = true),
+      release: () =>
+        (released ??= (async () => {
+          complete = true;
+          clearTimeout(deadline);
+          res.off('close', onClose);
+          res.off('error', onClose);
+          await withTimeout(lease(), REDIS_TIMEOUT_MS).catch(() => undefined); // else the lease expires
+          leave();
+        })()),
+    };
+  }
+
+  /** A release function, null when the project is at its cap; a no-op release when Redis is slow. */
+  private async lease(projectId: string): Promise<(() => Promise<void>) | null> {
+    const pending = this.slots.tryAcquire(projectId);
+    try {
+      return await withTimeout(pending, REDIS_TIMEOUT_MS);
+    } catch (err) {
+      this.log.warn({ err, projectId }, 'export lease unavailable, admitting without it');
+      // A lease granted after we gave up on it would hold a slot for nothing.
+      pending.then((late) => late?.(), () => undefined).catch(() => undefined);
+      return async () => undefined;
+    }
+  }
+
+  /**
+   * Refuses new exports, lets running ones finish for `shutdownGraceMs`, then cuts the rest;
+   * resolves once every one has released its connection, well within the shutdown deadline.
+   */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    const all = [...this.running];
+    if (!all.length) return;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.limits.shutdownGraceMs)));
+    await Promise.race([Promise.all(all.map((e) => e.done)), grace]);
+    clearTimeout(timer);
+    for (const entry of this.running) entry.abort('shutdown');
+    await Promise.all(all.map((e) => e.done));
+  }
+}
+
+function refusal(res: Response, code: 'UNAVAILABLE' | 'RATE_LIMITED', message: string, retryAfterSeconds: number, details?: unknown): AppError {
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  return new AppError(code, message, details === undefined ? {} : { details });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
+}

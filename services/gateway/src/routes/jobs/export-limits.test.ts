@@ -1,0 +1,179 @@
+import { poolStats } from '@crawl/db';
+import { createLogger, ShutdownRegistry } from '@crawl/observability';
+import { createTenant, createTestDatabase, freePort, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix } from '@crawl/testing';
+import { loadGatewayConfig } from '../../config';
+import type { GatewayDeps } from '../../deps';
+import { startGateway } from '../../main';
+import { download, seedCompletedJob } from '../../test-support/exports';
+import { bearer, startHarness } from '../../test-support/harness';
+
+const exportPath = (id: string, format = 'json') => `/v1/key/jobs/${id}/export?format=${format}`;
+
+/** Polls until `probe` holds; fails the test if it does not within `ms`. */
+async function eventually(probe: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms: ${probe.toString()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** No export runs and every connection of the export pool is back. */
+const released = (deps: GatewayDeps) => () => {
+  const stats = poolStats(deps.exportDb);
+  return deps.exportGate.active === 0 && stats.idle === stats.total && stats.waiting === 0;
+};
+
+/** How many exports this gateway cut for `reason` (the export_aborts_total counter). */
+async function aborts(deps: GatewayDeps, reason: string): Promise<number> {
+  const metric = await deps.metrics.getSingleMetric('export_aborts_total')?.get();
+  return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
+
+async function readAll(url: string, path: string, tenant: TestTenant): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${url}${path}`, { headers: bearer(tenant.apiKey) });
+  return { status: res.status, body: await res.text() };
+}
+
+describe('per-project cap', () => {
+  it('answers 429 RATE_LIMITED with the cap and Retry-After, per project, until a slot frees', async () => {
+    const h = await startHarness({ exports: { maxPerProject: 2, poolSize: 8 } });
+    try {
+      const { url } = await h.listen();
+      const [a, b] = [await createTenant(h.deps.db), await createTenant(h.deps.db)];
+      const [jobA, jobB] = [await seedCompletedJob(h.deps.db, a, 3_000, 5_000), await seedCompletedJob(h.deps.db, b, 5)];
+      const held = [download(url, exportPath(jobA), bearer(a.apiKey)), download(url, exportPath(jobA, 'csv'), bearer(a.apiKey))];
+      expect((await Promise.all(held.map((d) => d.response))).map((r) => r?.statusCode)).toEqual([200, 200]);
+
+      const refused = await h.http.get(exportPath(jobA, 'llm')).set(bearer(a.apiKey));
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 2 } });
+      expect(refused.body.error.message).toContain('At most 2 exports');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Another project is not affected.
+      expect((await readAll(url, exportPath(jobB), b)).status).toBe(200);
+
+      for (const d of held) d.destroy();
+      await eventually(released(h.deps));
+      const again = await readAll(url, exportPath(jobA), a);
+      expect(again.status).toBe(200);
+      expect(JSON.parse(again.body)).toHaveLength(3_000);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('counts across gateways: a replica sees the slots another one holds', async () => {
+    const h = await startHarness({ exports: { maxPerProject: 1 } });
+    try {
+      const { url } = await h.listen();
+      const replica = await h.replica();
+      const tenant = await createTenant(h.deps.db);
+      const job = await seedCompletedJob(h.deps.db, tenant, 3_000, 5_000);
+      const held = download(url, exportPath(job), bearer(tenant.apiKey));
+      expect((await held.response)?.statusCode).toBe(200);
+      expect((await readAll(replica.url, exportPath(job), tenant)).status).toBe(429);
+      held.destroy();
+      await eventually(released(h.deps));
+      expect((await readAll(replica.url, exportPath(job), tenant)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('fails open when Redis does not answer: exports still run, bounded by the gateway', async () => {
+    const h = await startHarness({ redisUrl: `redis://127.0.0.1:${await freePort()}` });
+    try {
+      const { url } = await h.listen();
+      const tenant = await createTenant(h.deps.db);
+      const job = await seedCompletedJob(h.deps.db, tenant, 50);
+      const res = await readAll(url, exportPath(job, 'csv'), tenant);
+      expect(res.status).toBe(200);
+      expect(res.body.trim().split('\r\n')).toHaveLength(51);
+      await eventually(released(h.deps));
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('time limits', () => {
+  it('cuts an export whose client stops reading but keeps the socket open (idle timeout)', async () => {
+    const h = await startHarness({ exports: { idleTimeoutMs: 300 } });
+    try {
+      const { url } = await h.listen();
+      const tenant = await createTenant(h.deps.db);
+      const job = await seedCompletedJob(h.deps.db, tenant, 3_000, 5_000);
+      const stalled = download(url, exportPath(job), bearer(tenant.apiKey), 'paused');
+      expect((await stalled.response)?.statusCode).toBe(200);
+      await eventually(async () => (await aborts(h.deps, 'idle_timeout')) === 1);
+      await eventually(released(h.deps), 1_000);
+      // The client, reading again, gets what the kernel buffered, then the end: a truncated file.
+      stalled.resume();
+      await stalled.closed;
+      expect(stalled.bytes()).toBeLessThan(3_000 * 5_000);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('cuts an export that outlives its total duration, however steadily the client reads', async () => {
+    const h = await startHarness({ exports: { maxDurationMs: 500, idleTimeoutMs: 60_000 } });
+    try {
+      const { url } = await h.listen();
+      const tenant = await createTenant(h.deps.db);
+      const job = await seedCompletedJob(h.deps.db, tenant, 3_000, 5_000);
+      const slow = download(url, exportPath(job), bearer(tenant.apiKey), 'slow');
+      expect((await slow.response)?.statusCode).toBe(200);
+      await eventually(async () => (await aborts(h.deps, 'max_duration')) === 1);
+      await eventually(released(h.deps), 1_000);
+      expect(slow.bytes()).toBeGreaterThan(0);
+      slow.resume();
+      await slow.closed;
+      expect(slow.bytes()).toBeLessThan(3_000 * 5_000);
+      expect(await aborts(h.deps, 'idle_timeout')).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
+  });
+  afterAll(() => database.drop());
+
+  it('ends in-flight exports after the grace period and closes every connection', async () => {
+    const config = loadGatewayConfig({
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: uniquePrefix('gw-exp'),
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      EXPORT_SHUTDOWN_GRACE_MS: '200',
+    });
+    // A deadline far beyond the test's: if exports held the shutdown, the test fails, not jest.
+    const registry = new ShutdownRegistry(createLogger({ level: 'silent', service: 'test' }), 600_000);
+    const { port, deps } = await startGateway(config, registry);
+    const url = `http://127.0.0.1:${port}`;
+    const tenant = await createTenant(deps.db);
+    const job = await seedCompletedJob(deps.db, tenant, 3_000, 5_000);
+    const stalled = [download(url, exportPath(job), bearer(tenant.apiKey)), download(url, exportPath(job, 'csv'), bearer(tenant.apiKey))];
+    expect((await Promise.all(stalled.map((d) => d.response))).map((r) => r?.statusCode)).toEqual([200, 200]);
+    expect(deps.exportGate.active).toBe(2);
+
+    const stopped = registry.run('test').then(() => 'stopped' as const);
+    let timer: NodeJS.Timeout | undefined;
+    const verdict = await Promise.race([stopped, new Promise((r) => (timer = setTimeout(() => r('stuck'), 10_000)))]);
+    clearTimeout(timer);
+    expect(verdict).toBe('stopped');
+    for (const d of stalled) d.resume();
+    await Promise.all(stalled.map((d) => d.closed));
+    expect(await aborts(deps, 'shutdown')).toBe(2);
+    expect(deps.exportGate.active).toBe(0);
+    expect(poolStats(deps.exportDb).total).toBe(0);
+    expect(poolStats(deps.db).total).toBe(0);
+  });
+});
