@@ -24,6 +24,20 @@ export const logEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 
+/**
+ * CRAWL_ORG_WINDOW (worker, scheduler; also the gateway when it refills windows on cancel):
+ * the most crawl tasks one organization has in the queue at once, queued, in flight or in
+ * retry backoff (packages/jobs/src/release-window.ts). Every process must use the same value.
+ * Default 128: a typical fleet of up to 12 workers x CRAWL_CONCURRENCY 8 is 96 fetch slots,
+ * which one organization alone can fill with room for retries in backoff and the moment
+ * between a completion and its replacement being picked up. Larger: more Redis memory (about
+ * 1 KB per task, per organization with work) and a longer wait for a new job behind its own
+ * organization's queued tasks; smaller: one organization alone cannot use the whole fleet.
+ */
+export const crawlWindowEnv = {
+  CRAWL_ORG_WINDOW: envInt(128, 1, 100_000),
+};
+
 /** Development key: encrypts nothing worth protecting. Refused in production, warned about elsewhere. */
 export const DEV_SECRETS_KEY = '0000000000000000000000000000000000000000000000000000000000000000'.replace(/0/g, 'd');
 

@@ -8,6 +8,7 @@ import * as m202611221400 from './migrations/202611221400_tracking';
 import * as m202611221500 from './migrations/202611221500_idempotency_job';
 import * as m202611221600 from './migrations/202611221600_release_window';
 import * as m202611221700 from './migrations/202611221700_schedule_limits';
+import * as m202611221800 from './migrations/202611221800_crawl_service';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611221500_idempotency_job': m202611221500,
   '202611221600_release_window': m202611221600,
   '202611221700_schedule_limits': m202611221700,
+  '202611221800_crawl_service': m202611221800,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -99,6 +99,13 @@ export interface JobTargetTable {
   released_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** Recent crawl service of an organization: `service` decays exponentially since `service_at`. */
+export interface OrganizationCrawlShareTable {
+  organization_id: string;
+  service: number;
+  service_at: Timestamp;
+}
+
 export interface ResultItemTable {
   id: Generated<string>;
   job_id: string;
@@ -233,6 +240,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   job: JobTable;
   job_target: JobTargetTable;
+  organization_crawl_share: OrganizationCrawlShareTable;
   result_item: ResultItemTable;
   event: EventTable;
   idempotency_key: IdempotencyKeyTable;

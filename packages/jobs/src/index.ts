@@ -3,6 +3,7 @@ export * from './job-resource';
 export * from './job.service';
 export * from './reconciler';
 export * from './job-progress';
+export * from './release-window';
 export * from './schedule-cron';
 export * from './schedule.schemas';
 export * from './schedule-runner';

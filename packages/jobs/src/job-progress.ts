@@ -2,6 +2,7 @@ import { CREDITS_PER_TARGET } from '@crawl/core';
 import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
 import { toJobResource } from './job-resource';
 import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
+import type { ReleaseWindow } from './release-window';
 
 export interface JobProgressDeps {
   db: Db;
@@ -10,6 +11,12 @@ export interface JobProgressDeps {
   credits: CreditRepository;
   events: EventRepository;
   tracking: TrackingRepository;
+  /**
+   * The organization's release window: a finished target frees a slot, refilled at once. The
+   * worker always passes it; without it nothing is released after an outcome (only the
+   * reconciler's top-up would), which suits callers that never run with a crawl queue.
+   */
+  releases?: ReleaseWindow;
 }
 
 export type TargetOutcome =
@@ -21,32 +28,51 @@ export type RecordResult = 'recorded' | 'finalized' | 'discarded';
 /**
  * Records one target's outcome and, when it was the job's last, finishes the job: all in
  * one transaction, so a crash at any point leaves either nothing or everything (target state,
- * result rows, counters, credit settlement, outbox event).
+ * result rows, counters, credit settlement, outbox event). The finished target frees a slot
+ * of its organization's release window: the same transaction releases and enqueues the next
+ * target(s) (release-window.ts).
  */
 export async function recordTargetOutcome(deps: JobProgressDeps, jobId: string, idx: number, target: string, outcome: TargetOutcome): Promise<RecordResult> {
   return deps.db.transaction().execute(async (trx) => {
-    // Lock order job -> job_target -> organization, the same as cancel: the reverse order
-    // (target row first) deadlocked against a concurrent cancel (found by the chaos run).
-    if (!(await deps.jobs.lock(trx, jobId))) return 'discarded';
-    const claimed = await deps.jobs.finishTarget(trx, jobId, idx, {
-      status: outcome.kind,
-      attempts: outcome.attempts,
-      ...(outcome.kind === 'failed' ? { errorCode: outcome.code, errorMessage: outcome.message } : {}),
-    });
-    if (!claimed) return 'discarded';
-    if (outcome.kind === 'succeeded') await deps.results.insertMany(trx, jobId, idx, outcome.items);
-    const job = await deps.jobs.addProgress(
-      trx,
-      jobId,
-      outcome.kind === 'succeeded'
-        ? { succeeded: 1, failed: 0, results: outcome.items.length }
-        : { succeeded: 0, failed: 1, results: 0, error: { target, code: outcome.code, message: outcome.message } },
-    );
-    if (outcome.kind === 'succeeded') await trackProducts(deps, trx, job, outcome.items);
-    if (job.status !== 'running' || job.succeeded + job.failed < job.target_count) return 'recorded';
-    await finalizeJob(deps, trx, job);
-    return 'finalized';
+    const recorded = await recordInTransaction(deps, trx, jobId, idx, target, outcome);
+    if (!recorded) return 'discarded';
+    // Last lock of the transaction (job -> job_target -> organization -> release window); the
+    // released tasks are enqueued before the commit, so a crash cannot lose them.
+    await deps.releases?.releaseIn(trx, recorded.organizationId, { served: 1, keepOnEnqueueError: true });
+    return recorded.result;
   });
+}
+
+/** The outcome's writes; null when the target was no longer pending (nothing written). */
+async function recordInTransaction(
+  deps: JobProgressDeps,
+  trx: Transaction<Database>,
+  jobId: string,
+  idx: number,
+  target: string,
+  outcome: TargetOutcome,
+): Promise<{ result: 'recorded' | 'finalized'; organizationId: string } | null> {
+  // Lock order job -> job_target -> organization, the same as cancel: the reverse order
+  // (target row first) deadlocked against a concurrent cancel (found by the chaos run).
+  if (!(await deps.jobs.lock(trx, jobId))) return null;
+  const claimed = await deps.jobs.finishTarget(trx, jobId, idx, {
+    status: outcome.kind,
+    attempts: outcome.attempts,
+    ...(outcome.kind === 'failed' ? { errorCode: outcome.code, errorMessage: outcome.message } : {}),
+  });
+  if (!claimed) return null;
+  if (outcome.kind === 'succeeded') await deps.results.insertMany(trx, jobId, idx, outcome.items);
+  const job = await deps.jobs.addProgress(
+    trx,
+    jobId,
+    outcome.kind === 'succeeded'
+      ? { succeeded: 1, failed: 0, results: outcome.items.length }
+      : { succeeded: 0, failed: 1, results: 0, error: { target, code: outcome.code, message: outcome.message } },
+  );
+  if (outcome.kind === 'succeeded') await trackProducts(deps, trx, job, outcome.items);
+  if (job.status !== 'running' || job.succeeded + job.failed < job.target_count) return { result: 'recorded', organizationId: job.organization_id };
+  await finalizeJob(deps, trx, job);
+  return { result: 'finalized', organizationId: job.organization_id };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { CreditRepository, Db, JobRepository, JobRow } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
 import type { JobBody } from './job-body.schema';
+import type { ReleaseWindow } from './release-window';
 
 export interface JobServiceDeps {
   db: Db;
@@ -10,6 +11,12 @@ export interface JobServiceDeps {
   credits: CreditRepository;
   producer: QueueProducer;
   log: Logger;
+  /**
+   * When given, a cancel refills its organization's release window at once (the cancelled
+   * job's released targets stop counting); without it the reconciler's top-up does, within
+   * RECONCILE_INTERVAL_MS.
+   */
+  releases?: ReleaseWindow;
 }
 
 export interface JobOwner {
@@ -78,7 +85,7 @@ export class JobService {
   }
 
   async cancel(jobId: string, projectId: string): Promise<JobRow> {
-    return this.deps.db.transaction().execute(async (trx) => {
+    const cancelled = await this.deps.db.transaction().execute(async (trx) => {
       const job = await this.deps.jobs.lockInProject(trx, jobId, projectId);
       if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
       if (isTerminal(job.status)) {
@@ -93,6 +100,10 @@ export class JobService {
       await this.deps.credits.settle(trx, job.organization_id, job.id, consumed, refunded);
       return this.deps.jobs.markTerminal(trx, job.id, { status: 'cancelled', creditsConsumed: consumed, creditsRefunded: refunded });
     });
+    // After the commit, in a transaction of its own: the cancel holds target rows that a
+    // concurrent release may be about to skip, and never waits for the release window lock.
+    await this.deps.releases?.releaseAndEnqueue(cancelled.organization_id);
+    return cancelled;
   }
 
   /** A new job with the same type, targets and config; the original stays as it was. */

@@ -1,14 +1,18 @@
 import type { JobRepository } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { JobService } from './job.service';
+import type { ReleaseWindow } from './release-window';
 
 /**
  * Re-enqueues jobs that Postgres holds as `queued` for longer than `graceMs`: their enqueue
  * failed (Redis down) or Redis lost its data. Enqueueing is idempotent by job id and the
  * start handler ignores jobs that already started, so running this often is harmless.
+ * With `releases`, also tops up the release window of organizations with free slots and
+ * unreleased targets (a cancel frees slots without a target outcome to refill them).
+ * Returns how many start or restart tasks were enqueued.
  */
 export async function reconcileQueuedJobs(
-  deps: { jobs: JobRepository; jobService: JobService; log: Logger },
+  deps: { jobs: JobRepository; jobService: JobService; log: Logger; releases?: ReleaseWindow },
   options: { graceMs: number; batch: number; stalledAfterMs?: number } = { graceMs: 10_000, batch: 500 },
 ): Promise<number> {
   const queued = await deps.jobs.findQueuedBefore(new Date(Date.now() - options.graceMs), options.batch);
@@ -24,5 +28,7 @@ export async function reconcileQueuedJobs(
     else break;
   }
   if (enqueued) deps.log.info({ enqueued }, 'reconciler enqueued queued jobs');
+  const released = deps.releases ? await deps.releases.topUp(options.batch) : 0;
+  if (released) deps.log.info({ released }, 'reconciler topped up release windows');
   return enqueued;
 }

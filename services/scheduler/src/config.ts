@@ -1,4 +1,4 @@
-import { envInt, logEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
+import { crawlWindowEnv, envInt, logEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
 
 export const schedulerEnv = {
   ...postgresEnv,
@@ -8,6 +8,8 @@ export const schedulerEnv = {
   SCHEDULER_MAX_SLEEP_MS: envInt(1_000, 10, 60_000),
   /** How often jobs stuck in `queued` (enqueue failed, Redis lost data) are re-enqueued. */
   RECONCILE_INTERVAL_MS: envInt(5_000, 100),
+  /** The reconciler tops up organizations' release windows (same value as the workers'). */
+  ...crawlWindowEnv,
 };
 
 export function loadSchedulerConfig(env: Record<string, string | undefined>) {

@@ -1,5 +1,5 @@
 import { CreditRepository, createDb, IdempotencyRepository, JobRepository, listen, SCHEDULES_CHANNEL, ScheduleRepository } from '@crawl/db';
-import { JobService, reconcileQueuedJobs } from '@crawl/jobs';
+import { JobService, ReleaseWindow, reconcileQueuedJobs } from '@crawl/jobs';
 import { createLogger, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { createRedisConnection, QueueProducer } from '@crawl/queue';
 import { loadSchedulerConfig, type SchedulerConfig } from './config';
@@ -17,12 +17,13 @@ export async function startScheduler(config: SchedulerConfig, shutdown?: Shutdow
   const redis = createRedisConnection(config.REDIS_URL);
   const producer = new QueueProducer(redis, config.QUEUE_PREFIX);
   const jobs = new JobRepository(db);
+  const releases = new ReleaseWindow({ db, jobs, producer, log, window: config.CRAWL_ORG_WINDOW });
   const jobService = new JobService({ db, jobs, credits: new CreditRepository(db), producer, log });
   const loop = new ScheduleLoop({ db, jobs, jobService, schedules: new ScheduleRepository(db) }, log, config.SCHEDULER_MAX_SLEEP_MS);
   const stopListening = listen(config.DATABASE_URL, SCHEDULES_CHANNEL, () => loop.wake(), (err) => log.warn({ err }, 'schedule listener error'));
   const idempotency = new IdempotencyRepository(db);
   const reconcile = setInterval(() => {
-    reconcileQueuedJobs({ jobs, jobService, log }).catch((err) => log.warn({ err }, 'reconcile failed'));
+    reconcileQueuedJobs({ jobs, jobService, log, releases }).catch((err) => log.warn({ err }, 'reconcile failed'));
     // Idempotency records live 24 h; an expired one is also dropped lazily when its key is reused.
     idempotency.deleteExpired().catch((err) => log.warn({ err }, 'idempotency cleanup failed'));
   }, config.RECONCILE_INTERVAL_MS);

@@ -1,10 +1,12 @@
-import { envInt, logEnv, marketplaceOriginsFromEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
+import { crawlWindowEnv, envInt, logEnv, marketplaceOriginsFromEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
 import { z } from 'zod';
 
 export const workerEnv = {
   ...postgresEnv,
   ...redisEnv,
   ...logEnv,
+  /** Crawl tasks one organization has in the queue at once (fairness between organizations). */
+  ...crawlWindowEnv,
   /** Targets crawled at once by this process: fetches overlap while one page is parsed. */
   CRAWL_CONCURRENCY: envInt(8, 1, 256),
   /** Requests per second to one marketplace host, shared by every worker process. */

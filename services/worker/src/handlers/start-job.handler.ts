@@ -1,41 +1,43 @@
 import type { JobRepository } from '@crawl/db';
+import { fetchTask, type ReleaseWindow } from '@crawl/jobs';
 import type { HandlerContext, ParsedPayloadOf, QueueProducer } from '@crawl/queue';
+
+export { targetTaskId } from '@crawl/jobs';
 
 export interface StartJobDeps {
   jobs: JobRepository;
   producer: QueueProducer;
+  releases: ReleaseWindow;
 }
 
-/** Task id of one target's crawl: deterministic, so a target is never queued twice. */
-export const targetTaskId = (jobId: string, idx: number) => `${jobId}-${idx}`;
-
 /**
- * Fairness: the k-th target of every job gets priority k (lower runs first). Jobs therefore
- * advance round-robin: a 1-target job created while a 1,000-target job runs has its target
- * at priority 1, ahead of everything the big job has left. Start tasks carry no priority and
- * BullMQ serves those first, so a new job starts at once.
- */
-const MAX_PRIORITY = 2_097_152;
-export const targetPriority = (idx: number) => Math.min(idx + 1, MAX_PRIORITY);
-
-/**
- * queued -> running, then one crawl task per pending target. Safe to run again: a restart of
- * a running job (its tasks lost with Redis data) re-adds only the tasks that are not live.
+ * queued -> running, then the organization's free release window is filled (round-robin over
+ * its running jobs, so usually with this job's first targets) and those tasks are enqueued
+ * (fairness between organizations: packages/jobs/src/release-window.ts). Start tasks carry no
+ * priority and BullMQ serves those first, so a new job starts at once.
+ *
+ * Safe to run again. A restart of a running job (its tasks lost with Redis data, or released
+ * by an outcome while Redis refused the enqueue) re-adds the job's released pending targets
+ * that are not live in the queue, and only those: unreleased targets wait for their turn.
  */
 export function startJobHandler(deps: StartJobDeps) {
   return async ({ jobId }: ParsedPayloadOf<'crawl.startJob'>, ctx: HandlerContext): Promise<string> => {
     const before = await deps.jobs.findById(jobId);
     const job = await deps.jobs.markRunning(jobId);
     if (!job) return 'not startable';
-    const pending = await deps.jobs.pendingTargetIndexes(jobId);
-    const tasks = pending.map((idx) => ({ payload: { jobId, idx }, jobId: targetTaskId(jobId, idx), priority: targetPriority(idx) }));
+    // Released and enqueued in one transaction: if Redis refuses, nothing is released and this
+    // task fails, to be retried (then on the restart path below).
+    const released = await deps.releases.release(job.organization_id);
     if (before?.status === 'queued') {
-      await deps.producer.enqueueBulk('crawl.fetchTarget', tasks);
-      ctx.log.debug({ jobId, targets: tasks.length }, 'job started');
-      return `started ${tasks.length}`;
+      ctx.log.debug({ jobId, released: released.length }, 'job started');
+      return `started, released ${released.length}`;
     }
-    const added = await deps.producer.enqueueMissing('crawl.fetchTarget', tasks);
-    ctx.log.info({ jobId, added }, 'job restarted');
+    const pending = await deps.jobs.releasedPendingTargetIndexes(jobId);
+    const added = await deps.producer.enqueueMissing(
+      'crawl.fetchTarget',
+      pending.map((idx) => fetchTask(jobId, idx, deps.releases.size)),
+    );
+    ctx.log.info({ jobId, added, released: released.length }, 'job restarted');
     return `restarted ${added}`;
   };
 }
