@@ -37,6 +37,8 @@ export async function startStack(options: { workerEnv?: Record<string, string>; 
     rateLimitEnabled: false,
     authCacheTtlMs: 0,
     authFailuresPerMinute: 0,
+    // The gateway refills a cancelled job's organization window: the same size as the workers'.
+    crawlOrgWindow: options.workerEnv?.CRAWL_ORG_WINDOW ? Number(options.workerEnv.CRAWL_ORG_WINDOW) : undefined,
     secretsKey: 'c'.repeat(64),
     allowPrivateWebhookUrls: true,
     log: createLogger({ level: 'silent', service: 'gateway-e2e' }),

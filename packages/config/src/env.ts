@@ -34,8 +34,10 @@ export const logEnv = {
  * 1 KB per task, per organization with work) and a longer wait for a new job behind its own
  * organization's queued tasks; smaller: one organization alone cannot use the whole fleet.
  */
+export const DEFAULT_CRAWL_ORG_WINDOW = 128;
+
 export const crawlWindowEnv = {
-  CRAWL_ORG_WINDOW: envInt(128, 1, 100_000),
+  CRAWL_ORG_WINDOW: envInt(DEFAULT_CRAWL_ORG_WINDOW, 1, 100_000),
 };
 
 /** Development key: encrypts nothing worth protecting. Refused in production, warned about elsewhere. */

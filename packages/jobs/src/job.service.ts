@@ -70,6 +70,21 @@ export class JobService {
   }
 
   /**
+   * The reconciler's start of a job still `queued`: unlike `enqueueStart`, a start task of the
+   * same id that already finished (failed for good, or completed) is replaced rather than
+   * deduplicated against, so a job can never stay queued behind a dead task.
+   */
+  async requeueStart(jobId: string): Promise<boolean> {
+    try {
+      await this.deps.producer.enqueueMissing('crawl.startJob', [{ payload: { jobId }, jobId }]);
+      return true;
+    } catch (err) {
+      this.deps.log.warn({ err, jobId }, 'requeue failed; the next sweep tries again');
+      return false;
+    }
+  }
+
+  /**
    * Restarts a running job whose progress stalled (its tasks may have been lost with Redis
    * data). The task id changes per time bucket so the add is not deduplicated against the
    * job's original start task, yet repeated sweeps within a bucket stay idempotent.

@@ -5,8 +5,9 @@ import type { ReleaseWindow } from './release-window';
 
 /**
  * Re-enqueues jobs that Postgres holds as `queued` for longer than `graceMs`: their enqueue
- * failed (Redis down) or Redis lost its data. Enqueueing is idempotent by job id and the
- * start handler ignores jobs that already started, so running this often is harmless.
+ * failed (Redis down), Redis lost its data, or their start task failed for good. A live start
+ * task is left alone and the start handler ignores jobs that already started, so running this
+ * often is harmless.
  * With `releases`, also tops up the release window of organizations with free slots and
  * unreleased targets (a cancel frees slots without a target outcome to refill them).
  * Returns how many start or restart tasks were enqueued.
@@ -18,7 +19,7 @@ export async function reconcileQueuedJobs(
   const queued = await deps.jobs.findQueuedBefore(new Date(Date.now() - options.graceMs), options.batch);
   let enqueued = 0;
   for (const job of queued) {
-    if (await deps.jobService.enqueueStart(job.id)) enqueued += 1;
+    if (await deps.jobService.requeueStart(job.id)) enqueued += 1;
     else return enqueued; // Redis still down: try again on the next sweep
   }
   // Running jobs without progress for a while may have lost their fan-out with Redis data.

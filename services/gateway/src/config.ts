@@ -1,4 +1,4 @@
-import { resolveSecretsKey, envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import { crawlWindowEnv, resolveSecretsKey, envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
 import { z } from 'zod';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
 import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
@@ -14,6 +14,8 @@ export const gatewayEnv = {
   ...redisEnv,
   ...logEnv,
   ...webhookEnv,
+  /** A cancel refills the organization's release window at once (the same value as the workers'). */
+  ...crawlWindowEnv,
   PORT: envInt(8080, 0, 65535),
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** How long a gateway trusts a looked-up API key (revocation delay); 0 disables. */

@@ -17,7 +17,8 @@ import { TrackingService } from './routes/tracking/tracking.service';
 import { AnalyticsService } from './routes/analytics/analytics.service';
 import { SecretBox } from '@crawl/core';
 import { WebhookService } from './routes/webhooks/webhooks.service';
-import { JobService } from '@crawl/jobs';
+import { DEFAULT_CRAWL_ORG_WINDOW } from '@crawl/config';
+import { JobService, ReleaseWindow } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
 import { createRedisConnection, LeaseSemaphore, QueueProducer, type Redis } from '@crawl/queue';
 import { type AuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, NoopAuthFailureLimiter, RedisAuthFailureLimiter, type TrustProxy } from './middleware/auth-failures';
@@ -61,6 +62,8 @@ export interface BuildDepsOptions {
   authCacheTtlMs: number;
   /** Failed authentications per client address per minute before 429; 0 disables (default 30). */
   authFailuresPerMinute?: number;
+  /** CRAWL_ORG_WINDOW: a cancel refills the organization's window at once (default 128). */
+  crawlOrgWindow?: number;
   trustProxy?: TrustProxy;
   secretsKey: string;
   allowPrivateWebhookUrls: boolean;
@@ -91,7 +94,14 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     jobs,
     results: new ResultRepository(db, exportDb),
     idempotency: new IdempotencyRepository(db),
-    jobService: new JobService({ db, jobs, credits, producer, log: options.log }),
+    jobService: new JobService({
+      db,
+      jobs,
+      credits,
+      producer,
+      log: options.log,
+      releases: new ReleaseWindow({ db, jobs, producer, log: options.log, window: options.crawlOrgWindow ?? DEFAULT_CRAWL_ORG_WINDOW }),
+    }),
     scheduleService: new ScheduleService(new ScheduleRepository(db)),
     trackingService: new TrackingService({ db, jobs, tracking: new TrackingRepository(db) }),
     analyticsService: new AnalyticsService(db),

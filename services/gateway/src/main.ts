@@ -17,6 +17,7 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     rateLimitEnabled: config.RATE_LIMIT_ENABLED,
     authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    crawlOrgWindow: config.CRAWL_ORG_WINDOW,
     trustProxy: config.TRUST_PROXY,
     secretsKey: config.SECRETS_KEY,
     allowPrivateWebhookUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
