@@ -7,9 +7,10 @@
  * - a flooder with 50 concurrent jobs, against whom every other organization must still get
  *   its share of the crawl capacity.
  */
-import { createServer, request, type Server } from 'node:http';
+import { request } from 'node:http';
+import { newId } from '@crawl/core';
 import { type Db, sql } from '@crawl/db';
-import { createTenant } from '@crawl/testing';
+import { createTenant, type RecordingServer, startRecordingServer } from '@crawl/testing';
 import type { ApiClient, Tenant } from './load';
 
 export interface HostileTenants {
@@ -32,7 +33,7 @@ export async function createHostileTenants(db: Db, exportRows = 20_000): Promise
     return { index: INDEX[name], organizationId: t.organizationId, projectId: t.projectId, apiKey: t.apiKey };
   };
   const exporter = await make('exporter');
-  const exportJobId = `job_chaosexport${Date.now().toString(36)}`;
+  const exportJobId = newId('job');
   // A completed job written directly: its size, not its crawl, is what the exporter needs.
   await sql`
     insert into job (id, project_id, organization_id, type, status, marketplace, targets, target_count, succeeded, results_count,
@@ -51,26 +52,9 @@ export async function createHostileTenants(db: Db, exportRows = 20_000): Promise
   return { exporter, submitter: await make('submitter'), flooder: await make('flooder'), exportJobId, exportRows };
 }
 
-/** Counts every request it receives: a crawl worker must never reach it. */
-export class Canary {
-  hits: string[] = [];
-  private server: Server | null = null;
-  port = 0;
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      this.hits.push(`${req.method} ${req.url}`);
-      res.end('<html><body><span id="productTitle">internal page</span></body></html>');
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-}
+/** Counts every request it receives (a crawl worker must never reach it). */
+export type Canary = RecordingServer;
+export const startCanary = (): Promise<Canary> => startRecordingServer();
 
 /** Targets that name the marketplace's host but lead elsewhere if a path were ever resolved. */
 export function offMarketplaceTargets(port: number): string[] {

@@ -17,7 +17,7 @@ import { allowFastSchedules, createTenant, freePort } from '@crawl/testing';
 import { type CheckResult, runChecks } from './checks';
 import { FaultTimeline, putFaults } from './faults';
 import { PrivatePostgres, PrivateRedis, sleep } from './infra';
-import { Canary, createHostileTenants, HostileLoad } from './hostile';
+import { type Canary, createHostileTenants, HostileLoad, startCanary } from './hostile';
 import { hostileChecks } from './hostile-checks';
 import { type AcceptedJob, ApiClient, createSchedule, disableSchedule, type IdemProblem, type KeyRecovery, type Tenant, TenantLoad } from './load';
 import { renderPlot } from './png';
@@ -255,7 +255,7 @@ async function main(): Promise<number> {
   const recoveries: KeyRecovery[] = [];
   const loads = tenants.map((t) => new TenantLoad(t, api, accepted, idemProblems, recoveries, 3_000, 1_000));
   const t0 = Date.now();
-  const canary = await new Canary().start();
+  const canary = await startCanary();
   run.canary = canary;
   const hostileLoad = new HostileLoad(api, hostile, canary, { abortLanes: 4, floodJobs: 50, floodTargets: 10 });
   const loadRuns = [...loads.map((l) => l.run()), hostileLoad.run()];

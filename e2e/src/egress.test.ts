@@ -4,57 +4,12 @@
  * job's errors name the failure, never an address, port, errno or proxy. A canary HTTP server
  * on 127.0.0.1 stands for every internal service: it must never see a request.
  */
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { CRAWL_ERROR_MESSAGES } from '@crawl/marketplace';
-import type { TestTenant } from '@crawl/testing';
+import { type RecordingServer as Recorder, startRecordingServer, type TestTenant, tunnelConnect } from '@crawl/testing';
 import { auth, type Stack, startStack } from './stack';
 
-interface Recorder {
-  url: string;
-  port: number;
-  /** Request paths, and `CONNECT host:port` for tunnels. */
-  hits: string[];
-  close(): Promise<void>;
-}
-
-/** A local HTTP server that records what it is asked for; `tunnel` makes it a CONNECT proxy. */
-async function listen(options: { tunnel?: boolean } = {}): Promise<Recorder> {
-  const hits: string[] = [];
-  const sockets = new Set<Duplex>();
-  const server = http.createServer((req, res) => {
-    hits.push(req.url ?? '');
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>internal page</body></html>');
-  });
-  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
-    hits.push(`CONNECT ${req.url}`);
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    if (!options.tunnel) return void socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-    const target = req.url ?? '';
-    const upstream = net.connect(Number(target.slice(target.lastIndexOf(':') + 1)), target.slice(0, target.lastIndexOf(':')), () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
-    socket.on('close', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
-}
+/** A canary (default) or a CONNECT proxy (`tunnel`) that records what it is asked for. */
+const listen = (options: { tunnel?: boolean } = {}): Promise<Recorder> => startRecordingServer(undefined, options.tunnel ? tunnelConnect : undefined);
 
 let stack: Stack;
 let canary: Recorder;

@@ -1,60 +1,7 @@
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { Logger } from '@crawl/observability';
+import { type RecordingServer as Recorder, startRecordingServer as listen, tunnelConnect as tunnel } from '@crawl/testing';
 import { CRAWL_ERROR_MESSAGES, type CrawlOutcome, Crawler } from './crawler';
 import { SessionPool } from './sessions';
-
-/** A local HTTP server recording request targets (paths, and `CONNECT host:port` for tunnels). */
-interface Recorder {
-  url: string;
-  port: number;
-  hits: string[];
-  close(): Promise<void>;
-}
-
-type OnConnect = (target: string, socket: Duplex) => void;
-
-async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void, onConnect?: OnConnect): Promise<Recorder> {
-  const hits: string[] = [];
-  const tunnels = new Set<Duplex>();
-  const server = http.createServer((req, res) => {
-    hits.push(req.url ?? '');
-    handler(req, res);
-  });
-  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
-    hits.push(`CONNECT ${req.url}`);
-    tunnels.add(socket);
-    socket.on('error', () => undefined);
-    onConnect?.(req.url ?? '', socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        // Tunnelled sockets are no longer the server's: closeAllConnections does not see them.
-        for (const socket of tunnels) socket.destroy();
-      }),
-  };
-}
-
-/** A CONNECT proxy that tunnels to whatever host:port it is asked for, as a real one does. */
-const tunnel: OnConnect = (target, socket) => {
-  const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
-  const upstream = net.connect(port, host, () => {
-    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    upstream.pipe(socket);
-    socket.pipe(upstream);
-  });
-  upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
-  socket.on('close', () => upstream.destroy());
-};
 
 /** A port nothing listens on: connecting to it is refused. */
 async function deadPort(): Promise<number> {

@@ -1,35 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { type RecordingServer as Recorder, startRecordingServer as listen } from '@crawl/testing';
 import { fetchPage, MAX_REDIRECTS } from './fetch-page';
 import { SessionPool } from './sessions';
-
-/** A local HTTP server that records every request it gets (path or absolute-form target). */
-interface Recorder {
-  url: string;
-  port: number;
-  hits: string[];
-  close(): Promise<void>;
-}
-
-async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Recorder> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    hits.push(req.url ?? '');
-    handler(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 const page = (res: http.ServerResponse, body = '<html>ok</html>') => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
 

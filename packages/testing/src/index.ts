@@ -1,3 +1,4 @@
 export * from './databases';
 export * from './tenants';
 export * from './redis-server';
+export * from './recording-server';
