@@ -2,7 +2,7 @@ import { CreditRepository, createDb, type Database, type Db, EventRepository, Jo
 import { createLogger } from '@crawl/observability';
 import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
 import { createTenant, createTestDatabase, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix } from '@crawl/testing';
-import { type JobProgressDeps, recordTargetOutcome } from './job-progress';
+import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { JobService } from './job.service';
 import { reconcileQueuedJobs } from './reconciler';
 import { ReleaseWindow, targetTaskId } from './release-window';
@@ -17,6 +17,31 @@ let redis: Redis;
 let producer: QueueProducer;
 let jobs: JobRepository;
 const log = createLogger({ level: 'silent', service: 'release-window-test' });
+
+/**
+ * `n` stand-ins for crawl workers: each records `outcome` for released, pending targets of
+ * `ids` (never one another's) until no target of them is pending.
+ */
+function completers(n: number, ids: string[], depsOf: (worker: number) => JobProgressDeps, outcome: TargetOutcome): Promise<void>[] {
+  const claimed = new Set<string>();
+  const work = async (worker: number) => {
+    for (;;) {
+      const { rows } = await sql<{ job_id: string; idx: number }>`
+        select t.job_id, t.idx from job_target t
+        where t.job_id = any(${ids}::text[]) and t.status = 'pending' and t.released_at is not null`.execute(db);
+      const next = rows.find((r) => !claimed.has(`${r.job_id}-${r.idx}`));
+      if (!next) {
+        const left = await sql<{ n: number }>`select count(*)::int as n from job_target where job_id = any(${ids}::text[]) and status = 'pending'`.execute(db);
+        if (left.rows[0]!.n === 0) return;
+        await new Promise((r) => setTimeout(r, 2));
+        continue;
+      }
+      claimed.add(`${next.job_id}-${next.idx}`);
+      await recordTargetOutcome(depsOf(worker), next.job_id, next.idx, 't', outcome);
+    }
+  };
+  return Array.from({ length: n }, (_, worker) => work(worker));
+}
 
 beforeAll(async () => {
   database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
@@ -144,25 +169,8 @@ it('never exceeds the window under concurrent completions, releases and top-ups,
       while (!done) await releases.topUp(10);
     })(),
   ];
-  const claimed = new Set<string>();
-  const completer = async (n: number) => {
-    const deps: JobProgressDeps = n % 2 ? { ...repos, releases } : repos;
-    for (;;) {
-      const { rows } = await sql<{ job_id: string; idx: number }>`
-        select t.job_id, t.idx from job_target t
-        where t.job_id = any(${ids}::text[]) and t.status = 'pending' and t.released_at is not null`.execute(db);
-      const next = rows.find((r) => !claimed.has(`${r.job_id}-${r.idx}`));
-      if (!next) {
-        const left = await sql<{ n: number }>`select count(*)::int as n from job_target where job_id = any(${ids}::text[]) and status = 'pending'`.execute(db);
-        if (left.rows[0]!.n === 0) return;
-        await new Promise((r) => setTimeout(r, 2));
-        continue;
-      }
-      claimed.add(`${next.job_id}-${next.idx}`);
-      await recordTargetOutcome(deps, next.job_id, next.idx, 't', { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 });
-    }
-  };
-  await Promise.all(Array.from({ length: 6 }, (_, n) => completer(n)));
+  const failed: TargetOutcome = { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 };
+  await Promise.all(completers(6, ids, (n) => (n % 2 ? { ...repos, releases } : repos), failed));
   done = true;
   await Promise.all([sampler, ...releasers]);
 
@@ -225,24 +233,7 @@ it('cancels, completions that finish jobs and releases of one organization run c
       await service(releases).cancel(id, tenant.projectId);
     }
   })();
-  const claimed = new Set<string>();
-  const completer = async () => {
-    for (;;) {
-      const { rows } = await sql<{ job_id: string; idx: number }>`
-        select t.job_id, t.idx from job_target t
-        where t.job_id = any(${ids}::text[]) and t.status = 'pending' and t.released_at is not null`.execute(db);
-      const next = rows.find((r) => !claimed.has(`${r.job_id}-${r.idx}`));
-      if (!next) {
-        const left = await sql<{ n: number }>`select count(*)::int as n from job_target where job_id = any(${ids}::text[]) and status = 'pending'`.execute(db);
-        if (left.rows[0]!.n === 0) return;
-        await new Promise((r) => setTimeout(r, 2));
-        continue;
-      }
-      claimed.add(`${next.job_id}-${next.idx}`);
-      await recordTargetOutcome(deps, next.job_id, next.idx, 't', { kind: 'succeeded', items: [], attempts: 1 });
-    }
-  };
-  await Promise.all([...Array.from({ length: 6 }, completer), cancels]);
+  await Promise.all([...completers(6, ids, () => deps, { kind: 'succeeded', items: [], attempts: 1 }), cancels]);
   done = true;
   await Promise.all(releasers);
   const statuses = await db.selectFrom('job').select(['id', 'status']).where('id', 'in', ids).execute();
