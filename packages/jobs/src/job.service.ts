@@ -1,5 +1,5 @@
-import { AppError, CREDITS_PER_TARGET, creditCost, isTerminal, newId } from '@crawl/core';
-import type { CreditRepository, Db, JobRepository, JobRow } from '@crawl/db';
+import { AppError, CREDITS_PER_TARGET, creditCost, isTerminal, type JobType, newId } from '@crawl/core';
+import type { CreditRepository, Database, Db, JobRepository, JobRow, Transaction } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
 import type { JobBody } from './job-body.schema';
@@ -24,6 +24,24 @@ export interface JobOwner {
   organizationId: string;
 }
 
+/** What a job crawls, whichever way it was asked for: an API body, a retried job, a schedule's config. */
+export interface JobSpec {
+  type: JobType;
+  targets: string[];
+  marketplace: string;
+  lang: string | null;
+}
+
+/** Why a job exists: none for an API request, else the job it retries or the schedule that fired it. */
+export interface JobOrigin {
+  retryOf?: string;
+  scheduleId?: string;
+  idempotencyKey?: string;
+}
+
+/** A short balance is an expected outcome: the API answers 402, the scheduler records a skipped run. */
+export type RecordedJob = { ok: true; job: JobRow } | { ok: false; cost: number };
+
 /**
  * Job lifecycle on the producer side: create (reserve credits + record + enqueue), cancel
  * (refund what was not crawled) and retry (a new job, reserved again). Postgres is the source
@@ -32,30 +50,44 @@ export interface JobOwner {
 export class JobService {
   constructor(private readonly deps: JobServiceDeps) {}
 
-  async create(body: JobBody, owner: JobOwner, origin: { retryOf?: string; scheduleId?: string; idempotencyKey?: string } = {}): Promise<JobRow> {
-    const id = newId('job');
-    const cost = creditCost(body.type, body.targets.length);
-    const row = await this.deps.jobs.insertWithReservation({
-      id,
-      projectId: owner.projectId,
-      organizationId: owner.organizationId,
-      type: body.type,
-      marketplace: body.marketplace,
-      lang: body.lang,
-      targets: body.targets,
-      creditsReserved: cost,
-      retryOf: origin.retryOf ?? null,
-      scheduleId: origin.scheduleId ?? null,
-      idempotencyKey: origin.idempotencyKey ? { projectId: owner.projectId, key: origin.idempotencyKey } : null,
-    });
-    if (!row) {
+  async create(body: JobBody, owner: JobOwner, origin: JobOrigin = {}): Promise<JobRow> {
+    const recorded = await this.record(body, owner, origin);
+    if (!recorded.ok) {
       const balance = (await this.deps.credits.balance(owner.organizationId)) ?? 0;
-      throw new AppError('INSUFFICIENT_CREDITS', `This job costs ${cost} credits; the balance is ${balance}.`, {
-        details: { balance, cost },
+      throw new AppError('INSUFFICIENT_CREDITS', `This job costs ${recorded.cost} credits; the balance is ${balance}.`, {
+        details: { balance, cost: recorded.cost },
       });
     }
-    await this.enqueueStart(row.id);
-    return row;
+    await this.enqueueStart(recorded.job.id);
+    return recorded.job;
+  }
+
+  /**
+   * The one place a job row is made (API, retry, schedule): id, cost, credit reservation and
+   * targets, atomically. With `trx` the job commits or rolls back with the caller's own rows
+   * (the scheduler's run record and next fire time). It does not enqueue: the row is invisible
+   * until the caller commits, so the caller calls `enqueueStart` after commit, and a crash in
+   * between leaves a `queued` job for the reconciler.
+   */
+  async record(spec: JobSpec, owner: JobOwner, origin: JobOrigin = {}, trx?: Transaction<Database>): Promise<RecordedJob> {
+    const cost = creditCost(spec.type, spec.targets.length);
+    const row = await this.deps.jobs.insertWithReservation(
+      {
+        id: newId('job'),
+        projectId: owner.projectId,
+        organizationId: owner.organizationId,
+        type: spec.type,
+        marketplace: spec.marketplace,
+        lang: spec.lang,
+        targets: spec.targets,
+        creditsReserved: cost,
+        retryOf: origin.retryOf ?? null,
+        scheduleId: origin.scheduleId ?? null,
+        idempotencyKey: origin.idempotencyKey ? { projectId: owner.projectId, key: origin.idempotencyKey } : null,
+      },
+      trx,
+    );
+    return row ? { ok: true, job: row } : { ok: false, cost };
   }
 
   /** Best effort: a failed enqueue leaves the job `queued` in Postgres for the reconciler. */

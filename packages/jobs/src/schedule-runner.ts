@@ -1,12 +1,10 @@
-import { creditCost, newId } from '@crawl/core';
-import type { Db, JobRepository, ScheduleRepository, ScheduleRow } from '@crawl/db';
+import type { Db, ScheduleRepository, ScheduleRow } from '@crawl/db';
 import type { JobService } from './job.service';
 import { nextFireAfter } from './schedule-cron';
 
 export interface ScheduleRunnerDeps {
   db: Db;
   schedules: ScheduleRepository;
-  jobs: JobRepository;
   jobService: JobService;
 }
 
@@ -47,20 +45,13 @@ export async function fireDueSchedules(deps: ScheduleRunnerDeps, limit = 100): P
 async function fireOne(deps: ScheduleRunnerDeps, trx: Parameters<ScheduleRepository['lockDue']>[0], schedule: ScheduleRow) {
   const fireTime = schedule.next_run_at;
   const config = schedule.crawl_config;
-  const job = await deps.jobs.insertWithReservation(
-    {
-      id: newId('job'),
-      projectId: schedule.project_id,
-      organizationId: schedule.organization_id,
-      type: config.type,
-      marketplace: config.marketplace,
-      lang: config.lang,
-      targets: config.targets,
-      creditsReserved: creditCost(config.type, config.targets.length),
-      scheduleId: schedule.id,
-    },
+  const created = await deps.jobService.record(
+    { type: config.type, targets: config.targets, marketplace: config.marketplace, lang: config.lang },
+    { projectId: schedule.project_id, organizationId: schedule.organization_id },
+    { scheduleId: schedule.id },
     trx,
   );
+  const job = created.ok ? created.job : null;
   const status: RunStatus = job ? 'created' : 'skipped_insufficient_credits';
   const recorded = await deps.schedules.recordRun(trx, { scheduleId: schedule.id, fireTime, status, jobId: job?.id ?? null });
   if (!recorded) throw new DuplicateFire();

@@ -19,7 +19,7 @@ export async function startScheduler(config: SchedulerConfig, shutdown?: Shutdow
   const jobs = new JobRepository(db);
   const releases = new ReleaseWindow({ db, jobs, producer, log, window: config.CRAWL_ORG_WINDOW });
   const jobService = new JobService({ db, jobs, credits: new CreditRepository(db), producer, log });
-  const loop = new ScheduleLoop({ db, jobs, jobService, schedules: new ScheduleRepository(db) }, log, config.SCHEDULER_MAX_SLEEP_MS);
+  const loop = new ScheduleLoop({ db, jobService, schedules: new ScheduleRepository(db) }, log, config.SCHEDULER_MAX_SLEEP_MS);
   const stopListening = listen(config.DATABASE_URL, SCHEDULES_CHANNEL, () => loop.wake(), (err) => log.warn({ err }, 'schedule listener error'));
   const idempotency = new IdempotencyRepository(db);
   const reconcile = setInterval(() => {

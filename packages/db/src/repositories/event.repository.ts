@@ -1,5 +1,5 @@
 import { type Selectable, sql, type Transaction } from 'kysely';
-import { newId } from '@crawl/core';
+import { type EventType, newId } from '@crawl/core';
 import type { Db } from '../connection';
 import type { Database, EventTable } from '../schema';
 
@@ -15,7 +15,7 @@ export const EVENTS_CHANNEL = 'crawl_events';
 export class EventRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(trx: Transaction<Database>, event: { projectId: string; type: string; data: Record<string, unknown> }): Promise<string> {
+  async insert(trx: Transaction<Database>, event: { projectId: string; type: EventType; data: Record<string, unknown> }): Promise<string> {
     const id = newId('evt');
     await trx.insertInto('event').values({ id, project_id: event.projectId, type: event.type, data: JSON.stringify(event.data) }).execute();
     // Delivered at commit (NOTIFY is transactional): wakes the webhook dispatchers at once.
