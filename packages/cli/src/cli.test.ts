@@ -76,3 +76,11 @@ it('answers bad input with an error object and exit code 1', async () => {
     expect(res.out.error.code).toMatch(/^[A-Z_]+$/);
   }
 });
+
+/** Issue 12.4: `pnpm --silent admin --help` was an error. */
+it.each([['--help'], ['-h'], ['help'], ['create-project', '--help'], ['set-plan', '-h']])('`admin %s` prints the commands on stdout and exits 0', async (...args) => {
+  const { stdout, stderr } = await run('node', [MAIN, ...args], { env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/never' } });
+  expect(stderr).toBe('');
+  expect(stdout).toMatch(/^usage: pnpm --silent admin <command>/);
+  for (const command of ['create-project', 'create-key', 'grant-credits', 'set-plan', 'set-schedule-limits', 'revoke-key']) expect(stdout).toContain(command);
+});

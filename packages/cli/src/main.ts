@@ -9,18 +9,30 @@ import { createDb, CreditRepository, ensureDatabase, migrateToLatest, TenancyRep
 import { commands } from './commands';
 
 const USAGE = `usage: pnpm --silent admin <command> [options] --json
+
+Commands (each prints one JSON object; --json prints it on one line):
   create-project --name N [--org ORG_ID] [--plan starter|growth|enterprise] [--credits N]
   create-key --project P [--user U | --new-user]
   grant-credits --org ORG_ID --amount N
   set-plan --org ORG_ID --plan P [--per-minute N]
   set-schedule-limits --org ORG_ID [--max-per-project N|default] [--min-interval-seconds N|default]
-  revoke-key --key-prefix X`;
+  revoke-key --key-prefix X
+  help, -h, --help   this text
+
+Environment: DATABASE_URL (migrated first, created if missing).`;
+
+/** `--help`/`-h` anywhere, or the command `help`: usage on stdout and exit 0, before any database work. */
+const wantsHelp = (argv: string[]) => argv[0] === 'help' || argv.some((a) => a === '--help' || a === '-h');
 
 function print(value: unknown, json: boolean): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${JSON.stringify(value, null, 2)}\n`);
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (wantsHelp(argv)) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const [command, ...rest] = argv;
   let parsed;
   try {

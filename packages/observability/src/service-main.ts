@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { exitOnConfigError } from '@crawl/config';
+import { exitOnPortInUse, listenOn } from './listen';
 import { createLogger } from './logger';
 import type { Registry } from './metrics';
 import { ShutdownRegistry } from './shutdown';
@@ -24,17 +25,33 @@ export function runServiceMain<C extends { LOG_LEVEL: string }>(
   const shutdown = new ShutdownRegistry(log);
   shutdown.installSignalHandlers();
   start(config, shutdown).catch((err) => {
+    exitOnPortInUse(err); // one line naming the variable, not a stack
     log.fatal({ err }, `${service} failed to start`);
     process.exit(1);
   });
 }
 
-/** `/metrics` and `/healthz` on a side port, for services without an HTTP API of their own. */
-export function serveMetrics(port: number, registry: Registry): Server {
-  return createServer(async (req, res) => {
+/**
+ * `/metrics` and `/healthz` on a side port, for services without an HTTP API of their own.
+ * Returns at once (callers start it alongside their consumers); a port that cannot be bound
+ * prints one line naming `variable` and exits 1, like a bad environment variable, rather than
+ * leaving a service running that Prometheus and the orchestrator's probe cannot reach.
+ */
+export function serveMetrics(port: number, registry: Registry, variable = 'METRICS_PORT'): Server {
+  const server = createServer((req, res) => {
     if (req.url === '/metrics') {
-      res.setHeader('content-type', registry.contentType);
-      res.end(await registry.metrics());
+      // A collector that throws (e.g. a queue gauge while Redis is down) answers 500 to this
+      // scrape; an unhandled rejection here would take the whole worker down with it.
+      registry.metrics().then(
+        (body) => {
+          res.setHeader('content-type', registry.contentType);
+          res.end(body);
+        },
+        (err: unknown) => {
+          res.statusCode = 500;
+          res.end(`metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        },
+      );
     } else if (req.url === '/healthz') {
       res.setHeader('content-type', 'application/json');
       res.end('{"data":{"status":"ok"}}');
@@ -42,5 +59,9 @@ export function serveMetrics(port: number, registry: Registry): Server {
       res.statusCode = 404;
       res.end();
     }
-  }).listen(port);
+  });
+  listenOn(server, port, variable).catch((err: unknown) => {
+    if (!exitOnPortInUse(err)) throw err;
+  });
+  return server;
 }

@@ -25,7 +25,8 @@ function v4FromWords(hi: number, lo: number): IPv4 {
 }
 
 function isPrivateV6(addr: IPv6): boolean {
-  const p = addr.parts;
+  // An IPv6 address always has eight 16-bit words.
+  const p = addr.parts as [number, number, number, number, number, number, number, number];
   // ::/96: unspecified, loopback and the deprecated IPv4-compatible form. Never a valid target.
   if (p[0] === 0 && p[1] === 0 && p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0) return true;
   switch (addr.range()) {

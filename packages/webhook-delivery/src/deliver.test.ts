@@ -103,7 +103,7 @@ describe('deliverWebhook', () => {
       responseBodySnippet: 'thanks',
     });
     expect(receiver.received).toHaveLength(1);
-    const got = receiver.received[0];
+    const got = receiver.received[0]!;
     expect(got.method).toBe('POST');
     expect(got.url).toBe('/hooks/crawl');
     expect(got.body.equals(Buffer.from(BODY, 'utf8'))).toBe(true);
@@ -126,8 +126,8 @@ describe('deliverWebhook', () => {
     const receiver = await startReceiver();
     const before = Math.floor(Date.now() / 1000);
     expect((await deliverWebhook(request(receiver.url))).success).toBe(true);
-    const header = receiver.received[0].headers['x-service-signature'];
-    const result = verify(SECRET, receiver.received[0].body, header);
+    const header = receiver.received[0]!.headers['x-service-signature'];
+    const result = verify(SECRET, receiver.received[0]!.body, header);
     expect(result.ok).toBe(true);
     expect(result.ok && result.timestamp).toBeGreaterThanOrEqual(before);
   });
@@ -212,7 +212,7 @@ describe('deliverWebhook', () => {
       success: false,
       statusCode: null,
       durationMs: expect.any(Number),
-      error: 'blocked: is a private address (127.0.0.1)',
+      error: 'blocked: is a private address (127.0.0.1): private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true',
       responseBodySnippet: null,
     });
     // Numeric spellings of 127.0.0.1 and internal names are blocked too.
@@ -244,7 +244,7 @@ describe('deliverWebhook', () => {
 
     const blocked = await deliverWebhook(request(url, { allowPrivate: false }));
     expect(blocked).toMatchObject({ success: false, statusCode: null, responseBodySnippet: null });
-    expect(blocked.error).toMatch(/^blocked: resolves to a private address \(/);
+    expect(blocked.error).toBe('blocked: resolves to a private address: private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true');
     expect(receiver.connections).toBe(0);
     expect(receiver.received).toHaveLength(0);
 
@@ -302,7 +302,7 @@ describe('deliverWebhook', () => {
     const receiver = await startReceiver();
     await deliverWebhook(request(receiver.url, { timestamp: 1_700_000_000 }));
     await deliverWebhook(request(receiver.url, { timestamp: 1_700_000_060 }));
-    const [first, second] = receiver.received;
+    const [first, second] = receiver.received as [Received, Received];
     expect(first.body.equals(second.body)).toBe(true);
     expect(first.headers['x-service-delivery']).toBe(second.headers['x-service-delivery']);
     expect(first.headers['x-service-signature']).not.toBe(second.headers['x-service-signature']);

@@ -12,7 +12,7 @@ import {
   sign,
 } from '@crawl/webhook-signature';
 import { isPrivateAddress } from './address';
-import { staticCheck } from './url-check';
+import { PRIVATE_URL_HINT, staticCheck } from './url-check';
 
 export interface DeliveryRequest {
   url: string;
@@ -160,13 +160,12 @@ function guardedLookup(
       cb(notFound);
       return;
     }
-    const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad !== undefined) {
-      cb(new BlockedError(`resolves to a private address (${bad.address})`));
+    if (addresses.some((a) => isPrivateAddress(a.address))) {
+      cb(new BlockedError(`resolves to a private address: ${PRIVATE_URL_HINT}`));
       return;
     }
     if (wantAll) cb(null, addresses);
-    else cb(null, addresses[0].address, addresses[0].family);
+    else cb(null, addresses[0]!.address, addresses[0]!.family); // non-empty: checked above
   });
 }
 

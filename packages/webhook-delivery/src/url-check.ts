@@ -4,6 +4,14 @@ import { isPrivateAddress } from './address';
 
 export type UrlCheck = { ok: true } | { ok: false; reason: string };
 
+/**
+ * Appended to every refusal of a loopback, private, link-local or internal address. Names the
+ * one operator setting that allows them (a user cannot change it through the API), and nothing
+ * else about the deployment: addresses that a host NAME resolved to are not echoed, since they
+ * would map the operator's internal DNS for whoever submits URLs.
+ */
+export const PRIVATE_URL_HINT = 'private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true';
+
 /** Longest URL accepted for a webhook. */
 export const MAX_URL_LENGTH = 2048;
 /** Time limit of the DNS resolution done by {@link checkWebhookUrl}. */
@@ -54,8 +62,8 @@ export function staticCheck(rawUrl: string, allowPrivate: boolean): StaticCheck 
   if (!allowPrivate) {
     // The WHATWG parser has already normalised numeric forms (http://2130706433/, http://0x7f.1/)
     // to dotted IPv4, so `host` is canonical here.
-    if (literal && isPrivateAddress(host)) return { ok: false, reason: `is a private address (${host})` };
-    if (!literal && isInternalName(host)) return { ok: false, reason: `host ${host} is an internal name` };
+    if (literal && isPrivateAddress(host)) return { ok: false, reason: `is a private address (${host}): ${PRIVATE_URL_HINT}` };
+    if (!literal && isInternalName(host)) return { ok: false, reason: `host ${host} is an internal name: ${PRIVATE_URL_HINT}` };
   }
   return { ok: true, target: { url, host, literal } };
 }
@@ -101,7 +109,7 @@ export async function checkWebhookUrl(url: string, options: { allowPrivate: bool
   if (addresses.length === 0) return { ok: false, reason: 'host does not resolve' };
   if (!allowPrivate) {
     const bad = addresses.find((a) => isPrivateAddress(a));
-    if (bad !== undefined) return { ok: false, reason: `resolves to a private address (${bad})` };
+    if (bad !== undefined) return { ok: false, reason: `resolves to a private address: ${PRIVATE_URL_HINT}` };
   }
   return { ok: true };
 }

@@ -1,16 +1,32 @@
 /**
  * `pnpm start`: every service in one process for development (DESIGN section 1). In
  * production each runs as its own process: `node services/<name>/dist/main.js`.
+ * `pnpm start:sim` (`--simulator`) adds the marketplace simulator and crawls it.
  */
 import { exitOnConfigError } from '@crawl/config';
-import { createLogger, ShutdownRegistry } from '@crawl/observability';
+import { createLogger, exitOnPortInUse, ShutdownRegistry } from '@crawl/observability';
 import { createDemoProjectIfEmpty } from './demo';
+import { ALL_USAGE, parseAllArgs, startLocalSimulator } from './simulator';
 import { loadGatewayConfig, startGateway } from '@crawl/gateway';
 import { loadSchedulerConfig, startScheduler } from '@crawl/scheduler';
 import { loadWebhooksConfig, startWebhooks } from '@crawl/webhooks';
 import { loadWorkerConfig, startWorker } from '@crawl/worker';
 
 async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseAllArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${ALL_USAGE}\n`);
+    process.exit(2);
+  }
+  if (options.help) {
+    process.stdout.write(`${ALL_USAGE}\n`);
+    return;
+  }
+  // Started first: the worker's config takes its origin as MARKETPLACE_ORIGIN_OVERRIDE.
+  const simulator = options.simulator ? await startLocalSimulator(options.simulatorPort) : null;
+  const env = simulator ? { ...process.env, MARKETPLACE_ORIGIN_OVERRIDE: simulator.url } : process.env;
   let gatewayConfig;
   let workerConfig;
   let webhooksConfig;
@@ -18,7 +34,7 @@ async function main(): Promise<void> {
   try {
     schedulerConfig = loadSchedulerConfig(process.env);
     gatewayConfig = loadGatewayConfig(process.env);
-    workerConfig = loadWorkerConfig(process.env);
+    workerConfig = loadWorkerConfig(env);
     webhooksConfig = loadWebhooksConfig(process.env);
   } catch (err) {
     exitOnConfigError(err);
@@ -26,6 +42,8 @@ async function main(): Promise<void> {
   const log = createLogger({ level: gatewayConfig.LOG_LEVEL, service: 'all' });
   const shutdown = new ShutdownRegistry(log);
   shutdown.installSignalHandlers();
+  // Closed last, after the workers stopped fetching from it.
+  if (simulator) shutdown.add('connections', 'simulator', () => simulator.close());
   const { port } = await startGateway(gatewayConfig, shutdown);
   // In one process the worker and the webhooks service would both bind METRICS_PORT: the
   // worker takes it and the webhooks service the next port.
@@ -59,6 +77,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  exitOnPortInUse(err); // PORT, METRICS_PORT or --simulator-port taken: one line, exit 1
   process.stderr.write(`start failed: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { DEV_SECRETS_KEY } from '@crawl/config';
-import { createLogger, createMetricsRegistry, ShutdownRegistry, runServiceMain } from '@crawl/observability';
+import { createLogger, createMetricsRegistry, listenOn, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { createApp } from './app';
 import { type GatewayConfig, loadGatewayConfig } from './config';
 import { buildGatewayDeps, closeGatewayDeps } from './deps';
@@ -57,7 +57,8 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     new Promise((resolve) => (deps.redis.status === 'ready' ? resolve(null) : deps.redis.once('ready', resolve))),
     new Promise((resolve) => setTimeout(resolve, 3_000).unref()),
   ]);
-  await new Promise<void>((resolve) => server.listen(config.PORT, resolve));
+  // A taken port rejects with one line naming PORT (printed by runServiceMain or `pnpm start`).
+  await listenOn(server, config.PORT, 'PORT');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   log.info({ port }, 'gateway listening');

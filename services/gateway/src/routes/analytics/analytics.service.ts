@@ -6,6 +6,12 @@ const n = (v: unknown) => Number(v ?? 0);
  * Project analytics over a creation-time range (spec 4.2). Jobs count on the UTC day they were
  * created (a job running over midnight is not counted twice); a retry is its own job with
  * source `retry`. Every query is one indexed scan of the project's range.
+ *
+ * One definition of "targets" everywhere (`targets.crawled` and `daily[].targets`): a target
+ * counts once it was crawled to an outcome, i.e. the job's `succeeded + failed` counters. Targets
+ * a cancel stopped before they were crawled, and targets still pending, are not counted (they
+ * cost nothing: their credits are in `credits.refunded` or still reserved). So the daily series
+ * always sums to the totals; `target_count` (targets requested) is deliberately not used.
  */
 export class AnalyticsService {
   constructor(private readonly db: Db) {}
@@ -41,7 +47,7 @@ export class AnalyticsService {
         where project_id = ${projectId} and created_at >= ${from} and created_at <= ${to} group by status`.execute(this.db),
       sql<{ day: string; jobs: number; targets: number; reserved: number; consumed: number; refunded: number }>`
         with per_day as (
-          select (created_at at time zone 'UTC')::date as day, count(*) as jobs, sum(target_count) as targets,
+          select (created_at at time zone 'UTC')::date as day, count(*) as jobs, sum(succeeded + failed) as targets,
                  sum(credits_reserved) as reserved, sum(credits_consumed) as consumed, sum(credits_refunded) as refunded
           from job where project_id = ${projectId} and created_at >= ${from} and created_at <= ${to}
           group by 1

@@ -132,9 +132,24 @@ it('matches figures computed independently from the seeded jobs', async () => {
   for (const day of d.daily) {
     const of = inRange.filter((s) => s.day === day.date);
     expect(day.jobs).toBe(of.length);
-    expect(day.targets).toBe(of.reduce((a, s) => a + s.targets, 0));
+    expect(day.targets).toBe(of.reduce((a, s) => a + s.succeeded + s.failed, 0));
     expect(day.credits.reserved).toBe(of.reduce((a, s) => a + s.targets * per(s.type), 0));
   }
+});
+
+/** Issue 12.3: `targets.crawled` and `daily[].targets` counted a cancelled job's uncrawled targets differently. */
+it('the daily series sums to the totals, a cancelled job with never-crawled targets included', async () => {
+  const cancelled = seeds.find((s) => s.status === 'cancelled' && s.targets > s.succeeded + s.failed);
+  expect(cancelled).toBeDefined(); // the seed this test is about
+  const d = (await get('?from=2026-03-01&to=2026-03-04')).body.data;
+  const sum = (f: (x: { jobs: number; targets: number; credits: { reserved: number } }) => number) => d.daily.reduce((a: number, x: never) => a + f(x), 0);
+  expect(sum((x) => x.targets)).toBe(d.targets.crawled);
+  expect(sum((x) => x.jobs)).toBe(d.jobs.total);
+  expect(sum((x) => x.credits.reserved)).toBe(d.credits.reserved);
+  const day = d.daily.find((x: { date: string }) => x.date === cancelled!.day);
+  const of = seeds.filter((s) => s.day === cancelled!.day);
+  expect(day.targets).toBe(of.reduce((a, s) => a + s.succeeded + s.failed, 0));
+  expect(day.targets).toBeLessThan(of.reduce((a, s) => a + s.targets, 0));
 });
 
 it('defaults to the last 30 days, accepts timestamps, and refuses bad ranges', async () => {

@@ -1,13 +1,20 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
 import { openApiDocument } from '../../openapi/document';
+import { precompressedAssets } from './docs-assets';
+
+// Resolved, not required: the package's main module loads the whole 40 MB bundle into memory.
+const ASSETS_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+/** In the asset URLs so that browsers may cache them as immutable: an upgrade changes the URL. */
+const ASSETS_VERSION = (JSON.parse(readFileSync(path.join(ASSETS_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Swagger UI, served from the package (no CDN): the docs work offline and behind firewalls. */
 const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Crawl Data Service API</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css?v=${ASSETS_VERSION}"></head>
 <body><div id="docs"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/swagger-ui-bundle.js?v=${ASSETS_VERSION}"></script>
 <script src="/docs/assets/init.js"></script>
 </body></html>`;
 
@@ -51,8 +58,8 @@ export function docsRouter(): Router {
   router.use('/docs/assets/init.js', (_req, res) => {
     res.type('text/javascript').send(DOCS_INIT);
   });
-  // Resolved, not required: the package's main module loads the whole 40 MB bundle into memory.
-  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-  router.use('/docs/assets', express.static(assets, { index: false, maxAge: '1h' }));
+  // The bundle and stylesheet the page loads, compressed; the rest of the package as it is.
+  router.use('/docs/assets', precompressedAssets(ASSETS_DIR, ASSETS_VERSION));
+  router.use('/docs/assets', express.static(ASSETS_DIR, { index: false, maxAge: '1h' }));
   return router;
 }

@@ -109,6 +109,19 @@ it.each(['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.0.0.5/x', 'htt
   },
 );
 
+/** Issue 12.4 (item 2): a loopback URL was refused without naming the setting that allows it. */
+it('the refusal of a loopback URL names WEBHOOK_ALLOW_PRIVATE_URLS as an operator setting, and nothing else internal', async () => {
+  const other = await createTenant(strict.deps.db);
+  for (const url of ['http://127.0.0.1:9/x', 'http://localhost:3000/hook']) {
+    const res = await patch({ configs: [{ url, triggerAction: 'job.completed' }] }, strict, other);
+    expect(res.status).toBe(400);
+    for (const message of [res.body.error.message, res.body.error.details[0].message]) {
+      expect(message).toMatch(/unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true/);
+      expect(message).not.toMatch(/SECRETS_KEY|DATABASE_URL|REDIS_URL|getaddrinfo|\bE[A-Z]{4,}\b/);
+    }
+  }
+});
+
 it('POST webhooks/test delivers a signed sample event and logs the attempt; failures are results', async () => {
   const created = await patch({ configs: [{ url: receiverUrl, triggerAction: 'job.completed' }] });
   const config = created.body.data.configs[0];
