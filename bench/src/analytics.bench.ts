@@ -1,6 +1,6 @@
 import { createDb, ensureDatabase, migrateToLatest, sql } from '@crawl/db';
-import { createTenant, freePort } from '@crawl/testing';
-import { ServiceProcess, table, waitForHttp } from './processes';
+import { createTenant, freePort, ServiceProcess, waitForHttp } from '@crawl/testing';
+import { table } from './processes';
 
 const PROJECTS = 50;
 const JOBS = Number(process.env.BENCH_JOBS ?? 200_000);

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createDb, sql } from '@crawl/db';
 import { parseDetailsPage, parseSearchPage } from '@crawl/marketplace';
-import { createTenant, freePort } from '@crawl/testing';
-import { deleteRedisPrefix, ROOT, ServiceProcess, table, waitForHttp, openBenchStore } from './processes';
+import { createTenant, freePort, REPO_ROOT as ROOT, ServiceProcess, waitForHttp } from '@crawl/testing';
+import { deleteRedisPrefix, table, openBenchStore } from './processes';
 
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/amazon');
 const TEMPLATE = 'details-US-B0DR8G428S.html';

@@ -1,7 +1,7 @@
 import type { createDb } from '@crawl/db';
-import { createTenant, freePort } from '@crawl/testing';
+import { createTenant, freePort, ServiceProcess, waitForHttp } from '@crawl/testing';
 import autocannon from 'autocannon';
-import { deleteRedisPrefix, openBenchStore, ServiceProcess, table, waitForHttp } from './processes';
+import { deleteRedisPrefix, openBenchStore, table } from './processes';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 50;

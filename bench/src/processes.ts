@@ -1,57 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import IORedis from 'ioredis';
 import { createDb, type Db, ensureDatabase, migrateToLatest } from '@crawl/db';
-import path from 'node:path';
-
-export const ROOT = path.resolve(__dirname, '../..');
-
-/** A service started as its own process, as in production: `node <dist main> `. */
-export class ServiceProcess {
-  private constructor(readonly name: string, private readonly child: ChildProcess) {}
-
-  static start(name: string, script: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
-    const child = spawn(process.execPath, [path.resolve(ROOT, script), ...args], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    return new ServiceProcess(name, child);
-  }
-
-  /** Current resident set size in bytes. */
-  rss(): number {
-    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.kill(signal);
-    });
-  }
-}
-
-/** Polls `url` until it answers 2xx. */
-export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not become ready`);
-}
 
 export function table(rows: Record<string, string | number>[]): string {
   const headers = Object.keys(rows[0] ?? {});

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { sql } from '@crawl/db';
-import { createTenant } from '@crawl/testing';
-import { deleteRedisPrefix, ServiceProcess, table, openBenchStore } from './processes';
+import { createTenant, ServiceProcess } from '@crawl/testing';
+import { deleteRedisPrefix, table, openBenchStore } from './processes';
 
 /** utime + stime of a process in seconds, from /proc. */
 function cpuSeconds(pid: number): number {

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { SecretBox, webhookDeliveryBody } from '@crawl/core';
 import { createDb, sql, WebhookConfigRepository } from '@crawl/db';
-import { createTenant, freePort } from '@crawl/testing';
+import { createTenant, freePort, ServiceProcess } from '@crawl/testing';
 import { closeDeliveryAgents, deliverWebhook } from '@crawl/webhook-delivery';
-import { deleteRedisPrefix, ServiceProcess, table, openBenchStore } from './processes';
+import { deleteRedisPrefix, table, openBenchStore } from './processes';
 
 const SECRETS_KEY = 'e'.repeat(64);
 const CONCURRENCY = 64;

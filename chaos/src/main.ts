@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb, type Db, sql } from '@crawl/db';
-import { allowFastSchedules, createTenant, freePort } from '@crawl/testing';
+import { allowFastSchedules, createTenant, freePort, waitForHttp } from '@crawl/testing';
 import { type CheckResult, runChecks } from './checks';
 import { FaultTimeline, putFaults } from './faults';
 import { PrivatePostgres, PrivateRedis, sleep } from './infra';
@@ -21,7 +21,7 @@ import { type Canary, createHostileTenants, HostileLoad, startCanary } from './h
 import { hostileChecks } from './hostile-checks';
 import { type AcceptedJob, ApiClient, createSchedule, disableSchedule, type IdemProblem, type KeyRecovery, type Tenant, TenantLoad } from './load';
 import { renderPlot } from './png';
-import { ManagedProcess, ROOT, type UnexpectedExit, waitForHttp } from './procs';
+import { ManagedProcess, ROOT, type UnexpectedExit } from './procs';
 import { WebhookReceiver } from './receivers';
 import { PALETTE, RssSampler, SoakSampler } from './sampler';
 
@@ -385,7 +385,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     console.error(`\n${stamp()} ${signal}: cleaning up`);
     setTimeout(() => process.exit(130), 20_000).unref();
-    cleanup().finally(() => process.exit(130));
+    // Fire-and-forget is safe: `finally` exits the process whether cleanup settles or throws,
+    // so no rejection can outlive it, and the unref'd timer above bounds a hung cleanup.
+    void cleanup().finally(() => process.exit(130));
   });
 }
 

@@ -1,8 +1,8 @@
 /**
- * A tiny line-plot renderer written by hand: RGB canvas, Bresenham lines, a 3x5 pixel font for
- * labels, PNG encoding with node:zlib. No native dependencies.
+ * A tiny line-plot renderer: RGB canvas, Bresenham lines and a 3x5 pixel font for labels, drawn
+ * here; the PNG file itself is written by pngjs (pure JS, no native dependencies).
  */
-import { deflateSync } from 'node:zlib';
+import { PNG } from 'pngjs';
 
 const FONT: Record<string, string> = {
   '0': '111101101101111', '1': '010110010010111', '2': '111001111100111', '3': '111001111001111', '4': '101101111001001',
@@ -83,51 +83,11 @@ export class Canvas {
   }
 
   png(): Buffer {
-    const raw = Buffer.alloc((this.width * 3 + 1) * this.height);
-    for (let y = 0; y < this.height; y++) {
-      raw[y * (this.width * 3 + 1)] = 0; // filter: none
-      this.pixels.copy(raw, y * (this.width * 3 + 1) + 1, y * this.width * 3, (y + 1) * this.width * 3);
-    }
-    const ihdr = Buffer.alloc(13);
-    ihdr.writeUInt32BE(this.width, 0);
-    ihdr.writeUInt32BE(this.height, 4);
-    ihdr[8] = 8; // bit depth
-    ihdr[9] = 2; // colour type: RGB
-    ihdr[10] = 0;
-    ihdr[11] = 0;
-    ihdr[12] = 0;
-    return Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk('IHDR', ihdr),
-      chunk('IDAT', deflateSync(raw, { level: 9 })),
-      chunk('IEND', Buffer.alloc(0)),
-    ]);
+    const image = new PNG({ width: this.width, height: this.height });
+    image.data = this.pixels;
+    // The canvas is 8-bit RGB without alpha, and so is the file.
+    return PNG.sync.write(image, { colorType: 2, inputColorType: 2, inputHasAlpha: false });
   }
-}
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
 }
 
 export interface Series {

@@ -18,16 +18,6 @@ export interface UnexpectedExit {
   logFile: string;
 }
 
-export function readRss(pid: number): number | null {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-    return kb === undefined ? null : Number(kb) * 1024;
-  } catch {
-    return null;
-  }
-}
-
 export class ManagedProcess {
   private child: ChildProcess | null = null;
   private expectingExit = false;
@@ -120,19 +110,4 @@ export class ManagedProcess {
   wasDownAt(t: number, graceMs: number): boolean {
     return this.downWindows.some((w) => t >= w.from - graceMs && t <= (w.to ?? Date.now()) + graceMs);
   }
-}
-
-/** Polls `url` until it answers 2xx. */
-export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not become ready within ${timeoutMs} ms`);
 }

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import IORedis from 'ioredis';
-import { readRss } from './procs';
+import { readRss } from '@crawl/testing';
 
 export interface RssSeries {
   name: string;

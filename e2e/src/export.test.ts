@@ -4,8 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'csv-parse';
 import { sql } from '@crawl/db';
-import { freePort } from '@crawl/testing';
-import { ServiceProcess } from './processes';
+import { freePort, ServiceProcess } from '@crawl/testing';
 import { auth, type Stack, startStack } from './stack';
 
 let stack: Stack;
@@ -94,7 +93,7 @@ it('streams 100,000 rows in every format with the gateway staying under 150 MB',
   await sql`update job set results_count = results_count + 100000 where id = ${id}`.execute(stack.db);
 
   const port = await freePort();
-  const gateway = ServiceProcess.start('gateway', {
+  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', {
     DATABASE_URL: stack.database.url,
     REDIS_URL: stack.workerEnv.REDIS_URL!,
     QUEUE_PREFIX: stack.prefix,
@@ -120,6 +119,6 @@ it('streams 100,000 rows in every format with the gateway staying under 150 MB',
     console.log(`gateway peak RSS after exporting 3 x 100,001 rows: ${(peak / 1024 / 1024).toFixed(1)} MB`);
     expect(peak).toBeLessThan(150 * 1024 * 1024);
   } finally {
-    await gateway.kill();
+    await gateway.stop();
   }
 }, 120_000);

@@ -1,7 +1,6 @@
 import { sql } from '@crawl/db';
-import { allowFastSchedules } from '@crawl/testing';
+import { allowFastSchedules, ServiceProcess } from '@crawl/testing';
 import { loadSchedulerConfig, type SchedulerHandle, startScheduler } from '@crawl/scheduler';
-import { ServiceProcess } from './processes';
 import { auth, type Stack, startStack } from './stack';
 
 let stack: Stack;
@@ -13,7 +12,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const s of schedulers.splice(0)) await s.close();
-  for (const p of processes.splice(0)) await p.kill('SIGKILL');
+  for (const p of processes.splice(0)) await p.stop('SIGKILL');
 });
 afterAll(() => stack.close());
 
@@ -55,14 +54,14 @@ it('every 2 s for 20 s with 3 scheduler replicas: 10 +/- 1 jobs, one per fire ti
 it('the only scheduler killed for 10 s: exactly one catch-up job on restart, then the normal cadence', async () => {
   const tenant = await stack.tenant();
   const spawn = () => {
-    const p = ServiceProcess.start('scheduler', schedulerEnv());
+    const p = ServiceProcess.start('scheduler', 'services/scheduler/dist/main.js', schedulerEnv());
     processes.push(p);
     return p;
   };
   const first = spawn();
   const schedule = await createSchedule(tenant, '*/2 * * * * *');
   await sleep(5_000);
-  await first.kill('SIGKILL');
+  await first.stop('SIGKILL');
   const killedAt = Date.now();
   const before = (await runs(schedule.id)).length;
   expect(before).toBeGreaterThanOrEqual(1);

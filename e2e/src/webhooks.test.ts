@@ -1,6 +1,6 @@
 import { loadWebhooksConfig, startWebhooks, type WebhooksHandle } from '@crawl/webhooks';
 import { verify } from '@crawl/webhook-signature';
-import { ServiceProcess } from './processes';
+import { ServiceProcess } from '@crawl/testing';
 import { Receiver } from './receivers';
 import { auth, type Stack, startStack } from './stack';
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterEach(async () => {
   // Receivers first: closing them ends hanging deliveries, so the service drains quickly.
   for (const r of receivers.splice(0)) await r.close();
-  for (const p of processes.splice(0)) await p.kill('SIGKILL');
+  for (const p of processes.splice(0)) await p.stop('SIGKILL');
   await webhooks?.close();
   webhooks = null;
 });
@@ -104,7 +104,7 @@ it('a receiver failing 4 times gets 5 attempts of the same delivery; one always 
 it('killing the webhooks service mid-schedule: delivery continues after restart, never twice after a 2xx', async () => {
   const env = { ...webhookEnv(), WEBHOOK_BACKOFF_BASE_MS: '600' };
   const spawn = () => {
-    const p = ServiceProcess.start('webhooks', env);
+    const p = ServiceProcess.start('webhooks', 'services/webhooks/dist/main.js', env);
     processes.push(p);
     return p;
   };
@@ -114,7 +114,7 @@ it('killing the webhooks service mid-schedule: delivery continues after restart,
   await configure(tenant, [{ url: flaky.url, triggerAction: 'job.completed' }]);
   await stack.waitForJob(await stack.createJob(tenant, { type: 'details', targets: ['B0HOOK0003'] }));
   await flaky.waitFor(2, 30_000); // attempt 2 failed; attempt 3 is due ~2.4 s later
-  await service.kill('SIGKILL');
+  await service.stop('SIGKILL');
   await new Promise((r) => setTimeout(r, 500));
   spawn();
   await flaky.waitFor(3, 30_000);

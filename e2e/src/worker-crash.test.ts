@@ -1,5 +1,5 @@
 import { sql } from '@crawl/db';
-import { ServiceProcess } from './processes';
+import { ServiceProcess } from '@crawl/testing';
 import { type Stack, startStack } from './stack';
 
 /**
@@ -14,7 +14,7 @@ beforeAll(async () => {
   stack = await startStack({ workers: 0, workerEnv: { CRAWL_LOCK_MS: '2000', CRAWL_CONCURRENCY: '6' } });
 });
 afterAll(async () => {
-  for (const p of processes) await p.kill('SIGKILL');
+  for (const p of processes) await p.stop('SIGKILL');
   await stack.close();
 });
 
@@ -22,7 +22,7 @@ it('a job survives a worker killed mid-crawl', async () => {
   const tenant = await stack.tenant({ credits: 1_000 });
   stack.simulator.setFaults([{ match: '/dp/', fault: { kind: 'latency', ms: 40 } }]);
   const spawnWorker = () => {
-    const p = ServiceProcess.start('worker', stack.workerEnv);
+    const p = ServiceProcess.start('worker', 'services/worker/dist/main.js', stack.workerEnv);
     processes.push(p);
     return p;
   };
@@ -31,7 +31,7 @@ it('a job survives a worker killed mid-crawl', async () => {
   const targets = Array.from({ length: 200 }, (_, i) => `B0KILL${String(i).padStart(4, '0')}`);
   const id = await stack.createJob(tenant, { type: 'details', targets });
   await stack.waitForJob(id, 60_000, (job) => job.progress.succeeded >= 40);
-  await victim.kill('SIGKILL');
+  await victim.stop('SIGKILL');
   await new Promise((r) => setTimeout(r, 300));
   spawnWorker(); // the orchestrator restarts it
 

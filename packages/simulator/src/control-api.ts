@@ -91,7 +91,7 @@ function requestsRoute(req: IncomingMessage, res: ServerResponse, deps: ControlD
 
 /** Handles a `/__sim/...` request; always answers (404 for unknown control paths). */
 export function handleControl(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): void {
-  const pathname = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
+  const pathname = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
   const run = async (): Promise<void> => {
     if (pathname === '/__sim/faults') return faultsRoute(req, res, deps);
     if (pathname === '/__sim/requests') return requestsRoute(req, res, deps);

@@ -85,10 +85,10 @@ function compileMatch(match: string | undefined): (target: string) => boolean {
   // '/dp/' is the most common rule and means the path segment, not the regex `dp`: a slashed
   // string is a regex only when it has flags or a regex metacharacter ('/\/dp\/B0.+/').
   const re = REGEX_FORM.exec(match);
-  if (re && (re[2] !== '' || REGEX_META.test(re[1]))) {
+  if (re && (re[2] !== '' || REGEX_META.test(re[1]!))) {
     let regex: RegExp;
     try {
-      regex = new RegExp(re[1], re[2].replace(/[gy]/g, '')); // 'g'/'y' would make test() stateful
+      regex = new RegExp(re[1]!, re[2]!.replace(/[gy]/g, '')); // 'g'/'y' would make test() stateful
     } catch (err) {
       fail(`match ${match} is not a valid regular expression (${(err as Error).message})`);
     }

@@ -55,10 +55,10 @@ export function pageAsin(body: Buffer, fileAsin: string | undefined): string | n
   const html = body.toString('latin1');
   const input = INPUT_ASIN_RE.exec(html);
   const value = input ? VALUE_RE.exec(input[0]) : null;
-  if (value) return value[1].toUpperCase();
+  if (value) return value[1]!.toUpperCase();
   const canonical = CANONICAL_RE.exec(html);
   const dp = canonical ? DP_RE.exec(canonical[0]) : null;
-  if (dp) return dp[1].toUpperCase();
+  if (dp) return dp[1]!.toUpperCase();
   return fileAsin && ASIN_RE.test(fileAsin.toUpperCase()) ? fileAsin.toUpperCase() : null;
 }
 
@@ -95,7 +95,7 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
   let captchaFile: string | null = null;
 
   files.forEach((file, i) => {
-    const body = bodies[i];
+    const body = bodies[i]!; // Promise.all keeps one body per file, in order
     const details = DETAILS_FILE_RE.exec(file);
     if (details) {
       const asin = pageAsin(body, details[2]);
@@ -107,7 +107,7 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
     const search = SEARCH_FILE_RE.exec(file);
     if (search) {
       const page = { file, marketplace: search[1] ?? '', body };
-      for (const slug of keywordSlugs(search[2])) addTo(store.searches, slug, page);
+      for (const slug of keywordSlugs(search[2]!)) addTo(store.searches, slug, page);
       searchBodies.set(file, body);
       return;
     }
@@ -133,11 +133,12 @@ function pickDetailsTemplate(
   if (requested !== undefined) {
     const asin = asins.get(requested);
     if (!asin) throw new Error(`detailsTemplate ${requested}: not a details page with a known ASIN in ${dir}`);
-    return new AsinTemplate(bodies[files.indexOf(requested)], asin);
+    // `asins` is keyed by file names taken from `files`, so indexOf finds it.
+    return new AsinTemplate(bodies[files.indexOf(requested)]!, asin);
   }
   const file = asins.has(DEFAULT_DETAILS_TEMPLATE) ? DEFAULT_DETAILS_TEMPLATE : [...asins.keys()][0];
   if (file === undefined) return null;
-  return new AsinTemplate(bodies[files.indexOf(file)], asins.get(file) as string);
+  return new AsinTemplate(bodies[files.indexOf(file)]!, asins.get(file) as string);
 }
 
 function pickSearchTemplate(dir: string, bodies: Map<string, Buffer>, requested: string | undefined): Buffer | null {

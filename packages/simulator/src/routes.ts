@@ -48,7 +48,8 @@ function splitTarget(rawTarget: string): { pathname: string; query: URLSearchPar
  * is the service's default marketplace.
  */
 export function pickPage(pages: StoredPage[], query: URLSearchParams, headers: IncomingHttpHeaders): StoredPage {
-  if (pages.length === 1) return pages[0];
+  // The store's lists are created with their first page (addTo), so never empty.
+  if (pages.length === 1) return pages[0]!;
   const locale = query.get('language') ?? headers['accept-language']?.split(',')[0]?.split(';')[0] ?? '';
   const [lang, region] = locale.trim().split(/[-_]/);
   const wanted: string[] = [];
@@ -59,7 +60,7 @@ export function pickPage(pages: StoredPage[], query: URLSearchParams, headers: I
     const hit = pages.find((p) => p.marketplace === mk);
     if (hit) return hit;
   }
-  return pages[0];
+  return pages[0]!;
 }
 
 const NOOP = (): void => {};
@@ -70,7 +71,7 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
   const { pathname, query } = splitTarget(target);
   const details = DETAILS_PATH_RE.exec(pathname);
   if (details) {
-    const asin = details[1].toUpperCase();
+    const asin = details[1]!.toUpperCase();
     const pages = store.details.get(asin);
     if (pages) return fixed(pickPage(pages, query, headers).body);
     if (!options.anyAsin) return null;

@@ -100,7 +100,7 @@ describeFixtures('pages from the fixtures folder', () => {
             }),
         ),
       );
-      bodies.forEach((body, i) => expect(body.equals(reference.render(asins[i]))).toBe(true));
+      bodies.forEach((body, i) => expect(body.equals(reference.render(asins[i]!))).toBe(true));
     } finally {
       agent.destroy();
     }
@@ -320,7 +320,7 @@ describe('control API, request log, cookies and shutdown', () => {
     await get(`${sim.url}/s?k=tv&language=de_DE`, {
       headers: { 'accept-language': 'de-DE,de;q=0.9', 'user-agent': 'CrawlBot/1.0', cookie: 'session-id=123-4567890-1234567; i18n-prefs=EUR' },
     });
-    const [entry] = sim.requests();
+    const entry = sim.requests()[0]!;
     expect(entry).toMatchObject({ method: 'GET', path: '/s?k=tv&language=de_DE', status: 200 });
     expect(entry.at).toBeGreaterThanOrEqual(before);
     expect(entry.headers).toMatchObject({ 'accept-language': 'de-DE,de;q=0.9', 'user-agent': 'CrawlBot/1.0', cookie: 'session-id=123-4567890-1234567; i18n-prefs=EUR' });
@@ -333,7 +333,7 @@ describe('control API, request log, cookies and shutdown', () => {
     const setCookie = first.headers['set-cookie'] ?? [];
     expect(setCookie).toHaveLength(1);
     expect(setCookie[0]).toMatch(/^session-id=\d{3}-\d{7}-\d{7}; Path=\//);
-    const cookie = setCookie[0].split(';')[0];
+    const cookie = setCookie[0]!.split(';')[0];
     const again = await get(`${sim.url}/dp/B0TEST0001`, { headers: { cookie: `ubid-main=1; ${cookie}` } });
     expect(again.headers['set-cookie']).toBeUndefined();
     // Error answers set it too: a crawler may first meet the site through a 503.

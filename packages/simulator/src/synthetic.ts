@@ -16,7 +16,7 @@ export function escapeHtml(text: string): string {
 }
 
 function pick<T>(list: readonly T[], hash: number, salt: number): T {
-  return list[(hash >>> salt) % list.length];
+  return list[(hash >>> salt) % list.length]!; // a non-empty list and an index modulo its length
 }
 
 /** A 10-char ASIN-shaped id ("B0" + 8 base-36 chars) derived from `seed`. */

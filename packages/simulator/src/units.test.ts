@@ -83,7 +83,7 @@ describe('fault rules', () => {
     expect(engine.pick('/s?k=a+tv')).toBeNull();
     expect(engine.pick('/dp/B0AAAAAAAA')).toEqual({ kind: 'reset' });
     expect(engine.pick('/dp/B0AAAAAAAA')).toBeNull();
-    expect(engine.list()[1].times).toBe(0);
+    expect(engine.list()[1]!.times).toBe(0);
   });
 
   it("treats '/dp/' as a substring, not as the regex dp", () => {

@@ -2,3 +2,4 @@ export * from './databases';
 export * from './tenants';
 export * from './redis-server';
 export * from './recording-server';
+export * from './processes';

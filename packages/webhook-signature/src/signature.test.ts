@@ -147,7 +147,7 @@ describe('verify: tampering and wrong secret', () => {
 
   it('rejects a body with one byte changed', () => {
     const buf = Buffer.from(BODY);
-    buf[10] ^= 0x01;
+    buf[10]! ^= 0x01;
     expect(verify(SECRET, buf, header, at(T))).toEqual(fail('signature_mismatch'));
     expect(verify(SECRET, BODY.replace('"resultsCount":3', '"resultsCount":4'), header, at(T))).toEqual(fail('signature_mismatch'));
   });

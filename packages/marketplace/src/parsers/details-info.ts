@@ -64,7 +64,7 @@ export function extractBrand(doc: Doc, specs: Record<string, string>): string | 
 function sellerIdFromHref(href: string | undefined): string | null {
   if (!href) return null;
   const m = /[?&](?:seller|merchantId|me)=([A-Z0-9]{8,20})/.exec(href);
-  return m ? m[1] : null;
+  return m ? m[1]! : null;
 }
 
 /** "Ships from and sold by Amazon.com." / "Expédié et vendu par Amazon." -> the merchant name. */
@@ -89,7 +89,7 @@ export function extractSeller(doc: Doc): { name: string; id: string | null } | n
   const merchant = textOf(doc.q('#merchant-info').first()) || textOf(doc.q('#merchantInfoFeature_feature_div').first());
   const m = SOLD_BY_RE.exec(merchant);
   // "Sold by X and Fulfilled by Amazon." -> X
-  if (m) return { name: clean(m[1].replace(/\s+(?:and|y|et|und|e|en|och)\s+(?:fulfilled|gestionado|expédié|versand|spedito|verzonden|enviado|skickas).*$/i, '')), id: null };
+  if (m) return { name: clean(m[1]!.replace(/\s+(?:and|y|et|und|e|en|och)\s+(?:fulfilled|gestionado|expédié|versand|spedito|verzonden|enviado|skickas).*$/i, '')), id: null };
   return null;
 }
 
@@ -138,17 +138,17 @@ function parseRankLines(lines: string[]): { category: string; rank: number }[] {
     let category = '';
     const m = RANK_LINE_RE.exec(line);
     if (m) {
-      rank = parseLocaleNumber(m[1]);
-      category = m[2];
+      rank = parseLocaleNumber(m[1]!);
+      category = m[2]!;
     } else {
       const j = RANK_LINE_JA_RE.exec(line);
       const k = j ? null : RANK_LINE_JA_OLD_RE.exec(line);
       if (j) {
-        rank = parseLocaleNumber(j[1]);
-        category = j[2];
+        rank = parseLocaleNumber(j[1]!);
+        category = j[2]!;
       } else if (k) {
-        rank = parseLocaleNumber(k[2]);
-        category = k[1];
+        rank = parseLocaleNumber(k[2]!);
+        category = k[1]!;
       }
     }
     category = clean(category.replace(/\s*>\s*/g, ' > '));

@@ -50,7 +50,7 @@ export function imageFromImg(img: Sel): string | null {
 /** Amazon image identity: the "/I/<id>." part, so different renditions de-duplicate. */
 function imageKey(url: string): string {
   const m = /\/images\/I\/([^./]+)/.exec(url);
-  return m ? m[1] : url;
+  return m ? m[1]! : url;
 }
 
 function isColorImage(v: unknown): v is Record<string, unknown>[] {
@@ -68,7 +68,7 @@ function colorImagesFromScripts(html: string): string[] {
   for (let at = list ? -1 : html.indexOf('colorImages'); !list && at >= 0; at = html.indexOf('colorImages', at + 11)) {
     const near = html.slice(at, at + 120);
     const m = /^colorImages['"]\s*:\s*\{\s*(['"]initial['"])/.exec(near);
-    if (m) list = findJson(html, m[1], isColorImage, 1, at);
+    if (m) list = findJson(html, m[1]!, isColorImage, 1, at);
   }
   if (!list) return [];
   const out: string[] = [];

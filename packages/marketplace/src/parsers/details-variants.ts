@@ -46,7 +46,7 @@ function variantsFromScripts(html: string): Variant[] {
     const dimNames = names(list.length);
     const dimensions: Record<string, string> = {};
     list.forEach((v, i) => {
-      if (v) dimensions[dimNames[i]] = v;
+      if (v) dimensions[dimNames[i]!] = v; // names(n) returns exactly n names
     });
     variants.push({ asin, dimensions });
   }

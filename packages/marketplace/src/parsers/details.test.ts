@@ -256,8 +256,8 @@ const EXPECTED: Record<string, Expected> = {
 const cache = new Map<string, DetailsItem | null>();
 function parse(file: string): DetailsItem {
   if (!cache.has(file)) {
-    const mk = file.split('-')[1];
-    cache.set(file, parseDetailsPage(fs.readFileSync(path.join(dir, file), 'utf8'), { marketplace: mk, origin: ORIGINS[mk] }));
+    const mk = file.split('-')[1]!;
+    cache.set(file, parseDetailsPage(fs.readFileSync(path.join(dir, file), 'utf8'), { marketplace: mk, origin: ORIGINS[mk]! }));
   }
   const item = cache.get(file);
   if (!item) throw new Error(`no item for ${file}`);
@@ -273,7 +273,7 @@ d('parseDetailsPage: main fields of every fixture', () => {
   describe.each(Object.entries(EXPECTED))('%s', (file, exp) => {
     it('identity, title and brand', () => {
       const item = parse(file);
-      const mk = file.split('-')[1];
+      const mk = file.split('-')[1]!;
       expect(item.asin).toBe(exp.asin);
       expect(item.url).toBe(`${ORIGINS[mk]}/dp/${exp.asin}`);
       expect(item.title).toBe(exp.title);
@@ -389,7 +389,7 @@ d('parseDetailsPage: secondary fields', () => {
     expect(polo).toContainEqual({ asin: 'B08Y4X72KZ', dimensions: { Tamanho: 'XGG', Cor: 'Vermelho C/ Bic' } });
     const charger = parse('details-US-B0DR8G428S.html').variants;
     expect(charger.map((v) => v.asin)).toEqual(['B0DR8G428S', 'B0FB9894ZK', 'B0DWMMT1XL', 'B0DWMNBJ8M', 'B0DWMMT1XF', 'B0DR8QVLX7']);
-    expect(charger[0].dimensions).toEqual({ Color: 'black' });
+    expect(charger[0]!.dimensions).toEqual({ Color: 'black' });
     expect(parse('details-US-B0011UCPM4.html').variants).toEqual([]);
   });
 

@@ -28,7 +28,7 @@ export class Doc {
         else this.ids.set(id, [node]);
       }
       const kids = node.children;
-      if (kids) for (let i = kids.length - 1; i >= 0; i--) if (kids[i].type === 'tag' || kids[i].type === 'script' || kids[i].type === 'style' || kids[i].type === 'root') stack.push(kids[i]);
+      if (kids) for (let i = kids.length - 1; i >= 0; i--) { const kid = kids[i]!; if (kid.type === 'tag' || kid.type === 'script' || kid.type === 'style' || kid.type === 'root') stack.push(kid); }
     }
   }
 
@@ -40,7 +40,7 @@ export class Doc {
   /** Query a comma-separated selector list; parts are concatenated in list order. */
   q(selector: string): Sel {
     const parts = splitTopLevel(selector);
-    if (parts.length === 1) return this.one(parts[0]);
+    if (parts.length === 1) return this.one(parts[0]!);
     const nodes: unknown[] = [];
     const seen = new Set<unknown>();
     for (const p of parts) {
@@ -57,11 +57,11 @@ export class Doc {
 
   private one(part: string): Sel {
     const m = HEAD_ID_RE.exec(part);
-    if (m) return this.narrow(this.ids.get(m[2]) ?? [], m[1], m[3], m[4]);
+    if (m) return this.narrow(this.ids.get(m[2]!) ?? [], m[1], m[3], m[4]);
     const p = HEAD_PREFIX_RE.exec(part);
     if (p) {
       const nodes: DomNode[] = [];
-      for (const [id, bucket] of this.ids) if (id.startsWith(p[2])) nodes.push(...bucket);
+      for (const [id, bucket] of this.ids) if (id.startsWith(p[2]!)) nodes.push(...bucket);
       return this.narrow(nodes, p[1], p[3], p[4]);
     }
     return this.$(part);

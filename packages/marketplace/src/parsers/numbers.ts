@@ -53,7 +53,7 @@ export function detectCurrency(text: string, marketplace: string): string | null
     const m = re.exec(text);
     if (m) {
       if (code === 'ZAR' && def !== 'ZAR') continue; // a bare "R" is only a currency on amazon.co.za
-      return code ?? m[1].toUpperCase();
+      return code ?? m[1]!.toUpperCase();
     }
   }
   if (/[¥￥円]|元/.test(text)) return def === 'CNY' ? 'CNY' : 'JPY';
@@ -69,7 +69,7 @@ const COMPACT_FACTOR: Record<string, number> = {
 
 function compactFactor(suffix: string): number {
   const s = suffix.replace(/\.$/, '');
-  if (s === 'M' || s === 'B' || s === 'L') return COMPACT_FACTOR[s];
+  if (s === 'M' || s === 'B' || s === 'L') return COMPACT_FACTOR[s]!;
   return COMPACT_FACTOR[s.toLowerCase()] ?? COMPACT_FACTOR[s] ?? 1;
 }
 
@@ -89,9 +89,11 @@ function tokenToNumber(token: string): number | null {
   // token at the first invalid group so "4 5" does not become 45.
   const groups = t.split(/[\u00a0\u202f\u2009 '’]/);
   if (groups.length > 1) {
-    let keep = groups[0];
+    // split() always yields at least one element; `i < length` bounds the rest.
+    let keep = groups[0]!;
     for (let i = 1; i < groups.length; i++) {
-      if (/^\d{3}(?:[.,]\d+)*$/.test(groups[i]) && /\d$/.test(keep)) keep += groups[i];
+      const group = groups[i]!;
+      if (/^\d{3}(?:[.,]\d+)*$/.test(group) && /\d$/.test(keep)) keep += group;
       else break;
     }
     t = keep;
@@ -111,7 +113,8 @@ function tokenToNumber(token: string): number | null {
     if (count > 1) {
       normalized = t.split(mark).join('');
     } else {
-      const [intPart, frac] = t.split(mark);
+      // `mark` occurs exactly once here, so split() gives exactly two parts.
+      const [intPart, frac] = t.split(mark) as [string, string];
       const thousands = frac.length === 3 && intPart !== '0' && intPart.length <= 3;
       normalized = thousands ? intPart + frac : intPart + '.' + frac;
     }
@@ -144,7 +147,7 @@ function parseNumberText(text: string, allowCompact: boolean): number | null {
   if (!allowCompact) return n;
   const rest = s.slice(m.index + m[0].length);
   const c = COMPACT_RE.exec(rest);
-  return c ? Math.round(n * compactFactor(c[1])) : n;
+  return c ? Math.round(n * compactFactor(c[1]!)) : n;
 }
 
 /** Integer count ("82,602 ratings", "(84.7K)", "1,2 mil valoraciones", "226 Reviews"). */
@@ -169,9 +172,9 @@ export function parseRating(text: string | null | undefined): number | null {
     if (Number.isFinite(n)) nums.push(n);
   }
   if (nums.length === 0) return null;
-  let r = nums[0];
-  if (nums.length >= 2 && nums[0] === 5 && nums[1] <= 5 && !/^\s*5\s*(?:out of|von|de|sur|su|van|av|z|na|из)\s/i.test(text)) {
-    r = nums[1]; // "5つ星のうち4.3": scale first
+  let r = nums[0]!;
+  if (nums.length >= 2 && nums[0] === 5 && nums[1]! <= 5 && !/^\s*5\s*(?:out of|von|de|sur|su|van|av|z|na|из)\s/i.test(text)) {
+    r = nums[1]!; // "5つ星のうち4.3": scale first
   }
   return r >= 0 && r <= 5 ? r : null;
 }
@@ -186,7 +189,7 @@ export function parseMoney(text: string, marketplace: string): Money | null {
   if (!text) return null;
   const s = String(text).replace(/[\u200b-\u200f\ufeff]/g, '').replace(/[\u00a0\u202f\u2009]/g, ' ').trim();
   if (!/\d/.test(s)) return null;
-  const first = s.split(RANGE_SPLIT_RE)[0];
+  const first = s.split(RANGE_SPLIT_RE)[0]!; // split() never returns an empty array
   const amount = parseNumberText(/\d/.test(first) ? first : s, false);
   if (amount === null) return null;
   const currency = detectCurrency(s, marketplace) ?? currencyForMarketplace(marketplace);

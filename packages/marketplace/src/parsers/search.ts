@@ -44,7 +44,7 @@ function unwrapRedirect(href: string, origin: string): string | null {
     const m = /[?&]url=([^&]+)/.exec(abs);
     if (m) {
       try {
-        return absUrl(decodeURIComponent(m[1]), origin) ?? abs;
+        return absUrl(decodeURIComponent(m[1]!), origin) ?? abs;
       } catch {
         return abs;
       }

@@ -99,7 +99,7 @@ export const ASIN_RE = /^[A-Z0-9]{10}$/;
 export function asinFromUrl(url: string | null | undefined): string | null {
   if (!url) return null;
   const m = /\/(?:dp|gp\/product|gp\/aw\/d|d|exec\/obidos\/ASIN)\/([A-Z0-9]{10})(?=[/?#&]|$)/.exec(url);
-  return m ? m[1] : null;
+  return m ? m[1]! : null;
 }
 
 /**
@@ -114,7 +114,7 @@ export function jsonAfter(src: string, marker: string, from = 0): { value: unkno
   const limit = Math.min(src.length, i + 200);
   while (i < limit && src[i] !== '{' && src[i] !== '[') {
     // Only whitespace, ':' or '=' may separate the marker from the value.
-    if (!/[\s:=]/.test(src[i])) return undefined;
+    if (!/[\s:=]/.test(src[i]!)) return undefined;
     i++;
   }
   if (i >= limit) return undefined;
