@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { AppError } from '@crawl/core';
-import { exitOnConfigError, parseEnv, postgresEnv } from '@crawl/config';
+import { parseEnvOrExit, postgresEnv } from '@crawl/config';
 import { createDb, CreditRepository, ensureDatabase, migrateToLatest, TenancyRepository } from '@crawl/db';
 import { commands } from './commands';
 
@@ -58,12 +58,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 1;
   }
-  let config;
-  try {
-    config = parseEnv(postgresEnv, process.env);
-  } catch (err) {
-    exitOnConfigError(err);
-  }
+  const config = parseEnvOrExit(postgresEnv, process.env);
   await ensureDatabase(config.DATABASE_URL);
   const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
   try {

@@ -123,3 +123,12 @@ export function exitOnConfigError(err: unknown): never {
   }
   throw err;
 }
+
+/** `parseEnv` for a one-shot command's main: a bad environment prints its lines and exits 1. */
+export function parseEnvOrExit<T extends z.ZodRawShape>(shape: T, env: Record<string, string | undefined>) {
+  try {
+    return parseEnv(shape, env);
+  } catch (err) {
+    exitOnConfigError(err);
+  }
+}

@@ -1,15 +1,10 @@
 /** One-shot `pnpm migrate`: creates the database if missing, then applies pending migrations. */
-import { exitOnConfigError, parseEnv, postgresEnv } from '@crawl/config';
+import { parseEnvOrExit, postgresEnv } from '@crawl/config';
 import { createDb } from './connection';
 import { ensureDatabase, migrateToLatest } from './migrate';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = parseEnv(postgresEnv, process.env);
-  } catch (err) {
-    exitOnConfigError(err);
-  }
+  const config = parseEnvOrExit(postgresEnv, process.env);
   await ensureDatabase(config.DATABASE_URL);
   const db = createDb({ url: config.DATABASE_URL, poolSize: 1 });
   try {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { exitOnConfigError, parseEnv, postgresEnv } from '@crawl/config';
+import { parseEnvOrExit, postgresEnv } from '@crawl/config';
 import { createDb } from '../connection';
 import { ensureDatabase, migrateToLatest } from '../migrate';
 import { GENERATED_TYPES_PATH, generateDbTypes } from './generate';
@@ -24,12 +24,7 @@ async function dropDatabase(url: string, name: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = parseEnv(postgresEnv, process.env);
-  } catch (err) {
-    exitOnConfigError(err);
-  }
+  const config = parseEnvOrExit(postgresEnv, process.env);
   const name = `crawl_codegen_${randomBytes(4).toString('hex')}`;
   const scratch = new URL(config.DATABASE_URL);
   scratch.pathname = `/${name}`;
