@@ -3,3 +3,4 @@ export * from './tenants';
 export * from './redis-server';
 export * from './recording-server';
 export * from './processes';
+export * from './factories';

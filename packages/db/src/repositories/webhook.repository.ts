@@ -174,7 +174,9 @@ export class WebhookDeliveryRepository {
 
   /**
    * Logs an attempt and moves the delivery on (delivered, failed, or pending until
-   * `nextAttemptAt`) in one statement, so the log and the state never disagree.
+   * `nextAttemptAt`) in one statement. The state moves only from the attempt before this one:
+   * a worker whose lease ran out mid-send, while another took the attempt over and delivered
+   * it, still logs what it saw but can no longer turn `delivered` back into pending or failed.
    */
   async recordAttempt(
     delivery: Pick<WebhookDeliveryRow, 'id' | 'webhook_id' | 'project_id' | 'event_type'>,
@@ -191,7 +193,7 @@ export class WebhookDeliveryRepository {
       set status = ${status}, attempts = ${attempt.number}, locked_until = null,
           next_attempt_at = coalesce(${attempt.nextAttemptAt}::timestamptz, next_attempt_at),
           finished_at = case when ${status} = 'pending' then null else now() end
-      where id = ${delivery.id}`.execute(this.db);
+      where id = ${delivery.id} and status = 'pending' and attempts = ${attempt.number - 1}`.execute(this.db);
   }
 
   async markFailed(id: string): Promise<void> {
