@@ -60,25 +60,51 @@ for (const [lib, owners] of Object.entries(owned)) {
   }
 }
 
+/**
+ * SQL lives only in packages/db (STYLE.md "Repositories: … No query building outside
+ * packages/db"). @crawl/db re-exports kysely's `sql` for test harnesses, so services may not
+ * import that name; the query-builder entry points are caught by `noQueryBuilding` below.
+ * Exception: `test-support/**` (test harness code, like `*.test.ts`) may seed rows with SQL.
+ */
+const NO_SQL_IN_SERVICES = { name: '@crawl/db', importNames: ['sql'], message: 'SQL lives in packages/db: add an intent-named repository method' };
+const TEST_SUPPORT = '**/test-support/**';
+
 /** One config object per workspace package: flat config would let a later object replace the rule. */
-const boundaryRules = PACKAGES.map(({ dir, name }) => ({
-  files: [`${dir}/src/**/*.ts`],
-  ignores: ['**/*.test.ts'],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        paths: Object.entries(owned)
+const boundaryRules = PACKAGES.flatMap(({ dir, name }) => {
+  const rule = (extraPaths) => [
+    'error',
+    {
+      paths: [
+        ...Object.entries(owned)
           .filter(([, owners]) => !owners.includes(dir))
           .map(([lib, owners]) => ({ name: lib, message: `only ${owners.join(', ')} import${owners.length > 1 ? '' : 's'} ${lib}` })),
-        // services/all is the development composition root of `pnpm start`: it alone starts every service.
-        patterns: dir.startsWith('services/') && dir !== 'services/all'
-          ? [{ group: SERVICE_NAMES.filter((s) => s !== name), message: 'services never import each other' }]
-          : [],
-      },
-    ],
-  },
-}));
+        ...extraPaths,
+      ],
+      // services/all is the development composition root of `pnpm start`: it alone starts every service.
+      patterns: dir.startsWith('services/') && dir !== 'services/all'
+        ? [{ group: SERVICE_NAMES.filter((s) => s !== name), message: 'services never import each other' }]
+        : [],
+    },
+  ];
+  if (!dir.startsWith('services/')) return [{ files: [`${dir}/src/**/*.ts`], ignores: ['**/*.test.ts'], rules: { 'no-restricted-imports': rule([]) } }];
+  return [
+    { files: [`${dir}/src/**/*.ts`], ignores: ['**/*.test.ts', TEST_SUPPORT], rules: { 'no-restricted-imports': rule([NO_SQL_IN_SERVICES]) } },
+    { files: [`${dir}/src/${TEST_SUPPORT}`], ignores: ['**/*.test.ts'], rules: { 'no-restricted-imports': rule([]) } },
+  ];
+});
+
+const PROCESS_ENV = { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'read configuration through a config.ts schema' };
+/** kysely's query-builder entry points (on a Db or a Transaction): services call repositories instead. */
+const QUERY_BUILDING = {
+  selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]",
+  message: 'SQL lives in packages/db: add an intent-named repository method',
+};
+const SERVICE_ROOTS = ['services/*/src/main.ts'];
+/** After the composition-roots override, so services' main.ts keep the query-building ban (and only lose the process.env one). */
+const noQueryBuilding = [
+  { files: ['services/*/src/**/*.ts'], ignores: ['**/*.test.ts', TEST_SUPPORT, ...SERVICE_ROOTS], rules: { 'no-restricted-syntax': ['error', PROCESS_ENV, QUERY_BUILDING] } },
+  { files: SERVICE_ROOTS, rules: { 'no-restricted-syntax': ['error', QUERY_BUILDING] } },
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -98,10 +124,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
-      'no-restricted-syntax': [
-        'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'read configuration through a config.ts schema' },
-      ],
+      'no-restricted-syntax': ['error', PROCESS_ENV],
     },
   },
   {
@@ -110,4 +133,5 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   ...boundaryRules,
+  ...noQueryBuilding,
 );

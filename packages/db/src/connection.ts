@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './schema';
@@ -60,6 +60,11 @@ export function poolStats(db: Db): PoolStats {
   const pool = pools.get(db);
   if (!pool) throw new Error('poolStats: this Db was not made by createDb');
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
+/** One round trip to Postgres (readiness probes); rejects when it cannot be reached. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 const UNAVAILABLE_NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);

@@ -11,3 +11,4 @@ export * from './repositories/event.repository';
 export * from './repositories/webhook.repository';
 export * from './repositories/schedule.repository';
 export * from './repositories/tracking.repository';
+export * from './repositories/analytics.repository';

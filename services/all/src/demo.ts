@@ -8,9 +8,9 @@ import { createDb, CreditRepository, TenancyRepository } from '@crawl/db';
 export async function createDemoProjectIfEmpty(databaseUrl: string): Promise<{ projectId: string; apiKey: string } | null> {
   const db = createDb({ url: databaseUrl, poolSize: 1 });
   try {
-    const any = await db.selectFrom('organization').select('id').limit(1).executeTakeFirst();
-    if (any) return null;
-    const out = await commands['create-project']!({ tenancy: new TenancyRepository(db), credits: new CreditRepository(db) }, { name: 'Demo project', plan: 'growth', credits: '1000' });
+    const tenancy = new TenancyRepository(db);
+    if (await tenancy.hasAnyOrganization()) return null;
+    const out = await commands['create-project']!({ tenancy, credits: new CreditRepository(db) }, { name: 'Demo project', plan: 'growth', credits: '1000' });
     return { projectId: String(out.projectId), apiKey: String(out.apiKey) };
   } finally {
     await db.destroy();

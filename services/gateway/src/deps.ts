@@ -1,4 +1,5 @@
 import {
+  AnalyticsRepository,
   CreditRepository,
   createDb,
   type Db,
@@ -103,8 +104,8 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
       releases: new ReleaseWindow({ db, jobs, producer, log: options.log, window: options.crawlOrgWindow ?? DEFAULT_CRAWL_ORG_WINDOW }),
     }),
     scheduleService: new ScheduleService(new ScheduleRepository(db)),
-    trackingService: new TrackingService({ db, jobs, tracking: new TrackingRepository(db) }),
-    analyticsService: new AnalyticsService(db),
+    trackingService: new TrackingService({ jobs, tracking: new TrackingRepository(db) }),
+    analyticsService: new AnalyticsService(new AnalyticsRepository(db)),
     webhookService: new WebhookService({
       configs: new WebhookConfigRepository(db),
       deliveries: new WebhookDeliveryRepository(db),

@@ -32,6 +32,12 @@ export class TenancyRepository {
     return !!row;
   }
 
+  /** False on a fresh database (no tenant yet): `pnpm start` then creates a demo project. */
+  async hasAnyOrganization(): Promise<boolean> {
+    const row = await this.db.selectFrom('organization').select('id').limit(1).executeTakeFirst();
+    return !!row;
+  }
+
   async createUser(organizationId: string): Promise<string> {
     const id = newId('usr');
     await this.db.insertInto('app_user').values({ id, organization_id: organizationId }).execute();

@@ -2,8 +2,12 @@ import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database, ProductSnapshotTable, TrackedTargetTable } from '../schema';
 
-export type TrackedTargetRow = Selectable<TrackedTargetTable>;
-export type ProductSnapshotRow = Selectable<ProductSnapshotTable>;
+/** What a reader of tracked targets gets (explicit columns: a new column is not returned by accident). */
+const trackedTargetColumns = ['asin', 'marketplace', 'latest_snapshot', 'change_count', 'last_changed_at', 'first_seen_at', 'last_seen_at'] as const;
+const snapshotColumns = ['job_id', 'source', 'captured_at', 'snapshot', 'changes'] as const;
+
+export type TrackedTargetRow = Pick<Selectable<TrackedTargetTable>, (typeof trackedTargetColumns)[number]>;
+export type ProductSnapshotRow = Pick<Selectable<ProductSnapshotTable>, (typeof snapshotColumns)[number]>;
 
 export interface SnapshotWrite {
   asin: string;
@@ -70,12 +74,12 @@ export class TrackingRepository {
       where t.project_id = ${scope.projectId} and t.marketplace = ${scope.marketplace} and t.asin = v.asin`.execute(trx);
   }
 
-  async list(filter: { projectId: string; marketplace?: string; changedSince?: Date; limit: number; offset: number }) {
+  async list(filter: { projectId: string; marketplace?: string; changedSince?: Date; limit: number; offset: number }): Promise<{ rows: TrackedTargetRow[]; total: number }> {
     let q = this.db.selectFrom('tracked_target').where('project_id', '=', filter.projectId).where('latest_snapshot', 'is not', null);
     if (filter.marketplace) q = q.where('marketplace', '=', filter.marketplace);
     if (filter.changedSince) q = q.where('last_changed_at', '>=', filter.changedSince);
     const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('last_seen_at', 'desc').orderBy('asin').limit(filter.limit).offset(filter.offset).execute(),
+      q.select(trackedTargetColumns).orderBy('last_seen_at', 'desc').orderBy('asin').limit(filter.limit).offset(filter.offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };
@@ -84,7 +88,7 @@ export class TrackingRepository {
   async findTarget(projectId: string, marketplace: string, asin: string): Promise<TrackedTargetRow | undefined> {
     return this.db
       .selectFrom('tracked_target')
-      .selectAll()
+      .select(trackedTargetColumns)
       .where('project_id', '=', projectId)
       .where('marketplace', '=', marketplace)
       .where('asin', '=', asin)
@@ -92,10 +96,27 @@ export class TrackingRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * A job's result items reduced to the fields a result-set comparison reads (identity,
+   * keyword position and the monitored fields), in result order: target, then position.
+   * Missing fields are JSON null.
+   */
+  async comparableResults(jobId: string): Promise<Record<string, unknown>[]> {
+    const { rows } = await sql<{ data: Record<string, unknown> }>`
+      select jsonb_build_object(
+        'asin', data->'asin', 'keyword', data->'keyword', 'position', data->'position', 'price', data->'price',
+        'listPrice', data->'listPrice', 'availability', data->'availability', 'rating', data->'rating',
+        'reviewsCount', data->'reviewsCount', 'title', data->'title', 'seller', data->'seller',
+        'bestSellersRank', data->'bestSellersRank', 'isPrime', data->'isPrime', 'mainImage', data->'mainImage', 'image', data->'image'
+      ) as data
+      from result_item where job_id = ${jobId} order by target_idx, position`.execute(this.db);
+    return rows.map((r) => r.data);
+  }
+
   async timeline(projectId: string, marketplace: string, asin: string, limit: number): Promise<ProductSnapshotRow[]> {
     return this.db
       .selectFrom('product_snapshot')
-      .selectAll()
+      .select(snapshotColumns)
       .where('project_id', '=', projectId)
       .where('marketplace', '=', marketplace)
       .where('asin', '=', asin)

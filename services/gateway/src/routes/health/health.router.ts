@@ -1,4 +1,4 @@
-import { sql } from '@crawl/db';
+import { pingDatabase } from '@crawl/db';
 import { Gauge } from '@crawl/observability';
 import { withTimeoutOf } from './probe';
 import { Router } from 'express';
@@ -31,7 +31,7 @@ export function healthRouter(deps: Pick<GatewayDeps, 'db' | 'redis' | 'producer'
 
   router.get('/readyz', async (_req, res) => {
     const [postgres, redis] = await Promise.all([
-      withTimeoutOf(sql`select 1`.execute(deps.db), 2_000),
+      withTimeoutOf(pingDatabase(deps.db), 2_000),
       withTimeoutOf(deps.redis.ping(), 2_000),
     ]);
     const ready = postgres && redis;

@@ -3,9 +3,9 @@ import { jobBodySchema, toJobResource } from '@crawl/jobs';
 import { Router, type Request, type Response } from 'express';
 import type { GatewayDeps } from '../../deps';
 import { requireOwnProject } from '../../middleware/auth';
+import { type HandlerResult, type IdempotencyOptions, withIdempotency } from '../../middleware/idempotency';
 import { parseOrThrow } from '../../validation';
 import { streamExport } from './export';
-import { withIdempotency, type HandlerResult } from './idempotency';
 import { emptyBody, exportQuery, jobIdParams, listJobsQuery, resultsQuery } from './jobs.schemas';
 
 function sendCreated(res: Response, result: HandlerResult): void {
@@ -29,9 +29,17 @@ export function jobsRouter(deps: GatewayDeps): Router {
     return job;
   };
 
+  /** A job created under an Idempotency-Key whose request died before answering: answer with it. */
+  const recoverJob: IdempotencyOptions = {
+    recover: async (jobId, req) => {
+      const job = await deps.jobs.findInProject(jobId, req.principal.projectId);
+      return job ? { status: 202, body: { data: toJobResource(job) } } : undefined;
+    },
+  };
+
   router.post('/projects/:projectId/jobs', requireOwnProject, async (req, res) => {
     const body = parseOrThrow(jobBodySchema, req.body, 'body');
-    const result = await withIdempotency(deps, req, res, async (idempotencyKey) => {
+    const result = await withIdempotency(deps.idempotency, req, res, recoverJob, async ({ key: idempotencyKey }) => {
       const job = await deps.jobService.create(body, req.principal, { idempotencyKey });
       return { status: 202, body: { data: toJobResource(job) } };
     });
@@ -69,7 +77,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
   router.post('/jobs/:jobId/retry', async (req, res) => {
     parseOrThrow(emptyBody, req.body, 'body');
     const original = await loadJob(req);
-    const result = await withIdempotency(deps, req, res, async (idempotencyKey) => {
+    const result = await withIdempotency(deps.idempotency, req, res, recoverJob, async ({ key: idempotencyKey }) => {
       const job = await deps.jobService.retry(original.id, req.principal, idempotencyKey);
       return { status: 202, body: { data: toJobResource(job) } };
     });

@@ -1,9 +1,8 @@
 import { AppError } from '@crawl/core';
-import { type Db, type JobRepository, sql, type TrackingRepository } from '@crawl/db';
+import type { JobRepository, TrackingRepository } from '@crawl/db';
 import { diffSnapshot, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS, snapshotOf } from '@crawl/jobs';
 
 export interface TrackingDeps {
-  db: Db;
   jobs: JobRepository;
   tracking: TrackingRepository;
 }
@@ -48,16 +47,9 @@ export class TrackingService {
 
   /** One entry per ASIN (first occurrence), with its position per keyword for search sets. */
   private async resultSet(jobId: string, type: 'search' | 'details'): Promise<Map<string, SetEntry>> {
-    const rows = await sql<{ data: Record<string, unknown> }>`
-      select jsonb_build_object(
-        'asin', data->'asin', 'keyword', data->'keyword', 'position', data->'position', 'price', data->'price',
-        'listPrice', data->'listPrice', 'availability', data->'availability', 'rating', data->'rating',
-        'reviewsCount', data->'reviewsCount', 'title', data->'title', 'seller', data->'seller',
-        'bestSellersRank', data->'bestSellersRank', 'isPrime', data->'isPrime', 'mainImage', data->'mainImage', 'image', data->'image'
-      ) as data
-      from result_item where job_id = ${jobId} order by target_idx, position`.execute(this.deps.db);
+    const rows = await this.deps.tracking.comparableResults(jobId);
     const set = new Map<string, SetEntry>();
-    for (const { data } of rows.rows) {
+    for (const data of rows) {
       const asin = data.asin as string | null;
       if (!asin) continue;
       let entry = set.get(asin);
