@@ -101,6 +101,22 @@ it('a fire time already recorded creates no second job and reserves nothing', as
   expect(await credits.balance(owner.organizationId)).toBe(998);
 });
 
+it('a schedule whose fire time is already recorded moves on and does not block the other due schedules', async () => {
+  const owner = await buildProject(db, { credits: 1_000 });
+  const stuck = await buildSchedule(db, { owner });
+  await fireDueSchedules(deps);
+  await db.updateTable('schedule').set({ next_run_at: stuck.next_run_at }).where('id', '=', stuck.id).execute();
+  const other = await buildSchedule(db, { owner, crawlConfig: { type: 'details', targets: [uniqueAsin()] } });
+
+  const { fired, jobIds } = await fireDueSchedules(deps);
+
+  expect(fired).toBe(1);
+  expect((await jobsOf(other.id)).map((j) => j.id)).toEqual(jobIds);
+  expect(await jobsOf(stuck.id)).toHaveLength(1);
+  expect((await scheduleRow(stuck.id)).next_run_at.getTime()).toBeGreaterThan(Date.now());
+  expect(await fireDueSchedules(deps)).toEqual({ fired: 0, jobIds: [] });
+});
+
 it('a short balance records a skipped run, creates no job and keeps the schedule enabled', async () => {
   const owner = await buildProject(db, { credits: 3 });
   const first = await buildSchedule(db, { owner, crawlConfig: { type: 'details', targets: [uniqueAsin()] } });

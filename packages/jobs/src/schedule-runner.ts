@@ -30,7 +30,7 @@ export async function fireDueSchedules(deps: ScheduleRunnerDeps, limit = 100): P
       const due = await deps.schedules.lockDue(trx, limit);
       for (const schedule of due) {
         const result = await fireOne(deps, trx, schedule);
-        fired += 1;
+        if (result.fired) fired += 1;
         if (result.jobId) jobIds.push(result.jobId);
       }
     });
@@ -44,6 +44,18 @@ export async function fireDueSchedules(deps: ScheduleRunnerDeps, limit = 100): P
 
 async function fireOne(deps: ScheduleRunnerDeps, trx: Parameters<ScheduleRepository['lockDue']>[0], schedule: ScheduleRow) {
   const fireTime = schedule.next_run_at;
+  // A fire time that already has its run (next_run_at moved back by hand or by a bug) only
+  // moves the schedule on: throwing would roll back the whole batch, and this schedule, the
+  // oldest due one, would block every other schedule on each later pass.
+  if (await deps.schedules.hasRun(trx, schedule.id, fireTime)) {
+    await deps.schedules.advance(trx, schedule.id, {
+      nextRunAt: nextFireAfter(schedule.cron, new Date()),
+      lastRunAt: schedule.last_run_at ?? fireTime,
+      status: schedule.last_run_status ?? 'created',
+      jobId: schedule.last_job_id,
+    });
+    return { fired: false, jobId: null };
+  }
   const config = schedule.crawl_config;
   const created = await deps.jobService.record(
     { type: config.type, targets: config.targets, marketplace: config.marketplace, lang: config.lang },
@@ -62,5 +74,5 @@ async function fireOne(deps: ScheduleRunnerDeps, trx: Parameters<ScheduleReposit
     status,
     jobId: job?.id ?? null,
   });
-  return { jobId: job?.id ?? null };
+  return { fired: true, jobId: job?.id ?? null };
 }

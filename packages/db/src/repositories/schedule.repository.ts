@@ -101,6 +101,12 @@ export class ScheduleRepository {
   }
 
   /** Records the fire (unique per schedule and fire time); false when it was already recorded. */
+  /** Whether this fire time of the schedule already has its run (the schedule row is locked by the caller). */
+  async hasRun(trx: Transaction<Database>, scheduleId: string, fireTime: Date): Promise<boolean> {
+    const row = await trx.selectFrom('schedule_run').select('schedule_id').where('schedule_id', '=', scheduleId).where('fire_time', '=', fireTime).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async recordRun(trx: Transaction<Database>, run: { scheduleId: string; fireTime: Date; status: string; jobId: string | null }): Promise<boolean> {
     const inserted = await trx
       .insertInto('schedule_run')
