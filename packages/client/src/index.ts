@@ -21,6 +21,8 @@ export {
   DELIVERY_HEADER,
   WEBHOOK_ID_HEADER,
   DEFAULT_TOLERANCE_SECONDS,
+  WEBHOOK_EVENT_NAMES,
+  type WebhookEventName,
   type VerifyResult,
   type VerifyOptions,
   type VerifyFailureReason,

@@ -3,13 +3,15 @@
  * conventions", DESIGN sections 4 and 6). Declared here rather than imported from the
  * service packages so that the SDK has no server-side dependencies.
  */
+import type { WebhookEventName } from '@crawl/webhook-signature';
 
 export type JobType = 'search' | 'details';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type ExportFormat = 'json' | 'csv' | 'llm';
-export type EventName = 'job.completed' | 'job.failed' | 'schedule.triggered' | 'product.changed';
+/** Webhook event names, from @crawl/webhook-signature (a dependency-free copy of the server's list). */
+export type EventName = WebhookEventName;
 /** Per-target failure codes in a job's `errors` (DESIGN section 3). */
-export type TargetErrorCode = 'NOT_FOUND' | 'BLOCKED' | 'UPSTREAM_ERROR' | 'PARSE_ERROR' | 'CANCELLED';
+export type TargetErrorCode = 'NOT_FOUND' | 'BLOCKED' | 'UPSTREAM_ERROR' | 'PARSE_ERROR' | 'INTERNAL_ERROR' | 'CANCELLED';
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 

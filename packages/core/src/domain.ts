@@ -66,14 +66,12 @@ export function schedulePolicy(plan: Plan, overrides: { minIntervalSeconds?: num
 /** Used when an enterprise organization has no limit configured yet. */
 export const DEFAULT_ENTERPRISE_PER_MINUTE = 60_000;
 
-export const EVENT_TYPES = ['job.completed', 'job.failed', 'schedule.triggered', 'product.changed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
 export const TARGET_ERROR_CODES = ['NOT_FOUND', 'BLOCKED', 'UPSTREAM_ERROR', 'PARSE_ERROR', 'INTERNAL_ERROR', 'CANCELLED'] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
 
 /**
- * The JSON body of a webhook delivery (spec 2.6). Serialized once, when the delivery is
+ * The JSON body of a webhook delivery (spec 2.6; its schema is `webhookDeliverySchema` in
+ * webhook-events.ts). Serialized once, when the delivery is
  * created, and stored: every attempt sends the same bytes.
  */
 export function webhookDeliveryBody(d: { id: string; event: string; createdAt: Date; projectId: string; data: unknown; test?: boolean }): string {

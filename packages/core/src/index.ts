@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './ids';
 export * from './domain';
+export * from './webhook-events';
 export * from './api-keys';
 export * from './secrets';
 export * from './text';

@@ -1,5 +1,6 @@
 export * from './job-body.schema';
 export * from './job-resource';
+export * from './event-data';
 export * from './job.service';
 export * from './reconciler';
 export * from './job-progress';

@@ -1,6 +1,6 @@
 import { CREDITS_PER_TARGET } from '@crawl/core';
 import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
-import { toJobResource } from './job-resource';
+import { jobFinishedEvent, productChangedData } from './event-data';
 import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
 import type { ReleaseWindow } from './release-window';
 
@@ -86,11 +86,8 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
   const refunded = job.credits_reserved - consumed;
   await deps.credits.settle(trx, job.organization_id, job.id, consumed, refunded);
   const final = await deps.jobs.markTerminal(trx, job.id, { status, creditsConsumed: consumed, creditsRefunded: refunded });
-  await deps.events.insert(trx, {
-    projectId: final.project_id,
-    type: status === 'completed' ? 'job.completed' : 'job.failed',
-    data: { ...toJobResource(final) },
-  });
+  const event = jobFinishedEvent(final);
+  await deps.events.insert(trx, { projectId: final.project_id, type: event.type, data: { ...event.data } });
   return final;
 }
 
@@ -117,7 +114,7 @@ async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, 
     await deps.events.insert(trx, {
       projectId: job.project_id,
       type: 'product.changed',
-      data: { asin: w.asin, marketplace: job.marketplace, jobId: job.id, changes: w.changes, snapshot: w.merged },
+      data: productChangedData({ asin: w.asin, marketplace: job.marketplace, jobId: job.id, changes: w.changes, merged: w.merged }),
     });
   }
 }

@@ -1,3 +1,5 @@
+import type { ProductSnapshotData } from '@crawl/core';
+
 /**
  * Change tracking rules (issue 6), pure functions so that they are tested on their own.
  *
@@ -13,20 +15,11 @@
  *   shows (price, list price, currency, rating, reviews, title, image), so a search crawl never
  *   reports availability, seller, rank or Prime changes.
  * - The first snapshot of a product is its baseline, never a change.
+ *
+ * The snapshot's fields are defined once, by `productSnapshotSchema` in @crawl/core (the
+ * `snapshot` of `product.changed` events).
  */
-export interface ProductSnapshot {
-  price: number | null;
-  listPrice: number | null;
-  currency: string | null;
-  availability: string | null;
-  rating: number | null;
-  reviewsCount: number | null;
-  title: string | null;
-  seller: string | null;
-  bestSellersRank: { category: string; rank: number } | null;
-  isPrime: boolean | null;
-  mainImage: string | null;
-}
+export type ProductSnapshot = ProductSnapshotData;
 
 export type MonitoredField = keyof ProductSnapshot;
 export interface FieldChange {

@@ -22,8 +22,14 @@ export const WEBHOOK_ID_HEADER = 'x-service-webhook-id';
 /** Default replay window: five minutes either side of the receiver's clock. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** Event names the service sends (spec section 6.1). The body's `event` stays a plain string. */
-export type WebhookEventName = 'job.completed' | 'job.failed' | 'schedule.triggered' | 'product.changed';
+/**
+ * Event names the service sends (spec section 6.1). A copy: the source is EVENT_TYPES in
+ * @crawl/core (webhook-events.ts), which this package cannot import because it has no
+ * dependencies; event-names.test.ts fails when the two differ. The body's `event` stays a
+ * plain string, so a receiver built today still parses an event added later.
+ */
+export const WEBHOOK_EVENT_NAMES = ['job.completed', 'job.failed', 'schedule.triggered', 'product.changed'] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
 /** JSON body of a delivery (spec section 2.6). Parse it only AFTER verifying the raw bytes. */
 export interface WebhookDelivery<T = Record<string, unknown>> {
@@ -35,6 +41,8 @@ export interface WebhookDelivery<T = Record<string, unknown>> {
   createdAt: string;
   projectId: string;
   data: T;
+  /** `true` on a test delivery (`POST …/webhooks/test`), absent on live events. */
+  test?: true;
 }
 
 /** Raw body as received: a Buffer/Uint8Array is hashed as bytes, a string as utf-8. */

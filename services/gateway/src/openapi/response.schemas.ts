@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import { ERROR_STATUS, EVENT_TYPES, JOB_STATUSES, JOB_TYPES } from '@crawl/core';
+import { ERROR_STATUS, EVENT_TYPES, JOB_STATUSES, JOB_TYPES, TARGET_ERROR_CODES } from '@crawl/core';
 import { z } from 'zod';
 
 extendZodWithOpenApi(z);
@@ -37,7 +37,7 @@ export const Job = z
     resultsCount: z.number().int(),
     retryOf: z.string().nullable(),
     scheduleId: z.string().nullable(),
-    errors: z.array(z.object({ target: z.string(), code: z.enum(['NOT_FOUND', 'BLOCKED', 'UPSTREAM_ERROR', 'PARSE_ERROR', 'CANCELLED']), message: z.string() })),
+    errors: z.array(z.object({ target: z.string(), code: z.enum(TARGET_ERROR_CODES), message: z.string() })),
   })
   .openapi('Job');
 

@@ -1,39 +1,74 @@
-import type { EventType } from '@crawl/core';
+import type { EventType, WebhookEventData } from '@crawl/core';
+import type { JobRow } from '@crawl/db';
+import { diffSnapshot, jobFinishedEvent, productChangedData, snapshotOf } from '@crawl/jobs';
 
-/** Sample `data` of each event, for test deliveries: the shapes of DESIGN section 6. */
-export function sampleEventData(event: EventType, projectId: string): Record<string, unknown> {
-  const now = new Date().toISOString();
-  const job = {
-    id: 'job_sample0000000000',
-    projectId,
-    type: 'details',
-    status: event === 'job.failed' ? 'failed' : 'completed',
-    marketplace: 'US',
-    lang: 'en-US',
-    targets: ['B0DR8G428S'],
-    createdAt: now,
-    startedAt: now,
-    finishedAt: now,
-    progress: { total: 1, succeeded: event === 'job.failed' ? 0 : 1, failed: event === 'job.failed' ? 1 : 0 },
-    credits: { reserved: 2, consumed: event === 'job.failed' ? 0 : 2, refunded: event === 'job.failed' ? 2 : 0 },
-    resultsCount: event === 'job.failed' ? 0 : 1,
-    retryOf: null,
-    scheduleId: null,
-    errors: event === 'job.failed' ? [{ target: 'B0DR8G428S', code: 'BLOCKED', message: 'robot check page' }] : [],
-  };
+/**
+ * Sample `data` of each event, for test deliveries (`POST …/webhooks/test`). Built by the live
+ * producers (packages/jobs event-data.ts) from sample rows and products, so a receiver written
+ * against a test delivery also reads live events; sample-events.test.ts parses each one with
+ * its schema (webhook-events.ts in @crawl/core). `schedule.triggered` is never emitted live: its
+ * sample follows the schema's documented shape.
+ */
+export function sampleEventData<E extends EventType>(event: E, projectId: string, now?: Date): WebhookEventData<E>;
+export function sampleEventData(event: EventType, projectId: string, now: Date = new Date()): WebhookEventData<EventType> {
   switch (event) {
     case 'job.completed':
     case 'job.failed':
-      return job;
+      return jobFinishedEvent(sampleJobRow(event, projectId, now)).data as WebhookEventData<'job.completed' | 'job.failed'>;
     case 'schedule.triggered':
-      return { scheduleId: 'sch_sample0000000000', jobId: job.id, firedAt: now };
+      return { scheduleId: 'sch_sample0000000000', jobId: SAMPLE_JOB_ID, firedAt: now.toISOString() };
     case 'product.changed':
-      return {
-        asin: 'B0DR8G428S',
-        marketplace: 'US',
-        jobId: job.id,
-        changes: [{ field: 'price', from: { amount: 29.99, currency: 'USD' }, to: { amount: 24.99, currency: 'USD' } }],
-        snapshot: { title: 'Sample product', price: { amount: 24.99, currency: 'USD' }, availability: 'in_stock' },
-      };
+      return sampleProductChanged() as WebhookEventData<'product.changed'>;
   }
+}
+
+const SAMPLE_JOB_ID = 'job_sample0000000000';
+const SAMPLE_ASIN = 'B0DR8G428S';
+
+/** A finished one-target details job, as the job table holds it when finalizeJob has run. */
+function sampleJobRow(event: 'job.completed' | 'job.failed', projectId: string, now: Date): JobRow {
+  const ok = event === 'job.completed';
+  return {
+    id: SAMPLE_JOB_ID,
+    organization_id: 'org_sample0000000000',
+    project_id: projectId,
+    type: 'details',
+    status: ok ? 'completed' : 'failed',
+    marketplace: 'US',
+    lang: 'en-US',
+    targets: [SAMPLE_ASIN],
+    target_count: 1,
+    created_at: new Date(now.getTime() - 60_000),
+    started_at: new Date(now.getTime() - 55_000),
+    finished_at: now,
+    succeeded: ok ? 1 : 0,
+    failed: ok ? 0 : 1,
+    results_count: ok ? 1 : 0,
+    credits_reserved: 2,
+    credits_consumed: ok ? 2 : 0,
+    credits_refunded: ok ? 0 : 2,
+    retry_of: null,
+    schedule_id: null,
+    errors: ok ? [] : [{ target: SAMPLE_ASIN, code: 'BLOCKED', message: 'robot check page' }],
+  };
+}
+
+/** A details product seen twice (its price dropped), run through the live change tracking. */
+function sampleProductChanged() {
+  const before = {
+    asin: SAMPLE_ASIN,
+    title: 'Sample wireless headphones',
+    price: { amount: 29.99, currency: 'USD' },
+    listPrice: { amount: 39.99, currency: 'USD' },
+    availability: { status: 'in_stock', text: 'In Stock' },
+    rating: 4.5,
+    reviewsCount: 1280,
+    seller: { name: 'Sample Store' },
+    bestSellersRank: [{ category: 'Electronics', rank: 1520 }],
+    isPrime: true,
+    mainImage: 'https://m.media-amazon.com/images/I/sample._AC_SX679_.jpg',
+  };
+  const after = { ...before, price: { amount: 24.99, currency: 'USD' }, reviewsCount: 1291 };
+  const { changes, merged } = diffSnapshot(snapshotOf('details', before), snapshotOf('details', after));
+  return productChangedData({ asin: SAMPLE_ASIN, marketplace: 'US', jobId: SAMPLE_JOB_ID, changes, merged });
 }

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { JOB_STATUSES, JOB_TYPES, TARGET_ERROR_CODES } from './domain';
+
+/**
+ * The one definition of every webhook event's `data` and of the delivery envelope (DESIGN
+ * section 6, README "Webhooks"). Live events (packages/jobs) and test deliveries (gateway
+ * sample-events.ts) are both checked against these schemas by tests, so a test delivery can
+ * no longer teach a receiver a shape that live events do not have (issue 12, item 1).
+ *
+ * The schemas are strict (unknown keys fail): a field added to a producer must be added here,
+ * where receivers and the docs read it. They are used by tests and documentation, not parsed on
+ * the delivery path: events are serialized once and stored (the outbox).
+ *
+ * `@crawl/webhook-signature` keeps its own copy of the event names because it must stay
+ * dependency-free (receivers copy it as it is); its event-names.test.ts fails when the copy
+ * differs from EVENT_TYPES.
+ */
+
+const isoTimestamp = z.string().datetime();
+
+/** The job object (DESIGN section 4) as job events carry it; `toJobResource` in packages/jobs builds it. */
+export const jobResourceSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    type: z.enum(JOB_TYPES),
+    status: z.enum(JOB_STATUSES),
+    marketplace: z.string(),
+    lang: z.string().nullable(),
+    targets: z.array(z.string()),
+    createdAt: isoTimestamp,
+    startedAt: isoTimestamp.nullable(),
+    finishedAt: isoTimestamp.nullable(),
+    progress: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }).strict(),
+    credits: z.object({ reserved: z.number().int(), consumed: z.number().int(), refunded: z.number().int() }).strict(),
+    resultsCount: z.number().int(),
+    retryOf: z.string().nullable(),
+    scheduleId: z.string().nullable(),
+    errors: z.array(z.object({ target: z.string(), code: z.enum(TARGET_ERROR_CODES), message: z.string() }).strict()),
+  })
+  .strict();
+export type JobResourceData = z.infer<typeof jobResourceSchema>;
+
+/** `job.completed`: the finished job; at least one target produced a result. */
+export const jobCompletedDataSchema = jobResourceSchema.extend({ status: z.literal('completed'), finishedAt: isoTimestamp });
+/** `job.failed`: the finished job; no target produced a result (everything was refunded). */
+export const jobFailedDataSchema = jobResourceSchema.extend({ status: z.literal('failed'), finishedAt: isoTimestamp });
+
+/**
+ * The monitored fields of one product (packages/jobs product-snapshot.ts, where `ProductSnapshot`
+ * is inferred from this schema). null = not observed. Prices are plain numbers in `currency`.
+ */
+export const productSnapshotSchema = z
+  .object({
+    price: z.number().nullable(),
+    listPrice: z.number().nullable(),
+    currency: z.string().nullable(),
+    availability: z.string().nullable(),
+    rating: z.number().nullable(),
+    reviewsCount: z.number().int().nullable(),
+    title: z.string().nullable(),
+    seller: z.string().nullable(),
+    bestSellersRank: z.object({ category: z.string(), rank: z.number().int() }).strict().nullable(),
+    isPrime: z.boolean().nullable(),
+    mainImage: z.string().nullable(),
+  })
+  .strict();
+export type ProductSnapshotData = z.infer<typeof productSnapshotSchema>;
+
+type SnapshotShape = typeof productSnapshotSchema.shape;
+/** One change: `from` and `to` have the type of the snapshot field, never null (an unobserved field is no change). */
+const change = <F extends keyof SnapshotShape, V extends z.ZodTypeAny>(field: F, value: V) =>
+  z.object({ field: z.literal(field), from: value, to: value }).strict();
+const s = productSnapshotSchema.shape;
+export const fieldChangeSchema = z.discriminatedUnion('field', [
+  change('price', s.price.unwrap()),
+  change('listPrice', s.listPrice.unwrap()),
+  change('currency', s.currency.unwrap()),
+  change('availability', s.availability.unwrap()),
+  change('rating', s.rating.unwrap()),
+  change('reviewsCount', s.reviewsCount.unwrap()),
+  change('title', s.title.unwrap()),
+  change('seller', s.seller.unwrap()),
+  change('bestSellersRank', s.bestSellersRank.unwrap()),
+  change('isPrime', s.isPrime.unwrap()),
+  change('mainImage', s.mainImage.unwrap()),
+]);
+
+/** `product.changed`: one product of a details crawl changed; `snapshot` is its merged last known state. */
+export const productChangedDataSchema = z
+  .object({
+    asin: z.string(),
+    marketplace: z.string(),
+    jobId: z.string(),
+    changes: z.array(fieldChangeSchema).min(1),
+    snapshot: productSnapshotSchema,
+  })
+  .strict();
+export type ProductChangedData = z.infer<typeof productChangedDataSchema>;
+
+/**
+ * `schedule.triggered`: accepted as a webhook trigger and sent as a test event, but NEVER emitted
+ * live (no producer writes it; a schedule's run is visible as the job it creates, whose
+ * job.completed / job.failed events carry `scheduleId`). This is the shape test deliveries use
+ * and a future live event must keep.
+ */
+export const scheduleTriggeredDataSchema = z.object({ scheduleId: z.string(), jobId: z.string(), firedAt: isoTimestamp }).strict();
+
+/** Event name -> schema of its `data`. The keys are the event names (EVENT_TYPES). */
+export const WEBHOOK_EVENT_DATA = {
+  'job.completed': jobCompletedDataSchema,
+  'job.failed': jobFailedDataSchema,
+  'schedule.triggered': scheduleTriggeredDataSchema,
+  'product.changed': productChangedDataSchema,
+} as const;
+
+export type EventType = keyof typeof WEBHOOK_EVENT_DATA;
+/** Every event name, in the order of WEBHOOK_EVENT_DATA (a tuple, for `z.enum`). */
+export const EVENT_TYPES = Object.keys(WEBHOOK_EVENT_DATA) as [EventType, ...EventType[]];
+export type WebhookEventData<E extends EventType> = z.infer<(typeof WEBHOOK_EVENT_DATA)[E]>;
+
+const envelope = <E extends EventType>(event: E) =>
+  z
+    .object({
+      id: z.string(),
+      event: z.literal(event),
+      createdAt: isoTimestamp,
+      projectId: z.string(),
+      data: WEBHOOK_EVENT_DATA[event] as (typeof WEBHOOK_EVENT_DATA)[E],
+      /** Present (true) only on test deliveries. */
+      test: z.literal(true).optional(),
+    })
+    .strict();
+
+/** The JSON body of a delivery (spec 2.6), `webhookDeliveryBody` serializes it. */
+export const webhookDeliverySchema = z.discriminatedUnion('event', [
+  envelope('job.completed'),
+  envelope('job.failed'),
+  envelope('schedule.triggered'),
+  envelope('product.changed'),
+]);
+export type WebhookDeliveryBody = z.infer<typeof webhookDeliverySchema>;

@@ -1,0 +1,98 @@
+import { EVENT_TYPES, type EventType, WEBHOOK_EVENT_DATA, webhookDeliveryBody, webhookDeliverySchema } from '@crawl/core';
+import { CreditRepository, createDb, type Db, EventRepository, JobRepository, ResultRepository, TrackingRepository } from '@crawl/db';
+import { buildJob, buildProject, createTestDatabase, type TestDatabase, uniqueAsin } from '@crawl/testing';
+import { failJobInternally } from './internal-failure';
+import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
+import { MONITORED_FIELDS } from './product-snapshot';
+
+/**
+ * Every live event the producers write (recordTargetOutcome, finalizeJob through it and through
+ * failJobInternally) parses with the schema of its event (@crawl/core webhook-events.ts), both
+ * as stored `data` and as the delivery body the webhooks service sends. Real Postgres: the
+ * events are read back from the outbox, after their JSON round trip.
+ */
+let database: TestDatabase;
+let db: Db;
+let deps: JobProgressDeps;
+
+beforeAll(async () => {
+  database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
+  db = createDb({ url: database.url, poolSize: 4 });
+  deps = { db, jobs: new JobRepository(db), results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db) };
+});
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+const eventsOf = (projectId: string) => db.selectFrom('event').select(['id', 'type', 'data', 'project_id', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
+const succeeded = (items: Record<string, unknown>[]): TargetOutcome => ({ kind: 'succeeded', items, attempts: 1 });
+const failed: TargetOutcome = { kind: 'failed', code: 'BLOCKED', message: 'captcha', attempts: 3 };
+
+/** A details product with every monitored field, as the marketplace parser stores it. */
+const product = (asin: string, price: number, extra: Record<string, unknown> = {}) => ({
+  asin,
+  title: `Product ${asin}`,
+  price: { amount: price, currency: 'USD' },
+  listPrice: { amount: 49.99, currency: 'USD' },
+  availability: { status: 'in_stock', text: 'In Stock' },
+  rating: 4.4,
+  reviewsCount: 812,
+  seller: { name: 'Acme' },
+  bestSellersRank: [{ category: 'Electronics', rank: 77 }],
+  isPrime: true,
+  mainImage: `https://m.media-amazon.com/images/I/${asin}._AC_SX679_.jpg`,
+  ...extra,
+});
+
+async function expectEventsParse(projectId: string, expected: EventType[]): Promise<void> {
+  const events = await eventsOf(projectId);
+  expect(events.map((e) => e.type)).toEqual(expected);
+  for (const e of events) {
+    const parsed = WEBHOOK_EVENT_DATA[e.type].safeParse(e.data);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    const body = webhookDeliveryBody({ id: 'dlv_x', event: e.type, createdAt: e.created_at, projectId: e.project_id, data: e.data });
+    expect(webhookDeliverySchema.safeParse(JSON.parse(body)).error?.issues ?? []).toEqual([]);
+  }
+}
+
+it('product.changed of a details crawl: numeric changes and the full snapshot, then job.completed', async () => {
+  const owner = await buildProject(db, { credits: 100 });
+  const [a, b] = [uniqueAsin(), uniqueAsin()];
+  const first = await buildJob(db, { owner, targets: [a] });
+  await recordTargetOutcome(deps, first.id, 0, a, succeeded([product(a, 29.99)]));
+  // Second crawl: price, rank, Prime and image change; the seller is not observed (kept, not a change).
+  const second = await buildJob(db, { owner, targets: [a, b] });
+  const changed = product(a, 24.5, { seller: null, isPrime: false, bestSellersRank: [{ category: 'Electronics', rank: 12 }], availability: { status: 'unknown' } });
+  expect(await recordTargetOutcome(deps, second.id, 0, a, succeeded([changed]))).toBe('recorded');
+  expect(await recordTargetOutcome(deps, second.id, 1, b, failed)).toBe('finalized');
+
+  await expectEventsParse(owner.projectId, ['job.completed', 'product.changed', 'job.completed']);
+  const event = (await eventsOf(owner.projectId))[1]!;
+  expect(event.data).toMatchObject({ asin: a, jobId: second.id, changes: expect.arrayContaining([{ field: 'price', from: 29.99, to: 24.5 }]) });
+  expect(Object.keys(event.data.snapshot as object).sort()).toEqual([...MONITORED_FIELDS].sort());
+});
+
+it('job.failed when no target succeeded, from the last outcome and from the internal-failure path', async () => {
+  const owner = await buildProject(db, { credits: 100 });
+  const job = await buildJob(db, { owner, targets: [uniqueAsin()] });
+  expect(await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, failed)).toBe('finalized');
+  const stuck = await buildJob(db, { owner, type: 'search', targets: ['headphones'] });
+  expect(await failJobInternally(deps, stuck.id)).toBe('failed');
+
+  await expectEventsParse(owner.projectId, ['job.failed', 'job.failed']);
+});
+
+it('a search crawl writes no product.changed; its job.completed parses', async () => {
+  const owner = await buildProject(db, { credits: 100 });
+  const job = await buildJob(db, { owner, type: 'search', targets: ['usb cable'] });
+  const card = { asin: uniqueAsin(), title: 'Cable', price: { amount: 5, currency: 'USD' }, image: 'https://m.media-amazon.com/images/I/c.jpg', position: 1 };
+  expect(await recordTargetOutcome(deps, job.id, 0, 'usb cable', succeeded([card]))).toBe('finalized');
+
+  await expectEventsParse(owner.projectId, ['job.completed']);
+});
+
+it('the snapshot schema has exactly the monitored fields, and every event name has a data schema', () => {
+  expect(Object.keys(WEBHOOK_EVENT_DATA['product.changed'].shape.snapshot.shape).sort()).toEqual([...MONITORED_FIELDS].sort());
+  expect([...webhookDeliverySchema.optionsMap.keys()].sort()).toEqual([...EVENT_TYPES].sort());
+});

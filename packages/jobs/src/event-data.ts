@@ -1,0 +1,20 @@
+import type { EventType } from '@crawl/core';
+import type { JobRow } from '@crawl/db';
+import { type JobResource, toJobResource } from './job-resource';
+import type { FieldChange, ProductSnapshot } from './product-snapshot';
+
+/**
+ * The producers of live webhook event `data` (schemas: webhook-events.ts in @crawl/core). The
+ * gateway's test deliveries call the same functions on sample rows, so a test event has the
+ * live shape by construction, not by a copy kept in step by hand.
+ */
+
+/** The job.completed / job.failed event of a job that has just reached its terminal status. */
+export function jobFinishedEvent(job: JobRow): { type: Extract<EventType, 'job.completed' | 'job.failed'>; data: JobResource } {
+  return { type: job.status === 'completed' ? 'job.completed' : 'job.failed', data: toJobResource(job) };
+}
+
+/** The `data` of a product.changed event: `snapshot` is the merged last known state, not the crawl's partial view. */
+export function productChangedData(input: { asin: string; marketplace: string; jobId: string; changes: FieldChange[]; merged: ProductSnapshot }) {
+  return { asin: input.asin, marketplace: input.marketplace, jobId: input.jobId, changes: input.changes, snapshot: input.merged };
+}
