@@ -117,7 +117,7 @@ function serviceEntry(name: string, load: (env: Env) => Obj): EntryPoint {
 
 function scriptEntry(entry: string, load: ((env: Env) => Obj) | null, paths: Set<string> = new Set()): EntryPoint {
   const src = read(entry.replace('/dist/', '/src/').replace(/\.js$/, '.ts'));
-  const schema = /parseEnv\((\w+)/.exec(src)?.[1];
+  const schema = /parseEnv(?:OrExit)?\((\w+)/.exec(src)?.[1];
   return { entry, envNames: schema ? resolveBlock(schema, new Map()) : new Set(), marketplaceOrigins: false, load, portVar: null, paths };
 }
 
