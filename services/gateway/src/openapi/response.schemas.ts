@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import { ERROR_STATUS, EVENT_TYPES, JOB_STATUSES, JOB_TYPES, TARGET_ERROR_CODES } from '@crawl/core';
+import { ERROR_STATUS, EVENT_TYPES, JOB_STATUSES, JOB_TYPES, jobResourceSchema } from '@crawl/core';
 import { z } from 'zod';
 
 extendZodWithOpenApi(z);
@@ -20,26 +20,8 @@ export const ErrorBody = z
 
 export const Pagination = z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int(), hasMore: z.boolean() }).openapi('Pagination');
 
-export const Job = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    type: z.enum(JOB_TYPES),
-    status: z.enum(JOB_STATUSES),
-    marketplace: z.string(),
-    lang: z.string().nullable(),
-    targets: z.array(z.string()),
-    createdAt: ts,
-    startedAt: ts.nullable(),
-    finishedAt: ts.nullable(),
-    progress: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
-    credits: z.object({ reserved: z.number().int(), consumed: z.number().int(), refunded: z.number().int() }),
-    resultsCount: z.number().int(),
-    retryOf: z.string().nullable(),
-    scheduleId: z.string().nullable(),
-    errors: z.array(z.object({ target: z.string(), code: z.enum(TARGET_ERROR_CODES), message: z.string() })),
-  })
-  .openapi('Job');
+/** The job object has one definition, the one job events are checked against. */
+export const Job = jobResourceSchema.openapi('Job');
 
 export const ResultItem = z
   .record(z.unknown())
