@@ -1,4 +1,5 @@
-import { CreditRepository, EventRepository, JobRepository, ResultRepository, TrackingRepository, WebhookDeliveryRepository } from '@crawl/db';
+import { WebhookDeliveryRepository } from '@crawl/db';
+import { progressRepositories } from '@crawl/testing';
 import { failJobInternally, INTERNAL_ERROR_MESSAGE } from '@crawl/jobs';
 import { failDeliveryInternally } from '@crawl/webhooks';
 import { type Stack, startStack } from './stack';
@@ -45,8 +46,7 @@ it('a job that could not be started fails with every target INTERNAL_ERROR, refu
   stack.workers.splice(0);
   try {
     const id = await stack.createJob(tenant, { type: 'details', targets: ['B0NOSTART1', 'B0NOSTART2'] });
-    const db = stack.db;
-    const deps = { db, jobs: new JobRepository(db), results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db) };
+    const deps = progressRepositories(stack.db);
     await expect(failJobInternally(deps, id)).resolves.toBe('failed');
     await expect(failJobInternally(deps, id)).resolves.toBe('already finished');
     const job = await stack.waitForJob(id, 1_000);

@@ -1,6 +1,6 @@
 import { EVENT_TYPES, type EventType, WEBHOOK_EVENT_DATA, webhookDeliveryBody, webhookDeliverySchema } from '@crawl/core';
-import { CreditRepository, createDb, type Db, EventRepository, JobRepository, ResultRepository, TrackingRepository } from '@crawl/db';
-import { buildJob, buildProject, createTestDatabase, type TestDatabase, uniqueAsin } from '@crawl/testing';
+import type { Db } from '@crawl/db';
+import { buildJob, buildProject, openTestStore, progressRepositories, type TestStore, uniqueAsin } from '@crawl/testing';
 import { failJobInternally } from './internal-failure';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { MONITORED_FIELDS } from './product-snapshot';
@@ -11,19 +11,16 @@ import { MONITORED_FIELDS } from './product-snapshot';
  * as stored `data` and as the delivery body the webhooks service sends. Real Postgres: the
  * events are read back from the outbox, after their JSON round trip.
  */
-let database: TestDatabase;
+let store: TestStore;
 let db: Db;
 let deps: JobProgressDeps;
 
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
-  db = createDb({ url: database.url, poolSize: 4 });
-  deps = { db, jobs: new JobRepository(db), results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db) };
+  store = await openTestStore();
+  ({ db } = store);
+  deps = progressRepositories(db);
 });
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-});
+afterAll(() => store.close());
 
 const eventsOf = (projectId: string) => db.selectFrom('event').select(['id', 'type', 'data', 'project_id', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
 const succeeded = (items: Record<string, unknown>[]): TargetOutcome => ({ kind: 'succeeded', items, attempts: 1 });

@@ -1,7 +1,7 @@
-import { CreditRepository, createDb, type Db, EventRepository, JobRepository, ResultRepository, TrackingRepository } from '@crawl/db';
+import type { CreditRepository, Db } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
-import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
-import { buildJob, buildProject, createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniqueAsin, uniquePrefix } from '@crawl/testing';
+import type { QueueProducer } from '@crawl/queue';
+import { buildJob, buildProject, openTestQueue, openTestStore, progressRepositories, type TestQueue, type TestStore, uniqueAsin } from '@crawl/testing';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { JobService } from './job.service';
 
@@ -10,27 +10,24 @@ import { JobService } from './job.service';
  * finalization of the last one (status, credit settlement, outbox event) and the outcomes it
  * must discard. No release window is passed (it is optional; release-window.test.ts covers it).
  */
-let database: TestDatabase;
+let store: TestStore;
+let queue: TestQueue;
 let db: Db;
-let redis: Redis;
 let producer: QueueProducer;
 let deps: JobProgressDeps;
 let credits: CreditRepository;
 
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
-  db = createDb({ url: database.url, poolSize: 4 });
-  redis = createRedisConnection(TEST_REDIS_URL);
-  producer = new QueueProducer(redis, uniquePrefix('progress'));
-  credits = new CreditRepository(db);
-  deps = { db, jobs: new JobRepository(db), results: new ResultRepository(db), credits, events: new EventRepository(db), tracking: new TrackingRepository(db) };
+  store = await openTestStore();
+  queue = openTestQueue('progress');
+  ({ db } = store);
+  ({ producer } = queue);
+  deps = progressRepositories(db);
+  credits = deps.credits;
 });
 afterAll(async () => {
-  await producer['queue']('crawl').obliterate({ force: true });
-  await producer.close();
-  redis.disconnect();
-  await db.destroy();
-  await database.drop();
+  await queue.close();
+  await store.close();
 });
 
 const failed = (code = 'NOT_FOUND', message = 'no such product'): TargetOutcome => ({ kind: 'failed', code, message, attempts: 3 });

@@ -1,7 +1,7 @@
-import { CreditRepository, createDb, type Database, type Db, EventRepository, JobRepository, ResultRepository, sql, TrackingRepository, type Transaction } from '@crawl/db';
+import { CreditRepository, type Database, type Db, JobRepository, sql, type Transaction } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
-import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
-import { createTenant, createTestDatabase, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix } from '@crawl/testing';
+import { createRedisConnection, QueueProducer } from '@crawl/queue';
+import { createTenant, openTestQueue, openTestStore, progressRepositories, type TestQueue, type TestStore, type TestTenant, uniquePrefix } from '@crawl/testing';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { JobService } from './job.service';
 import { reconcileQueuedJobs } from './reconciler';
@@ -11,9 +11,9 @@ import { ReleaseWindow, targetTaskId } from './release-window';
  * The per-organization release window against a real database and queue: round-robin order,
  * priorities, the bound under concurrent completions, cancel and the reconciler's top-up.
  */
-let database: TestDatabase;
+let store: TestStore;
+let testQueue: TestQueue;
 let db: Db;
-let redis: Redis;
 let producer: QueueProducer;
 let jobs: JobRepository;
 const log = createLogger({ level: 'silent', service: 'release-window-test' });
@@ -44,19 +44,19 @@ function completers(n: number, ids: string[], depsOf: (worker: number) => JobPro
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
-  db = createDb({ url: database.url, poolSize: 12 });
-  redis = createRedisConnection(TEST_REDIS_URL);
-  producer = new QueueProducer(redis, uniquePrefix('release'));
+  store = await openTestStore(12);
+  testQueue = openTestQueue('release');
+  ({ db } = store);
+  ({ producer } = testQueue);
   jobs = new JobRepository(db);
 });
 afterAll(async () => {
-  await producer['queue']('crawl').obliterate({ force: true });
-  await producer.close();
-  redis.disconnect();
-  await db.destroy();
-  await database.drop();
+  await testQueue.close();
+  await store.close();
 });
+
+/** This file's repositories, with its own JobRepository and, when given, a release window. */
+const repositories = (releases?: ReleaseWindow): JobProgressDeps => ({ ...progressRepositories(db), jobs, ...(releases ? { releases } : {}) });
 
 const windowOf = (w: number) => new ReleaseWindow({ db, jobs, producer, log, window: w });
 const service = (releases?: ReleaseWindow) => new JobService({ db, jobs, credits: new CreditRepository(db), producer, log, releases });
@@ -107,7 +107,7 @@ it('a finished target frees one slot, refilled in the same transaction at priori
   const backlogged = await createTenant(db, { credits: 10_000 });
   const job = await runningJob(backlogged, 10);
   const releases = windowOf(3);
-  const deps: JobProgressDeps = { db, jobs, results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db), releases };
+  const deps = repositories(releases);
   const first = await releases.release(backlogged.organizationId);
   expect(first.map((t) => t.priority)).toEqual([1, 2, 3]);
 
@@ -127,7 +127,7 @@ it('a finished target frees one slot, refilled in the same transaction at priori
 it('an organization that just had a job crawled is no newcomer for its next one; its recent service fades', async () => {
   const tenant = await createTenant(db, { credits: 10_000 });
   const releases = windowOf(8);
-  const deps: JobProgressDeps = { db, jobs, results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db), releases };
+  const deps = repositories(releases);
   const first = await runningJob(tenant, 6);
   expect((await releases.release(tenant.organizationId)).map((t) => t.priority)).toEqual([1, 2, 3, 4, 5, 6]);
   for (let idx = 0; idx < 6; idx++) await recordTargetOutcome(deps, first, idx, 't', { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 });
@@ -150,7 +150,7 @@ it('never exceeds the window under concurrent completions, releases and top-ups,
   const W = 6;
   const ids = [await runningJob(tenant, 50), await runningJob(tenant, 50), await runningJob(tenant, 50)];
   const releases = windowOf(W);
-  const repos = { db, jobs, results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db) };
+  const repos = repositories();
   await releases.release(tenant.organizationId);
 
   let done = false;
@@ -217,7 +217,7 @@ it('a cancel frees its slots: the reconciler tops the window up, or the cancel i
 it('cancels, completions that finish jobs and releases of one organization run concurrently without deadlock', async () => {
   const tenant = await createTenant(db, { credits: 100_000 });
   const releases = windowOf(8);
-  const repos = { db, jobs, results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db) };
+  const repos = repositories();
   const deps: JobProgressDeps = { ...repos, releases };
   const ids: string[] = [];
   for (let i = 0; i < 12; i++) ids.push(await runningJob(tenant, 12));
@@ -290,7 +290,7 @@ it('when Redis refuses the enqueue, a start-side release releases nothing; an ou
     expect(await dead.releaseAndEnqueue(tenant.organizationId)).toBe(0);
 
     await windowOf(2).release(tenant.organizationId); // targets 0 and 1, queued
-    const deps: JobProgressDeps = { db, jobs, results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db), releases: dead };
+    const deps = repositories(dead);
     expect(await recordTargetOutcome(deps, job, 0, 't', { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 })).toBe('recorded');
     expect(await jobs.releasedPendingTargetIndexes(job)).toEqual([1, 2]); // 2 released, for the restart path to enqueue
     expect(await queuedPriority(job, 2)).toBeUndefined();

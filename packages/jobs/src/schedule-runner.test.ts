@@ -1,7 +1,7 @@
-import { CreditRepository, createDb, type Db, JobRepository, ScheduleRepository } from '@crawl/db';
+import { CreditRepository, type Db, JobRepository, ScheduleRepository } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
-import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
-import { buildProject, buildSchedule, createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniqueAsin, uniquePrefix } from '@crawl/testing';
+import type { QueueProducer } from '@crawl/queue';
+import { buildProject, buildSchedule, openTestQueue, openTestStore, type TestQueue, type TestStore, uniqueAsin } from '@crawl/testing';
 import { JobService } from './job.service';
 import { fireDueSchedules, type ScheduleRunnerDeps } from './schedule-runner';
 
@@ -11,18 +11,18 @@ import { fireDueSchedules, type ScheduleRunnerDeps } from './schedule-runner';
  * balance, and nothing for a disabled schedule. fireDueSchedules takes every due schedule of
  * the database, so each test disables its schedules when it ends.
  */
-let database: TestDatabase;
+let store: TestStore;
+let queue: TestQueue;
 let db: Db;
-let redis: Redis;
 let producer: QueueProducer;
 let deps: ScheduleRunnerDeps;
 let credits: CreditRepository;
 
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
-  db = createDb({ url: database.url, poolSize: 6 });
-  redis = createRedisConnection(TEST_REDIS_URL);
-  producer = new QueueProducer(redis, uniquePrefix('schedule'));
+  store = await openTestStore(6);
+  queue = openTestQueue('schedule');
+  ({ db } = store);
+  ({ producer } = queue);
   credits = new CreditRepository(db);
   const jobService = new JobService({ db, jobs: new JobRepository(db), credits, producer, log: createLogger({ level: 'silent', service: 'schedule-runner-test' }) });
   deps = { db, schedules: new ScheduleRepository(db), jobService };
@@ -31,11 +31,8 @@ afterEach(async () => {
   await db.updateTable('schedule').set({ enabled: false }).execute();
 });
 afterAll(async () => {
-  await producer['queue']('crawl').obliterate({ force: true });
-  await producer.close();
-  redis.disconnect();
-  await db.destroy();
-  await database.drop();
+  await queue.close();
+  await store.close();
 });
 
 const scheduleRow = (id: string) => db.selectFrom('schedule').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

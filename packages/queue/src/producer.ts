@@ -129,6 +129,11 @@ export class QueueProducer {
     return out;
   }
 
+  /** Deletes every task of every queue under this prefix: tear-down of a private test prefix. */
+  async removeAll(): Promise<void> {
+    await Promise.all(QUEUE_NAMES.map((name) => this.queue(name).obliterate({ force: true })));
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }

@@ -4,3 +4,4 @@ export * from './redis-server';
 export * from './recording-server';
 export * from './processes';
 export * from './factories';
+export * from './stores';

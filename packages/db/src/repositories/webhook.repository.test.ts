@@ -1,5 +1,5 @@
-import { buildEvent, buildProject, buildWebhookConfig, createTestDatabase, type TestDatabase } from '@crawl/testing';
-import { createDb, type Db } from '../connection';
+import { buildEvent, buildProject, buildWebhookConfig, openTestStore, type TestStore } from '@crawl/testing';
+import type { Db } from '../connection';
 import { WebhookDeliveryRepository } from './webhook.repository';
 
 /**
@@ -8,19 +8,16 @@ import { WebhookDeliveryRepository } from './webhook.repository';
  * dispatchEvents and findOverdue see the whole database, so every test dispatches its own
  * events and looks only at its own deliveries.
  */
-let database: TestDatabase;
+let store: TestStore;
 let db: Db;
 let repo: WebhookDeliveryRepository;
 
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
-  db = createDb({ url: database.url, poolSize: 4 });
+  store = await openTestStore();
+  ({ db } = store);
   repo = new WebhookDeliveryRepository(db);
 });
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-});
+afterAll(() => store.close());
 
 const body = (deliveryId: string, event: { id: string; type: string }) => JSON.stringify({ deliveryId, eventId: event.id, type: event.type });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,8 +1,8 @@
-import { CreditRepository, createDb, type Db, JobRepository } from '@crawl/db';
+import { CreditRepository, type Db, JobRepository } from '@crawl/db';
 import { JobService, ReleaseWindow, targetTaskId } from '@crawl/jobs';
 import { createLogger } from '@crawl/observability';
-import { createRedisConnection, type HandlerContext, QueueProducer, type Redis } from '@crawl/queue';
-import { createTenant, createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix } from '@crawl/testing';
+import type { HandlerContext, QueueProducer } from '@crawl/queue';
+import { createTenant, openTestQueue, openTestStore, type TestQueue, type TestStore } from '@crawl/testing';
 import { startJobHandler } from './start-job.handler';
 
 /**
@@ -10,25 +10,22 @@ import { startJobHandler } from './start-job.handler';
  * organization's window, and a restart (tasks lost with Redis data, or released by an outcome
  * while Redis refused the enqueue) re-adds exactly the released pending targets.
  */
-let database: TestDatabase;
+let store: TestStore;
+let testQueue: TestQueue;
 let db: Db;
-let redis: Redis;
 let producer: QueueProducer;
 const log = createLogger({ level: 'silent', service: 'start-job-test' });
 const ctx: HandlerContext = { attempt: 1, maxAttempts: 10, log };
 
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
-  db = createDb({ url: database.url, poolSize: 4 });
-  redis = createRedisConnection(TEST_REDIS_URL);
-  producer = new QueueProducer(redis, uniquePrefix('start'));
+  store = await openTestStore();
+  testQueue = openTestQueue('start');
+  ({ db } = store);
+  ({ producer } = testQueue);
 });
 afterAll(async () => {
-  await producer['queue']('crawl').obliterate({ force: true });
-  await producer.close();
-  redis.disconnect();
-  await db.destroy();
-  await database.drop();
+  await testQueue.close();
+  await store.close();
 });
 
 it('a start enqueues the window only; a restart re-adds lost released targets and nothing unreleased', async () => {
