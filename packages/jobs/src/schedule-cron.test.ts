@@ -1,4 +1,5 @@
-import { checkCron, nextFireAfter } from './schedule-cron';
+import { CronExpressionParser } from 'cron-parser';
+import { checkCron, nextFireAfter, shortestIntervalSeconds } from './schedule-cron';
 
 it('accepts 5- and 6-field expressions and computes UTC fire times', () => {
   expect(checkCron('0 9 * * 1')).toEqual({ ok: true, fields: 5 });
@@ -13,4 +14,30 @@ it.each(['* * *', '* * * * * * *', '61 * * * *', 'every minute', '', '0 25 * * *
   const check = checkCron(expr);
   expect(check.ok).toBe(false);
   if (!check.ok) expect(check.message.length).toBeGreaterThan(10);
+});
+
+describe('shortestIntervalSeconds', () => {
+  /** The same figure by walking fire times (what the function avoids on the request path). */
+  function walked(expression: string): number {
+    const it = CronExpressionParser.parse(expression, { tz: 'UTC', currentDate: new Date('2026-01-01T00:00:00Z') });
+    let previous = it.next().getTime();
+    let shortest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3_000; i++) {
+      const fire = it.next().getTime();
+      shortest = Math.min(shortest, (fire - previous) / 1000);
+      previous = fire;
+    }
+    return shortest;
+  }
+
+  it.each(['0 * * * *', '*/5 * * * *', '0 9 * * *', '* * * * * *', '0,59 0,1 9 * * *', '0 0,1 9 * * *', '0 0,23 * * *', '*/30 * * * * *', '15,45 10-12 * * *', '0 */7 * * *', '5,50 */2 * * * *', '59 23 * * *', '0,30 0 0,12 * * *'])(
+    '%s: computed from the field sets, equal to walking its fires',
+    (expression) => {
+      expect(shortestIntervalSeconds(expression)).toBe(walked(expression));
+    },
+  );
+
+  it('restricting days only removes fires: the figure is a lower bound', () => {
+    expect(shortestIntervalSeconds('0 0,23 * * 1')).toBe(3_600); // Monday 23:00 -> Tuesday 00:00 never fires; refusing is the safe side
+  });
 });

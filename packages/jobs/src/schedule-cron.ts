@@ -29,21 +29,26 @@ export function nextFireAfter(expression: string, after: Date): Date {
 }
 
 /**
- * The shortest gap, in seconds, between two consecutive fires of `expression`, looking at the
- * fires of the coming year (at most `maxFires` of them). Stops early once a gap shorter than
- * `floorSeconds` is seen: the caller only needs to know the floor is broken.
+ * The shortest gap, in seconds, between two fires of `expression`, computed from its
+ * second, minute and hour sets rather than by walking fire times (walking a year of an hourly
+ * cron took ~150-300 ms of the gateway's event loop per request). Restricting days only
+ * removes fires, so the gaps within a day, and from the last fire of a day to the first of
+ * the next, bound every gap from below; the bound is exact when every day is allowed.
  */
-export function shortestIntervalSeconds(expression: string, floorSeconds: number, maxFires = 2_000): number {
-  const start = new Date();
-  const horizon = start.getTime() + 366 * 24 * 3600 * 1000;
-  const it = CronExpressionParser.parse(expression.trim(), { tz: 'UTC', currentDate: start });
-  let previous = it.next().getTime();
-  let shortest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < maxFires && it.hasNext(); i++) {
-    const fire = it.next().getTime();
-    shortest = Math.min(shortest, (fire - previous) / 1000);
-    if (shortest < floorSeconds || fire > horizon) break;
-    previous = fire;
-  }
-  return shortest;
+export function shortestIntervalSeconds(expression: string): number {
+  const { second, minute, hour } = CronExpressionParser.parse(expression.trim(), { tz: 'UTC' }).fields;
+  const [S, M, H] = [second, minute, hour].map((f) => f.values.map(Number).sort((x, y) => x - y)) as [number[], number[], number[]];
+  const first = (xs: number[]) => xs[0]!;
+  const last = (xs: number[]) => xs[xs.length - 1]!;
+  const closest = (xs: number[]) => xs.slice(1).reduce((min, x, i) => Math.min(min, x - xs[i]!), Number.POSITIVE_INFINITY);
+  // Fire times of a day are hours x minutes x seconds in order: the gaps are within a minute,
+  // from one allowed minute to the next, from one allowed hour to the next, and across midnight.
+  const spanOfMinute = last(S) - first(S);
+  const spanOfHour = last(M) * 60 + last(S) - (first(M) * 60 + first(S));
+  return Math.min(
+    closest(S),
+    closest(M) * 60 - spanOfMinute,
+    closest(H) * 3600 - spanOfHour,
+    86_400 - (last(H) * 3600 + last(M) * 60 + last(S)) + (first(H) * 3600 + first(M) * 60 + first(S)),
+  );
 }

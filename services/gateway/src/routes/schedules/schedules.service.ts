@@ -21,7 +21,7 @@ export function toScheduleResource(row: ScheduleRow) {
 
 /** A 400 naming the minimum when the cron fires more often than the plan allows. */
 function checkInterval(cron: string, policy: SchedulePolicy): void {
-  const shortest = shortestIntervalSeconds(cron, policy.minIntervalSeconds);
+  const shortest = shortestIntervalSeconds(cron);
   if (shortest >= policy.minIntervalSeconds) return;
   const message = `cron fires ${shortest} s apart at its most frequent; the minimum interval between runs is ${policy.minIntervalSeconds} s`;
   throw new AppError('VALIDATION_ERROR', `Invalid schedule: ${message}.`, { details: [{ path: 'body.cron', message }] });
