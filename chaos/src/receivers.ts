@@ -4,7 +4,7 @@
  * the secret of the webhook named in `X-Service-Webhook-Id` and records what it got.
  */
 import { createServer, type Server } from 'node:http';
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, verify, WEBHOOK_ID_HEADER } from '@crawl/webhook-signature';
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, verify, WEBHOOK_ID_HEADER } from '@crawl/client';
 
 export type ReceiverKind = 'normal' | 'flapping' | 'slow';
 

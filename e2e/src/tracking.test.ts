@@ -1,6 +1,6 @@
 import { syntheticSearchCards } from '@crawl/simulator';
 import { loadWebhooksConfig, startWebhooks, type WebhooksHandle } from '@crawl/webhooks';
-import { verify } from '@crawl/webhook-signature';
+import { verify } from '@crawl/client';
 import { Receiver } from './receivers';
 import { auth, type Stack, startStack } from './stack';
 

@@ -1,5 +1,5 @@
 import { loadWebhooksConfig, startWebhooks, type WebhooksHandle } from '@crawl/webhooks';
-import { verify } from '@crawl/webhook-signature';
+import { verify } from '@crawl/client';
 import { ServiceProcess } from '@crawl/testing';
 import { Receiver } from './receivers';
 import { auth, type Stack, startStack } from './stack';

@@ -1,7 +1,7 @@
 /**
  * TypeScript SDK of the crawl data service API. See README.md for a complete example.
- * `verify` (and the rest of @crawl/webhook-signature) is re-exported so that a webhook
- * receiver needs only this package.
+ * `verify` (and the rest of ./webhook-signature, a self-contained file receivers may also copy)
+ * is re-exported so that a webhook receiver needs only this package.
  */
 export { CrawlClient, type CrawlClientOptions } from './client';
 export { CrawlApiError, CrawlNetworkError, CrawlWaitTimeoutError, isCrawlApiError } from './errors';
@@ -28,4 +28,4 @@ export {
   type VerifyFailureReason,
   type WebhookDelivery,
   type WebhookBody,
-} from '@crawl/webhook-signature';
+} from './webhook-signature';

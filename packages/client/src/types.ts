@@ -3,7 +3,7 @@
  * conventions", DESIGN sections 4 and 6). Declared here rather than imported from the
  * service packages so that the SDK has no server-side dependencies.
  */
-import type { WebhookEventName } from '@crawl/webhook-signature';
+import type { WebhookEventName } from './webhook-signature';
 
 export type JobType = 'search' | 'details';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

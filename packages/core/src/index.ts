@@ -7,3 +7,5 @@ export * from './secrets';
 export * from './text';
 export * from './marketplaces';
 export * from './targets';
+export * from './result-items';
+export * from './api-responses';

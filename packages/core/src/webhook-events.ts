@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './openapi-zod';
 import { JOB_STATUSES, JOB_TYPES, TARGET_ERROR_CODES } from './domain';
 
 /**
@@ -11,15 +11,19 @@ import { JOB_STATUSES, JOB_TYPES, TARGET_ERROR_CODES } from './domain';
  * where receivers and the docs read it. They are used by tests and documentation, not parsed on
  * the delivery path: events are serialized once and stored (the outbox).
  *
- * `@crawl/webhook-signature` keeps its own copy of the event names because it must stay
- * dependency-free (receivers copy it as it is); its event-names.test.ts fails when the copy
- * differs from EVENT_TYPES.
+ * `@crawl/client` (src/webhook-signature.ts) keeps its own copy of the event names because it
+ * must stay dependency-free (it is packed on its own, and receivers copy that file as it is);
+ * its webhook-event-names.test.ts fails when the copy differs from EVENT_TYPES.
  */
 
 const isoTimestamp = z.string().datetime();
 
-/** The job object (DESIGN section 4) as job events carry it; `toJobResource` in packages/jobs builds it. */
-export const jobResourceSchema = z
+/**
+ * The job object (DESIGN section 4) as the API and job events carry it; `toJobResource` in
+ * packages/jobs builds it. The event schemas extend the unnamed object: extending the named one
+ * would make the document an `allOf` whose strict branch rejects the base's fields.
+ */
+const jobObject = z
   .object({
     id: z.string(),
     projectId: z.string(),
@@ -39,12 +43,13 @@ export const jobResourceSchema = z
     errors: z.array(z.object({ target: z.string(), code: z.enum(TARGET_ERROR_CODES), message: z.string() }).strict()),
   })
   .strict();
+export const jobResourceSchema = jobObject.openapi('Job');
 export type JobResourceData = z.infer<typeof jobResourceSchema>;
 
 /** `job.completed`: the finished job; at least one target produced a result. */
-export const jobCompletedDataSchema = jobResourceSchema.extend({ status: z.literal('completed'), finishedAt: isoTimestamp });
+export const jobCompletedDataSchema = jobObject.extend({ status: z.literal('completed'), finishedAt: isoTimestamp }).openapi('JobCompletedData');
 /** `job.failed`: the finished job; no target produced a result (everything was refunded). */
-export const jobFailedDataSchema = jobResourceSchema.extend({ status: z.literal('failed'), finishedAt: isoTimestamp });
+export const jobFailedDataSchema = jobObject.extend({ status: z.literal('failed'), finishedAt: isoTimestamp }).openapi('JobFailedData');
 
 /**
  * The monitored fields of one product (packages/jobs product-snapshot.ts, where `ProductSnapshot`
@@ -64,7 +69,7 @@ export const productSnapshotSchema = z
     isPrime: z.boolean().nullable(),
     mainImage: z.string().nullable(),
   })
-  .strict();
+  .strict().openapi('ProductSnapshot');
 export type ProductSnapshotData = z.infer<typeof productSnapshotSchema>;
 
 type SnapshotShape = typeof productSnapshotSchema.shape;
@@ -84,7 +89,8 @@ export const fieldChangeSchema = z.discriminatedUnion('field', [
   change('bestSellersRank', s.bestSellersRank.unwrap()),
   change('isPrime', s.isPrime.unwrap()),
   change('mainImage', s.mainImage.unwrap()),
-]);
+]).openapi('FieldChange');
+export type FieldChangeData = z.infer<typeof fieldChangeSchema>;
 
 /** `product.changed`: one product of a details crawl changed; `snapshot` is its merged last known state. */
 export const productChangedDataSchema = z
@@ -95,7 +101,7 @@ export const productChangedDataSchema = z
     changes: z.array(fieldChangeSchema).min(1),
     snapshot: productSnapshotSchema,
   })
-  .strict();
+  .strict().openapi('ProductChangedData');
 export type ProductChangedData = z.infer<typeof productChangedDataSchema>;
 
 /**
@@ -104,7 +110,7 @@ export type ProductChangedData = z.infer<typeof productChangedDataSchema>;
  * job.completed / job.failed events carry `scheduleId`). This is the shape test deliveries use
  * and a future live event must keep.
  */
-export const scheduleTriggeredDataSchema = z.object({ scheduleId: z.string(), jobId: z.string(), firedAt: isoTimestamp }).strict();
+export const scheduleTriggeredDataSchema = z.object({ scheduleId: z.string(), jobId: z.string(), firedAt: isoTimestamp }).strict().openapi('ScheduleTriggeredData');
 
 /** Event name -> schema of its `data`. The keys are the event names (EVENT_TYPES). */
 export const WEBHOOK_EVENT_DATA = {
@@ -122,21 +128,28 @@ export type WebhookEventData<E extends EventType> = z.infer<(typeof WEBHOOK_EVEN
 const envelope = <E extends EventType>(event: E) =>
   z
     .object({
-      id: z.string(),
+      id: z.string().describe('The delivery id (also the X-Service-Delivery header): deduplicate on it'),
       event: z.literal(event),
       createdAt: isoTimestamp,
       projectId: z.string(),
       data: WEBHOOK_EVENT_DATA[event] as (typeof WEBHOOK_EVENT_DATA)[E],
-      /** Present (true) only on test deliveries. */
-      test: z.literal(true).optional(),
+      test: z.literal(true).optional().describe('Present (true) only on test deliveries'),
     })
     .strict();
 
+/** Event name -> the JSON body of its deliveries (spec 2.6); the OpenAPI `webhooks` section documents these. */
+export const WEBHOOK_DELIVERY_BODIES = {
+  'job.completed': envelope('job.completed').openapi('JobCompletedDelivery'),
+  'job.failed': envelope('job.failed').openapi('JobFailedDelivery'),
+  'schedule.triggered': envelope('schedule.triggered').openapi('ScheduleTriggeredDelivery'),
+  'product.changed': envelope('product.changed').openapi('ProductChangedDelivery'),
+} as const;
+
 /** The JSON body of a delivery (spec 2.6), `webhookDeliveryBody` serializes it. */
 export const webhookDeliverySchema = z.discriminatedUnion('event', [
-  envelope('job.completed'),
-  envelope('job.failed'),
-  envelope('schedule.triggered'),
-  envelope('product.changed'),
+  WEBHOOK_DELIVERY_BODIES['job.completed'],
+  WEBHOOK_DELIVERY_BODIES['job.failed'],
+  WEBHOOK_DELIVERY_BODIES['schedule.triggered'],
+  WEBHOOK_DELIVERY_BODIES['product.changed'],
 ]);
 export type WebhookDeliveryBody = z.infer<typeof webhookDeliverySchema>;

@@ -1,6 +1,6 @@
 export * from './connection';
 export * from './migrate';
-export type { Database, DeliveryStatus, FieldChange, JobErrorRow, JobTargetStatus, LedgerKind, StoredCrawlConfig } from './schema';
+export type { Database, DeliveryStatus, JobErrorRow, JobTargetStatus, LedgerKind, StoredCrawlConfig } from './schema';
 export * from './repositories/tenancy.repository';
 export * from './repositories/credit.repository';
 export * from './repositories/job.repository';

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { EventType, JobStatus, JobType, Plan } from '@crawl/core';
+import type { EventType, FieldChangeData, JobStatus, JobType, Plan, ProductSnapshotData, ResultItem, RunStatus, TargetErrorCode } from '@crawl/core';
 import type * as G from './generated/db';
 
 /**
@@ -26,7 +26,7 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface JobErrorRow {
   target: string;
-  code: string;
+  code: TargetErrorCode;
   message: string;
 }
 
@@ -37,12 +37,6 @@ export interface StoredCrawlConfig {
   lang: string | null;
 }
 
-export interface FieldChange {
-  field: string;
-  from: unknown;
-  to: unknown;
-}
-
 export type OrganizationTable = Narrow<G.Organization, { plan: Plan }>;
 export type CreditLedgerTable = Narrow<G.CreditLedger, { kind: LedgerKind }>;
 export type JobTable = Narrow<
@@ -50,18 +44,18 @@ export type JobTable = Narrow<
   { type: JobType; status: JobStatus; targets: Json<string[]>; errors: JsonWithDefault<JobErrorRow[]> }
 >;
 export type JobTargetTable = Narrow<G.JobTarget, { status: Generated<JobTargetStatus> }>;
-export type ResultItemTable = Narrow<G.ResultItem, { data: Json<Record<string, unknown>> }>;
+export type ResultItemTable = Narrow<G.ResultItem, { data: Json<ResultItem> }>;
 export type EventTable = Narrow<G.Event, { type: EventType; data: Json<Record<string, unknown>> }>;
 export type IdempotencyKeyTable = Narrow<G.IdempotencyKey, { response_body: ColumnType<unknown, string | null, string | null> }>;
 export type WebhookDeliveryTable = Narrow<G.WebhookDelivery, { status: Generated<DeliveryStatus> }>;
-export type ScheduleTable = Narrow<G.Schedule, { crawl_config: Json<StoredCrawlConfig> }>;
-export type TrackedTargetTable = Narrow<G.TrackedTarget, { latest_snapshot: NullableJson<Record<string, unknown>> }>;
+export type ScheduleTable = Narrow<G.Schedule, { crawl_config: Json<StoredCrawlConfig>; last_run_status: RunStatus | null }>;
+export type TrackedTargetTable = Narrow<G.TrackedTarget, { latest_snapshot: NullableJson<ProductSnapshotData> }>;
 export type ProductSnapshotTable = Narrow<
   G.ProductSnapshot,
-  { snapshot: Json<Record<string, unknown>>; changes: Json<FieldChange[]> }
+  { source: JobType; snapshot: Json<ProductSnapshotData>; changes: Json<FieldChangeData[]> }
 >;
-export type WebhookConfigTable = G.WebhookConfig;
-export type WebhookAttemptTable = G.WebhookAttempt;
+export type WebhookConfigTable = Narrow<G.WebhookConfig, { trigger_action: EventType }>;
+export type WebhookAttemptTable = Narrow<G.WebhookAttempt, { event_type: EventType }>;
 
 export interface Database {
   organization: OrganizationTable;

@@ -1,6 +1,6 @@
-import { EVENT_TYPES, type EventType, WEBHOOK_EVENT_DATA, webhookDeliveryBody, webhookDeliverySchema } from '@crawl/core';
+import { type DetailsResultItem, EVENT_TYPES, type EventType, type ResultItem, WEBHOOK_EVENT_DATA, webhookDeliveryBody, webhookDeliverySchema } from '@crawl/core';
 import type { Db } from '@crawl/db';
-import { buildJob, buildProject, openTestStore, progressRepositories, type TestStore, uniqueAsin } from '@crawl/testing';
+import { buildJob, buildProject, detailsItem, openTestStore, progressRepositories, searchItem, type TestStore, uniqueAsin } from '@crawl/testing';
 import { failJobInternally } from './internal-failure';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { MONITORED_FIELDS } from './product-snapshot';
@@ -23,24 +23,23 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 const eventsOf = (projectId: string) => db.selectFrom('event').select(['id', 'type', 'data', 'project_id', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
-const succeeded = (items: Record<string, unknown>[]): TargetOutcome => ({ kind: 'succeeded', items, attempts: 1 });
+const succeeded = (items: ResultItem[]): TargetOutcome => ({ kind: 'succeeded', items, attempts: 1 });
 const failed: TargetOutcome = { kind: 'failed', code: 'BLOCKED', message: 'captcha', attempts: 3 };
 
 /** A details product with every monitored field, as the marketplace parser stores it. */
-const product = (asin: string, price: number, extra: Record<string, unknown> = {}) => ({
-  asin,
-  title: `Product ${asin}`,
+const product = (asin: string, price: number, extra: Partial<DetailsResultItem> = {}) =>
+  detailsItem(asin, {
   price: { amount: price, currency: 'USD' },
   listPrice: { amount: 49.99, currency: 'USD' },
   availability: { status: 'in_stock', text: 'In Stock' },
   rating: 4.4,
   reviewsCount: 812,
-  seller: { name: 'Acme' },
+  seller: { name: 'Acme', id: null },
   bestSellersRank: [{ category: 'Electronics', rank: 77 }],
   isPrime: true,
   mainImage: `https://m.media-amazon.com/images/I/${asin}._AC_SX679_.jpg`,
   ...extra,
-});
+  });
 
 async function expectEventsParse(projectId: string, expected: EventType[]): Promise<void> {
   const events = await eventsOf(projectId);
@@ -60,7 +59,7 @@ it('product.changed of a details crawl: numeric changes and the full snapshot, t
   await recordTargetOutcome(deps, first.id, 0, a, succeeded([product(a, 29.99)]));
   // Second crawl: price, rank, Prime and image change; the seller is not observed (kept, not a change).
   const second = await buildJob(db, { owner, targets: [a, b] });
-  const changed = product(a, 24.5, { seller: null, isPrime: false, bestSellersRank: [{ category: 'Electronics', rank: 12 }], availability: { status: 'unknown' } });
+  const changed = product(a, 24.5, { seller: null, isPrime: false, bestSellersRank: [{ category: 'Electronics', rank: 12 }], availability: { status: 'unknown', text: null } });
   expect(await recordTargetOutcome(deps, second.id, 0, a, succeeded([changed]))).toBe('recorded');
   expect(await recordTargetOutcome(deps, second.id, 1, b, failed)).toBe('finalized');
 
@@ -83,7 +82,7 @@ it('job.failed when no target succeeded, from the last outcome and from the inte
 it('a search crawl writes no product.changed; its job.completed parses', async () => {
   const owner = await buildProject(db, { credits: 100 });
   const job = await buildJob(db, { owner, type: 'search', targets: ['usb cable'] });
-  const card = { asin: uniqueAsin(), title: 'Cable', price: { amount: 5, currency: 'USD' }, image: 'https://m.media-amazon.com/images/I/c.jpg', position: 1 };
+  const card = searchItem('usb cable', 1, { title: 'Cable', price: { amount: 5, currency: 'USD' }, image: 'https://m.media-amazon.com/images/I/c.jpg' });
   expect(await recordTargetOutcome(deps, job.id, 0, 'usb cable', succeeded([card]))).toBe('finalized');
 
   await expectEventsParse(owner.projectId, ['job.completed']);

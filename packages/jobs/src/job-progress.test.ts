@@ -1,7 +1,8 @@
+import type { TargetErrorCode } from '@crawl/core';
 import type { CreditRepository, Db } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
-import { buildJob, buildProject, openTestQueue, openTestStore, progressRepositories, type TestQueue, type TestStore, uniqueAsin } from '@crawl/testing';
+import { buildJob, buildProject, detailsItem, openTestQueue, openTestStore, progressRepositories, type TestQueue, type TestStore, uniqueAsin } from '@crawl/testing';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { JobService } from './job.service';
 
@@ -30,8 +31,8 @@ afterAll(async () => {
   await store.close();
 });
 
-const failed = (code = 'NOT_FOUND', message = 'no such product'): TargetOutcome => ({ kind: 'failed', code, message, attempts: 3 });
-const item = (asin: string, price: number) => ({ asin, title: `Product ${asin}`, price: { amount: price, currency: 'USD' }, rating: 4.5 });
+const failed = (code: TargetErrorCode = 'NOT_FOUND', message = 'no such product'): TargetOutcome => ({ kind: 'failed', code, message, attempts: 3 });
+const item = (asin: string, price: number) => detailsItem(asin, { price: { amount: price, currency: 'USD' } });
 
 const jobRow = (id: string) => db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const targetRow = (id: string, idx: number) => db.selectFrom('job_target').selectAll().where('job_id', '=', id).where('idx', '=', idx).executeTakeFirstOrThrow();

@@ -1,4 +1,4 @@
-import { CREDITS_PER_TARGET } from '@crawl/core';
+import { CREDITS_PER_TARGET, type ResultItem, type TargetErrorCode } from '@crawl/core';
 import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
 import { jobFinishedEvent, productChangedData } from './event-data';
 import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
@@ -20,8 +20,8 @@ export interface JobProgressDeps {
 }
 
 export type TargetOutcome =
-  | { kind: 'succeeded'; items: Record<string, unknown>[]; attempts: number }
-  | { kind: 'failed'; code: string; message: string; attempts: number };
+  | { kind: 'succeeded'; items: ResultItem[]; attempts: number }
+  | { kind: 'failed'; code: TargetErrorCode; message: string; attempts: number };
 
 export type RecordResult = 'recorded' | 'finalized' | 'discarded';
 
@@ -97,7 +97,7 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
  * product-snapshot.ts). Details crawls also emit one `product.changed` event per changed
  * product, in the same transaction as the results.
  */
-async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, items: Record<string, unknown>[]): Promise<void> {
+async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, items: ResultItem[]): Promise<void> {
   const byAsin = new Map<string, ProductSnapshot>();
   for (const item of items) {
     if (typeof item.asin === 'string' && !byAsin.has(item.asin)) byAsin.set(item.asin, snapshotOf(job.type, item));

@@ -1,4 +1,4 @@
-import type { ProductSnapshotData } from '@crawl/core';
+import type { FieldChangeData, ProductSnapshotData } from '@crawl/core';
 
 /**
  * Change tracking rules (issue 6), pure functions so that they are tested on their own.
@@ -22,11 +22,8 @@ import type { ProductSnapshotData } from '@crawl/core';
 export type ProductSnapshot = ProductSnapshotData;
 
 export type MonitoredField = keyof ProductSnapshot;
-export interface FieldChange {
-  field: MonitoredField;
-  from: unknown;
-  to: unknown;
-}
+/** One change: `from` and `to` have the type of the field (`fieldChangeSchema` in @crawl/core). */
+export type FieldChange = FieldChangeData;
 
 export const MONITORED_FIELDS: MonitoredField[] = [
   'price', 'listPrice', 'currency', 'availability', 'rating', 'reviewsCount', 'title', 'seller', 'bestSellersRank', 'isPrime', 'mainImage',
@@ -104,7 +101,8 @@ export function diffSnapshot(previous: ProductSnapshot | null, next: ProductSnap
     const from = previous[field];
     (merged as unknown as Record<string, unknown>)[field] = to;
     if (from === null || from === undefined) continue; // first observation of this field
-    if (!same(field, from, to)) changes.push({ field, from, to });
+    // The loop loses the field/value correlation TypeScript would need; both come from the same field.
+    if (!same(field, from, to)) changes.push({ field, from, to } as FieldChange);
   }
   return { changes, merged };
 }

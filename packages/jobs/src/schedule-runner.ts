@@ -1,3 +1,4 @@
+import type { RunStatus } from '@crawl/core';
 import type { Db, ScheduleRepository, ScheduleRow } from '@crawl/db';
 import type { JobService } from './job.service';
 import { nextFireAfter } from './schedule-cron';
@@ -7,8 +8,6 @@ export interface ScheduleRunnerDeps {
   schedules: ScheduleRepository;
   jobService: JobService;
 }
-
-export type RunStatus = 'created' | 'skipped_insufficient_credits';
 
 /** A fire time recorded twice: the batch rolls back and is retried (never a second job). */
 class DuplicateFire extends Error {}

@@ -1,4 +1,4 @@
-import { type JobType, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
+import { type JobType, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
 import { type FetchResult, fetchPage } from './fetch-page';
@@ -29,7 +29,7 @@ export const CRAWL_ERROR_MESSAGES: Readonly<Record<CrawlErrorCode, string>> = {
 };
 
 export type CrawlOutcome =
-  | { ok: true; items: Record<string, unknown>[]; status: number }
+  | { ok: true; items: ResultItem[]; status: number }
   /** `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. */
   | { ok: false; code: CrawlErrorCode; message: string; detail: string; retryable: boolean };
 

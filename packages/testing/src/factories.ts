@@ -1,4 +1,4 @@
-import { creditCost, type EventType, type JobType, newId } from '@crawl/core';
+import { creditCost, type DetailsResultItem, type EventType, type JobType, newId, type SearchResultItem } from '@crawl/core';
 import {
   type Db,
   EventRepository,
@@ -149,4 +149,57 @@ export async function buildEvent(db: Db, projectId: string, overrides: { type?: 
   const events = new EventRepository(db);
   const id = await db.transaction().execute((trx) => events.insert(trx, { projectId, type: overrides.type ?? 'job.completed', data: overrides.data ?? { test: true } }));
   return db.selectFrom('event').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** A complete details result item as the worker stores it (every field of the schema), with overrides. */
+export function detailsItem(asin: string, overrides: Partial<DetailsResultItem> = {}): DetailsResultItem {
+  return {
+    target: asin,
+    asin,
+    url: `https://www.amazon.com/dp/${asin}`,
+    title: `Product ${asin}`,
+    brand: 'Acme',
+    price: { amount: 19.99, currency: 'USD' },
+    listPrice: null,
+    rating: 4.5,
+    reviewsCount: 120,
+    availability: { status: 'in_stock', text: 'In Stock' },
+    mainImage: `https://m.media-amazon.com/images/I/${asin}._AC_SX679_.jpg`,
+    images: [],
+    features: [],
+    description: null,
+    categories: [],
+    bestSellersRank: [],
+    seller: null,
+    isPrime: false,
+    variants: [],
+    specifications: {},
+    missingFields: [],
+    parserVersion: 'test',
+    ...overrides,
+  };
+}
+
+/** A complete search result item (one card) as the worker stores it, with overrides. */
+export function searchItem(keyword: string, position: number, overrides: Partial<SearchResultItem> = {}): SearchResultItem {
+  const asin = overrides.asin ?? uniqueAsin();
+  return {
+    keyword,
+    position,
+    organicPosition: position,
+    asin,
+    title: `Product ${asin}`,
+    url: `https://www.amazon.com/dp/${asin}`,
+    image: null,
+    price: { amount: 9.99, currency: 'USD' },
+    listPrice: null,
+    rating: 4,
+    reviewsCount: 10,
+    isSponsored: false,
+    isPrime: false,
+    badges: [],
+    missingFields: [],
+    parserVersion: 'test',
+    ...overrides,
+  };
 }

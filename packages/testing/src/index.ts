@@ -5,3 +5,5 @@ export * from './recording-server';
 export * from './processes';
 export * from './factories';
 export * from './stores';
+export * from './openapi-contract';
+export * from './contract-recorder';

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs, mkdtempSync } from 'node:fs';
 import { promises as dnsPromises } from 'node:dns';
-import { verify } from '@crawl/webhook-signature';
+import { verify } from '@crawl/client';
 import { closeDeliveryAgents, deliverWebhook, isPrivateAddress, type DeliveryRequest } from './index';
 
 interface Received {

@@ -10,7 +10,7 @@ import {
   SIGNATURE_HEADER,
   WEBHOOK_ID_HEADER,
   sign,
-} from '@crawl/webhook-signature';
+} from '@crawl/client';
 import { isPrivateAddress } from './address';
 import { PRIVATE_URL_HINT, staticCheck } from './url-check';
 

@@ -1,3 +1,4 @@
+import type { ResultItem } from '@crawl/core';
 import type { Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
@@ -5,7 +6,7 @@ import type { Database } from '../schema';
 export interface ResultRow {
   targetIdx: number;
   position: number;
-  data: Record<string, unknown>;
+  data: ResultItem;
 }
 
 /** Stored result items of a job, in target then position order. */
@@ -20,7 +21,7 @@ export class ResultRepository {
   ) {}
 
   /** Stores a target's result items; (job, target, position) is unique, so a replay cannot duplicate. */
-  async insertMany(trx: Transaction<Database>, jobId: string, targetIdx: number, items: Record<string, unknown>[]): Promise<void> {
+  async insertMany(trx: Transaction<Database>, jobId: string, targetIdx: number, items: ResultItem[]): Promise<void> {
     for (let i = 0; i < items.length; i += 200) {
       await trx
         .insertInto('result_item')

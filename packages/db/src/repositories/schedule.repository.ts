@@ -1,5 +1,5 @@
 import { type Selectable, sql, type Transaction } from 'kysely';
-import { newId } from '@crawl/core';
+import { newId, type RunStatus } from '@crawl/core';
 import type { Db } from '../connection';
 import type { Database, ScheduleTable, StoredCrawlConfig } from '../schema';
 
@@ -117,7 +117,7 @@ export class ScheduleRepository {
     return inserted !== undefined;
   }
 
-  async advance(trx: Transaction<Database>, id: string, run: { nextRunAt: Date; lastRunAt: Date; status: string; jobId: string | null }): Promise<void> {
+  async advance(trx: Transaction<Database>, id: string, run: { nextRunAt: Date; lastRunAt: Date; status: RunStatus; jobId: string | null }): Promise<void> {
     await trx
       .updateTable('schedule')
       // lastJobId stays the last job the schedule created when a run is skipped

@@ -1,3 +1,4 @@
+import type { JobType } from '@crawl/core';
 import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database, ProductSnapshotTable, TrackedTargetTable } from '../schema';
@@ -46,7 +47,7 @@ export class TrackingRepository {
   }
 
   /** Stores one snapshot per product and moves each tracked target on, in two statements. */
-  async recordSnapshots(trx: Transaction<Database>, scope: { projectId: string; marketplace: string; jobId: string; source: string }, writes: SnapshotWrite[]): Promise<void> {
+  async recordSnapshots(trx: Transaction<Database>, scope: { projectId: string; marketplace: string; jobId: string; source: JobType }, writes: SnapshotWrite[]): Promise<void> {
     if (!writes.length) return;
     await trx
       .insertInto('product_snapshot')

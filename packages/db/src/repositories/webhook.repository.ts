@@ -1,5 +1,5 @@
 import { type Selectable, sql, type Transaction } from 'kysely';
-import { newId } from '@crawl/core';
+import { type EventType, newId } from '@crawl/core';
 import type { Db } from '../connection';
 import type { Database, WebhookAttemptTable, WebhookConfigTable, WebhookDeliveryTable } from '../schema';
 
@@ -23,7 +23,7 @@ export interface WebhookConfigInput {
   id?: string;
   name: string | null;
   url: string;
-  triggerAction: string;
+  triggerAction: EventType;
   enabled: boolean;
   secretEncrypted: string;
 }
@@ -201,7 +201,7 @@ export class WebhookDeliveryRepository {
   }
 
   async logAttempt(
-    a: { deliveryId: string | null; webhookId: string; projectId: string; eventType: string; number: number; success: boolean; statusCode: number | null; durationMs: number; error: string | null; test: boolean },
+    a: { deliveryId: string | null; webhookId: string; projectId: string; eventType: EventType; number: number; success: boolean; statusCode: number | null; durationMs: number; error: string | null; test: boolean },
     executor: Db | Transaction<Database> = this.db,
   ): Promise<void> {
     await executor

@@ -1,4 +1,4 @@
-import { AppError, ERROR_STATUS, type ErrorCode } from '@crawl/core';
+import { AppError, type ErrorBody, ERROR_STATUS, type ErrorCode } from '@crawl/core';
 import { isDbUnavailableError } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { NextFunction, Request, Response } from 'express';
@@ -55,14 +55,16 @@ export function toAppError(err: unknown): AppError {
 export function sendError(res: Response, requestId: string, err: AppError): void {
   const status = ERROR_STATUS[err.code];
   if (err.code === 'UNAVAILABLE' && !res.getHeader('Retry-After')) res.setHeader('Retry-After', '1');
-  res.status(status).json({
+  const body = {
     error: {
       code: err.code,
       message: err.message,
       requestId,
-      ...(err.details !== undefined ? { details: err.details } : {}),
+      // `details` is unknown on AppError; errorBodySchema lists the shapes codes carry.
+      ...(err.details !== undefined ? { details: err.details as NonNullable<ErrorBody['error']['details']> } : {}),
     },
-  });
+  } satisfies ErrorBody;
+  res.status(status).json(body);
 }
 
 /** Renders every error as `{error: {code, message, requestId, details?}}`; logs only 5xx. */

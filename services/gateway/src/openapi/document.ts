@@ -6,7 +6,24 @@ import { exportQuery, listJobsQuery, resultsQuery } from '../routes/jobs/jobs.sc
 import { schedulesQuery } from '../routes/schedules/schedules.router';
 import { compareQuery, timelineQuery, trackedTargetsQuery } from '../routes/tracking/tracking.router';
 import { patchWebhooksBody, testWebhookBody, webhooksQuery } from '../routes/webhooks/webhooks.schemas';
-import { Analytics, Comparison, ErrorBody, Job, Pagination, ResultItem, Schedule, TimelineEntry, TrackedTarget, WebhookConfig, WebhookLog, WebhookTestResult } from './response.schemas';
+import {
+  analyticsSchema as Analytics,
+  comparisonSchema as Comparison,
+  errorBodySchema as ErrorBody,
+  jobResourceSchema as Job,
+  livenessSchema as Liveness,
+  llmExportSchema as LlmExport,
+  paginationSchema as Pagination,
+  readinessSchema as Readiness,
+  resultItemSchema as ResultItem,
+  scheduleSchema as Schedule,
+  timelineSchema as Timeline,
+  trackedTargetSchema as TrackedTarget,
+  webhookConfigsSchema as WebhookConfigs,
+  webhooksSchema as Webhooks,
+  webhookTestResultSchema as WebhookTestResult,
+} from '@crawl/core';
+import { registerWebhooks } from './webhooks';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the gateway validates with
@@ -15,40 +32,53 @@ import { Analytics, Comparison, ErrorBody, Job, Pagination, ResultItem, Schedule
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
 const ERRORS: Record<number, string> = {
-  400: 'VALIDATION_ERROR: malformed JSON, wrong types, unknown fields; `details` lists every problem',
+  400: 'VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem',
   401: 'UNAUTHORIZED: missing, malformed, unknown or revoked API key',
   402: 'INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically',
-  403: 'FORBIDDEN: the path names another project than the key\'s',
+  403: "FORBIDDEN: the path names another project than the key's",
   404: 'NOT_FOUND: unknown id, or an id of another project',
-  409: 'JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS',
+  409: 'JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status)',
   413: 'PAYLOAD_TOO_LARGE: body over 1 MiB',
   422: 'IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body',
-  429: 'RATE_LIMITED: retry after `Retry-After` seconds',
-  503: 'UNAVAILABLE: Postgres or Redis unreachable; retry with backoff',
+  429: 'RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds',
+  500: 'INTERNAL: a fault of the service; the request id is in the logs',
+  503: 'UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds',
 };
 
-const rateHeaders = {
-  'X-Request-Id': { description: 'Request id (yours if you sent a sane one)', schema: { type: 'string' as const } },
-  'X-RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' as const } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' as const } },
-  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' as const } },
+/** Every `/v1/key` operation can answer these, whatever it does. */
+const COMMON_ERRORS = [400, 401, 413, 429, 500, 503];
+
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
+const REQUEST_ID = { 'X-Request-Id': { description: 'Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests', schema: { type: 'string' as const } } };
+const RATE_LIMIT = {
+  'X-RateLimit-Limit': integerHeader('Requests allowed per user in the current window (absent when rate limiting is off)'),
+  'X-RateLimit-Remaining': integerHeader('Requests left in the current window'),
+  'X-RateLimit-Reset': integerHeader('Whole seconds until the window resets'),
 };
+const RETRY_AFTER = { 'Retry-After': integerHeader('Whole seconds to wait before retrying') };
+const LOCATION = (what: string) => ({ Location: { description: `Path of the ${what}`, required: true, schema: { type: 'string' as const } } });
+const REPLAYED = {
+  'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string' as const, enum: ['true'] } },
+};
+const ATTACHMENT = { 'Content-Disposition': { description: '`attachment; filename="<jobId>-<type>.<json|csv|llm.json>"`', schema: { type: 'string' as const } } };
 
 const idempotencyHeader = z.object({
   'Idempotency-Key': z.string().max(255).optional().openapi({ description: 'Replays the first successful response for 24 h instead of creating (and charging) again' }),
 });
 
-const errorResponses = (codes: number[]) =>
-  Object.fromEntries(
-    [401, 429, 503, ...codes].map((code) => [
+function errorResponses(codes: number[], authed: boolean) {
+  const all = [...new Set([...(authed ? COMMON_ERRORS : []), ...codes])].sort((a, b) => a - b);
+  return Object.fromEntries(
+    all.map((code) => [
       code,
       {
         description: ERRORS[code]!,
-        headers: code === 429 ? { ...rateHeaders, 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' as const } } } : { 'X-Request-Id': rateHeaders['X-Request-Id'] },
+        headers: { ...REQUEST_ID, ...(authed && code !== 401 ? RATE_LIMIT : {}), ...(code === 429 || code === 503 ? RETRY_AFTER : {}) },
         content: { 'application/json': { schema: ErrorBody } },
       },
     ]),
   );
+}
 
 /** The object schema behind refinements/transforms, for query parameters. */
 function queryObject(schema: ZodTypeAny): z.AnyZodObject {
@@ -60,6 +90,8 @@ function queryObject(schema: ZodTypeAny): z.AnyZodObject {
 const projectId = z.object({ projectId: z.string().openapi({ example: 'prj_2x2nikgxu7e1g6hw' }) });
 const jobId = z.object({ jobId: z.string().openapi({ example: 'job_sfcsm02wi6t0dl1e' }) });
 const scheduleId = z.object({ scheduleId: z.string() });
+
+type Headers = Record<string, { description: string; required?: boolean; schema: { type: 'string' | 'integer'; enum?: string[] } }>;
 
 interface Op {
   method: Method;
@@ -73,50 +105,58 @@ interface Op {
   status: number;
   response?: ZodTypeAny;
   responseDescription?: string;
+  /** Headers of the success response besides X-Request-Id and the rate-limit ones. */
+  responseHeaders?: Headers;
+  /** Error statuses besides COMMON_ERRORS. */
   errors: number[];
   content?: Record<string, { schema: ZodTypeAny }>;
   auth?: boolean;
 }
 
-const data = (schema: ZodTypeAny) => z.object({ data: schema });
-const list = (schema: ZodTypeAny) => z.object({ data: z.array(schema), pagination: Pagination });
+const data = (schema: ZodTypeAny) => z.object({ data: schema }).strict();
+const list = (schema: ZodTypeAny) => z.object({ data: z.array(schema), pagination: Pagination }).strict();
 
 export const API_OPERATIONS: Op[] = [
-  { method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job (credits reserved; 202 with Location)', params: projectId, body: jobBodySchema, headers: idempotencyHeader, status: 202, response: data(Job), errors: [400, 402, 403, 409, 413, 422] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'List jobs, newest first', params: projectId, query: listJobsQuery, status: 200, response: list(Job), errors: [400, 403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job (credits reserved; 202 with Location)', params: projectId, body: jobBodySchema, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('job'), ...REPLAYED }, errors: [402, 403, 409, 422] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'List jobs, newest first', params: projectId, query: listJobsQuery, status: 200, response: list(Job), errors: [403] },
   { method: 'get', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: 'Get a job', params: jobId, status: 200, response: data(Job), errors: [404] },
-  { method: 'get', path: '/v1/key/jobs/{jobId}/results', tag: 'Jobs', summary: "A job's result items, paginated", params: jobId, query: resultsQuery, status: 200, response: list(ResultItem), errors: [400, 404] },
+  { method: 'get', path: '/v1/key/jobs/{jobId}/results', tag: 'Jobs', summary: "A job's result items, paginated", params: jobId, query: resultsQuery, status: 200, response: list(ResultItem), errors: [404] },
   {
     method: 'get', path: '/v1/key/jobs/{jobId}/export', tag: 'Jobs', summary: 'Download the results of a completed job (json, csv or the versioned llm format)', params: jobId, query: exportQuery, status: 200,
-    responseDescription: 'A file (Content-Disposition: attachment), streamed', errors: [400, 404, 409],
-    content: { 'application/json': { schema: z.array(ResultItem) }, 'text/csv': { schema: z.string() } },
+    responseDescription: 'A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180', responseHeaders: ATTACHMENT, errors: [404, 409],
+    content: { 'application/json': { schema: z.union([z.array(ResultItem), LlmExport]) }, 'text/csv': { schema: z.string() } },
   },
-  { method: 'post', path: '/v1/key/jobs/{jobId}/retry', tag: 'Jobs', summary: 'Retry a failed or cancelled job as a new job', params: jobId, headers: idempotencyHeader, status: 202, response: data(Job), errors: [402, 404, 409, 422] },
+  { method: 'post', path: '/v1/key/jobs/{jobId}/retry', tag: 'Jobs', summary: 'Retry a failed or cancelled job as a new job', params: jobId, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('new job'), ...REPLAYED }, errors: [402, 404, 409, 422] },
   { method: 'post', path: '/v1/key/jobs/{jobId}/cancel', tag: 'Jobs', summary: 'Cancel a queued or running job (not-crawled targets refunded)', params: jobId, status: 200, response: data(Job), errors: [404, 409] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule (cron in UTC, 5 or 6 fields)', params: projectId, body: createScheduleBody, status: 201, response: data(Schedule), errors: [400, 403] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'List schedules', params: projectId, query: schedulesQuery, status: 200, response: list(Schedule), errors: [400, 403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule (cron in UTC, 5 or 6 fields)', params: projectId, body: createScheduleBody, status: 201, response: data(Schedule), responseHeaders: LOCATION('schedule'), errors: [403] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'List schedules', params: projectId, query: schedulesQuery, status: 200, response: list(Schedule), errors: [403] },
   { method: 'get', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Get a schedule', params: scheduleId, status: 200, response: data(Schedule), errors: [404] },
-  { method: 'patch', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Update enabled, cron or crawlConfig', params: scheduleId, body: patchScheduleBody, status: 200, response: data(Schedule), errors: [400, 404] },
+  { method: 'patch', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Update enabled, cron or crawlConfig', params: scheduleId, body: patchScheduleBody, status: 200, response: data(Schedule), errors: [404] },
   { method: 'delete', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Delete a schedule (its jobs stay)', params: scheduleId, status: 204, responseDescription: 'Deleted', errors: [404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Webhook configurations (with secrets) and recent delivery attempts', params: projectId, query: webhooksQuery, status: 200, response: data(z.object({ configs: z.array(WebhookConfig), logs: z.array(WebhookLog) })), errors: [400, 403] },
-  { method: 'patch', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Replace all webhook configurations (at most 20)', params: projectId, body: patchWebhooksBody, status: 200, response: data(z.object({ configs: z.array(WebhookConfig) })), errors: [400, 403] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/test', tag: 'Webhooks', summary: 'Send one signed test delivery now', params: projectId, body: testWebhookBody, status: 200, response: data(WebhookTestResult), errors: [400, 403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'Tracked products with their latest snapshot and change counts', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [400, 403] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: 'Snapshots of one product, newest first, with changes', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: z.object({ data: z.array(TimelineEntry), target: z.record(z.unknown()) }), errors: [400, 403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', summary: 'Compare two result sets (jobs) of the project', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [400, 403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Project analytics over a date range (default: last 30 days)', params: projectId, query: analyticsQuery, status: 200, response: data(Analytics), errors: [400, 403] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Webhook configurations (with secrets) and recent delivery attempts', params: projectId, query: webhooksQuery, status: 200, response: data(Webhooks), errors: [403] },
+  { method: 'patch', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Replace all webhook configurations (at most 20)', params: projectId, body: patchWebhooksBody, status: 200, response: data(WebhookConfigs), errors: [403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/test', tag: 'Webhooks', summary: 'Send one signed test delivery now', params: projectId, body: testWebhookBody, status: 200, response: data(WebhookTestResult), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'Tracked products with their latest snapshot and change counts', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: 'Snapshots of one product, newest first, with changes', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: Timeline, errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', summary: 'Compare two result sets (jobs) of the project', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Project analytics over a date range (default: last 30 days)', params: projectId, query: analyticsQuery, status: 200, response: data(Analytics), errors: [403] },
 ];
 
 export const PUBLIC_OPERATIONS: Op[] = [
-  { method: 'get', path: '/healthz', tag: 'Operations', summary: 'Liveness: the process is up', status: 200, response: data(z.object({ status: z.literal('ok') })), errors: [], auth: false },
-  { method: 'get', path: '/readyz', tag: 'Operations', summary: 'Readiness: Postgres and Redis reachable (503 otherwise)', status: 200, response: data(z.object({ status: z.string(), postgres: z.boolean(), redis: z.boolean() })), errors: [], auth: false },
+  { method: 'get', path: '/healthz', tag: 'Operations', summary: 'Liveness: the process is up', status: 200, response: data(Liveness), errors: [], auth: false },
+  { method: 'get', path: '/readyz', tag: 'Operations', summary: 'Readiness: Postgres and Redis reachable (503 with the same body otherwise)', status: 200, response: data(Readiness), errors: [], auth: false },
   { method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics', status: 200, responseDescription: 'Prometheus text format', errors: [], auth: false, content: { 'text/plain': { schema: z.string() } } },
-  { method: 'get', path: '/openapi.json', tag: 'Operations', summary: 'This document', status: 200, responseDescription: 'OpenAPI 3.1 JSON', errors: [], auth: false },
+  { method: 'get', path: '/openapi.json', tag: 'Operations', summary: 'This document', status: 200, responseDescription: 'OpenAPI 3.1 JSON', errors: [], auth: false, content: { 'application/json': { schema: z.record(z.unknown()) } } },
   { method: 'get', path: '/docs', tag: 'Operations', summary: 'Interactive API documentation (works offline)', status: 200, responseDescription: 'HTML page', errors: [], auth: false, content: { 'text/html': { schema: z.string() } } },
 ];
 
 function register(registry: OpenAPIRegistry, op: Op): void {
   const authed = op.auth !== false;
+  const success = {
+    description: op.responseDescription ?? 'Success',
+    headers: { ...REQUEST_ID, ...(authed ? RATE_LIMIT : {}), ...op.responseHeaders },
+    ...(op.content ? { content: op.content } : op.response ? { content: { 'application/json': { schema: op.response } } } : {}),
+  };
   const route: RouteConfig = {
     method: op.method,
     path: op.path,
@@ -130,12 +170,10 @@ function register(registry: OpenAPIRegistry, op: Op): void {
       ...(op.body ? { body: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
     },
     responses: {
-      [op.status]: {
-        description: op.responseDescription ?? 'Success',
-        headers: authed ? rateHeaders : undefined,
-        ...(op.content ? { content: op.content } : op.response ? { content: { 'application/json': { schema: op.response } } } : {}),
-      },
-      ...(authed ? errorResponses(op.errors) : {}),
+      [op.status]: success,
+      // readiness answers 503 with the same body, not an error
+      ...(op.path === '/readyz' ? { 503: { ...success, description: 'Not ready: Postgres or Redis unreachable' } } : {}),
+      ...errorResponses(op.errors, authed),
     },
   };
   registry.registerPath(route);
@@ -148,6 +186,7 @@ export function openApiDocument(): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'A project API key: `Authorization: Bearer <API key>`' });
   for (const op of [...API_OPERATIONS, ...PUBLIC_OPERATIONS]) register(registry, op);
+  registerWebhooks(registry);
   cached = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

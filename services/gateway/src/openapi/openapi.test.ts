@@ -44,7 +44,10 @@ it('is OpenAPI 3.1 with the error codes, headers and examples clients rely on', 
   for (const code of Object.keys(ERROR_STATUS).filter((c) => c !== 'INTERNAL')) expect(text).toContain(code);
   for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Idempotency-Key']) expect(text).toContain(header);
   const create = doc.paths['/v1/key/projects/{projectId}/jobs'].post;
-  expect(Object.keys(create.responses).sort()).toEqual(['202', '400', '401', '402', '403', '409', '413', '422', '429', '503']);
+  expect(Object.keys(create.responses).sort()).toEqual(['202', '400', '401', '402', '403', '409', '413', '422', '429', '500', '503']);
+  expect(Object.keys(create.responses['202'].headers)).toEqual(expect.arrayContaining(['Location', 'Idempotent-Replayed', 'X-Request-Id', 'X-RateLimit-Limit']));
+  expect(Object.keys(create.responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-Request-Id']));
+  expect(doc.paths['/v1/key/projects/{projectId}/schedules'].post.responses['201'].headers.Location.required).toBe(true);
   expect(create.requestBody.content['application/json'].schema.properties.type.enum).toEqual(['search', 'details']);
   const list = doc.paths['/v1/key/projects/{projectId}/jobs'].get.parameters.map((p: { name: string }) => p.name);
   expect(list).toEqual(expect.arrayContaining(['status', 'q', 'from', 'to', 'limit', 'offset']));
@@ -61,4 +64,42 @@ it('a documented request body is what the gateway accepts: an example built from
   expect(docs.status).toBe(200);
   expect(docs.text).toContain('/docs/assets/swagger-ui-bundle.js');
   expect((await h.http.get('/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
+});
+
+it('documents result items as a union of the two item schemas, and the llm export as an object', async () => {
+  const doc = (await h.http.get('/openapi.json')).body;
+  const schemas = doc.components.schemas;
+  expect(schemas.ResultItem.anyOf).toEqual([{ $ref: '#/components/schemas/DetailsResultItem' }, { $ref: '#/components/schemas/SearchResultItem' }]);
+  expect(schemas.DetailsResultItem.required).toEqual(expect.arrayContaining(['target', 'asin', 'price', 'availability', 'missingFields', 'parserVersion']));
+  expect(schemas.SearchResultItem.required).toEqual(expect.arrayContaining(['keyword', 'position', 'organicPosition', 'isSponsored']));
+  // drift example of issue 12: the llm export was documented as an array of result items
+  expect(schemas.LlmExport).toMatchObject({ type: 'object', required: expect.arrayContaining(['schemaVersion', 'generatedAt', 'job', 'items']) });
+  const exported = doc.paths['/v1/key/jobs/{jobId}/export'].get.responses['200'].content['application/json'].schema;
+  expect(exported.anyOf).toContainEqual({ $ref: '#/components/schemas/LlmExport' });
+  // drift example: the log entry's deliveryId is nullable and its duration always set
+  expect(schemas.WebhookLogEntry.properties.deliveryId.type).toEqual(['string', 'null']);
+  expect(schemas.WebhookLogEntry.properties.durationMs.type).toBe('integer');
+  expect(schemas.WebhookLogEntry.required).toContain('durationMs');
+});
+
+it('renders a nullable named schema as one that accepts null, and has no allOf (whose strict branches would reject valid bodies)', async () => {
+  const doc = (await h.http.get('/openapi.json')).body;
+  expect(doc.components.schemas.DetailsResultItem.properties.price.anyOf).toEqual(expect.arrayContaining([{ $ref: '#/components/schemas/Money' }, { type: 'null' }]));
+  expect(doc.components.schemas.TrackedTarget.properties.snapshot.anyOf).toEqual(expect.arrayContaining([{ $ref: '#/components/schemas/ProductSnapshot' }, { type: 'null' }]));
+  expect(JSON.stringify(doc)).not.toContain('"allOf"');
+  const refs = new Set<string>(JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g) ?? []);
+  for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref.split('/').pop()!);
+});
+
+it('documents the four webhook events with their delivery headers and the signature scheme', async () => {
+  const doc = (await h.http.get('/openapi.json')).body;
+  expect(Object.keys(doc.webhooks)).toEqual(['job.completed', 'job.failed', 'schedule.triggered', 'product.changed']);
+  for (const [event, item] of Object.entries<{ post: { parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: Record<string, { schema: unknown }> } } }>(doc.webhooks)) {
+    const headers = item.post.parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name);
+    expect(headers).toEqual(['X-Service-Signature', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Webhook-Id']);
+    const ref = (item.post.requestBody.content['application/json']!.schema as { $ref: string }).$ref;
+    const body = doc.components.schemas[ref.split('/').pop()!];
+    expect(body.properties.event.enum).toEqual([event]);
+  }
+  expect(JSON.stringify(doc.webhooks)).toContain('HMAC-SHA256');
 });

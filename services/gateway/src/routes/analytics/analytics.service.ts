@@ -1,3 +1,4 @@
+import type { AnalyticsResource } from '@crawl/core';
 import type { AnalyticsRepository } from '@crawl/db';
 
 /**
@@ -14,7 +15,7 @@ import type { AnalyticsRepository } from '@crawl/db';
 export class AnalyticsService {
   constructor(private readonly analytics: AnalyticsRepository) {}
 
-  async forProject(projectId: string, from: Date, to: Date) {
+  async forProject(projectId: string, from: Date, to: Date): Promise<AnalyticsResource> {
     const [j, failures, changes, deliveries, daily] = await Promise.all([
       this.analytics.jobTotals(projectId, from, to),
       this.analytics.failuresByCode(projectId, from, to),

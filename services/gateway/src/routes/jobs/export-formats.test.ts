@@ -1,4 +1,6 @@
+import { llmExportItemSchema } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
+import { detailsItem, searchItem } from '@crawl/testing';
 import { CSV_COLUMNS, csvCell, csvHeader, csvRow, llmItem } from './export-formats';
 
 /** Splits one CSV record produced by csvRow (RFC 4180: quoted cells may hold commas, quotes, newlines). */
@@ -104,7 +106,21 @@ describe('json and llm exports stay exact', () => {
   const job = { id: 'job_0000000000000000', type: 'details', marketplace: 'US' } as JobRow;
 
   it('llm items carry stored text unchanged', () => {
-    const item = llmItem(job, { target: '=t', title: '=HYPERLINK("x")', brand: '-b', description: '@d', price: { amount: 5, currency: 'USD' } });
+    const item = llmItem(job, detailsItem('B000000001', { target: '=t', title: '=HYPERLINK("x")', brand: '-b', description: '@d', price: { amount: 5, currency: 'USD' } }));
     expect(item).toMatchObject({ query: '=t', title: '=HYPERLINK("x")', brand: '-b', description: '@d', price: 5 });
+    expect(llmExportItemSchema.parse(item)).toEqual(item);
+  });
+
+  it('an llm item has every key of the contract for both kinds of item', () => {
+    const search = { ...job, type: 'search' } as JobRow;
+    expect(llmExportItemSchema.parse(llmItem(search, searchItem('usb cable', 3, { isSponsored: true, organicPosition: null })))).toMatchObject({
+      source: 'search',
+      query: 'usb cable',
+      rank: 3,
+      organicRank: null,
+      isSponsored: true,
+      availability: null,
+    });
+    expect(llmExportItemSchema.parse(llmItem(job, detailsItem('B000000002')))).toMatchObject({ source: 'details', query: 'B000000002', rank: null, availability: 'in_stock' });
   });
 });

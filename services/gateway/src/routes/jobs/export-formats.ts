@@ -1,3 +1,4 @@
+import { LLM_SCHEMA_VERSION, type LlmExport, type LlmExportItem, type ResultItem } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
 
 /**
@@ -101,9 +102,6 @@ export function csvRow(type: JobRow['type'], item: Item): string {
   return `${CSV_COLUMNS[type].map(([, get]) => csvCell(get(item))).join(',')}\r\n`;
 }
 
-/** Version of the `llm` contract (docs/llm-export.schema.json). Bump the major on any breaking change. */
-export const LLM_SCHEMA_VERSION = '1.0';
-
 export function llmHeader(job: JobRow, generatedAt: Date): string {
   const meta = {
     id: job.id,
@@ -114,50 +112,86 @@ export function llmHeader(job: JobRow, generatedAt: Date): string {
     createdAt: job.created_at.toISOString(),
     finishedAt: job.finished_at?.toISOString() ?? null,
     resultsCount: job.results_count,
-  };
+  } satisfies LlmExport['job'];
   return `{"schemaVersion":${JSON.stringify(LLM_SCHEMA_VERSION)},"generatedAt":${JSON.stringify(generatedAt.toISOString())},"job":${JSON.stringify(meta)},"items":[`;
 }
 
-const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+/** The fields only one kind of item has: null (or empty) for the other kind. */
+function kindFields(item: ResultItem) {
+  if ('keyword' in item) {
+    return {
+      source: 'search' as const,
+      query: item.keyword,
+      rank: item.position,
+      organicRank: item.organicPosition,
+      brand: null,
+      availability: null,
+      isSponsored: item.isSponsored,
+      imageUrl: item.image,
+      images: item.image ? [item.image] : [],
+      features: [],
+      description: null,
+      categories: [],
+      bestSellersRank: [],
+      seller: null,
+      badges: item.badges,
+      specifications: {},
+    };
+  }
+  return {
+    source: 'details' as const,
+    query: item.target,
+    rank: null,
+    organicRank: null,
+    brand: item.brand,
+    availability: item.availability.status,
+    isSponsored: null,
+    imageUrl: item.mainImage,
+    images: item.images,
+    features: item.features,
+    description: item.description,
+    categories: item.categories,
+    bestSellersRank: item.bestSellersRank,
+    seller: item.seller?.name ?? null,
+    badges: [],
+    specifications: item.specifications,
+  };
+}
 
 /**
- * One item of the `llm` contract: the same keys, in the same order, for search and details
- * rows (null where a kind has no such value), prices as decimal numbers in major units with
- * an ISO 4217 currency, ratings on a 0-5 scale.
+ * One item of the `llm` contract (`llmExportItemSchema` in @crawl/core): the same keys, in the
+ * same order, for search and details rows (null where a kind has no such value), prices as
+ * decimal numbers in major units with an ISO 4217 currency, ratings on a 0-5 scale.
  */
-export function llmItem(job: JobRow, item: Item): Record<string, unknown> {
-  const price = item.price as { amount: number; currency: string } | null | undefined;
-  const listPrice = item.listPrice as { amount: number; currency: string } | null | undefined;
-  const isSearch = job.type === 'search';
-  const availability = item.availability as { status?: string } | null | undefined;
-  const seller = item.seller as { name?: string } | null | undefined;
+export function llmItem(job: JobRow, item: ResultItem): LlmExportItem {
+  const k = kindFields(item);
   return {
-    source: job.type,
-    query: isSearch ? orNull(item.keyword) : orNull(item.target),
-    rank: isSearch ? orNull(item.position) : null,
-    organicRank: isSearch ? orNull(item.organicPosition) : null,
-    asin: orNull(item.asin),
+    source: k.source,
+    query: k.query,
+    rank: k.rank,
+    organicRank: k.organicRank,
+    asin: item.asin,
     marketplace: job.marketplace,
-    url: orNull(item.url),
-    title: orNull(item.title),
-    brand: orNull(item.brand),
-    price: price?.amount ?? null,
-    listPrice: listPrice?.amount ?? null,
-    currency: price?.currency ?? listPrice?.currency ?? null,
-    rating: orNull(item.rating),
-    reviewCount: orNull(item.reviewsCount),
-    availability: availability?.status ?? null,
-    isPrime: orNull(item.isPrime),
-    isSponsored: isSearch ? orNull(item.isSponsored) : null,
-    imageUrl: orNull(isSearch ? item.image : item.mainImage),
-    images: orNull(item.images) ?? (isSearch && item.image ? [item.image] : []),
-    features: orNull(item.features) ?? [],
-    description: orNull(item.description),
-    categories: orNull(item.categories) ?? [],
-    bestSellersRank: orNull(item.bestSellersRank) ?? [],
-    seller: seller?.name ?? null,
-    badges: orNull(item.badges) ?? [],
-    specifications: orNull(item.specifications) ?? {},
-    missingFields: orNull(item.missingFields) ?? [],
+    url: item.url,
+    title: item.title,
+    brand: k.brand,
+    price: item.price?.amount ?? null,
+    listPrice: item.listPrice?.amount ?? null,
+    currency: item.price?.currency ?? item.listPrice?.currency ?? null,
+    rating: item.rating,
+    reviewCount: item.reviewsCount,
+    availability: k.availability,
+    isPrime: item.isPrime,
+    isSponsored: k.isSponsored,
+    imageUrl: k.imageUrl,
+    images: k.images,
+    features: k.features,
+    description: k.description,
+    categories: k.categories,
+    bestSellersRank: k.bestSellersRank,
+    seller: k.seller,
+    badges: k.badges,
+    specifications: k.specifications,
+    missingFields: item.missingFields,
   };
 }

@@ -1,8 +1,8 @@
-import { AppError, type SchedulePolicy } from '@crawl/core';
+import { AppError, type SchedulePolicy, type ScheduleResource } from '@crawl/core';
 import type { ScheduleRepository, ScheduleRow, StoredCrawlConfig } from '@crawl/db';
 import { type JobBody, nextFireAfter, shortestIntervalSeconds } from '@crawl/jobs';
 
-export function toScheduleResource(row: ScheduleRow) {
+export function toScheduleResource(row: ScheduleRow): ScheduleResource {
   const c = row.crawl_config;
   return {
     id: row.id,

@@ -1,4 +1,4 @@
-import { AppError } from '@crawl/core';
+import { AppError, type ComparisonResource, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
 import type { JobRepository, TrackingRepository } from '@crawl/db';
 import { diffSnapshot, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS, snapshotOf } from '@crawl/jobs';
 
@@ -30,7 +30,7 @@ export class TrackingService {
         lastChangedAt: iso(r.last_changed_at),
         firstSeenAt: r.first_seen_at.toISOString(),
         lastSeenAt: r.last_seen_at.toISOString(),
-      })),
+      }) satisfies TrackedTargetResource),
       pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + filter.limit < total },
     };
   }
@@ -42,7 +42,7 @@ export class TrackingService {
     return {
       data: rows.map((r) => ({ jobId: r.job_id, source: r.source, capturedAt: r.captured_at.toISOString(), snapshot: r.snapshot, changes: r.changes })),
       target: { asin, marketplace, changeCount: target.change_count, firstSeenAt: target.first_seen_at.toISOString(), lastSeenAt: target.last_seen_at.toISOString() },
-    };
+    } satisfies TimelineResource;
   }
 
   /** One entry per ASIN (first occurrence), with its position per keyword for search sets. */
@@ -69,15 +69,15 @@ export class TrackingService {
    * position moves per keyword; a details set against a search set compares only the fields
    * a search card shows, and says so.
    */
-  async compare(projectId: string, fromId: string, toId: string) {
+  async compare(projectId: string, fromId: string, toId: string): Promise<ComparisonResource> {
     const [from, to] = await Promise.all([this.deps.jobs.findInProject(fromId, projectId), this.deps.jobs.findInProject(toId, projectId)]);
     if (!from) throw new AppError('NOT_FOUND', `Job ${fromId} not found.`);
     if (!to) throw new AppError('NOT_FOUND', `Job ${toId} not found.`);
     const [a, b] = await Promise.all([this.resultSet(from.id, from.type), this.resultSet(to.id, to.type)]);
     const mixed = from.type !== to.type;
     const fields: MonitoredField[] = from.type === 'details' && to.type === 'details' ? MONITORED_FIELDS : SEARCH_FIELDS;
-    const changed: { asin: string; changes: unknown[] }[] = [];
-    const moved: { asin: string; keyword: string; from: number; to: number; delta: number }[] = [];
+    const changed: ComparisonResource['changed'] = [];
+    const moved: ComparisonResource['moved'] = [];
     let inBoth = 0;
     for (const [asin, x] of a) {
       const y = b.get(asin);

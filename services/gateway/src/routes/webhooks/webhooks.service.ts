@@ -1,4 +1,4 @@
-import { AppError, type EventType, generateWebhookSecret, newId, type SecretBox, webhookDeliveryBody } from '@crawl/core';
+import { AppError, type EventType, type WebhookConfigResource, type WebhookLogEntryResource, type WebhookTestResultResource, generateWebhookSecret, newId, type SecretBox, webhookDeliveryBody } from '@crawl/core';
 import type { WebhookAttemptRow, WebhookConfigRepository, WebhookConfigRow, WebhookDeliveryRepository } from '@crawl/db';
 import { checkWebhookUrl, deliverWebhook } from '@crawl/webhook-delivery';
 import type { z } from 'zod';
@@ -13,7 +13,7 @@ export interface WebhookServiceDeps {
   timeoutMs: number;
 }
 
-export function toWebhookResource(row: WebhookConfigRow, secrets: SecretBox) {
+export function toWebhookResource(row: WebhookConfigRow, secrets: SecretBox): WebhookConfigResource {
   return {
     id: row.id,
     name: row.name,
@@ -26,7 +26,7 @@ export function toWebhookResource(row: WebhookConfigRow, secrets: SecretBox) {
   };
 }
 
-export function toLogResource(row: WebhookAttemptRow) {
+export function toLogResource(row: WebhookAttemptRow): WebhookLogEntryResource {
   return {
     deliveryId: row.delivery_id,
     webhookId: row.webhook_id,
@@ -112,6 +112,6 @@ export class WebhookService {
       error: result.error,
       test: true,
     });
-    return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error, deliveryId, event };
+    return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error, deliveryId, event } satisfies WebhookTestResultResource;
   }
 }

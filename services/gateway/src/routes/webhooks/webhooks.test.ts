@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { verify } from '@crawl/webhook-signature';
+import { verify } from '@crawl/client';
 import { bearer, type Harness, startHarness, TEST_SECRETS_KEY } from '../../test-support/harness';
 
 let h: Harness;

@@ -8,7 +8,8 @@
  * and serialised again (different whitespace, key order, number or unicode escaping) will NOT
  * verify. In express use `express.raw({ type: 'application/json' })`, not `express.json()`.
  *
- * Zero runtime dependencies: only `node:crypto`.
+ * Self-contained on purpose: it imports only `node:crypto` and nothing else of @crawl/client, so a
+ * receiver that does not want the SDK can copy this one file as it is. Keep it that way.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -24,8 +25,8 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /**
  * Event names the service sends (spec section 6.1). A copy: the source is EVENT_TYPES in
- * @crawl/core (webhook-events.ts), which this package cannot import because it has no
- * dependencies; event-names.test.ts fails when the two differ. The body's `event` stays a
+ * @crawl/core (webhook-events.ts), which @crawl/client cannot import because it has no
+ * dependencies; webhook-event-names.test.ts fails when the two differ. The body's `event` stays a
  * plain string, so a receiver built today still parses an event added later.
  */
 export const WEBHOOK_EVENT_NAMES = ['job.completed', 'job.failed', 'schedule.triggered', 'product.changed'] as const;

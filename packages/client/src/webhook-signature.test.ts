@@ -12,8 +12,8 @@ import {
   verifyOrThrow,
   type VerifyResult,
   type WebhookDelivery,
-} from './index';
-// Default import = the CommonJS module object itself (not an interop copy), so a spy is seen by index.ts.
+} from './webhook-signature';
+// Default import = the CommonJS module object itself (not an interop copy), so a spy is seen by webhook-signature.ts.
 import cryptoModule from 'node:crypto';
 
 const SECRET = 'whsec_test_secret_0123456789';
