@@ -10,6 +10,8 @@ module.exports = {
     '^@crawl/([a-z-]+)$': '<rootDir>/packages/$1/src',
   },
   globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',
+  // fails a test that received a response or webhook delivery breaking the OpenAPI document
+  setupFilesAfterEnv: ['<rootDir>/packages/testing/src/contract-setup.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

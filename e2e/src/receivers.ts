@@ -1,4 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { openApiDocument } from '@crawl/gateway';
+import { type ContractChecker, createContractChecker, recordContractProblems } from '@crawl/testing';
+
+let checker: ContractChecker | undefined;
+/** Every delivery a receiver gets is checked against the document's `webhooks` section. */
+const deliveryContract = () => (checker ??= createContractChecker(openApiDocument()));
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -8,7 +14,7 @@ export interface Received {
 }
 
 /**
- * A real local webhook receiver. `respond` decides each answer from the number of deliveries
+ * A real local webhook receiver; a delivery that breaks the documented contract fails the test. `respond` decides each answer from the number of deliveries
  * seen so far (e.g. fail 4 times then succeed); 'hang' never answers.
  */
 export class Receiver {
@@ -27,6 +33,7 @@ export class Receiver {
       req.on('end', () => {
         const answer = r.respond(r.received.length + 1);
         r.received.push({ headers: req.headers, body, at: Date.now(), status: answer === 'hang' ? 0 : answer });
+        recordContractProblems(deliveryContract().checkWebhookDelivery({ headers: req.headers, body }));
         if (answer === 'hang') return;
         res.statusCode = answer;
         res.end();

@@ -1,7 +1,7 @@
-import { createApp, buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '@crawl/gateway';
+import { createApp, buildGatewayDeps, closeGatewayDeps, type GatewayDeps, openApiDocument } from '@crawl/gateway';
 import { createLogger, createMetricsRegistry } from '@crawl/observability';
 import { type SimulatorOptions, startSimulator, type Simulator } from '@crawl/simulator';
-import { createTenant, createTestDatabase, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix } from '@crawl/testing';
+import { createTenant, createTestDatabase, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix, withApiContract } from '@crawl/testing';
 import { loadWorkerConfig, startWorker, type WorkerHandle } from '@crawl/worker';
 import supertest from 'supertest';
 
@@ -44,7 +44,8 @@ export async function startStack(options: { workerEnv?: Record<string, string>; 
     log: createLogger({ level: 'silent', service: 'gateway-e2e' }),
     metrics: createMetricsRegistry('gateway'),
   });
-  const http = supertest(createApp(gateway));
+  // every response the e2e suites receive is checked against the published document
+  const http = supertest(withApiContract(openApiDocument(), createApp(gateway)));
   const workerEnv: Record<string, string> = {
     DATABASE_URL: database.url,
     REDIS_URL: TEST_REDIS_URL,

@@ -1,33 +1,8 @@
 import type { JobResourceData } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
 
-/** The job object of DESIGN section 4, as clients and webhook events see it. */
-export interface JobResource {
-  id: string;
-  projectId: string;
-  type: JobRow['type'];
-  status: JobRow['status'];
-  marketplace: string;
-  lang: string | null;
-  targets: string[];
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  progress: { total: number; succeeded: number; failed: number };
-  credits: { reserved: number; consumed: number; refunded: number };
-  resultsCount: number;
-  retryOf: string | null;
-  scheduleId: string | null;
-  errors: { target: string; code: string; message: string }[];
-}
-
-/**
- * Compile-time check against `jobResourceSchema` (@crawl/core), the shape job events declare:
- * the same keys, and every schema-valid object is a JobResource. The schema is narrower where
- * the row is a plain string (error codes); event-data.test.ts parses the events of real rows.
- */
-type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
-const _jobResourceMatchesSchema: SameKeys<JobResource, JobResourceData> & (JobResourceData extends JobResource ? true : false) = true;
+/** The job object of DESIGN section 4, as clients and job events see it (`jobResourceSchema` in @crawl/core). */
+export type JobResource = JobResourceData;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { ContractChecker, HeaderValues } from './openapi-contract';
+import { type ContractChecker, createContractChecker, type HeaderValues } from './openapi-contract';
 
 /** Bodies above this are not buffered or validated (exports can stream far more). */
 export const MAX_CAPTURED_BODY = 8 * 1024 * 1024;
@@ -97,4 +97,29 @@ export function recordContractProblems(problems: string[]): void {
 /** The problems recorded since the last call, clearing the list. */
 export function takeContractProblems(): string[] {
   return registry().splice(0);
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const apiCheckers = new WeakMap<object, ContractChecker>();
+
+/**
+ * The gateway's request handler behind a contract recorder (gateway harness and e2e stack): every
+ * response a test receives is checked against `document` (the gateway's `openApiDocument()`),
+ * and a problem fails the test that received it (contract-setup.ts). An unknown URL (the hostile
+ * and fuzz suites send many) must still get a documented error: 404, what authentication and
+ * rate limiting answer before routing (401, 429), or 400 for a path that is not valid
+ * percent-encoding. The /docs assets are static files outside the API contract.
+ */
+export function withApiContract(document: object, app: Handler): Handler {
+  let checker = apiCheckers.get(document);
+  if (!checker) {
+    checker = createContractChecker(document, { unknownPaths: { statuses: [400, 401, 404, 429], schema: 'Error' } });
+    apiCheckers.set(document, checker);
+  }
+  const record = contractRecorder(checker, recordContractProblems);
+  return (req, res) => {
+    if (req.url?.startsWith('/docs/assets/')) return app(req, res);
+    record(req, res, () => app(req, res));
+  };
 }

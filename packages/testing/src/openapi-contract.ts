@@ -109,7 +109,16 @@ const fragment = (pointer: Pointer): string => pointer.map((s) => encodeURICompo
  * (see openapi-strict.ts), so an undocumented field fails even though the published document
  * leaves objects open. Schemas compile lazily, once per operation, status and media type.
  */
-export function createContractChecker(document: object): ContractChecker {
+export interface ContractOptions {
+  /**
+   * How a server may answer a path the document does not have (a mistyped or hostile URL):
+   * one of these statuses, with a JSON body of this component schema. Without it, any
+   * undocumented path is a problem.
+   */
+  unknownPaths?: { statuses: number[]; schema: string };
+}
+
+export function createContractChecker(document: object, options: ContractOptions = {}): ContractChecker {
   const doc = tightenDocument(document);
   const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
   addFormats(ajv);
@@ -169,12 +178,27 @@ export function createContractChecker(document: object): ContractChecker {
     return validate(label, [...responsePointer, 'content', key, 'schema'], value);
   }
 
+  function checkUnknownPath(method: string, pathname: string, r: ContractResponse): string[] {
+    const allowed = options.unknownPaths;
+    const label = `${method} ${pathname} ${r.status}`;
+    if (!allowed?.statuses.includes(r.status)) return [`${method} ${pathname}: path not documented`];
+    const mediaType = mediaTypeOf(r.contentType ?? headerValue(r.headers, 'content-type'));
+    if (!mediaType || !isJson(mediaType)) return [`${label}: an undocumented path must answer JSON, not ${mediaType ?? 'no Content-Type'}`];
+    const text = Buffer.isBuffer(r.body) ? r.body.toString('utf8') : r.body;
+    if (text === undefined) return [];
+    try {
+      return validate(label, ['components', 'schemas', allowed.schema], JSON.parse(text));
+    } catch {
+      return [`${label}: the body is not valid JSON`];
+    }
+  }
+
   function checkResponse(r: ContractResponse): string[] {
     const method = r.method.toUpperCase();
     if (method === 'HEAD' || method === 'OPTIONS') return [];
     const pathname = r.path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] || '/';
     const route = matchRoute(routes, pathname);
-    if (!route) return [`${method} ${pathname}: path not documented`];
+    if (!route) return checkUnknownPath(method, pathname, r);
     const item = follow(['paths', route.template]);
     const operation = item.node?.[method.toLowerCase()];
     if (!isObject(operation)) return [`${method} ${route.template}: method not documented`];

@@ -1,5 +1,5 @@
 import { AppError, type FieldIssue } from '@crawl/core';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Every zod issue becomes a `{path, message}` entry of a 400's details, not just the first. */
 export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, value: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
@@ -11,3 +11,17 @@ export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, value: unknown, 
   }));
   throw new AppError('VALIDATION_ERROR', `Invalid request ${where}: ${details[0]!.path} ${details[0]!.message}.`, { details });
 }
+
+/**
+ * An integer query parameter (`?limit=20`): a string of digits, parsed to a number within
+ * [min, max]. Documented as an integer, which is what clients send and the SDK types.
+ */
+export const intQueryParam = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .default(String(fallback))
+    // the metadata is typed by the zod input (a string); the document describes what clients send
+    .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback as unknown as string });

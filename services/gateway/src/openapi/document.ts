@@ -87,6 +87,13 @@ function queryObject(schema: ZodTypeAny): z.AnyZodObject {
   return s as z.AnyZodObject;
 }
 
+/** Request bodies with component names, so the generated SDK has a type for each. */
+const CreateJobBody = jobBodySchema.openapi('CreateJobBody');
+const CreateScheduleBody = createScheduleBody.openapi('CreateScheduleBody');
+const UpdateScheduleBody = patchScheduleBody.openapi('UpdateScheduleBody');
+const ReplaceWebhooksBody = patchWebhooksBody.openapi('ReplaceWebhooksBody');
+const TestWebhookBody = testWebhookBody.openapi('TestWebhookBody');
+
 const projectId = z.object({ projectId: z.string().openapi({ example: 'prj_2x2nikgxu7e1g6hw' }) });
 const jobId = z.object({ jobId: z.string().openapi({ example: 'job_sfcsm02wi6t0dl1e' }) });
 const scheduleId = z.object({ scheduleId: z.string() });
@@ -117,7 +124,7 @@ const data = (schema: ZodTypeAny) => z.object({ data: schema }).strict();
 const list = (schema: ZodTypeAny) => z.object({ data: z.array(schema), pagination: Pagination }).strict();
 
 export const API_OPERATIONS: Op[] = [
-  { method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job (credits reserved; 202 with Location)', params: projectId, body: jobBodySchema, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('job'), ...REPLAYED }, errors: [402, 403, 409, 422] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job (credits reserved; 202 with Location)', params: projectId, body: CreateJobBody, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('job'), ...REPLAYED }, errors: [402, 403, 409, 422] },
   { method: 'get', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'List jobs, newest first', params: projectId, query: listJobsQuery, status: 200, response: list(Job), errors: [403] },
   { method: 'get', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: 'Get a job', params: jobId, status: 200, response: data(Job), errors: [404] },
   { method: 'get', path: '/v1/key/jobs/{jobId}/results', tag: 'Jobs', summary: "A job's result items, paginated", params: jobId, query: resultsQuery, status: 200, response: list(ResultItem), errors: [404] },
@@ -128,14 +135,14 @@ export const API_OPERATIONS: Op[] = [
   },
   { method: 'post', path: '/v1/key/jobs/{jobId}/retry', tag: 'Jobs', summary: 'Retry a failed or cancelled job as a new job', params: jobId, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('new job'), ...REPLAYED }, errors: [402, 404, 409, 422] },
   { method: 'post', path: '/v1/key/jobs/{jobId}/cancel', tag: 'Jobs', summary: 'Cancel a queued or running job (not-crawled targets refunded)', params: jobId, status: 200, response: data(Job), errors: [404, 409] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule (cron in UTC, 5 or 6 fields)', params: projectId, body: createScheduleBody, status: 201, response: data(Schedule), responseHeaders: LOCATION('schedule'), errors: [403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule (cron in UTC, 5 or 6 fields)', params: projectId, body: CreateScheduleBody, status: 201, response: data(Schedule), responseHeaders: LOCATION('schedule'), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'List schedules', params: projectId, query: schedulesQuery, status: 200, response: list(Schedule), errors: [403] },
   { method: 'get', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Get a schedule', params: scheduleId, status: 200, response: data(Schedule), errors: [404] },
-  { method: 'patch', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Update enabled, cron or crawlConfig', params: scheduleId, body: patchScheduleBody, status: 200, response: data(Schedule), errors: [404] },
+  { method: 'patch', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Update enabled, cron or crawlConfig', params: scheduleId, body: UpdateScheduleBody, status: 200, response: data(Schedule), errors: [404] },
   { method: 'delete', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Delete a schedule (its jobs stay)', params: scheduleId, status: 204, responseDescription: 'Deleted', errors: [404] },
   { method: 'get', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Webhook configurations (with secrets) and recent delivery attempts', params: projectId, query: webhooksQuery, status: 200, response: data(Webhooks), errors: [403] },
-  { method: 'patch', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Replace all webhook configurations (at most 20)', params: projectId, body: patchWebhooksBody, status: 200, response: data(WebhookConfigs), errors: [403] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/test', tag: 'Webhooks', summary: 'Send one signed test delivery now', params: projectId, body: testWebhookBody, status: 200, response: data(WebhookTestResult), errors: [403, 404] },
+  { method: 'patch', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Replace all webhook configurations (at most 20)', params: projectId, body: ReplaceWebhooksBody, status: 200, response: data(WebhookConfigs), errors: [403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/test', tag: 'Webhooks', summary: 'Send one signed test delivery now', params: projectId, body: TestWebhookBody, status: 200, response: data(WebhookTestResult), errors: [403, 404] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'Tracked products with their latest snapshot and change counts', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: 'Snapshots of one product, newest first, with changes', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: Timeline, errors: [403, 404] },
   { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', summary: 'Compare two result sets (jobs) of the project', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
@@ -179,6 +186,18 @@ function register(registry: OpenAPIRegistry, op: Op): void {
   registry.registerPath(route);
 }
 
+/**
+ * zod-to-openapi 7 renders a nullable enum as `type: [string, null]` with an `enum` that lacks
+ * null, which rejects null; JSON Schema needs null in the enum too.
+ */
+function allowNullInNullableEnums(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(allowNullInNullableEnums);
+  if (!node || typeof node !== 'object') return;
+  const schema = node as { type?: unknown; enum?: unknown[] };
+  if (Array.isArray(schema.type) && schema.type.includes('null') && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
+  Object.values(node).forEach(allowNullInNullableEnums);
+}
+
 let cached: object | null = null;
 
 export function openApiDocument(): object {
@@ -197,5 +216,6 @@ export function openApiDocument(): object {
     },
     servers: [{ url: '/' }],
   });
+  allowNullInNullableEnums(cached);
   return cached;
 }

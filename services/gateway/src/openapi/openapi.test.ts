@@ -48,7 +48,8 @@ it('is OpenAPI 3.1 with the error codes, headers and examples clients rely on', 
   expect(Object.keys(create.responses['202'].headers)).toEqual(expect.arrayContaining(['Location', 'Idempotent-Replayed', 'X-Request-Id', 'X-RateLimit-Limit']));
   expect(Object.keys(create.responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-Request-Id']));
   expect(doc.paths['/v1/key/projects/{projectId}/schedules'].post.responses['201'].headers.Location.required).toBe(true);
-  expect(create.requestBody.content['application/json'].schema.properties.type.enum).toEqual(['search', 'details']);
+  expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateJobBody' });
+  expect(doc.components.schemas.CreateJobBody.properties.type.enum).toEqual(['search', 'details']);
   const list = doc.paths['/v1/key/projects/{projectId}/jobs'].get.parameters.map((p: { name: string }) => p.name);
   expect(list).toEqual(expect.arrayContaining(['status', 'q', 'from', 'to', 'limit', 'offset']));
 });

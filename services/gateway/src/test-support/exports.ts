@@ -1,7 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { newId } from '@crawl/core';
 import { type Db, sql } from '@crawl/db';
-import type { TestTenant } from '@crawl/testing';
+import { detailsItem, type TestTenant } from '@crawl/testing';
 
 /**
  * A completed details job with `rows` result items of about `rowBytes` each, inserted
@@ -32,10 +32,9 @@ export async function seedCompletedJob(db: Db, tenant: TestTenant, rows: number,
     .execute();
   await sql`
     insert into result_item (job_id, target_idx, position, data)
-    select ${id}, 0, g, jsonb_build_object(
-      'target', 'B0EXPORT00', 'asin', 'B0' || lpad(g::text, 8, '0'), 'title', 'Item ' || g,
-      'description', repeat('x', ${rowBytes}), 'price', jsonb_build_object('amount', g, 'currency', 'USD'),
-      'missingFields', '[]'::jsonb, 'parserVersion', 'test')
+    select ${id}, 0, g, ${JSON.stringify(detailsItem('B0EXPORT00'))}::jsonb || jsonb_build_object(
+      'asin', 'B0' || lpad(g::text, 8, '0'), 'title', 'Item ' || g,
+      'description', repeat('x', ${rowBytes}), 'price', jsonb_build_object('amount', g, 'currency', 'USD'))
     from generate_series(1, ${rows}) g`.execute(db);
   return id;
 }

@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createLogger, createMetricsRegistry } from '@crawl/observability';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix } from '@crawl/testing';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix, withApiContract } from '@crawl/testing';
 import supertest from 'supertest';
 import { createApp } from '../app';
+import { openApiDocument } from '../openapi/document';
 import { buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '../deps';
 import type { ExportLimits } from '../routes/jobs/export-gate';
 
@@ -45,7 +46,12 @@ function build(databaseUrl: string, prefix: string, options: HarnessOptions): Ga
   });
 }
 
-async function serve(app: ReturnType<typeof createApp>): Promise<{ url: string; close(): Promise<void>; server: Server }> {
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Every response a gateway test receives is checked against the published document (packages/testing). */
+const checked = (app: ReturnType<typeof createApp>): Handler => withApiContract(openApiDocument(), app);
+
+async function serve(app: Handler): Promise<{ url: string; close(): Promise<void>; server: Server }> {
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -77,7 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const database = await createTestDatabase(template());
   const prefix = uniquePrefix('gw');
   const deps = build(database.url, prefix, options);
-  const app = createApp(deps);
+  const app = checked(createApp(deps));
   const extras: { close(): Promise<void> }[] = [];
   return {
     deps,
@@ -86,7 +92,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     http: supertest(app),
     async replica() {
       const other = build(database.url, prefix, options);
-      const served = await serve(createApp(other));
+      const served = await serve(checked(createApp(other)));
       const handle = {
         url: served.url,
         close: async () => {

@@ -1,5 +1,6 @@
 import { ID_PATTERN, isSafeText, JOB_STATUSES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
+import { intQueryParam } from '../../validation';
 
 /** ISO date (`2026-11-01`) or timestamp; a bare date as a lower bound means its midnight UTC. */
 export const isoDateOrTimestamp = z
@@ -13,14 +14,6 @@ function endOfDay(v: string): Date {
   return /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(Date.parse(v) + 24 * 3600 * 1000 - 1) : new Date(v);
 }
 
-const intParam = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a non-negative integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-    .default(String(fallback));
-
 export const jobIdParams = z.object({ jobId: z.string().regex(ID_PATTERN) }).passthrough();
 
 export const listJobsQuery = z
@@ -29,16 +22,16 @@ export const listJobsQuery = z
     q: z.string().trim().min(1).max(200).refine(isSafeText, UNSAFE_TEXT_MESSAGE).optional(),
     from: isoDateOrTimestamp.transform((v) => new Date(v)).optional(),
     to: isoDateOrTimestamp.transform(endOfDay).optional(),
-    limit: intParam(1, 100, 20),
-    offset: intParam(0, 1_000_000, 0),
+    limit: intQueryParam(1, 100, 20),
+    offset: intQueryParam(0, 1_000_000, 0),
   })
   .strict()
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] });
 
 export const resultsQuery = z
   .object({
-    limit: intParam(1, 1000, 100),
-    offset: intParam(0, 10_000_000, 0),
+    limit: intQueryParam(1, 1000, 100),
+    offset: intQueryParam(0, 10_000_000, 0),
   })
   .strict();
 

@@ -3,13 +3,13 @@ import { createScheduleBody, patchScheduleBody } from '@crawl/jobs';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { requireOwnProject } from '../../middleware/auth';
-import { parseOrThrow } from '../../validation';
+import { intQueryParam, parseOrThrow } from '../../validation';
 import { type ScheduleService, toScheduleResource } from './schedules.service';
 
 export const schedulesQuery = z
   .object({
-    limit: z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(1).max(100)).default('20'),
-    offset: z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(0).max(1_000_000)).default('0'),
+    limit: intQueryParam(1, 100, 20),
+    offset: intQueryParam(0, 1_000_000, 0),
   })
   .strict();
 

@@ -2,12 +2,10 @@ import { AppError, ID_PATTERN, isMarketplaceCode, isSafeText, UNSAFE_TEXT_MESSAG
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireOwnProject } from '../../middleware/auth';
-import { parseOrThrow } from '../../validation';
+import { intQueryParam, parseOrThrow } from '../../validation';
 import { isoDateOrTimestamp } from '../jobs/jobs.schemas';
 import type { TrackingService } from './tracking.service';
 
-const intParam = (min: number, max: number, fallback: number) =>
-  z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max)).default(String(fallback));
 const marketplace = z
   .string()
   .transform((v) => v.toUpperCase())
@@ -17,11 +15,11 @@ export const trackedTargetsQuery = z
   .object({
     marketplace: marketplace.optional(),
     changedSince: isoDateOrTimestamp.transform((v) => new Date(v)).optional(),
-    limit: intParam(1, 100, 20),
-    offset: intParam(0, 1_000_000, 0),
+    limit: intQueryParam(1, 100, 20),
+    offset: intQueryParam(0, 1_000_000, 0),
   })
   .strict();
-export const timelineQuery = z.object({ marketplace, limit: intParam(1, 1000, 50) }).strict();
+export const timelineQuery = z.object({ marketplace, limit: intQueryParam(1, 1000, 50) }).strict();
 export const compareQuery = z.object({ from: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE), to: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE) }).strict();
 const ASIN = /^[A-Z0-9]{10}$/;
 

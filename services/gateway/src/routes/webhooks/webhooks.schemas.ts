@@ -1,5 +1,6 @@
 import { EVENT_TYPES, ID_PATTERN, isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
+import { intQueryParam } from '../../validation';
 
 /** Spec 8.3: at most 20 configurations per project. */
 export const MAX_WEBHOOKS = 20;
@@ -21,7 +22,10 @@ export const webhookConfigSchema = z
     enabled: z.boolean().default(true),
     secret: z.string().max(256).refine(isSafeText, UNSAFE_TEXT_MESSAGE).optional(),
   })
-  .strict();
+  .strict()
+  .openapi('WebhookConfigInput', {
+    description: 'Without `id` the configuration is created; with an `id` it is kept. Without `secret` (or with "") a NEW secret is generated, also for a kept id: send the current secret back to keep it.',
+  });
 
 export const patchWebhooksBody = z
   .object({ configs: z.array(webhookConfigSchema).max(MAX_WEBHOOKS, `at most ${MAX_WEBHOOKS} configurations per project`) })
@@ -44,11 +48,6 @@ export const testWebhookBody = z
 
 export const webhooksQuery = z
   .object({
-    limit: z
-      .string()
-      .regex(/^\d+$/, 'must be a non-negative integer')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(500))
-      .default('50'),
+    limit: intQueryParam(1, 500, 50),
   })
   .strict();

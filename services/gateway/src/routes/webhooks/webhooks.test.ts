@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createTenant, type TestTenant } from '@crawl/testing';
+import { createContractChecker, createTenant, recordContractProblems, type TestTenant } from '@crawl/testing';
 import { verify } from '@crawl/client';
+import { openApiDocument } from '../../openapi/document';
 import { bearer, type Harness, startHarness, TEST_SECRETS_KEY } from '../../test-support/harness';
 
 let h: Harness;
@@ -10,6 +11,7 @@ let receiver: Server;
 let receiverUrl: string;
 const received: { headers: IncomingMessage['headers']; body: string }[] = [];
 let answer = 204;
+const deliveries = createContractChecker(openApiDocument());
 
 beforeAll(async () => {
   h = await startHarness({ allowPrivateWebhookUrls: true });
@@ -21,6 +23,8 @@ beforeAll(async () => {
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
       received.push({ headers: req.headers, body });
+      // test deliveries must have the shape live ones have: the document's `webhooks` section
+      recordContractProblems(deliveries.checkWebhookDelivery({ headers: req.headers, body }));
       res.statusCode = answer;
       res.end();
     });
