@@ -65,6 +65,7 @@ describe('the packed tarball', () => {
         'package/dist/index.js',
         'package/dist/index.d.ts',
         'package/dist/cli.js',
+        'package/bin/crawl.js',
         'package/dist/webhook-signature.js',
         'package/dist/webhook-signature.d.ts',
       ]),
@@ -80,7 +81,7 @@ describe('the packed tarball', () => {
     const fields = ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies'];
     expect(Object.fromEntries(fields.map((f) => [f, pkg[f] ?? {}]))).toEqual(Object.fromEntries(fields.map((f) => [f, {}])));
     expect(Object.keys((pkg.devDependencies ?? {}) as object).filter((d) => d.startsWith('@crawl/'))).toEqual([]);
-    expect(pkg).toMatchObject({ name: '@crawl/client', bin: { crawl: 'dist/cli.js' } });
+    expect(pkg).toMatchObject({ name: '@crawl/client', bin: { crawl: 'bin/crawl.js' } });
   });
 });
 
