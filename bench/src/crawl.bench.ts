@@ -151,7 +151,7 @@ export async function benchCrawl(): Promise<void> {
   const workerEnv = {
     ...common,
     MARKETPLACE_ORIGIN_OVERRIDE: `http://127.0.0.1:${simPort}`,
-    CRAWL_HOST_RPS: '100000',
+    CRAWL_EXIT_RPS: '100000',
     CRAWL_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY ?? '4',
     DATABASE_POOL_SIZE: '4',
   };

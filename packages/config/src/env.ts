@@ -10,6 +10,9 @@ export const envBoolean = (defaultValue: boolean) =>
 export const envInt = (defaultValue: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(defaultValue);
 
+/** A decimal number (a rate such as 0.8 per second). */
+export const envNumber = (defaultValue: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().min(min).max(max).default(defaultValue);
+
 export const postgresEnv = {
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/crawl'),
   DATABASE_POOL_SIZE: envInt(10, 1, 200),

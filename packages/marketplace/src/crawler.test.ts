@@ -1,7 +1,8 @@
 import type { Logger } from '@crawl/observability';
 import { type RecordingServer as Recorder, startRecordingServer as listen, tunnelConnect as tunnel } from '@crawl/testing';
 import { CRAWL_ERROR_MESSAGES, type CrawlOutcome, Crawler } from './crawler';
-import { SessionPool } from './sessions';
+import { type ExitGate, ExitPool, exitsFrom } from './exits';
+import { createParsePool } from './parse-pool';
 
 /** A port nothing listens on: connecting to it is refused. */
 async function deadPort(): Promise<number> {
@@ -11,7 +12,9 @@ async function deadPort(): Promise<number> {
 }
 
 const ASIN = 'B0DR8G428S';
-const noThrottle = { acquire: async () => undefined };
+/** No shared politeness: every request may go at once through the first exit offered. */
+const openGate: ExitGate = { pick: async () => ({ index: 0, release: async () => undefined }), coolDown: async () => undefined };
+const parser = createParsePool({ threads: 0 });
 
 let canary: Recorder;
 let marketplace: Recorder;
@@ -37,12 +40,12 @@ beforeEach(() => {
 });
 
 async function crawlWith(origin: string, target: string, proxies: string[] = [], timeoutMs = 2_000): Promise<CrawlOutcome> {
-  const sessions = new SessionPool(1, proxies);
+  const exits = new ExitPool(exitsFrom(proxies, { rps: 1 }), { gate: openGate, cooldownMs: 1_000, maxCooldownMs: 1_000, leaseMs: 10_000 });
   try {
-    const crawler = new Crawler({ origins: { override: origin, perCode: {} }, sessions, throttle: noThrottle, timeoutMs, log });
+    const crawler = new Crawler({ origins: { override: origin, perCode: {} }, exits, parser, timeoutMs, log });
     return await crawler.crawl({ type: 'details', target, marketplace: 'US', lang: null }, 'job-0');
   } finally {
-    sessions.destroy();
+    exits.destroy();
   }
 }
 

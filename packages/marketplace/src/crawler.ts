@@ -1,9 +1,9 @@
 import { type JobType, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
+import type { ExitOutcome, ExitPool } from './exits';
 import { type FetchResult, fetchPage } from './fetch-page';
-import { detectPageKind, parseDetailsPage, parseSearchPage } from './parsers';
-import type { CrawlSession, SessionPool } from './sessions';
+import type { ParsedPage, ParsePool } from './parse-pool';
 import { acceptLanguage, expectedAsin, marketplaceOrigin, targetUrl } from './urls';
 
 export interface CrawlInput {
@@ -33,15 +33,12 @@ export type CrawlOutcome =
   /** `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. */
   | { ok: false; code: CrawlErrorCode; message: string; detail: string; retryable: boolean };
 
-/** Shared by every worker: at most N requests per second to one marketplace host. */
-export interface HostThrottle {
-  acquire(host: string): Promise<void>;
-}
-
 export interface CrawlerOptions {
   origins: MarketplaceOrigins;
-  sessions: SessionPool;
-  throttle: HostThrottle;
+  /** Where requests leave from, with per-exit politeness and cooldowns. */
+  exits: ExitPool;
+  /** Parses pages off the event loop (a worker-thread pool). */
+  parser: Pick<ParsePool, 'parse' | 'pageKind'>;
   timeoutMs: number;
   /** Receives the detail of every failed attempt (what tenants are not shown). */
   log?: Logger;
@@ -51,12 +48,15 @@ const fail = (code: CrawlErrorCode, detail: string, retryable: boolean): CrawlOu
 
 /**
  * Fetches and parses one target, mapping every outcome to DESIGN section 3: 404 is final,
- * blocks / 429 / 5xx / timeouts are retryable (with another session), a page that yields no
+ * blocks / 429 / 5xx / timeouts are retryable (through another exit), a page that yields no
  * product is PARSE_ERROR. A robot check, an empty page or another product's page is never a
- * success. Requests go to the marketplace origin only (see targetUrl and fetchPage).
+ * success. Requests go to the marketplace origin only (see targetUrl and fetchPage). Each
+ * request waits for an exit that may send to the marketplace now (ExitPool), and tells it how
+ * the request went, so a refused exit rests and the next attempt leaves from another.
  */
 export class Crawler {
-  private lastSession = new Map<string, number>();
+  /** The exit of each target's previous attempt, so that a retry leaves from another. */
+  private lastExit = new Map<string, string>();
 
   constructor(private readonly options: CrawlerOptions) {}
 
@@ -71,36 +71,57 @@ export class Crawler {
   private async attempt(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
     const origin = marketplaceOrigin(originFor(input.marketplace, this.options.origins));
     const url = targetUrl(input.type, input.target, origin, input.lang);
-    const session = this.options.sessions.take(this.lastSession.get(attemptKey));
-    this.lastSession.set(attemptKey, session.id);
-    if (this.lastSession.size > 10_000) this.lastSession.delete(this.lastSession.keys().next().value!);
-
-    await this.options.throttle.acquire(new URL(origin).host);
-    const result = await fetchPage(url, session, {
-      origin,
-      timeoutMs: this.options.timeoutMs,
-      acceptLanguage: acceptLanguage(input.lang ?? MARKETPLACES[input.marketplace].lang),
-    });
-    if (result.kind !== 'response') return this.unfetched(result, url);
-    const { status, body } = result;
-    if (status === 404 || status === 410) return fail('NOT_FOUND', `${url} answered ${status}`, false);
-    if (status === 429) return this.blocked(session, `${url} answered 429 (throttled)`);
-    if (status >= 500) {
-      if (detectPageKind(body) === 'captcha') return this.blocked(session, `robot check (HTTP ${status}) at ${url}`);
-      return fail('UPSTREAM_ERROR', `${url} answered ${status}`, true);
+    const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey));
+    this.lastExit.set(attemptKey, lease.exit.spec.key);
+    if (this.lastExit.size > 10_000) this.lastExit.delete(this.lastExit.keys().next().value!);
+    let exitOutcome: ExitOutcome = 'other';
+    try {
+      const result = await fetchPage(url, lease.exit.session, {
+        origin,
+        timeoutMs: this.options.timeoutMs,
+        acceptLanguage: acceptLanguage(input.lang ?? MARKETPLACES[input.marketplace].lang),
+      });
+      const { outcome, exit } = await this.classify(input, result, url, origin);
+      exitOutcome = exit;
+      return outcome;
+    } finally {
+      lease.done(exitOutcome);
     }
-    if (status < 200 || status >= 300) return this.blocked(session, `${url} answered ${status}`);
-    if (body.trim().length === 0) return fail('UPSTREAM_ERROR', `${url} answered an empty page`, true);
-    if (detectPageKind(body) === 'captcha') return this.blocked(session, `robot check page at ${url}`);
-    const parsed = this.parse(input, body, origin, status);
+  }
+
+  /** The crawl outcome of a fetch, and what it says about the exit it went through. */
+  private async classify(input: CrawlInput, result: FetchResult, url: string, origin: string): Promise<{ outcome: CrawlOutcome; exit: ExitOutcome }> {
+    if (result.kind !== 'response') return { outcome: this.unfetched(result, url), exit: result.kind === 'network_error' ? 'error' : 'other' };
+    const { status, body } = result;
+    const blocked = (detail: string) => ({ outcome: fail('BLOCKED', detail, true), exit: 'blocked' as const });
+    if (status === 404 || status === 410) return { outcome: fail('NOT_FOUND', `${url} answered ${status}`, false), exit: 'ok' };
+    if (status === 429) return blocked(`${url} answered 429 (throttled)`);
+    if (status >= 500) {
+      if ((await this.options.parser.pageKind(body).catch(() => 'unknown')) === 'captcha') return blocked(`robot check (HTTP ${status}) at ${url}`);
+      return { outcome: fail('UPSTREAM_ERROR', `${url} answered ${status}`, true), exit: 'error' };
+    }
+    if (status < 200 || status >= 300) return blocked(`${url} answered ${status}`);
+    if (body.trim().length === 0) return { outcome: fail('UPSTREAM_ERROR', `${url} answered an empty page`, true), exit: 'error' };
+    const page = await this.parsed(input, body, origin);
+    if (page.kind === 'captcha') return blocked(`robot check page at ${url}`);
+    const outcome = this.itemsOf(input, page, status);
     // Page text can carry NULs or broken surrogates that Postgres cannot store.
-    return parsed.ok ? { ...parsed, items: sanitizeDeep(parsed.items) } : parsed;
+    return { outcome: outcome.ok ? { ...outcome, items: sanitizeDeep(outcome.items) } : outcome, exit: 'ok' };
+  }
+
+  /** Parsed in the pool; a parser that throws is a page without what was asked for. */
+  private async parsed(input: CrawlInput, html: string, origin: string): Promise<ParsedPage | { kind: 'failed'; message: string }> {
+    try {
+      return await this.options.parser.parse({ type: input.type, html, marketplace: input.marketplace, origin });
+    } catch (err) {
+      return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
+    }
   }
 
   /**
-   * No page: a network failure is retried with another session; a redirect off the origin is
+   * No page: a network failure is retried through another exit; a redirect off the origin is
    * final (the marketplace sent us elsewhere, and we do not go there); a redirect loop may be
-   * a session's cookies, so another session gets a try.
+   * a session's cookies, so another exit gets a try.
    */
   private unfetched(result: Exclude<FetchResult, { kind: 'response' }>, url: string): CrawlOutcome {
     if (result.kind === 'network_error') {
@@ -109,20 +130,14 @@ export class Crawler {
     return fail('UPSTREAM_ERROR', `${url}: redirect not followed (${result.reason}) to ${result.location}`, result.reason === 'too_many');
   }
 
-  private blocked(session: CrawlSession, detail: string): CrawlOutcome {
-    this.options.sessions.burn(session);
-    return fail('BLOCKED', detail, true);
-  }
-
-  private parse(input: CrawlInput, html: string, origin: string, status: number): CrawlOutcome {
-    const ctx = { marketplace: input.marketplace, origin };
-    if (input.type === 'search') {
-      const cards = parseSearchPage(html, ctx);
-      if (!cards.length) return fail('PARSE_ERROR', 'the page has no search result cards', false);
-      return { ok: true, status, items: cards.map((card) => ({ keyword: input.target, ...card })) };
+  private itemsOf(input: CrawlInput, page: ParsedPage | { kind: 'failed'; message: string }, status: number): CrawlOutcome {
+    if (page.kind === 'failed') return fail('PARSE_ERROR', `the parser failed: ${page.message}`, false);
+    if (page.kind === 'search') {
+      if (!page.cards.length) return fail('PARSE_ERROR', 'the page has no search result cards', false);
+      return { ok: true, status, items: page.cards.map((card) => ({ keyword: input.target, ...card })) };
     }
-    const item = parseDetailsPage(html, ctx);
-    if (!item) return fail('PARSE_ERROR', 'the page has no product', false);
+    if (page.kind !== 'details' || !page.item) return fail('PARSE_ERROR', 'the page has no product', false);
+    const item = page.item;
     const wanted = expectedAsin(input.type, input.target);
     if (wanted && item.asin !== wanted && !item.variants.some((v) => v.asin === wanted)) {
       return fail('PARSE_ERROR', `the page shows product ${item.asin}, not ${wanted}`, false);

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { type RecordingServer as Recorder, startRecordingServer as listen } from '@crawl/testing';
 import { fetchPage, MAX_REDIRECTS } from './fetch-page';
-import { SessionPool } from './sessions';
+import { type CrawlSession, createSession, destroySession } from './sessions';
 
 const page = (res: http.ServerResponse, body = '<html>ok</html>') => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
 
@@ -9,7 +9,7 @@ let canary: Recorder;
 let marketplace: Recorder;
 /** Location the marketplace answers for `/dp/REDIRECT__` requests; set per test. */
 let redirectTo = '/';
-let pool: SessionPool;
+let session: CrawlSession;
 
 beforeAll(async () => {
   canary = await listen((_req, res) => page(res, '<html>internal</html>'));
@@ -19,10 +19,10 @@ beforeAll(async () => {
     if (req.url === '/moved') return res.writeHead(301, { location: '/Some-Product/dp/B0DR8G428S/ref=sr_1_1#reviews', 'set-cookie': 'session-id=1; Path=/' }).end();
     return page(res, `<html>${req.url}|${req.headers.cookie ?? ''}</html>`);
   });
-  pool = new SessionPool(1);
+  session = createSession(0, null);
 });
 afterAll(async () => {
-  pool.destroy();
+  destroySession(session);
   await canary.close();
   await marketplace.close();
 });
@@ -35,7 +35,7 @@ const options = () => ({ origin: marketplace.url, timeoutMs: 2_000, acceptLangua
 
 describe('fetchPage: requests and redirects stay on the marketplace origin', () => {
   it('follows a redirect within the origin (cookies kept, fragment dropped)', async () => {
-    const result = await fetchPage(`${marketplace.url}/moved`, pool.take(), options());
+    const result = await fetchPage(`${marketplace.url}/moved`, session, options());
     expect(result).toMatchObject({ kind: 'response', status: 200, url: `${marketplace.url}/Some-Product/dp/B0DR8G428S/ref=sr_1_1` });
     expect(result.kind === 'response' && result.body).toBe('<html>/Some-Product/dp/B0DR8G428S/ref=sr_1_1|session-id=1</html>');
   });
@@ -51,20 +51,20 @@ describe('fetchPage: requests and redirects stay on the marketplace origin', () 
     ['the same host on another port', () => `http://127.0.0.1:${canary.port}/dp/B0DR8G428S`],
   ])('refuses a redirect to %s without requesting it', async (_name, location) => {
     redirectTo = location();
-    const result = await fetchPage(`${marketplace.url}/dp/REDIRECT__`, pool.take(), options());
+    const result = await fetchPage(`${marketplace.url}/dp/REDIRECT__`, session, options());
     expect(result).toMatchObject({ kind: 'redirect_refused', reason: 'off_origin' });
     expect(canary.hits).toEqual([]);
     expect(marketplace.hits).toEqual(['/dp/REDIRECT__']);
   });
 
   it(`stops a redirect loop after ${MAX_REDIRECTS} hops`, async () => {
-    const result = await fetchPage(`${marketplace.url}/loop`, pool.take(), options());
+    const result = await fetchPage(`${marketplace.url}/loop`, session, options());
     expect(result).toMatchObject({ kind: 'redirect_refused', reason: 'too_many' });
     expect(marketplace.hits).toHaveLength(MAX_REDIRECTS + 1);
   });
 
   it('refuses a first URL that is not on the origin', async () => {
-    const result = await fetchPage(`${canary.url}/dp/B0DR8G428S`, pool.take(), options());
+    const result = await fetchPage(`${canary.url}/dp/B0DR8G428S`, session, options());
     expect(result).toMatchObject({ kind: 'redirect_refused', reason: 'off_origin' });
     expect(canary.hits).toEqual([]);
   });

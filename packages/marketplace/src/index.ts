@@ -3,3 +3,5 @@ export * from './sessions';
 export * from './fetch-page';
 export * from './crawler';
 export * from './parsers';
+export { createParsePool, type ParsePool, type ParsedPage } from './parse-pool';
+export * from './exits';

@@ -26,46 +26,18 @@ function keepAliveAgents(proxy: string | null) {
   return { http: new HttpProxyAgent({ ...common, proxy }), https: new HttpsProxyAgent({ ...common, proxy }) };
 }
 
-/**
- * A pool of browser-like sessions: cookie jar, user agent and (when PROXY_URLS is set) a
- * proxy each. A retry takes another session than the failed attempt, so a blocked session
- * or proxy is not hit again at once, and a blocked session is reset (fresh cookies and
- * user agent) before it is used again.
- */
-export class SessionPool {
-  private readonly sessions: CrawlSession[];
-  private next = 0;
+/** A browser-like session through `proxy` (or direct): its own cookie jar, user agent and keep-alive agents. */
+export function createSession(id: number, proxy: string | null): CrawlSession {
+  return { id, userAgent: USER_AGENTS[id % USER_AGENTS.length]!, cookieJar: new CookieJar(), agents: keepAliveAgents(proxy), proxy };
+}
 
-  constructor(size: number, private readonly proxies: string[] = []) {
-    this.sessions = Array.from({ length: Math.max(1, size) }, (_, id) => this.create(id));
-  }
+/** After a refusal: new cookies and another user agent, same exit. */
+export function freshIdentity(session: CrawlSession): void {
+  session.cookieJar = new CookieJar();
+  session.userAgent = USER_AGENTS[(USER_AGENTS.indexOf(session.userAgent) + 1) % USER_AGENTS.length]!;
+}
 
-  private create(id: number): CrawlSession {
-    const proxy = this.proxies.length ? this.proxies[id % this.proxies.length]! : null;
-    return { id, userAgent: USER_AGENTS[id % USER_AGENTS.length]!, cookieJar: new CookieJar(), agents: keepAliveAgents(proxy), proxy };
-  }
-
-  /** Round-robin; `avoid` skips the session of the previous attempt when there is another. */
-  take(avoid?: number): CrawlSession {
-    let session = this.sessions[this.next++ % this.sessions.length]!;
-    if (avoid !== undefined && session.id === avoid && this.sessions.length > 1) session = this.sessions[this.next++ % this.sessions.length]!;
-    return session;
-  }
-
-  /** After a block: new cookies, another user agent, same proxy slot. */
-  burn(session: CrawlSession): void {
-    session.cookieJar = new CookieJar();
-    session.userAgent = USER_AGENTS[(USER_AGENTS.indexOf(session.userAgent) + 1) % USER_AGENTS.length]!;
-  }
-
-  get size(): number {
-    return this.sessions.length;
-  }
-
-  destroy(): void {
-    for (const s of this.sessions) {
-      s.agents.http.destroy();
-      s.agents.https.destroy();
-    }
-  }
+export function destroySession(session: CrawlSession): void {
+  session.agents.http.destroy();
+  session.agents.https.destroy();
 }

@@ -1,4 +1,5 @@
-import { crawlWindowEnv, envInt, logEnv, marketplaceOriginsFromEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
+import { ConfigError, crawlWindowEnv, envInt, envNumber, logEnv, marketplaceOriginsFromEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
+import { type ExitSpec, exitsFrom } from '@crawl/marketplace';
 import { z } from 'zod';
 
 export const workerEnv = {
@@ -7,10 +8,28 @@ export const workerEnv = {
   ...logEnv,
   /** Crawl tasks one organization has in the queue at once (fairness between organizations). */
   ...crawlWindowEnv,
-  /** Targets crawled at once by this process: fetches overlap while one page is parsed. */
-  CRAWL_CONCURRENCY: envInt(8, 1, 256),
-  /** Requests per second to one marketplace host, shared by every worker process. */
-  CRAWL_HOST_RPS: envInt(5, 1, 100_000),
+  /**
+   * Most targets in flight in this process (fetching, or waiting for an exit). The process adapts
+   * between CRAWL_CONCURRENCY_MIN and this on its backlog, event-loop lag and memory.
+   */
+  CRAWL_CONCURRENCY: envInt(256, 1, 2_000),
+  CRAWL_CONCURRENCY_MIN: envInt(16, 1, 2_000),
+  /** Resident memory the concurrency controller keeps the process under (MB). */
+  CRAWL_MEMORY_BUDGET_MB: envInt(400, 64, 64_000),
+  /**
+   * Requests per second to one marketplace host through one exit (a proxy, or this machine),
+   * shared by every worker process. 0.8: under the ~1 request/s per address at which marketplaces
+   * start serving robot checks, with room for network jitter (two requests 1.25 s apart at the
+   * sender never arrive within one second). A proxy URL may set its own with `#rps=`.
+   */
+  CRAWL_EXIT_RPS: envNumber(0.8, 0.001, 100_000),
+  /** Optional ceiling per marketplace host over every exit and worker (requests/s); 0 = off. */
+  CRAWL_FLEET_RPS: envNumber(0, 0, 100_000),
+  /** First rest of an exit after a robot check or 429; doubles per consecutive refusal. */
+  CRAWL_EXIT_COOLDOWN_MS: envInt(60_000, 1, 3_600_000),
+  CRAWL_EXIT_MAX_COOLDOWN_MS: envInt(900_000, 1, 86_400_000),
+  /** Parser threads; default: the cores this process may use. */
+  CRAWL_PARSE_THREADS: envInt(0, 0, 256),
   FETCH_TIMEOUT_MS: envInt(15_000, 100, 120_000),
   /** First retry delay of a blocked or failed target; doubles per attempt, +/-50% jitter. */
   CRAWL_RETRY_BASE_MS: envInt(2_000, 1, 600_000),
@@ -19,8 +38,7 @@ export const workerEnv = {
    * Must exceed the longest fetch + parse; lower means faster recovery from crashes.
    */
   CRAWL_LOCK_MS: envInt(15_000, 1_000, 600_000),
-  /** Browser-like sessions (cookie jar + user agent + proxy) per process. */
-  CRAWL_SESSIONS: envInt(8, 1, 1_000),
+  /** Proxies, each an exit (comma-separated http(s) URLs; `#rps=N&inflight=N` sets its own limits). */
   PROXY_URLS: z
     .string()
     .optional()
@@ -31,7 +49,16 @@ export const workerEnv = {
 };
 
 export function loadWorkerConfig(env: Record<string, string | undefined>) {
-  return Object.freeze({ ...parseEnv(workerEnv, env), origins: marketplaceOriginsFromEnv(env) });
+  const parsed = parseEnv(workerEnv, env);
+  let exits: ExitSpec[];
+  try {
+    exits = exitsFrom(parsed.PROXY_URLS, { rps: parsed.CRAWL_EXIT_RPS });
+  } catch (err) {
+    throw new ConfigError([err instanceof Error ? err.message : String(err)]);
+  }
+  // a low CRAWL_CONCURRENCY alone is a hard cap: the floor follows it
+  const CRAWL_CONCURRENCY_MIN = Math.min(parsed.CRAWL_CONCURRENCY_MIN, parsed.CRAWL_CONCURRENCY);
+  return Object.freeze({ ...parsed, CRAWL_CONCURRENCY_MIN, exits, origins: marketplaceOriginsFromEnv(env) });
 }
 
 export type WorkerConfig = ReturnType<typeof loadWorkerConfig>;

@@ -1,10 +1,10 @@
 import { CreditRepository, createDb, type Db, EventRepository, JobRepository, ResultRepository, TrackingRepository } from '@crawl/db';
 import { ReleaseWindow } from '@crawl/jobs';
-import { Crawler, SessionPool } from '@crawl/marketplace';
+import { Crawler, type ExitEvents, ExitPool, createParsePool, type ParsePool } from '@crawl/marketplace';
 import type { Logger } from '@crawl/observability';
 import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
 import type { WorkerConfig } from './config';
-import { RedisHostThrottle } from './crawl/host-throttle';
+import { RedisExitGate } from './crawl/exit-gate';
 
 export interface WorkerDeps {
   db: Db;
@@ -16,16 +16,36 @@ export interface WorkerDeps {
   events: EventRepository;
   tracking: TrackingRepository;
   crawler: Crawler;
-  sessions: SessionPool;
+  exits: ExitPool;
+  parser: ParsePool;
   /** Per-organization release window (CRAWL_ORG_WINDOW): what gets into the queue. */
   releases: ReleaseWindow;
   log: Logger;
 }
 
-export function buildWorkerDeps(config: WorkerConfig, log: Logger): WorkerDeps {
+/** At most one call per ten seconds (a Redis outage would otherwise log every request). */
+function everyTenSeconds<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
+  let last = 0;
+  return (...args) => {
+    if (Date.now() - last < 10_000) return;
+    last = Date.now();
+    fn(...args);
+  };
+}
+
+export function buildWorkerDeps(config: WorkerConfig, log: Logger, exitEvents: ExitEvents = {}): WorkerDeps {
   const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
   const redis = createRedisConnection(config.REDIS_URL);
-  const sessions = new SessionPool(config.CRAWL_SESSIONS, config.PROXY_URLS);
+  const exits = new ExitPool(config.exits, {
+    gate: new RedisExitGate(redis, config.QUEUE_PREFIX, config.CRAWL_FLEET_RPS),
+    cooldownMs: config.CRAWL_EXIT_COOLDOWN_MS,
+    maxCooldownMs: config.CRAWL_EXIT_MAX_COOLDOWN_MS,
+    // a booked in-flight slot outlives the longest fetch, then frees itself if never given back
+    leaseMs: config.FETCH_TIMEOUT_MS * 2,
+    onGateError: everyTenSeconds((err: unknown) => log.warn({ err }, 'exit gate unreachable: sending without shared politeness')),
+    ...exitEvents,
+  });
+  const parser = createParsePool(config.CRAWL_PARSE_THREADS ? { threads: config.CRAWL_PARSE_THREADS } : {});
   const producer = new QueueProducer(redis, config.QUEUE_PREFIX, 2_000, { 'crawl.fetchTarget': config.CRAWL_RETRY_BASE_MS });
   const jobs = new JobRepository(db);
   return {
@@ -37,11 +57,12 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger): WorkerDeps {
     credits: new CreditRepository(db),
     events: new EventRepository(db),
     tracking: new TrackingRepository(db),
-    sessions,
+    exits,
+    parser,
     crawler: new Crawler({
       origins: config.origins,
-      sessions,
-      throttle: new RedisHostThrottle(redis, config.QUEUE_PREFIX, config.CRAWL_HOST_RPS),
+      exits,
+      parser,
       timeoutMs: config.FETCH_TIMEOUT_MS,
       log,
     }),
@@ -52,7 +73,8 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger): WorkerDeps {
 
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await deps.producer.close().catch(() => undefined);
-  deps.sessions.destroy();
+  deps.exits.destroy();
+  await deps.parser.destroy().catch(() => undefined);
   deps.redis.disconnect();
   await deps.db.destroy();
 }

@@ -1,10 +1,30 @@
-import { Counter, createLogger, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
+import { Counter, createLogger, Gauge, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
 import { failJobInternally, failTargetInternally } from '@crawl/jobs';
 import { runWorker } from '@crawl/queue';
 import { loadWorkerConfig, type WorkerConfig } from './config';
+import { startAdaptiveConcurrency } from './crawl/adaptive-concurrency';
 import { buildWorkerDeps, closeWorkerDeps, type WorkerDeps } from './deps';
 import { fetchTargetHandler } from './handlers/fetch-target.handler';
 import { startJobHandler } from './handlers/start-job.handler';
+
+function exitMetrics(registry: Registry) {
+  const requests = new Counter({
+    name: 'crawl_exit_requests_total',
+    help: 'Requests through each exit (proxy or direct) by outcome: ok, blocked (robot check, 429), error (5xx, timeout), other',
+    labelNames: ['exit', 'outcome'],
+    registers: [registry],
+  });
+  const coolingUntil = new Gauge({
+    name: 'crawl_exit_cooling_until_seconds',
+    help: 'Unix time until which an exit rests after refusals (healthy when below time())',
+    labelNames: ['exit'],
+    registers: [registry],
+  });
+  return {
+    onRequest: (exit: string, outcome: string) => requests.inc({ exit, outcome }),
+    onCooldown: (exit: string, ms: number) => coolingUntil.set({ exit }, (Date.now() + ms) / 1000),
+  };
+}
 
 function workerMetrics(registry: Registry) {
   const crawls = new Counter({ name: 'crawl_targets_total', help: 'Crawl attempts by outcome code', labelNames: ['outcome'], registers: [registry] });
@@ -41,32 +61,79 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   const registry = shutdown ?? new ShutdownRegistry(log);
   const metrics = createMetricsRegistry('worker');
   const observe = workerMetrics(metrics);
-  const deps = buildWorkerDeps(config, log);
+  const deps = buildWorkerDeps(config, log, exitMetrics(metrics));
+  let active = 0;
+  const fetchTarget = fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled });
   const worker = runWorker(
     'crawl',
     {
       'crawl.startJob': { run: startJobHandler(deps), onFinalFailure: ({ jobId }) => failJobInternally(deps, jobId) },
       'crawl.fetchTarget': {
-        run: fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled }),
+        run: async (payload, ctx) => {
+          active += 1;
+          try {
+            return await fetchTarget(payload, ctx);
+          } finally {
+            active -= 1;
+          }
+        },
         onFinalFailure: ({ jobId, idx }, _err, ctx) => failTargetInternally(deps, jobId, idx, ctx.attempt),
       },
     },
     {
       redisUrl: config.REDIS_URL,
       prefix: config.QUEUE_PREFIX,
-      concurrency: config.CRAWL_CONCURRENCY,
+      concurrency: config.CRAWL_CONCURRENCY_MIN,
       lockDurationMs: config.CRAWL_LOCK_MS,
       stalledIntervalMs: Math.max(500, Math.floor(config.CRAWL_LOCK_MS / 3)),
       log,
       onOutcome: observe.onOutcome,
     },
   );
+  const limit = new Gauge({ name: 'crawl_concurrency', help: 'Crawl tasks this process may run at once (adaptive)', registers: [metrics] });
+  new Gauge({
+    name: 'crawl_in_flight',
+    help: 'Crawl tasks running in this process',
+    registers: [metrics],
+    collect() {
+      this.set(active);
+    },
+  });
+  new Gauge({
+    name: 'crawl_exit_waiting',
+    help: 'Fetches waiting for an exit that may send now',
+    registers: [metrics],
+    collect() {
+      this.set(deps.exits.waiting);
+    },
+  });
+  new Gauge({
+    name: 'crawl_parse_queue',
+    help: 'Pages waiting for a parser thread',
+    registers: [metrics],
+    collect() {
+      this.set(deps.parser.stats().queued);
+    },
+  });
+  const controller = startAdaptiveConcurrency({
+    min: config.CRAWL_CONCURRENCY_MIN,
+    max: config.CRAWL_CONCURRENCY,
+    memoryBudgetMb: config.CRAWL_MEMORY_BUDGET_MB,
+    maxLagMs: 50,
+    apply: (n) => {
+      worker.concurrency = n;
+      limit.set(n);
+    },
+    active: () => active,
+    backlog: async () => (await deps.producer.depths()).crawl.waiting ?? 0,
+  });
   const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics) : null;
+  registry.add('intake', 'concurrency controller', () => controller.stop());
   registry.add('intake', 'crawl worker', () => worker.close());
   registry.add('intake', 'metrics server', () => side && new Promise((r) => side.close(r)));
   registry.add('connections', 'worker pools', () => closeWorkerDeps(deps));
   await worker.waitUntilReady();
-  log.info({ concurrency: config.CRAWL_CONCURRENCY }, 'crawl worker consuming');
+  log.info({ concurrency: [config.CRAWL_CONCURRENCY_MIN, config.CRAWL_CONCURRENCY], exits: config.exits.map((e) => e.label) }, 'crawl worker consuming');
   return { deps, close: () => registry.run('close') };
 }
 

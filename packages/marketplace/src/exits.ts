@@ -1,0 +1,238 @@
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type CrawlSession, createSession, destroySession, freshIdentity } from './sessions';
+
+/**
+ * Exits: where a request leaves for the marketplace, i.e. a proxy, or this machine's own
+ * connection when there are no proxies. Politeness is per (marketplace host, exit), because a
+ * marketplace sees and throttles addresses, not our fleet: each exit gets at most `rps`
+ * requests per second to a host, shared by every worker process through Redis (the gate), so
+ * the fleet's throughput grows with its exits, not with its worker count.
+ *
+ * Each exit has one session (cookie jar, user agent, keep-alive agents): a marketplace ties its
+ * cookies to the address that got them. An exit that is refused (robot check, 429) or keeps
+ * failing is rested for a cooldown that doubles per consecutive refusal, in every process, and
+ * its traffic goes to the other exits meanwhile.
+ */
+
+export interface ExitSpec {
+  /** Stable identity: shared by every process that uses the same proxy (or machine). */
+  key: string;
+  /** For logs and metrics: never carries proxy credentials. */
+  label: string;
+  proxy: string | null;
+  /** Requests per second to one marketplace host through this exit. */
+  rps: number;
+  /** Requests in flight through this exit at once, over all processes; 0 = no cap. */
+  maxInFlight: number;
+}
+
+export interface ExitDefaults {
+  /** Per-exit rate for proxies that do not set their own (`#rps=`). */
+  rps: number;
+}
+
+/**
+ * Exits from PROXY_URLS. A proxy URL may carry settings in its fragment (never sent anywhere):
+ * `http://user:pass@gw.example:8000#rps=20&inflight=50` for a provider's rotating gateway, which
+ * gives every request another exit address, so one URL may take the politeness of many exits.
+ * Without proxies there is one exit, this machine (processes on one machine share its address,
+ * so they share its limit).
+ */
+export function exitsFrom(proxyUrls: string[], defaults: ExitDefaults): ExitSpec[] {
+  if (!proxyUrls.length) {
+    const machine = hostname();
+    return [{ key: `direct:${machine}`, label: 'direct', proxy: null, rps: defaults.rps, maxInFlight: 0 }];
+  }
+  return proxyUrls.map((raw, i) => {
+    const url = new URL(raw);
+    const settings = new URLSearchParams(url.hash.slice(1));
+    url.hash = '';
+    const number = (name: string, fallback: number) => {
+      const value = settings.get(name);
+      if (value === null) return fallback;
+      const n = Number(value);
+      if (!Number.isFinite(n) || n <= 0) throw new Error(`PROXY_URLS entry ${i + 1}: #${name} must be a positive number`);
+      return n;
+    };
+    const proxy = url.toString();
+    const hostPort = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+    return {
+      // the credentials are part of the identity (a provider's sessions/zones) but are hashed
+      key: `proxy:${createHash('sha256').update(proxy).digest('hex').slice(0, 16)}`,
+      label: `proxy-${i + 1}@${hostPort}`,
+      proxy,
+      rps: number('rps', defaults.rps),
+      maxInFlight: Math.floor(number('inflight', 0) || 0),
+    };
+  });
+}
+
+export type ExitOutcome = 'ok' | 'blocked' | 'error' | 'other';
+
+/** Shared admission of requests to exits (Redis in the worker; see packages/queue SpacingLimiter). */
+export interface ExitGate {
+  /** Books the first exit in `order` that may send to `host` now, or says how long to wait. */
+  pick(host: string, order: ExitSpec[], leaseMs: number): Promise<{ index: number; release(): Promise<void> } | { waitMs: number }>;
+  /** Rests an exit for `host` in every process. */
+  coolDown(host: string, exit: ExitSpec, ms: number): Promise<void>;
+}
+
+export interface ExitEvents {
+  onRequest?(exit: string, outcome: ExitOutcome): void;
+  onCooldown?(exit: string, ms: number): void;
+  onGateError?(err: unknown): void;
+}
+
+export interface ExitPoolOptions extends ExitEvents {
+  gate: ExitGate;
+  /** First cooldown of a refused exit; doubles per consecutive refusal up to `maxCooldownMs`. */
+  cooldownMs: number;
+  maxCooldownMs: number;
+  /** A booked slot of a capped exit is given back after this long even if never released. */
+  leaseMs: number;
+}
+
+export interface Exit {
+  readonly spec: ExitSpec;
+  readonly session: CrawlSession;
+  /** Consecutive refusals and failures, reset by a success. */
+  refusals: number;
+  failures: number;
+}
+
+export interface ExitLease {
+  exit: Exit;
+  /** Reports how the request went and gives the slot back. */
+  done(outcome: ExitOutcome): void;
+}
+
+/** Consecutive upstream failures (5xx, timeouts) of an exit that count as a storm. */
+const FAILURE_STORM = 3;
+
+interface Waiter {
+  avoid?: string;
+  resolve(lease: ExitLease): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * The exits of this process, and the one queue through which its requests wait for one. A
+ * single loop asks the gate on behalf of the oldest waiter, so hundreds of waiting fetches cost
+ * one Redis call per granted request (plus one per wait), not a poll each. When the gate cannot
+ * be reached, requests go ahead through the exits in turn (fail open: the queue itself runs on
+ * Redis, so such a worker is about to stall anyway).
+ */
+export class ExitPool {
+  readonly exits: Exit[];
+  /** Waiting requests per marketplace host: a host whose exits are all busy holds up no other. */
+  private readonly queues = new Map<string, { waiters: Waiter[]; pumping: boolean }>();
+  private cursor = Math.floor(Math.random() * 1_000_000);
+  private closed = false;
+
+  constructor(specs: ExitSpec[], private readonly options: ExitPoolOptions) {
+    if (!specs.length) throw new Error('ExitPool needs at least one exit');
+    this.exits = specs.map((spec, i) => ({ spec, session: createSession(i, spec.proxy), refusals: 0, failures: 0 }));
+  }
+
+  /** Waits for an exit that may send to `host` now; `avoid` (an exit key) goes last, for a retry. */
+  acquire(host: string, avoid?: string): Promise<ExitLease> {
+    if (this.closed) return Promise.reject(new Error('exit pool closed'));
+    let queue = this.queues.get(host);
+    if (!queue) this.queues.set(host, (queue = { waiters: [], pumping: false }));
+    const q = queue;
+    return new Promise<ExitLease>((resolve, reject) => {
+      q.waiters.push({ avoid, resolve, reject });
+      void this.pump(host, q);
+    });
+  }
+
+  private order(avoid?: string): ExitSpec[] {
+    const n = this.exits.length;
+    const start = this.cursor++ % n;
+    const ordered = Array.from({ length: n }, (_, i) => this.exits[(start + i) % n]!.spec);
+    if (avoid === undefined || n === 1) return ordered;
+    return [...ordered.filter((s) => s.key !== avoid), ...ordered.filter((s) => s.key === avoid)];
+  }
+
+  private async pump(host: string, queue: { waiters: Waiter[]; pumping: boolean }): Promise<void> {
+    if (queue.pumping) return;
+    queue.pumping = true;
+    try {
+      while (queue.waiters.length && !this.closed) {
+        const waiter = queue.waiters[0]!;
+        const order = this.order(waiter.avoid);
+        let pick: Awaited<ReturnType<ExitGate['pick']>>;
+        try {
+          pick = await this.options.gate.pick(host, order, this.options.leaseMs);
+        } catch (err) {
+          this.options.onGateError?.(err);
+          pick = { index: 0, release: async () => undefined };
+        }
+        if ('waitMs' in pick) {
+          await new Promise((r) => setTimeout(r, Math.min(pick.waitMs, 1_000) + Math.floor(Math.random() * 5)));
+          continue;
+        }
+        queue.waiters.shift();
+        const spec = order[pick.index]!;
+        waiter.resolve(this.lease(host, this.exits.find((e) => e.spec === spec)!, pick.release));
+      }
+    } finally {
+      queue.pumping = false;
+    }
+  }
+
+  private lease(host: string, exit: Exit, release: () => Promise<void>): ExitLease {
+    let finished = false;
+    return {
+      exit,
+      done: (outcome) => {
+        if (finished) return;
+        finished = true;
+        void release().catch(() => undefined);
+        this.record(host, exit, outcome);
+      },
+    };
+  }
+
+  private record(host: string, exit: Exit, outcome: ExitOutcome): void {
+    this.options.onRequest?.(exit.spec.label, outcome);
+    if (outcome === 'ok') {
+      exit.refusals = 0;
+      exit.failures = 0;
+      return;
+    }
+    if (outcome === 'blocked') {
+      exit.refusals += 1;
+      exit.failures = 0;
+      // a refused identity is spent: new cookies and another browser before it is used again
+      freshIdentity(exit.session);
+      this.rest(host, exit, this.options.cooldownMs * 2 ** Math.min(exit.refusals - 1, 16));
+    } else if (outcome === 'error') {
+      exit.failures += 1;
+      if (exit.failures >= FAILURE_STORM) {
+        exit.failures = 0;
+        this.rest(host, exit, this.options.cooldownMs);
+      }
+    }
+  }
+
+  private rest(host: string, exit: Exit, ms: number): void {
+    const cooldown = Math.min(ms, this.options.maxCooldownMs);
+    this.options.onCooldown?.(exit.spec.label, cooldown);
+    void this.options.gate.coolDown(host, exit.spec, cooldown).catch((err) => this.options.onGateError?.(err));
+  }
+
+  /** Requests waiting for an exit, over all hosts. */
+  get waiting(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.waiters.length;
+    return n;
+  }
+
+  destroy(): void {
+    this.closed = true;
+    for (const q of this.queues.values()) for (const w of q.waiters.splice(0)) w.reject(new Error('exit pool closed'));
+    for (const e of this.exits) destroySession(e.session);
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * The pool's threads load dist/parse-worker.js (run `pnpm build` first); the expected values
+ * come from the same functions run from src on the test's own thread.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createParsePool, createThreadParsePool, parseWorkerFile, type ParsePool } from './parse-pool';
+import { parsePage, type ParseRequest } from './parse-worker';
+import { detectPageKind } from './parsers';
+
+const dir = path.resolve(__dirname, '../../../../shared/fixtures/amazon');
+const hasFixtures = fs.existsSync(dir);
+if (!hasFixtures) console.warn(`[parse-pool] fixture dir ${dir} not found: fixture and load tests skipped`);
+const d = hasFixtures ? describe : describe.skip;
+
+const ORIGINS: Record<string, string> = {
+  US: 'https://www.amazon.com',
+  UK: 'https://www.amazon.co.uk',
+  DE: 'https://www.amazon.de',
+  FR: 'https://www.amazon.fr',
+  ES: 'https://www.amazon.es',
+  BR: 'https://www.amazon.com.br',
+  IT: 'https://www.amazon.it',
+  IN: 'https://www.amazon.in',
+};
+
+const fixtures = hasFixtures ? fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort() : [];
+const read = (file: string): string => fs.readFileSync(path.join(dir, file), 'utf8');
+
+/** details-/search-/captcha- fixtures as the crawler would submit them (a captcha page under a details job). */
+function requestFor(file: string): ParseRequest | null {
+  const m = /^(details|search|captcha)-(?:([A-Z]{2})-)?/.exec(file);
+  if (!m) return null;
+  const marketplace = m[2] ?? 'US';
+  return { type: m[1] === 'search' ? 'search' : 'details', html: read(file), marketplace, origin: ORIGINS[marketplace] ?? ORIGINS.US! };
+}
+
+const pools: ParsePool[] = [];
+function pool(...args: Parameters<typeof createParsePool>): ParsePool {
+  const p = createParsePool(...args);
+  pools.push(p);
+  return p;
+}
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.destroy()));
+});
+
+const wellFormed = (): ParseRequest => ({ type: 'details', html: '<html><body><span id="productTitle">A</span><input id="ASIN" value="B000000001"></body></html>', marketplace: 'US', origin: ORIGINS.US! });
+/** Not a string: the first probe of detectPageKind throws inside the worker. */
+const broken = (): ParseRequest => ({ ...wellFormed(), html: 42 as unknown as string });
+
+d('parse pool: same results as parsing inline', () => {
+  it('every details, search and captcha fixture parses to what the inline parsers return', async () => {
+    const p = pool({ threads: 2 });
+    const inline = pool({ threads: 0 });
+    const requests = fixtures.map(requestFor).filter((r): r is ParseRequest => r !== null);
+    expect(requests.length).toBeGreaterThanOrEqual(19);
+    const pooled = await Promise.all(requests.map((req) => p.parse(req)));
+    for (const [i, req] of requests.entries()) {
+      const expected = parsePage(req);
+      expect(pooled[i]).toStrictEqual(expected);
+      expect(await inline.parse(req)).toStrictEqual(expected);
+    }
+    const kinds = pooled.map((r) => r.kind);
+    expect(kinds.filter((k) => k === 'captcha')).toHaveLength(fixtures.filter((f) => f.startsWith('captcha-')).length);
+    expect(pooled.filter((r) => r.kind === 'search' && r.cards.length > 0)).toHaveLength(fixtures.filter((f) => f.startsWith('search-')).length);
+    expect(pooled.filter((r) => r.kind === 'details' && r.item !== null)).toHaveLength(fixtures.filter((f) => f.startsWith('details-')).length);
+    expect(p.stats()).toMatchObject({ threads: 2, completed: requests.length, failed: 0 });
+  });
+
+  it('pageKind gives detectPageKind of every fixture, including offer, review and best-seller pages', async () => {
+    const p = pool({ threads: 2 });
+    const kinds = await Promise.all(fixtures.map((f) => p.pageKind(read(f))));
+    expect(kinds).toEqual(fixtures.map((f) => detectPageKind(read(f))));
+    expect(kinds[fixtures.indexOf('captcha-1.html')]).toBe('captcha');
+  });
+});
+
+describe('parse pool: failures stay with one parse', () => {
+  it('a parser exception rejects that parse only; parses before and after it succeed on the same thread', async () => {
+    const p = pool({ threads: 1 });
+    const results = await Promise.allSettled([p.parse(wellFormed()), p.parse(broken()), p.parse(wellFormed())]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(Error);
+    expect(results[0]).toMatchObject({ value: { kind: 'details', item: { asin: 'B000000001' } } });
+    expect(p.stats()).toMatchObject({ threads: 1, completed: 2, failed: 1 });
+  });
+
+  it('inline mode rejects too, instead of throwing at the call', async () => {
+    const p = pool({ threads: 0 });
+    const pending = p.parse(broken());
+    await expect(pending).rejects.toBeInstanceOf(Error);
+    await expect(p.parse(wellFormed())).resolves.toMatchObject({ kind: 'details' });
+    expect(p.stats()).toEqual({ threads: 0, queued: 0, waiting: 0, completed: 1, failed: 1 });
+  });
+
+  it('a thread that dies rejects its parse, is replaced, and the pool keeps parsing', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parse-pool-'));
+    const dying = path.join(tmp, 'dying-worker.js');
+    // Same contract as parse-worker, but the thread exits on a marker page.
+    fs.writeFileSync(dying, `const real = require(${JSON.stringify(parseWorkerFile())}).default;\nmodule.exports = (task) => { if (task.op === 'parse' && task.req.html === 'EXIT') process.exit(3); return real(task); };\n`);
+    const p = createThreadParsePool(1, {}, dying);
+    pools.push(p);
+    try {
+      await expect(p.parse(wellFormed())).resolves.toMatchObject({ kind: 'details' });
+      const [died, next] = await Promise.allSettled([p.parse({ ...wellFormed(), html: 'EXIT' }), p.parse(wellFormed())]);
+      expect(died.status).toBe('rejected');
+      expect(next).toMatchObject({ status: 'fulfilled', value: { kind: 'details' } });
+      await expect(p.parse(wellFormed())).resolves.toMatchObject({ kind: 'details' });
+      expect(p.stats()).toMatchObject({ threads: 1, completed: 3, failed: 1 });
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('parse pool: bounded queue and shutdown', () => {
+  it('beyond maxQueue parse() waits for a slot instead of failing', async () => {
+    const p = pool({ threads: 1, maxQueue: 1 });
+    const pending = Array.from({ length: 6 }, () => p.parse(wellFormed()));
+    expect(p.stats().waiting).toBe(4);
+    let maxQueued = 0;
+    const sampled = pending.map((x) => x.then((r) => ((maxQueued = Math.max(maxQueued, p.stats().queued)), r)));
+    const results = await Promise.all(sampled);
+    expect(results.every((r) => r.kind === 'details' && r.item?.asin === 'B000000001')).toBe(true);
+    expect(maxQueued).toBeLessThanOrEqual(1);
+    expect(p.stats()).toMatchObject({ waiting: 0, queued: 0, completed: 6 });
+  });
+
+  it('destroy releases every thread, rejects waiting parses, and later parses reject', async () => {
+    const p = pool({ threads: 2, maxQueue: 0 });
+    await p.parse(wellFormed());
+    const pending = Array.from({ length: 4 }, () => p.parse(wellFormed()));
+    expect(p.stats().waiting).toBe(2);
+    await p.destroy();
+    const settled = await Promise.allSettled(pending);
+    expect(settled.filter((s) => s.status === 'rejected').length).toBeGreaterThanOrEqual(2);
+    expect(p.stats().threads).toBe(0);
+    await expect(p.parse(wellFormed())).rejects.toThrow('parse pool destroyed');
+    await expect(p.destroy()).resolves.toBeUndefined();
+  });
+
+  it('a process that destroys its pool exits on its own', () => {
+    const script = `
+      const { createParsePool } = require(${JSON.stringify(path.join(path.dirname(parseWorkerFile()), 'parse-pool.js'))});
+      const pool = createParsePool({ threads: 2 });
+      pool.parse(${JSON.stringify(wellFormed())}).then(async (r) => { await pool.destroy(); console.log(r.kind, pool.stats().threads); });
+    `;
+    // execFileSync fails the test if the child is still alive at the timeout.
+    const out = execFileSync(process.execPath, ['-e', script], { timeout: 20_000, encoding: 'utf8' });
+    expect(out.trim()).toBe('details 0');
+  });
+});
+
+d('parse pool: a large page does not delay fetches in flight', () => {
+  const SERVER_DELAY_MS = 300;
+  const CONCURRENT = 100;
+  const PARSES = 5;
+  const RESOLUTION_MS = 5;
+
+  let server: http.Server;
+  let agent: http.Agent;
+  let port: number;
+  let req: ParseRequest;
+  /** How long one inline parse of `req` blocks the calling thread (median of 3). */
+  let tInline: number;
+
+  const timeInline = (r: ParseRequest): number => {
+    const times = [0, 1, 2].map(() => {
+      const t0 = performance.now();
+      parsePage(r);
+      return performance.now() - t0;
+    });
+    return times.sort((a, b) => a - b)[1]!;
+  };
+
+  /** Resolves with how much later than SERVER_DELAY_MS after sending the response was complete. */
+  const fetchLate = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const sent = performance.now();
+      http
+        .get({ host: '127.0.0.1', port, path: '/', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(performance.now() - sent - SERVER_DELAY_MS));
+        })
+        .on('error', reject);
+    });
+
+  /** Fires CONCURRENT requests and parses PARSES times in a row meanwhile; reports the loop's worst delay. */
+  async function underLoad(p: ParsePool): Promise<{ maxDelayMs: number; maxLateMs: number }> {
+    const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    h.enable();
+    // The histogram records nothing until its first tick: start once it runs.
+    await new Promise((r) => setTimeout(r, 3 * RESOLUTION_MS));
+    const fetches = Array.from({ length: CONCURRENT }, fetchLate);
+    for (let i = 0; i < PARSES; i++) expect((await p.parse(req)).kind).toBe('details');
+    const late = await Promise.all(fetches);
+    h.disable();
+    return { maxDelayMs: h.max / 1e6, maxLateMs: Math.max(...late) };
+  }
+
+  beforeAll(async () => {
+    const largest = fixtures.filter((f) => /^(details|search)-/.test(f)).sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0]!;
+    req = requestFor(largest)!;
+    const page = req.html;
+    parsePage(req); // JIT warm-up
+    tInline = timeInline(req);
+    // A fast machine parses the page in tens of ms, too close to timer noise; a longer
+    // (repeated) page makes the block measurable. The first copy's product still wins.
+    for (let copies = 2; tInline < 150 && copies <= 16; copies *= 2) {
+      req = { ...req, html: page.repeat(copies) };
+      tInline = timeInline(req);
+    }
+    server = http.createServer((_req, res) => void setTimeout(() => res.end('ok'), SERVER_DELAY_MS));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+    agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENT });
+    await Promise.all(Array.from({ length: CONCURRENT }, fetchLate)); // opens the sockets
+  });
+
+  afterAll(async () => {
+    agent?.destroy();
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  });
+
+  it('control: parsing inline blocks the loop for about a parse (the instrument sees it)', async () => {
+    const { maxDelayMs } = await underLoad(pool({ threads: 0 }));
+    expect(maxDelayMs).toBeGreaterThan(tInline / 2);
+  });
+
+  it('in the pool the loop never stalls for half an inline parse, and no response is held back', async () => {
+    const p = pool({ threads: 2 });
+    await Promise.all([p.parse(req), p.parse(req)]); // both threads load cheerio and warm up
+    const { maxDelayMs, maxLateMs } = await underLoad(p);
+    console.info(`[parse-pool] inline parse of ${(req.html.length / 1e6).toFixed(1)} MB: ${tInline.toFixed(0)} ms; pooled: event-loop max delay ${maxDelayMs.toFixed(1)} ms (resolution ${RESOLUTION_MS} ms), latest response ${maxLateMs.toFixed(1)} ms after ${SERVER_DELAY_MS} ms`);
+    expect(maxDelayMs).toBeLessThan(tInline / 2);
+    expect(maxLateMs).toBeLessThan(tInline / 2);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * Page parsing off the event loop. cheerio takes 20-200 ms on a 0.5-2 MB Amazon page and even
+ * detectPageKind's string probes take 30-50 ms on a 3 MB page without markers; on the crawl
+ * worker's event loop that time delays every fetch, timer and BullMQ lock renewal. The pool
+ * runs the same functions (./parse-worker) in worker threads, so the loop only pays for
+ * copying the html string to a thread (structured clone, a memcpy) and the small result back.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Piscina } from 'piscina';
+import type { PageKind } from './parsers';
+import runParseTask, { type ParsedPage, type ParseRequest, type ParseTask } from './parse-worker';
+
+export type { ParsedPage, ParseRequest } from './parse-worker';
+
+export interface ParsePoolOptions {
+  /**
+   * Worker threads; default os.availableParallelism(). 0 parses inline on the calling thread
+   * (blocking it): for tests and to measure the one-core ceiling.
+   */
+  threads?: number;
+  /**
+   * Parses accepted beyond those running (each holds its html until a thread takes it);
+   * default threads * 64. Further parse() calls wait for a slot instead of failing: under a
+   * burst the crawl jobs slow down rather than end in errors, and since every waiting caller
+   * is a crawl job holding its own body anyway, the real memory bound is the crawl
+   * concurrency; this limit only stops the pool from holding a second copy of every body.
+   */
+  maxQueue?: number;
+}
+
+/** For gauges: read on each scrape. */
+export interface ParsePoolStats {
+  /** Live worker threads (0 inline or after destroy). */
+  threads: number;
+  /** Accepted parses waiting for a free thread. */
+  queued: number;
+  /** parse() calls held back because the queue is full (backpressure). */
+  waiting: number;
+  /** Parses that resolved. */
+  completed: number;
+  /** Parses that rejected (parser exception, thread death, destroy). */
+  failed: number;
+}
+
+export interface ParsePool {
+  /**
+   * detectPageKind(html) === 'captcha' first, then the parser of req.type, on a pool thread.
+   * Rejects when the parser throws or its thread dies (the crawler's PARSE_ERROR); the pool
+   * keeps working either way.
+   */
+  parse(req: ParseRequest): Promise<ParsedPage>;
+  /** detectPageKind on a pool thread: for bodies that are only checked, e.g. 5xx answers. */
+  pageKind(html: string): Promise<PageKind>;
+  stats(): ParsePoolStats;
+  /** Rejects queued and waiting parses, terminates the threads; later calls reject. */
+  destroy(): Promise<void>;
+}
+
+const DEFAULT_QUEUE_PER_THREAD = 64;
+
+/**
+ * The compiled worker file. Threads load plain JS: in production it sits next to this file in
+ * dist; under jest this module is src/*.ts (swc) and the threads use the last `pnpm build`.
+ */
+export function parseWorkerFile(): string {
+  const file = __filename.endsWith('.ts') ? path.resolve(__dirname, '../dist/parse-worker.js') : path.join(__dirname, 'parse-worker.js');
+  if (!fs.existsSync(file)) throw new Error(`parse worker ${file} is missing: run pnpm build`);
+  return file;
+}
+
+export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
+  const threads = options.threads ?? os.availableParallelism();
+  if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`threads must be a non-negative integer, got ${threads}`);
+  return threads === 0 ? inlinePool() : createThreadParsePool(threads, options, parseWorkerFile());
+}
+
+function inlinePool(): ParsePool {
+  let completed = 0;
+  let failed = 0;
+  let destroyed = false;
+  const run = async <R>(task: ParseTask): Promise<R> => {
+    if (destroyed) throw new Error('parse pool destroyed');
+    try {
+      const result = runParseTask(task) as R;
+      completed++;
+      return result;
+    } catch (err) {
+      failed++;
+      throw err;
+    }
+  };
+  return {
+    parse: (req) => run<ParsedPage>({ op: 'parse', req }),
+    pageKind: (html) => run<PageKind>({ op: 'pageKind', html }),
+    stats: () => ({ threads: 0, queued: 0, waiting: 0, completed, failed }),
+    destroy: async () => {
+      destroyed = true;
+    },
+  };
+}
+
+/**
+ * A pool whose threads run `workerFile` (same contract as ./parse-worker). Not exported from the
+ * package: tests use it to run a worker that dies on demand.
+ *
+ * No per-thread heap cap (worker resourceLimits): on Node 20 a worker reaching it often aborts
+ * the whole process ("FATAL ERROR: Reached heap limit", nodejs/node#47224) instead of ending
+ * the thread with ERR_WORKER_OUT_OF_MEMORY, so it would turn one huge page into a crash of
+ * every job of the process. A parse's memory is bounded by the size of the body passed in.
+ */
+export function createThreadParsePool(threads: number, options: ParsePoolOptions, workerFile: string): ParsePool {
+  const maxQueue = options.maxQueue ?? threads * DEFAULT_QUEUE_PER_THREAD;
+  if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be a non-negative integer, got ${maxQueue}`);
+  const piscina = new Piscina<ParseTask, ParsedPage | PageKind>({
+    filename: workerFile,
+    minThreads: threads,
+    maxThreads: threads,
+    // Our own gate below keeps piscina's queue within maxQueue; piscina's limit would reject
+    // instead of waiting (and would fire while a dead thread is being replaced).
+    maxQueue: Infinity,
+  });
+  const capacity = threads + maxQueue;
+  const waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
+  let inFlight = 0;
+  let completed = 0;
+  let failed = 0;
+  let destroyed = false;
+
+  const acquire = (): Promise<void> | undefined => {
+    if (inFlight < capacity) {
+      inFlight++;
+      return undefined;
+    }
+    return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+  };
+  const release = (): void => {
+    const next = waiters.shift();
+    if (next) next.resolve(); // the slot passes to the next caller: inFlight is unchanged
+    else inFlight--;
+  };
+  const run = async <R>(task: ParseTask): Promise<R> => {
+    if (destroyed) throw new Error('parse pool destroyed');
+    await acquire();
+    try {
+      const result = (await piscina.run(task)) as R;
+      completed++;
+      return result;
+    } catch (err) {
+      failed++;
+      throw err;
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    parse: (req) => run<ParsedPage>({ op: 'parse', req }),
+    pageKind: (html) => run<PageKind>({ op: 'pageKind', html }),
+    stats: () => ({ threads: piscina.threads.length, queued: piscina.queueSize, waiting: waiters.length, completed, failed }),
+    destroy: async () => {
+      if (destroyed) return;
+      destroyed = true;
+      for (const waiter of waiters.splice(0)) waiter.reject(new Error('parse pool destroyed'));
+      await piscina.destroy();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The code that runs inside a parse-pool thread (and, with `threads: 0`, on the caller's thread).
+ * Kept free of pool concerns so both modes run the exact same function: a pooled result can
+ * only differ from an inline one if dist is older than src (run `pnpm build`).
+ */
+import { detectPageKind, parseDetailsPage, parseSearchPage } from './parsers';
+import type { DetailsItem, PageKind, SearchItem } from './parsers';
+
+export interface ParseRequest {
+  /** The job type: which parser runs when the page is not a robot check. */
+  type: 'search' | 'details';
+  html: string;
+  /** 'US', 'DE', ...: picks the currency of prices. */
+  marketplace: string;
+  /** 'https://www.amazon.de': base of relative URLs. */
+  origin: string;
+}
+
+/**
+ * What the crawler needs from a 2xx body: a robot check is reported before any parser runs
+ * (the crawler burns the session), otherwise the parser of the job type decides. An empty card
+ * list or a null item is a page without the requested data (PARSE_ERROR), not a failure here.
+ */
+export type ParsedPage = { kind: 'captcha' } | { kind: 'search'; cards: SearchItem[] } | { kind: 'details'; item: DetailsItem | null };
+
+/** One message to a pool thread. `pageKind` is for bodies that are not parsed (5xx answers). */
+export type ParseTask = { op: 'parse'; req: ParseRequest } | { op: 'pageKind'; html: string };
+
+export function parsePage(req: ParseRequest): ParsedPage {
+  if (detectPageKind(req.html) === 'captcha') return { kind: 'captcha' };
+  const ctx = { marketplace: req.marketplace, origin: req.origin };
+  if (req.type === 'search') return { kind: 'search', cards: parseSearchPage(req.html, ctx) };
+  return { kind: 'details', item: parseDetailsPage(req.html, ctx) };
+}
+
+/** The pool's handler (piscina calls the default export with each task). */
+export default function runParseTask(task: ParseTask): ParsedPage | PageKind {
+  if (task.op === 'pageKind') return detectPageKind(task.html);
+  if (task.op === 'parse') return parsePage(task.req);
+  throw new TypeError(`unknown parse task ${JSON.stringify((task as { op?: unknown }).op)}`);
+}
