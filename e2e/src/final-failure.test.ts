@@ -16,11 +16,12 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 it('a target whose parser throws on every attempt fails with INTERNAL_ERROR, is refunded, and the job finishes', async () => {
-  const crawler = stack.workers[0]!.deps.crawler as unknown as { parse: (input: { target: string }, ...rest: unknown[]) => unknown };
-  const parse = crawler.parse.bind(crawler);
+  // our code after the parse (the parser itself runs in a thread, and its failure is PARSE_ERROR)
+  const crawler = stack.workers[0]!.deps.crawler as unknown as { itemsOf: (input: { target: string }, ...rest: unknown[]) => unknown };
+  const itemsOf = crawler.itemsOf.bind(crawler);
   let throws = 0;
-  crawler.parse = (input, ...rest) => {
-    if (input.target !== 'B0THROWS01') return parse(input, ...rest);
+  crawler.itemsOf = (input, ...rest) => {
+    if (input.target !== 'B0THROWS01') return itemsOf(input, ...rest);
     throws += 1;
     throw new TypeError("Cannot read properties of undefined (reading 'text') at /srv/app/parser.js:42");
   };
@@ -35,7 +36,7 @@ it('a target whose parser throws on every attempt fails with INTERNAL_ERROR, is 
     const balance = await stack.db.selectFrom('organization').select('credit_balance').where('id', '=', tenant.organizationId).executeTakeFirstOrThrow();
     expect(Number(balance.credit_balance)).toBe(98);
   } finally {
-    crawler.parse = parse;
+    crawler.itemsOf = itemsOf;
   }
 });
 

@@ -31,9 +31,9 @@ export const logEnv = {
  * CRAWL_ORG_WINDOW (worker, scheduler; also the gateway when it refills windows on cancel):
  * the most crawl tasks one organization has in the queue at once, queued, in flight or in
  * retry backoff (packages/jobs/src/release-window.ts). Every process must use the same value.
- * Default 128: a typical fleet of up to 12 workers x CRAWL_CONCURRENCY 8 is 96 fetch slots,
- * which one organization alone can fill with room for retries in backoff and the moment
- * between a completion and its replacement being picked up. Larger: more Redis memory (about
+ * Default 128: one organization alone can keep about 100 fetches in flight (about 100 pages/s
+ * at 1 s per fetch, what 125 exits at CRAWL_EXIT_RPS 0.8 give), with room for retries in backoff
+ * and the moment between a completion and its replacement being picked up. Larger: more Redis memory (about
  * 1 KB per task, per organization with work) and a longer wait for a new job behind its own
  * organization's queued tasks; smaller: one organization alone cannot use the whole fleet.
  */
