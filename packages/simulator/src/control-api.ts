@@ -7,10 +7,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultEngine } from './fault-rules';
 import type { RequestLog } from './request-log';
+import type { ExitStats } from './types';
+
+/** A setting replaced as a whole over PUT (validated by `set`, which throws TypeError) and turned off by DELETE. */
+export interface Setting {
+  get(): unknown;
+  set(value: unknown): void;
+}
 
 export interface ControlDeps {
   faults: FaultEngine;
   log: RequestLog;
+  latency: Setting;
+  antiBot: Setting;
+  exits: { list(): ExitStats[]; reset(): void };
   health(): Record<string, unknown>;
 }
 
@@ -89,12 +99,39 @@ function requestsRoute(req: IncomingMessage, res: ServerResponse, deps: ControlD
   sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET or DELETE');
 }
 
+async function settingRoute(req: IncomingMessage, res: ServerResponse, setting: Setting): Promise<void> {
+  switch (req.method) {
+    case 'GET':
+      return sendJson(res, 200, setting.get());
+    case 'PUT':
+      setting.set(await readJson(req));
+      return sendJson(res, 200, setting.get());
+    case 'DELETE':
+      setting.set(null);
+      return sendJson(res, 204, null);
+    default:
+      return sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET, PUT or DELETE');
+  }
+}
+
+function exitsRoute(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): void {
+  if (req.method === 'GET') return sendJson(res, 200, deps.exits.list());
+  if (req.method === 'DELETE') {
+    deps.exits.reset();
+    return sendJson(res, 204, null);
+  }
+  sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET or DELETE');
+}
+
 /** Handles a `/__sim/...` request; always answers (404 for unknown control paths). */
 export function handleControl(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): void {
   const pathname = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
   const run = async (): Promise<void> => {
     if (pathname === '/__sim/faults') return faultsRoute(req, res, deps);
     if (pathname === '/__sim/requests') return requestsRoute(req, res, deps);
+    if (pathname === '/__sim/latency') return settingRoute(req, res, deps.latency);
+    if (pathname === '/__sim/antibot') return settingRoute(req, res, deps.antiBot);
+    if (pathname === '/__sim/exits') return exitsRoute(req, res, deps);
     if (pathname === '/__sim/health' && (req.method === 'GET' || req.method === 'HEAD')) return sendJson(res, 200, deps.health());
     sendError(res, 404, 'NOT_FOUND', `no control route ${req.method ?? ''} ${pathname}`);
   };

@@ -1,11 +1,27 @@
 /**
  * @crawl/simulator: a local fake Amazon for tests, benchmarks and demos. Serves saved real
- * pages (or built-in synthetic ones) for the fetch contract of DESIGN section 3 and injects
- * faults (latency, error statuses, captchas, resets, hangs, empty bodies) on demand.
+ * pages (or built-in synthetic ones) for the fetch contract of DESIGN section 3, re-targeted
+ * at any ASIN or keyword; injects faults (latency, error statuses, captchas, resets, hangs,
+ * empty bodies) on demand; draws per-request latency; and offers forward-proxy exits, each a
+ * client identity subject to robot-check rules (README.md).
  */
 export { startSimulator } from './server';
-export type { Fault, FaultKind, FaultRule, RedirectStatus, RequestLogEntry, Simulator, SimulatorOptions } from './types';
+export type {
+  AntiBotConfig,
+  ExitId,
+  ExitStats,
+  Fault,
+  FaultKind,
+  FaultRule,
+  LatencyConfig,
+  RedirectStatus,
+  RequestLogEntry,
+  Simulator,
+  SimulatorOptions,
+} from './types';
 export { validateRule } from './fault-rules';
 export { keywordSlugs } from './keyword-slug';
-export { syntheticAsin, syntheticDetailsPage, syntheticSearchCards, syntheticSearchPage } from './synthetic';
+export { searchCardAsin, searchCardTitle, syntheticAsin, syntheticDetailsPage, syntheticSearchCards, syntheticSearchPage } from './synthetic';
+export { productPrice, productTitle } from './asin-template';
+export { createLatencySampler, lognormalParams, validateLatency } from './latency';
 export { DEFAULT_DETAILS_TEMPLATE, DEFAULT_SEARCH_TEMPLATE, defaultFixturesDir } from './page-store';

@@ -4,11 +4,17 @@
  * SIGTERM/SIGINT. Faults are then driven through the `/__sim/` control API.
  *
  *   node packages/simulator/dist/main.js [--port 9100] [--fixtures DIR] [--no-any-asin]
+ *     [--latency 800:3000] [--exits 50] [--max-rps 5] [--max-cookieless-visits 3]
+ *
+ * Once listening it prints one human line and one JSON line (`{"event":"listening",...}` with
+ * the url and the exit proxy URLs), so a parent process can learn the random exit ports.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startSimulator } from './server';
-import type { FaultRule, SimulatorOptions } from './types';
+import { validateAntiBot } from './anti-bot';
+import { validateLatency } from './latency';
+import type { AntiBotConfig, FaultRule, LatencyConfig, SimulatorOptions } from './types';
 
 const USAGE = `usage: node packages/simulator/dist/main.js [options]
   --port N                   listen port (default 9100; 0 = random)
@@ -20,13 +26,56 @@ const USAGE = `usage: node packages/simulator/dist/main.js [options]
   --seed N                   seed of the fault PRNG (default 1)
   --details-template FILE    details fixture used for unknown ASINs
   --search-template FILE     search fixture used for unknown keywords
-  --faults JSON|@FILE        initial fault rules (JSON array, inline or from a file)`;
+  --faults JSON|@FILE        initial fault rules (JSON array, inline or from a file)
+  --latency P50[:P99[:MAX]]  per-request latency in ms, log-normal fitted to p50/p99 (default off)
+  --exits N                  open N forward-proxy exits, each its own client identity (default 0)
+  --exit-port-base N         exit i listens on N+i (default: random free ports)
+  --max-rps N                anti-bot: block an identity sending > N requests in any 1000 ms
+  --max-cookieless-visits N  anti-bot: block an identity with > N cookie-less visits per window
+  --cookie-window-seconds S  anti-bot: window of the cookie rule (default 60)
+  --block-seconds S          anti-bot: how long a block lasts (default 60)
+  --block-status 200|503     anti-bot: status of the robot-check answer (default 200)`;
 
 function intArg(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got ${value}`);
   return n;
+}
+
+function numberArg(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, got ${value}`);
+  return n;
+}
+
+/** `800`, `800:3000` or `800:3000:10000` (p50, p99, cap in ms). */
+function latencyArg(value: string | undefined): LatencyConfig | undefined {
+  if (value === undefined) return undefined;
+  const [p50, p99, max] = value.split(':').map((part) => Number(part));
+  if (p50 === undefined || !Number.isFinite(p50)) throw new Error(`--latency must be P50[:P99[:MAX]] in ms, got ${value}`);
+  const config: LatencyConfig = { p50Ms: p50 };
+  if (p99 !== undefined) config.p99Ms = p99;
+  if (max !== undefined) config.maxMs = max;
+  validateLatency(config); // a bad value fails here, with the usage text
+  return config;
+}
+
+function antiBotArgs(values: Record<string, string | boolean | undefined>): AntiBotConfig | undefined {
+  const str = (name: string): string | undefined => values[name] as string | undefined;
+  const config: AntiBotConfig = {
+    maxRps: intArg('max-rps', str('max-rps')),
+    maxCookielessVisits: intArg('max-cookieless-visits', str('max-cookieless-visits')),
+    cookieWindowSeconds: numberArg('cookie-window-seconds', str('cookie-window-seconds')),
+    blockSeconds: numberArg('block-seconds', str('block-seconds')),
+    blockStatus: str('block-status') === undefined ? undefined : (Number(str('block-status')) as 200 | 503),
+  };
+  const set = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as AntiBotConfig;
+  if (Object.keys(set).length === 0) return undefined;
+  if (set.maxRps === undefined && set.maxCookielessVisits === undefined) throw new Error('anti-bot flags need --max-rps or --max-cookieless-visits');
+  validateAntiBot(set);
+  return set;
 }
 
 function parse(argv: string[]): { options: SimulatorOptions; faults: FaultRule[] } {
@@ -43,6 +92,14 @@ function parse(argv: string[]): { options: SimulatorOptions; faults: FaultRule[]
       'details-template': { type: 'string' },
       'search-template': { type: 'string' },
       faults: { type: 'string' },
+      latency: { type: 'string' },
+      exits: { type: 'string' },
+      'exit-port-base': { type: 'string' },
+      'max-rps': { type: 'string' },
+      'max-cookieless-visits': { type: 'string' },
+      'cookie-window-seconds': { type: 'string' },
+      'block-seconds': { type: 'string' },
+      'block-status': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -61,6 +118,10 @@ function parse(argv: string[]): { options: SimulatorOptions; faults: FaultRule[]
     seed: intArg('seed', values.seed),
     detailsTemplate: values['details-template'],
     searchTemplate: values['search-template'],
+    latency: latencyArg(values.latency),
+    exits: intArg('exits', values.exits),
+    exitPortBase: intArg('exit-port-base', values['exit-port-base']),
+    antiBot: antiBotArgs(values),
   };
   let faults: FaultRule[] = [];
   if (values.faults !== undefined) {
@@ -82,7 +143,9 @@ async function main(): Promise<void> {
   }
   const sim = await startSimulator(parsed.options);
   sim.setFaults(parsed.faults);
-  console.log(`simulator listening on ${sim.url}`);
+  console.log(`simulator listening on ${sim.url}${sim.exitUrls.length ? ` with ${sim.exitUrls.length} exits` : ''}`);
+  // Machine-readable: a parent process reads the exit ports from this line (or GET /__sim/exits).
+  console.log(JSON.stringify({ event: 'listening', url: sim.url, port: sim.port, exitUrls: sim.exitUrls }));
 
   let stopping = false;
   const stop = (signal: string): void => {

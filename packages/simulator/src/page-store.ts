@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { AsinTemplate } from './asin-template';
 import { SYNTHETIC_CAPTCHA_PAGE } from './error-pages';
 import { keywordSlugs } from './keyword-slug';
+import { absolutizeLinks, marketplaceOrigin } from './marketplace-hosts';
+import { SearchTemplate } from './search-template';
 
 export interface StoredPage {
   file: string;
@@ -23,10 +25,13 @@ export interface PageStore {
   /** By every slug spelling of the file's keyword (see keyword-slug.ts). */
   searches: Map<string, StoredPage[]>;
   captcha: Buffer;
-  /** null: no usable details fixture, unknown ASINs get the synthetic page. */
+  /**
+   * null: no usable details fixture, unknown ASINs get the synthetic page. Its links are
+   * absolute on its marketplace's host (see marketplace-hosts.ts).
+   */
   detailsTemplate: AsinTemplate | null;
-  /** null: no search fixture, unknown keywords get the synthetic page. */
-  searchTemplate: Buffer | null;
+  /** null: no search fixture, unknown keywords get the synthetic page. Links as above. */
+  searchTemplate: SearchTemplate | null;
 }
 
 export const DEFAULT_DETAILS_TEMPLATE = 'details-US-B0DR8G428S.html';
@@ -46,6 +51,21 @@ const DP_RE = /\/(?:dp|gp\/product)\/([A-Za-z0-9]{10})(?:[/?#"']|$)/;
 const DETAILS_FILE_RE = /^details-(?:([A-Z]{2})-)?(.+)\.html?$/;
 const SEARCH_FILE_RE = /^search-(?:([A-Z]{2})-)?(.+)\.html?$/;
 const CAPTCHA_FILE_RE = /^captcha-.*\.html?$/;
+
+/** Marketplace code of a fixture file name (`details-DE-...` -> DE), '' when absent. */
+function fileMarketplace(file: string): string {
+  return (DETAILS_FILE_RE.exec(file) ?? SEARCH_FILE_RE.exec(file))?.[1] ?? '';
+}
+
+/** A details fixture as the template for every other ASIN of its marketplace. */
+export function detailsTemplateFrom(file: string, body: Buffer, asin: string): AsinTemplate {
+  return new AsinTemplate(absolutizeLinks(body, marketplaceOrigin(fileMarketplace(file))), asin);
+}
+
+/** A search fixture as the template for every other keyword of its marketplace. */
+export function searchTemplateFrom(file: string, body: Buffer): SearchTemplate {
+  return new SearchTemplate(absolutizeLinks(body, marketplaceOrigin(fileMarketplace(file))));
+}
 
 /**
  * The page's own ASIN: input#ASIN, else the canonical link, else the file name. Runs once per
@@ -134,18 +154,19 @@ function pickDetailsTemplate(
     const asin = asins.get(requested);
     if (!asin) throw new Error(`detailsTemplate ${requested}: not a details page with a known ASIN in ${dir}`);
     // `asins` is keyed by file names taken from `files`, so indexOf finds it.
-    return new AsinTemplate(bodies[files.indexOf(requested)]!, asin);
+    return detailsTemplateFrom(requested, bodies[files.indexOf(requested)]!, asin);
   }
   const file = asins.has(DEFAULT_DETAILS_TEMPLATE) ? DEFAULT_DETAILS_TEMPLATE : [...asins.keys()][0];
   if (file === undefined) return null;
-  return new AsinTemplate(bodies[files.indexOf(file)]!, asins.get(file) as string);
+  return detailsTemplateFrom(file, bodies[files.indexOf(file)]!, asins.get(file) as string);
 }
 
-function pickSearchTemplate(dir: string, bodies: Map<string, Buffer>, requested: string | undefined): Buffer | null {
+function pickSearchTemplate(dir: string, bodies: Map<string, Buffer>, requested: string | undefined): SearchTemplate | null {
   if (requested !== undefined) {
     const body = bodies.get(requested);
     if (!body) throw new Error(`searchTemplate ${requested}: no such search page in ${dir}`);
-    return body;
+    return searchTemplateFrom(requested, body);
   }
-  return bodies.get(DEFAULT_SEARCH_TEMPLATE) ?? [...bodies.values()][0] ?? null;
+  const file = bodies.has(DEFAULT_SEARCH_TEMPLATE) ? DEFAULT_SEARCH_TEMPLATE : [...bodies.keys()][0];
+  return file === undefined ? null : searchTemplateFrom(file, bodies.get(file)!);
 }

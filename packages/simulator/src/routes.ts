@@ -64,6 +64,13 @@ export function pickPage(pages: StoredPage[], query: URLSearchParams, headers: I
 }
 
 const NOOP = (): void => {};
+const MAX_RESULT_PAGE = 400;
+
+/** `page=` of a search (1-based); anything unusable is page 1. */
+function resultPage(query: URLSearchParams): number {
+  const n = Number(query.get('page') ?? '1');
+  return Number.isInteger(n) && n >= 1 && n <= MAX_RESULT_PAGE ? n : 1;
+}
 const fixed = (body: Buffer): RenderedPage => ({ body, release: NOOP });
 
 /** The page for this request target, or null for a 404. Call release() when the response closes. */
@@ -86,7 +93,8 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
       if (pages) return fixed(pickPage(pages, query, headers).body);
     }
     if (!options.anyKeyword) return null;
-    return fixed(store.searchTemplate ?? syntheticSearchPage(keyword));
+    const page = resultPage(query);
+    return fixed(store.searchTemplate ? store.searchTemplate.render(keyword, page) : syntheticSearchPage(keyword, page));
   }
   return null;
 }

@@ -1,22 +1,26 @@
 /**
- * The simulator's HTTP server: routes page requests, applies fault rules, logs requests and
- * hands `/__sim/` to the control API. node:http only, so it has no runtime dependencies and
+ * The simulator's HTTP server: routes page requests, applies anti-bot rules, fault rules and
+ * latency, logs requests and hands `/__sim/` to the control API. Exits (exits.ts) feed the
+ * same handler with their own identity. node:http only, so it has no runtime dependencies and
  * nothing between the socket and the page buffer.
  */
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse, type OutgoingHttpHeaders } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Identity, SessionRegistry, validateAntiBot, type ResolvedAntiBot } from './anti-bot';
 import { handleControl, type ControlDeps } from './control-api';
 import { NOT_FOUND_PAGE, statusPage } from './error-pages';
+import { simulatorHosts, startExits, type ExitPool } from './exits';
 import { FaultEngine } from './fault-rules';
+import { createLatencySampler, validateLatency } from './latency';
 import { defaultFixturesDir, loadPageStore } from './page-store';
+import { createPrng } from './prng';
 import { RequestLog } from './request-log';
 import { resolvePage, type RouteOptions } from './routes';
-import type { Fault, FaultRule, RequestLogEntry, Simulator, SimulatorOptions } from './types';
+import type { AntiBotConfig, Fault, FaultRule, LatencyConfig, RequestLogEntry, Simulator, SimulatorOptions } from './types';
 
 const DEFAULT_SEED = 1;
 const EMPTY = Buffer.alloc(0);
-const SESSION_COOKIE_RE = /(?:^|;)\s*session-id=/;
 
 /**
  * Keep idle keep-alive sockets longer than typical client agents do: if the server closes an
@@ -25,14 +29,14 @@ const SESSION_COOKIE_RE = /(?:^|;)\s*session-id=/;
  */
 const KEEP_ALIVE_MS = 65_000;
 
-/** Amazon-shaped session id (`123-1234567-1234567`), unique per simulator instance. */
-function sessionIdFactory(): () => string {
-  const prefix = 100 + Math.floor(Math.random() * 900);
-  let n = Math.floor(Math.random() * 1e9);
-  return () => {
-    n += 1;
-    return `${prefix}-${String(Math.floor(n / 1e7) % 1e7).padStart(7, '0')}-${String(n % 1e7).padStart(7, '0')}`;
-  };
+/** What is known about a page request once it has arrived. */
+interface RequestContext {
+  /** Arrival time (ms since epoch). */
+  at: number;
+  identity: Identity;
+  /** No session-id this simulator issued: the answer hands out a new one. */
+  cookieless: boolean;
+  blocked?: true;
 }
 
 /** A real TCP RST where supported, so clients see ECONNRESET rather than a clean close. */
@@ -50,137 +54,228 @@ function resolveFixturesDir(option: string | null | undefined): string | null {
   return option;
 }
 
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 /**
- * Starts a simulator on 127.0.0.1 (random port by default) and resolves once it is listening.
- * Fixtures are read and indexed before the port opens, so the first request is as fast as the
- * thousandth.
+ * Starts a simulator on 127.0.0.1 (random port by default) and resolves once it and its exits
+ * are listening. Fixtures are read and indexed before the port opens, so the first request is
+ * as fast as the thousandth.
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const store = await loadPageStore(resolveFixturesDir(options.fixturesDir), options);
   const routeOptions: RouteOptions = { anyAsin: options.anyAsin ?? true, anyKeyword: options.anyKeyword ?? true };
-  const faults = new FaultEngine(options.seed ?? DEFAULT_SEED);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const faults = new FaultEngine(seed);
   const log = new RequestLog(options.logLimit ?? 10_000);
   const timers = new Set<NodeJS.Timeout>();
-  const nextSessionId = sessionIdFactory();
+  const sessions = new SessionRegistry();
+  // Its own stream, so turning latency on does not shift the fault rules' probability draws.
+  const latencyRandom = createPrng((seed ^ 0x5bd1e995) >>> 0);
+  let latency = validateLatency(options.latency);
+  let nextDelay = latency ? createLatencySampler(latency, latencyRandom) : null;
+  let antiBot: ResolvedAntiBot | null = validateAntiBot(options.antiBot);
+  const exitCount = options.exits ?? 0;
+  if (!Number.isInteger(exitCount) || exitCount < 0 || exitCount > 1000) throw new RangeError('exits must be an integer 0..1000');
 
-  const record = (req: IncomingMessage, at: number, status: RequestLogEntry['status']): void => {
-    log.push({ method: req.method ?? 'GET', path: req.url ?? '/', status, at, headers: req.headers });
+  const defer = (fn: () => void, ms: number): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, ms);
+    timers.add(timer);
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, at: number, status: number, body: Buffer, extra?: OutgoingHttpHeaders): void => {
-    record(req, at, status);
+  const record = (req: IncomingMessage, ctx: RequestContext, status: RequestLogEntry['status']): void => {
+    const entry: RequestLogEntry = { method: req.method ?? 'GET', path: req.url ?? '/', status, at: ctx.at, headers: req.headers, exit: ctx.identity.exit };
+    if (ctx.blocked) entry.blocked = true;
+    log.push(entry);
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, ctx: RequestContext, status: number, body: Buffer, extra?: OutgoingHttpHeaders): void => {
+    record(req, ctx, status);
     const headers: OutgoingHttpHeaders = { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, ...extra };
     // Amazon hands every new visitor a session cookie; a crawler's cookie jar should send it back.
-    if (!SESSION_COOKIE_RE.test(req.headers.cookie ?? '')) {
-      headers['set-cookie'] = `session-id=${nextSessionId()}; Path=/; Expires=${new Date(Date.now() + 365 * 864e5).toUTCString()}`;
-    }
+    if (ctx.cookieless) headers['set-cookie'] = `session-id=${sessions.issue()}; Path=/; Expires=${new Date(Date.now() + 365 * 864e5).toUTCString()}`;
     res.writeHead(status, headers);
     res.end(body);
   };
 
-  const servePage = (req: IncomingMessage, res: ServerResponse, at: number, replace?: [string, string][]): void => {
+  const servePage = (req: IncomingMessage, res: ServerResponse, ctx: RequestContext, replace?: [string, string][]): void => {
     const page = resolvePage(store, routeOptions, req.url ?? '/', req.headers);
-    if (!page) return send(req, res, at, 404, NOT_FOUND_PAGE);
+    if (!page) return send(req, res, ctx, 404, NOT_FOUND_PAGE);
     if (replace) {
       // Rare (tests of changed products): copy the page once and rewrite the copy.
       let text = page.body.toString('utf8');
       page.release();
       for (const [from, to] of replace) text = text.split(from).join(to);
-      return send(req, res, at, 200, Buffer.from(text, 'utf8'));
+      return send(req, res, ctx, 200, Buffer.from(text, 'utf8'));
     }
     // 'close' follows 'finish' (body handed to the kernel) or an aborted connection: either way
     // the pooled buffer is no longer read and may be patched for the next request.
     res.once('close', page.release);
-    send(req, res, at, 200, page.body);
+    send(req, res, ctx, 200, page.body);
   };
 
-  const applyFault = (fault: Fault, req: IncomingMessage, res: ServerResponse, at: number): void => {
+  const applyFault = (fault: Fault, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): void => {
     switch (fault.kind) {
-      case 'latency': {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          servePage(req, res, at);
-        }, fault.ms);
-        timers.add(timer);
-        return;
-      }
+      case 'latency':
+        return defer(() => servePage(req, res, ctx), fault.ms);
       case 'status': {
         const retry = fault.status === 429 || fault.status === 503 ? { 'retry-after': '1' } : undefined;
-        return send(req, res, at, fault.status, statusPage(fault.status), retry);
+        return send(req, res, ctx, fault.status, statusPage(fault.status), retry);
       }
       case 'captcha':
-        return send(req, res, at, 200, store.captcha);
+        return send(req, res, ctx, 200, store.captcha);
       case 'not_found':
-        return send(req, res, at, 404, NOT_FOUND_PAGE);
+        return send(req, res, ctx, 404, NOT_FOUND_PAGE);
       case 'empty':
-        return send(req, res, at, 200, EMPTY);
+        return send(req, res, ctx, 200, EMPTY);
       case 'reset':
-        record(req, at, 'reset');
+        record(req, ctx, 'reset');
         return resetSocket(req.socket);
       case 'hang':
         // Never answered; close() destroys the socket with every other connection.
-        record(req, at, 'hang');
+        record(req, ctx, 'hang');
         return;
       case 'rewrite':
-        return servePage(req, res, at, fault.replace);
+        return servePage(req, res, ctx, fault.replace);
       case 'redirect':
-        return send(req, res, at, fault.status ?? 302, EMPTY, { location: fault.location });
+        return send(req, res, ctx, fault.status ?? 302, EMPTY, { location: fault.location });
     }
+  };
+
+  /** One page request from `identity`: anti-bot rules, then faults, then the page; all after the drawn latency. */
+  const handlePage = (req: IncomingMessage, res: ServerResponse, identity: Identity): void => {
+    const at = Date.now();
+    const cookieless = !sessions.isKnown(SessionRegistry.cookieOf(req.headers.cookie));
+    const ctx: RequestContext = { at, identity, cookieless };
+    let answer: () => void;
+    if (identity.admit(antiBot, cookieless, at)) {
+      ctx.blocked = true;
+      const status = antiBot?.blockStatus ?? 200;
+      answer = () => send(req, res, ctx, status, store.captcha);
+    } else {
+      // Picked on arrival, so a rule's `times` and probability draws follow arrival order.
+      const fault = faults.pick(req.url ?? '/');
+      answer = fault ? () => applyFault(fault, req, res, ctx) : () => servePage(req, res, ctx);
+    }
+    const delay = nextDelay ? nextDelay() : 0;
+    if (delay > 0) defer(answer, delay);
+    else answer();
+  };
+
+  let identities: Identity[] = [];
+  let direct: Identity | null = null;
+  const now = (): number => Date.now();
+  const exitStats = () => identities.map((i) => i.stats(now()));
+  const resetExits = (): void => {
+    for (const i of identities) i.reset();
+    direct?.reset();
+  };
+  const setLatency = (value: unknown): void => {
+    latency = validateLatency(value);
+    nextDelay = latency ? createLatencySampler(latency, latencyRandom) : null;
+  };
+  const resetBlocks = (): void => {
+    for (const i of [...identities, ...(direct ? [direct] : [])]) i.blockedUntil = 0;
+  };
+  const setAntiBot = (value: unknown): void => {
+    antiBot = validateAntiBot(value);
+    for (const i of identities) i.resetWindows();
+    direct?.resetWindows();
+    if (!antiBot) resetBlocks();
   };
 
   const control: ControlDeps = {
     faults,
     log,
+    latency: { get: () => latency, set: setLatency },
+    antiBot: { get: () => antiBot, set: setAntiBot },
+    exits: { list: exitStats, reset: resetExits },
     health: () => ({
       ok: true,
       fixturesDir: store.fixturesDir,
       detailsPages: store.details.size,
       searchKeys: store.searches.size,
       detailsTemplateAsin: store.detailsTemplate?.ownAsin ?? null,
+      searchTemplateKeyword: store.searchTemplate?.keyword ?? null,
       anyAsin: routeOptions.anyAsin,
       anyKeyword: routeOptions.anyKeyword,
       faults: faults.list().length,
       requests: log.size,
+      latency,
+      antiBot,
+      exits: identities.length,
+      exitUrls: identities.map((i) => i.url),
+      direct: direct?.stats(now()) ?? null,
     }),
   };
 
-  const server = createServer((req, res) => {
-    const target = req.url ?? '/';
-    if (target.startsWith('/__sim/')) return handleControl(req, res, control);
-    const at = Date.now();
-    const fault = faults.pick(target);
-    if (fault) applyFault(fault, req, res, at);
-    else servePage(req, res, at);
-  });
+  const dispatch = (req: IncomingMessage, res: ServerResponse, identity: Identity): void => {
+    if ((req.url ?? '/').startsWith('/__sim/')) return handleControl(req, res, control);
+    handlePage(req, res, identity);
+  };
+
+  const server = createServer((req, res) => dispatch(req, res, direct!)); // set before listen resolves
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 5_000;
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const bindHost = options.host ?? '127.0.0.1';
+  await listen(server, options.port ?? 0, bindHost);
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('simulator: unexpected server address');
   // A wildcard bind is reached through loopback; a URL with 0.0.0.0 is not portable.
   const bound = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
   const host = bound.includes(':') ? `[${bound}]` : bound;
+  const url = `http://${host}:${address.port}`;
+  direct = new Identity('direct', address.port, url);
+
+  let exits: ExitPool | null = null;
+  if (exitCount > 0) {
+    try {
+      exits = await startExits({
+        count: exitCount,
+        host: bindHost,
+        portBase: options.exitPortBase ?? 0,
+        simPort: address.port,
+        simHosts: simulatorHosts(bound, options.host),
+        keepAliveMs: KEEP_ALIVE_MS,
+        handle: dispatch,
+      });
+    } catch (err) {
+      server.closeAllConnections();
+      server.close();
+      throw err;
+    }
+    identities = exits.identities;
+  }
 
   let closing: Promise<void> | null = null;
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     port: address.port,
+    exitUrls: identities.map((i) => i.url),
     setFaults: (rules: FaultRule[]) => faults.set(rules),
     addFault: (rule: FaultRule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     requests: () => log.list(),
     resetLog: () => log.reset(),
+    exits: exitStats,
+    resetExits,
+    setLatency: (config: LatencyConfig | null) => setLatency(config),
+    setAntiBot: (config: AntiBotConfig | null) => setAntiBot(config),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
+        exits?.close();
         server.close(() => resolve());
         // Hung, delayed and idle keep-alive sockets would otherwise keep close() waiting forever.
         server.closeAllConnections();

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { AsinTemplate } from './asin-template';
-import { DEFAULT_DETAILS_TEMPLATE, defaultFixturesDir, startSimulator, type Simulator } from './index';
+import { DEFAULT_DETAILS_TEMPLATE, DEFAULT_SEARCH_TEMPLATE, defaultFixturesDir, startSimulator, type Simulator } from './index';
+import { detailsTemplateFrom, searchTemplateFrom } from './page-store';
 
 const FIXTURES = defaultFixturesDir();
 if (!FIXTURES) console.warn('simulator tests: shared fixtures folder not found, fixture-backed cases are skipped');
@@ -71,7 +71,8 @@ describeFixtures('pages from the fixtures folder', () => {
   });
 
   it('serves the template for an unknown ASIN with that ASIN substituted everywhere', async () => {
-    const template = fixture(DEFAULT_DETAILS_TEMPLATE);
+    // The template as served: root-relative links made absolute on amazon.com.
+    const template = detailsTemplateFrom(DEFAULT_DETAILS_TEMPLATE, fixture(DEFAULT_DETAILS_TEMPLATE), 'B0DR8G428S').page;
     const res = await get(`${sim.url}/dp/B0ZZZZZZZ9`);
     expect(res.status).toBe(200);
     const html = res.body.toString();
@@ -82,7 +83,7 @@ describeFixtures('pages from the fixtures folder', () => {
   });
 
   it('keeps concurrent template pages apart while recycling their buffers', async () => {
-    const reference = new AsinTemplate(fixture(DEFAULT_DETAILS_TEMPLATE), 'B0DR8G428S');
+    const reference = detailsTemplateFrom(DEFAULT_DETAILS_TEMPLATE, fixture(DEFAULT_DETAILS_TEMPLATE), 'B0DR8G428S');
     const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
     try {
       const asins = Array.from({ length: 60 }, (_, i) => `B0C${String(i).padStart(7, '0')}`);
@@ -122,7 +123,8 @@ describeFixtures('pages from the fixtures folder', () => {
   });
 
   it('serves the search template for an unknown keyword and 404 for other paths', async () => {
-    expect((await get(`${sim.url}/s?k=garden+hose`)).body.equals(fixture('search-US-portable-charger.html'))).toBe(true);
+    const template = searchTemplateFrom(DEFAULT_SEARCH_TEMPLATE, fixture(DEFAULT_SEARCH_TEMPLATE));
+    expect((await get(`${sim.url}/s?k=garden+hose`)).body.equals(template.render('garden hose'))).toBe(true);
     for (const p of ['/', '/s', '/s?k=', '/dp/SHORT', '/gp/cart/view.html']) {
       const res = await get(sim.url + p);
       expect(res.status).toBe(404);

@@ -5,11 +5,15 @@
  * keyword, so the same request always gets the same bytes.
  */
 import { keywordSlugs } from './keyword-slug';
+import { marketplaceOrigin } from './marketplace-hosts';
 import { fnv1a } from './prng';
 
+const BRANDS = ['Acme', 'Zentro', 'Northwind', 'Globex', 'Voltura', 'Kestrel', 'Lumora', 'Brightline'];
 const ADJECTIVES = ['Portable', 'Compact', 'Wireless', 'Heavy-Duty', 'Foldable', 'Rechargeable', 'Stainless', 'Ultra-Slim'];
 const NOUNS = ['Power Bank', 'Desk Lamp', 'Water Bottle', 'Bluetooth Speaker', 'Backpack', 'Kitchen Scale', 'Phone Stand', 'Travel Mug'];
 const VARIANTS = ['2-Pack', 'Black', 'Large', 'with USB-C', 'Upgraded 2024', 'Grey', 'Mini', 'Pro'];
+/** Synthetic pages are amazon.com pages: their links point there, not at the simulator. */
+const US = marketplaceOrigin('US');
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -48,9 +52,9 @@ export function syntheticDetailsPage(asin: string): Buffer {
 <body class="a-m-us a-aui_72554-c">
 <div id="a-page"><div id="dp" class="electronics en_US"><div id="dp-container" class="a-container" role="main">
 <div id="wayfinding-breadcrumbs_feature_div" class="celwidget"><ul class="a-unordered-list a-horizontal a-size-small">
-<li><span class="a-list-item"><a class="a-link-normal a-color-tertiary" href="/electronics-store/b/ref=dp_bc_aui_C_1?ie=UTF8&amp;node=172282">Electronics</a></span></li>
+<li><span class="a-list-item"><a class="a-link-normal a-color-tertiary" href="${US}/electronics-store/b/ref=dp_bc_aui_C_1?ie=UTF8&amp;node=172282">Electronics</a></span></li>
 <li class="a-breadcrumb-divider"><span class="a-list-item a-color-tertiary">›</span></li>
-<li><span class="a-list-item"><a class="a-link-normal a-color-tertiary" href="/b/ref=dp_bc_aui_C_2?ie=UTF8&amp;node=2407755011">Portable Power Banks</a></span></li>
+<li><span class="a-list-item"><a class="a-link-normal a-color-tertiary" href="${US}/b/ref=dp_bc_aui_C_2?ie=UTF8&amp;node=2407755011">Portable Power Banks</a></span></li>
 </ul></div>
 <div id="ppd">
 <div id="leftCol" class="a-column"><div id="imageBlock_feature_div"><div id="main-image-container"><div class="imgTagWrapper" id="imgTagWrapperId">
@@ -58,7 +62,7 @@ export function syntheticDetailsPage(asin: string): Buffer {
 </div></div></div></div>
 <div id="centerCol" class="centerColAlign">
 <div id="title_feature_div"><h1 id="title" class="a-size-large a-spacing-none"><span id="productTitle" class="a-size-large product-title-word-break">        ${title}       </span></h1></div>
-<div id="bylineInfo_feature_div"><a id="bylineInfo" class="a-link-normal" href="/stores/Acme/page/6F2A1C0E-0000-4000-8000-000000000000?ref_=ast_bln">Visit the Acme Store</a></div>
+<div id="bylineInfo_feature_div"><a id="bylineInfo" class="a-link-normal" href="${US}/stores/Acme/page/6F2A1C0E-0000-4000-8000-000000000000?ref_=ast_bln">Visit the Acme Store</a></div>
 <div id="averageCustomerReviews_feature_div"><div id="averageCustomerReviews" data-asin="${a}">
 <span id="acrPopover" class="reviewCountTextLinkedHistogram noUnderline" title="4.5 out of 5 stars"><span class="a-declarative"><a href="javascript:void(0)" class="a-popover-trigger a-declarative"><span class="a-size-base a-color-base">4.5</span> <i class="a-icon a-icon-star a-star-4-5"><span class="a-icon-alt">4.5 out of 5 stars</span></i></a></span></span>
 <a id="acrCustomerReviewLink" class="a-link-normal" href="#customerReviews"><span id="acrCustomerReviewText" class="a-size-base">1,234 ratings</span></a>
@@ -97,25 +101,45 @@ function searchCard(card: Card, index: number): string {
     : '';
   return `<div data-asin="${a}" data-index="${index + 2}" data-component-type="s-search-result" class="sg-col-4-of-24 sg-col-4-of-12 s-result-item s-asin sg-col-4-of-16 sg-col s-widget-spacing-small sg-col-4-of-20${card.sponsored ? ' AdHolder' : ''}">
 <div class="sg-col-inner"><div class="s-card-container s-overflow-hidden aok-relative puis-include-content-margin"><div class="a-section a-spacing-base">
-<div class="s-product-image-container aok-relative"><span class="rush-component"><a class="a-link-normal s-no-outline" href="/dp/${a}"><div class="a-section aok-relative s-image-square-aspect"><img class="s-image" src="https://m.media-amazon.com/images/I/71${imageId(card.asin)}._AC_UL320_.jpg" alt="${title}"></div></a></span></div>
+<div class="s-product-image-container aok-relative"><span class="rush-component"><a class="a-link-normal s-no-outline" href="${US}/dp/${a}"><div class="a-section aok-relative s-image-square-aspect"><img class="s-image" src="https://m.media-amazon.com/images/I/71${imageId(card.asin)}._AC_UL320_.jpg" alt="${title}"></div></a></span></div>
 <div class="a-section a-spacing-small puis-padding-left-small puis-padding-right-small">
-${sponsored}<div data-cy="title-recipe" class="a-section a-spacing-none"><h2 class="a-size-mini a-spacing-none a-color-base s-line-clamp-4"><a class="a-link-normal s-underline-text s-underline-link-text s-link-style a-text-normal" href="/dp/${a}"><span class="a-size-base-plus a-color-base a-text-normal">${title}</span></a></h2></div>
-<div data-cy="reviews-block" class="a-section a-spacing-none a-spacing-top-micro"><div class="a-row a-size-small"><span aria-label="4.3 out of 5 stars"><span class="a-declarative"><a href="javascript:void(0)" class="a-popover-trigger a-declarative"><i class="a-icon a-icon-star-small a-star-small-4-5 aok-align-bottom"><span class="a-icon-alt">4.3 out of 5 stars</span></i></a></span></span><span aria-label="512 ratings"><a class="a-link-normal s-underline-text s-underline-link-text s-link-style" href="/dp/${a}#customerReviews"><span class="a-size-base s-underline-text">(512)</span></a></span></div></div>
-<div data-cy="price-recipe" class="a-section a-spacing-none a-spacing-top-small"><a class="a-link-normal s-no-hover s-underline-text s-underline-link-text s-link-style a-text-normal" href="/dp/${a}"><span class="a-price" data-a-size="xl" data-a-color="base"><span class="a-offscreen">$${card.price}</span><span aria-hidden="true"><span class="a-price-symbol">$</span><span class="a-price-whole">${whole}<span class="a-price-decimal">.</span></span><span class="a-price-fraction">${fraction}</span></span></span></a></div>
+${sponsored}<div data-cy="title-recipe" class="a-section a-spacing-none"><h2 class="a-size-mini a-spacing-none a-color-base s-line-clamp-4"><a class="a-link-normal s-underline-text s-underline-link-text s-link-style a-text-normal" href="${US}/dp/${a}"><span class="a-size-base-plus a-color-base a-text-normal">${title}</span></a></h2></div>
+<div data-cy="reviews-block" class="a-section a-spacing-none a-spacing-top-micro"><div class="a-row a-size-small"><span aria-label="4.3 out of 5 stars"><span class="a-declarative"><a href="javascript:void(0)" class="a-popover-trigger a-declarative"><i class="a-icon a-icon-star-small a-star-small-4-5 aok-align-bottom"><span class="a-icon-alt">4.3 out of 5 stars</span></i></a></span></span><span aria-label="512 ratings"><a class="a-link-normal s-underline-text s-underline-link-text s-link-style" href="${US}/dp/${a}#customerReviews"><span class="a-size-base s-underline-text">(512)</span></a></span></div></div>
+<div data-cy="price-recipe" class="a-section a-spacing-none a-spacing-top-small"><a class="a-link-normal s-no-hover s-underline-text s-underline-link-text s-link-style a-text-normal" href="${US}/dp/${a}"><span class="a-price" data-a-size="xl" data-a-color="base"><span class="a-offscreen">$${card.price}</span><span aria-hidden="true"><span class="a-price-symbol">$</span><span class="a-price-whole">${whole}<span class="a-price-decimal">.</span></span><span class="a-price-fraction">${fraction}</span></span></span></a></div>
 </div></div></div></div></div>
 `;
 }
 
-/** The 10 cards of the synthetic search page for `keyword`; cards 1 and 6 are sponsored. */
-export function syntheticSearchCards(keyword: string): Card[] {
+function cardSeed(keyword: string, page: number, index: number): string {
   const key = keywordSlugs(keyword)[0] ?? '';
+  // Page 1 keeps the seed it had before result pages were numbered, so stored expectations hold.
+  return page <= 1 ? `${key}#${index}` : `${key}#p${page}#${index}`;
+}
+
+/**
+ * ASIN of result card `index` (0-based) on result page `page` of a search for `keyword`:
+ * stable per keyword (case and spacing aside) and page, different across keywords. Shared by
+ * the synthetic search page and the fixture-based search template.
+ */
+export function searchCardAsin(keyword: string, page: number, index: number): string {
+  return syntheticAsin(cardSeed(keyword, page, index));
+}
+
+/** Title of that card; it names the keyword, as real results for a query mostly do. */
+export function searchCardTitle(keyword: string, page: number, index: number): string {
+  const h = fnv1a(cardSeed(keyword, page, index));
   const shown = keyword.trim().replace(/\s+/g, ' ');
+  return `${pick(BRANDS, h, 15)} ${shown}, ${pick(ADJECTIVES, h, 0)} ${pick(VARIANTS, h, 10)}, Model ${1000 + (h % 9000)}`;
+}
+
+/** The 10 cards of the synthetic search page for `keyword`; cards 1 and 6 are sponsored. */
+export function syntheticSearchCards(keyword: string, page = 1): Card[] {
   const cards: Card[] = [];
   for (let i = 0; i < 10; i++) {
-    const h = fnv1a(`${key}#${i}`);
+    const h = fnv1a(cardSeed(keyword, page, i));
     cards.push({
-      asin: syntheticAsin(`${key}#${i}`),
-      title: `Acme ${shown} ${pick(ADJECTIVES, h, 0)} ${pick(NOUNS, h, 5)}, ${pick(VARIANTS, h, 10)}`,
+      asin: searchCardAsin(keyword, page, i),
+      title: searchCardTitle(keyword, page, i),
       price: `${9 + (h % 90)}.99`,
       sponsored: i === 0 || i === 5,
     });
@@ -123,10 +147,10 @@ export function syntheticSearchCards(keyword: string): Card[] {
   return cards;
 }
 
-/** Search result page for `keyword` in the 2019+ card layout (10 results, 2 sponsored). */
-export function syntheticSearchPage(keyword: string): Buffer {
+/** Search result page `page` for `keyword` in the 2019+ card layout (10 results, 2 sponsored). */
+export function syntheticSearchPage(keyword: string, page = 1): Buffer {
   const shown = escapeHtml(keyword.trim().replace(/\s+/g, ' '));
-  const cards = syntheticSearchCards(keyword).map(searchCard).join('');
+  const cards = syntheticSearchCards(keyword, page).map(searchCard).join('');
   return Buffer.from(`<!doctype html>
 <html lang="en-us" class="a-no-js" data-19ax5a9jf="dingo"><head>
 <meta charset="utf-8">

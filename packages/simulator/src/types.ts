@@ -66,6 +66,64 @@ export interface SimulatorOptions {
   searchTemplate?: string;
   /** Request log capacity (oldest entries are dropped). Default 10,000. */
   logLimit?: number;
+  /**
+   * Per-request latency drawn from a log-normal fitted to p50/p99, on every page answer
+   * (faults and robot checks included, control routes never). Default off.
+   */
+  latency?: LatencyConfig | null;
+  /**
+   * Forward-proxy exits: N extra ports, each a distinct client identity ("exit i") that serves
+   * only this simulator (absolute-form requests and CONNECT tunnels). Default 0.
+   */
+  exits?: number;
+  /** First exit port (exit i listens on exitPortBase + i); default 0 = random free ports. */
+  exitPortBase?: number;
+  /** Robot-check rules per identity (each exit, and `direct`); default off. */
+  antiBot?: AntiBotConfig | null;
+}
+
+export interface LatencyConfig {
+  /** Median in ms; 0 turns latency off. */
+  p50Ms: number;
+  /** 99th percentile in ms (>= p50Ms; equal means a constant delay). Default p50Ms. */
+  p99Ms?: number;
+  /** Cap of a single draw, so the log-normal's tail cannot park a request for minutes. Default 4 x p99Ms. */
+  maxMs?: number;
+}
+
+export interface AntiBotConfig {
+  /** Block an identity that sends more than this many requests within any sliding 1000 ms. */
+  maxRps?: number;
+  /**
+   * Block an identity that makes more than this many cookie-less visits (no session-id, or
+   * one this simulator never issued) within `cookieWindowSeconds`.
+   */
+  maxCookielessVisits?: number;
+  /** Window of the cookie rule; default 60. */
+  cookieWindowSeconds?: number;
+  /** How long a block lasts; default 60. Requests while blocked do not extend it. */
+  blockSeconds?: number;
+  /** Status of the robot-check answer while blocked: 200 (Amazon's usual, default) or 503. */
+  blockStatus?: 200 | 503;
+}
+
+/** Which client identity a request came through: an exit index, or the main port. */
+export type ExitId = number | 'direct';
+
+export interface ExitStats {
+  exit: ExitId;
+  /** Listening port (the main port for `direct`). */
+  port: number;
+  /** Proxy URL to configure in a client (`http://127.0.0.1:port`). */
+  url: string;
+  /** Page requests received (control routes excluded). */
+  requests: number;
+  /** Requests answered with the robot check because this identity was blocked. */
+  blocked: number;
+  /** Blocks started so far. */
+  blocks: number;
+  /** End of the current block (ms since epoch), null when not blocked. */
+  blockedUntil: number | null;
 }
 
 export interface RequestLogEntry {
@@ -77,6 +135,10 @@ export interface RequestLogEntry {
   at: number;
   /** The request headers as received (lower-case names), incl. accept-language, user-agent, cookie. */
   headers: Record<string, string | string[] | undefined>;
+  /** The exit the request came through; `direct` for the main port. */
+  exit: ExitId;
+  /** Present when the answer was an anti-bot robot check. */
+  blocked?: true;
 }
 
 export interface Simulator {
@@ -90,6 +152,16 @@ export interface Simulator {
   /** Requests served, oldest first (bounded by `logLimit`); control-API calls are not logged. */
   requests(): RequestLogEntry[];
   resetLog(): void;
+  /** Proxy URLs of the exits, index = exit id (empty without `exits`). */
+  exitUrls: string[];
+  /** Counters and block state of every exit, index = exit id. */
+  exits(): ExitStats[];
+  /** Zeroes exit counters and lifts every block (also of `direct`). */
+  resetExits(): void;
+  /** Replaces the latency distribution; null or p50Ms 0 turns it off. Throws TypeError when invalid. */
+  setLatency(config: LatencyConfig | null): void;
+  /** Replaces the anti-bot rules; null turns them off (current blocks are lifted). Throws TypeError when invalid. */
+  setAntiBot(config: AntiBotConfig | null): void;
   /** Stops listening and destroys every open socket, including hung and keep-alive ones. */
   close(): Promise<void>;
 }

@@ -109,7 +109,7 @@ describe('createPrng', () => {
 describe('RequestLog', () => {
   it('keeps the newest entries in order once full', () => {
     const log = new RequestLog(3);
-    for (let i = 0; i < 5; i++) log.push({ method: 'GET', path: `/${i}`, status: 200, at: i, headers: {} });
+    for (let i = 0; i < 5; i++) log.push({ method: 'GET', path: `/${i}`, status: 200, at: i, headers: {}, exit: 'direct' });
     expect(log.list().map((e) => e.path)).toEqual(['/2', '/3', '/4']);
     log.reset();
     expect(log.list()).toEqual([]);
