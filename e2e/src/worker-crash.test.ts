@@ -3,7 +3,7 @@ import { ServiceProcess } from '@crawl/testing';
 import { type Stack, startStack } from './stack';
 
 /**
- * SIGKILL of a worker process in the middle of a 200-target job: its in-flight tasks are
+ * SIGKILL of a worker process in the middle of a 200-target job crawled through proxy exits: its in-flight tasks are
  * taken over once their locks expire, the job completes, no target is stored twice and the
  * credits are exact.
  */
@@ -11,7 +11,9 @@ let stack: Stack;
 const processes: ServiceProcess[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ workers: 0, workerEnv: { CRAWL_LOCK_MS: '2000', CRAWL_CONCURRENCY: '6' } });
+  stack = await startStack({ workers: 0, simulator: { exits: 3 }, workerEnv: { CRAWL_LOCK_MS: '2000', CRAWL_CONCURRENCY: '6' } });
+  // through proxy exits, as a scaled-out deployment crawls
+  stack.workerEnv.PROXY_URLS = stack.simulator.exitUrls.join(',');
 });
 afterAll(async () => {
   for (const p of processes) await p.stop('SIGKILL');

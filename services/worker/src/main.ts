@@ -53,6 +53,8 @@ function workerMetrics(registry: Registry) {
 
 export interface WorkerHandle {
   deps: WorkerDeps;
+  /** The Prometheus text of this worker's registry (what /metrics serves). */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -134,7 +136,7 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   registry.add('connections', 'worker pools', () => closeWorkerDeps(deps));
   await worker.waitUntilReady();
   log.info({ concurrency: [config.CRAWL_CONCURRENCY_MIN, config.CRAWL_CONCURRENCY], exits: config.exits.map((e) => e.label) }, 'crawl worker consuming');
-  return { deps, close: () => registry.run('close') };
+  return { deps, metrics: () => metrics.metrics(), close: () => registry.run('close') };
 }
 
 if (require.main === module) runServiceMain('worker', loadWorkerConfig, startWorker);
