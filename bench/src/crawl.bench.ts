@@ -4,47 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { createDb, sql } from '@crawl/db';
 import { parseDetailsPage, parseSearchPage } from '@crawl/marketplace';
 import { createTenant, freePort, REPO_ROOT as ROOT, ServiceProcess, waitForHttp } from '@crawl/testing';
+import { histogramQuantile, parseRate } from './measure';
 import { deleteRedisPrefix, table, openBenchStore } from './processes';
 
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/amazon');
 const TEMPLATE = 'details-US-B0DR8G428S.html';
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 2000);
-
-/** Pages parsed per second on this thread, looping over `pages` for `seconds`. */
-function parseRate(pages: string[], parse: (html: string) => unknown, seconds = 4): number {
-  let n = 0;
-  const start = process.hrtime.bigint();
-  const end = start + BigInt(seconds * 1e9);
-  while (process.hrtime.bigint() < end) {
-    parse(pages[n % pages.length]!);
-    n += 1;
-  }
-  return n / (Number(process.hrtime.bigint() - start) / 1e9);
-}
-
-/** Approximate quantile from a Prometheus histogram (linear inside a bucket). */
-function histogramQuantile(text: string, metric: string, q: number): number {
-  const buckets: [number, number][] = [];
-  const byLe = new Map<number, number>();
-  for (const line of text.split('\n')) {
-    const m = new RegExp(`^${metric}_bucket\\{[^}]*le="([^"]+)"[^}]*\\} (\\d+)`).exec(line);
-    if (m) byLe.set(m[1] === '+Inf' ? Infinity : Number(m[1]), (byLe.get(m[1] === '+Inf' ? Infinity : Number(m[1])) ?? 0) + Number(m[2]));
-  }
-  for (const [le, count] of [...byLe].sort((a, b) => a[0] - b[0])) buckets.push([le, count]);
-  const total = buckets.at(-1)?.[1] ?? 0;
-  const rank = q * total;
-  let prevLe = 0;
-  let prevCount = 0;
-  for (const [le, count] of buckets) {
-    if (count >= rank) {
-      if (le === Infinity) return prevLe;
-      return prevLe + ((le - prevLe) * (rank - prevCount)) / Math.max(1, count - prevCount);
-    }
-    prevLe = le;
-    prevCount = count;
-  }
-  return prevLe;
-}
 
 interface RunFigures {
   workers: number;

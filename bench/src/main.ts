@@ -1,5 +1,6 @@
 /** `pnpm bench <name>`: prints figures measured against a baseline taken in the same run. */
 import { benchCrawl } from './crawl.bench';
+import { benchCrawlScale } from './crawl-scale.bench';
 import { benchAnalytics } from './analytics.bench';
 import { benchGateway } from './gateway.bench';
 import { benchScheduler } from './scheduler.bench';
@@ -8,6 +9,7 @@ import { benchWebhooks } from './webhooks.bench';
 const BENCHES: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
   crawl: benchCrawl,
+  'crawl-scale': benchCrawlScale,
   webhooks: benchWebhooks,
   scheduler: benchScheduler,
   analytics: benchAnalytics,

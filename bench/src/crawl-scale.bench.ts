@@ -1,0 +1,213 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import IORedis from 'ioredis';
+import { type Db, sql } from '@crawl/db';
+import { parseDetailsPage } from '@crawl/marketplace';
+import { createTenant, freePort, ServiceProcess, waitForHttp } from '@crawl/testing';
+import { cpuSeconds, metricSum, parseRate } from './measure';
+import { deleteRedisPrefix, openBenchStore, table } from './processes';
+
+/**
+ * `pnpm bench crawl-scale`: crawling through proxy exits against a simulator that behaves like
+ * the marketplace: p50 800 ms / p99 3 s latency, 50 exits that each serve robot checks to more
+ * than 1 request/s or to a crawler that drops its cookies. Worker settings are the defaults.
+ * (a) the parse ceiling of one core on the pages served, (b) 1 worker process, (c) 2.
+ */
+const TARGETS = Number(process.env.BENCH_TARGETS ?? 1500);
+const EXITS = Number(process.env.BENCH_EXITS ?? 50);
+const TEMPLATE = 'details-US-B0DR8G428S.html';
+
+interface Sample {
+  workers: number;
+  seconds: number;
+  targetsPerSec: number;
+  workerCpuPerTarget: number;
+  allCpuPerTarget: number;
+  blockedPct: number;
+  peakRssMb: number;
+  lagP99Ms: number;
+  smallJobSeconds: number | null;
+  postgresCpuPer100: number;
+  redisCpuPer100: number;
+  redisCommandsPerPage: number;
+  postgresCommitsPerPage: number;
+}
+
+/** CPU seconds of every process whose command matches `pattern` (Postgres, Redis), summed. */
+function cpuOf(pattern: string): number {
+  let pids: number[] = [];
+  try {
+    pids = execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return 0;
+  }
+  return pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
+}
+
+async function redisCommands(redis: IORedis): Promise<number> {
+  const info = await redis.info('stats');
+  return Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? 0);
+}
+
+async function postgresCommits(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select sum(xact_commit)::text as n from pg_stat_database`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; env: Record<string, string>; sim: string; others: ServiceProcess[] }): Promise<Sample> {
+  const big = await createTenant(ctx.db, { plan: 'enterprise', credits: 10_000_000, name: `bench scale big ${workers}` });
+  const small = await createTenant(ctx.db, { plan: 'enterprise', credits: 1_000, name: `bench scale small ${workers}` });
+  await fetch(`${ctx.sim}/__sim/exits`, { method: 'DELETE' });
+  const ports = await Promise.all(Array.from({ length: workers }, () => freePort()));
+  const procs = ports.map((port) => ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...ctx.env, METRICS_PORT: String(port) }));
+  try {
+    await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/healthz`)));
+    const post = async (tenant: typeof big, targets: string[]) => {
+      const r = await fetch(`${ctx.gw}/v1/key/projects/${tenant.projectId}/jobs`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'details', targets }),
+      });
+      const body = (await r.json()) as { data?: { id: string } };
+      if (!body.data) throw new Error(`job creation answered ${r.status}: ${JSON.stringify(body)}`);
+      return body.data.id;
+    };
+    const status = (id: string) => ctx.db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', id).executeTakeFirstOrThrow();
+    const run = randomBytes(2).toString('hex').toUpperCase();
+    const targets = Array.from({ length: TARGETS }, (_, i) => `B0${run}${String(i).padStart(4, '0')}`);
+
+    const cpu0 = procs.map((p) => cpuSeconds(p.pid!) ?? 0);
+    const others0 = ctx.others.map((p) => cpuSeconds(p.pid!) ?? 0);
+    const [pg0, redis0, cmd0, commits0] = [cpuOf('postgres'), cpuOf('redis-server'), await redisCommands(ctx.redis), await postgresCommits(ctx.db)];
+    const started = Date.now();
+    const bigJobs: string[] = [];
+    for (let i = 0; i < targets.length; i += 1000) bigJobs.push(await post(big, targets.slice(i, i + 1000)));
+
+    // event-loop lag: each scrape reports the p99 since the previous one (packages/observability)
+    let lagP99 = 0;
+    const lagPoll = setInterval(() => {
+      void Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then((r) => r.text()))).then(
+        (texts) => texts.forEach((t) => (lagP99 = Math.max(lagP99, metricSum(t, 'nodejs_eventloop_lag_p99_seconds')))),
+        () => undefined,
+      );
+    }, 2_000);
+    let smallJobSeconds: number | null = null;
+    const smallRun = (async () => {
+      await new Promise((r) => setTimeout(r, 5_000));
+      const t0 = Date.now();
+      const id = await post(small, [`B0${run}SMAL`]);
+      while ((await status(id)).status !== 'completed') {
+        if (Date.now() - t0 > 120_000) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      smallJobSeconds = (Date.now() - t0) / 1000;
+    })();
+    for (const id of bigJobs) {
+      for (;;) {
+        const s = await status(id);
+        if (s.status !== 'queued' && s.status !== 'running') {
+          if (s.status !== 'completed') throw new Error(`big job ended ${s.status} with ${s.failed} failed targets`);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const seconds = (Date.now() - started) / 1000;
+    clearInterval(lagPoll);
+    await smallRun;
+    const workerCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - cpu0[i]!), 0);
+    const othersCpu = ctx.others.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - others0[i]!), 0);
+    const [pgCpu, redisCpu] = [cpuOf('postgres') - pg0, cpuOf('redis-server') - redis0];
+    const [commands, commits] = [(await redisCommands(ctx.redis)) - cmd0, (await postgresCommits(ctx.db)) - commits0];
+    const exits = (await (await fetch(`${ctx.sim}/__sim/exits`)).json()) as { requests: number; blocked: number }[];
+    const requests = exits.reduce((n, e) => n + e.requests, 0);
+    const blocked = exits.reduce((n, e) => n + e.blocked, 0);
+    const pages = TARGETS + 1;
+    const per100 = (cpu: number) => (cpu / seconds) * (100 / (pages / seconds));
+    return {
+      workers,
+      seconds,
+      targetsPerSec: TARGETS / seconds,
+      workerCpuPerTarget: workerCpu / pages,
+      allCpuPerTarget: (workerCpu + othersCpu + pgCpu + redisCpu) / pages,
+      blockedPct: requests ? (100 * blocked) / requests : 0,
+      peakRssMb: Math.max(...procs.map((p) => p.peakRss())) / 1048576,
+      lagP99Ms: lagP99 * 1000,
+      smallJobSeconds,
+      postgresCpuPer100: per100(pgCpu),
+      redisCpuPer100: per100(redisCpu),
+      redisCommandsPerPage: commands / pages,
+      postgresCommitsPerPage: commits / pages,
+    };
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+  }
+}
+
+export async function benchCrawlScale(): Promise<void> {
+  const { dbUrl, redisUrl, prefix, db } = await openBenchStore();
+  const redis = new IORedis(redisUrl);
+  const [simPort, gwPort] = [await freePort(), await freePort()];
+  const simulator = ServiceProcess.start('simulator', 'packages/simulator/dist/main.js', {}, [
+    '--port', String(simPort), '--details-template', TEMPLATE, '--exits', String(EXITS), '--latency', '800:3000',
+    // blocks an exit over 1 request/s, or one that keeps coming without the cookie it was given
+    '--max-rps', '1', '--max-cookieless-visits', '4', '--block-seconds', '60',
+  ]);
+  const common = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix };
+  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', { ...common, PORT: String(gwPort), RATE_LIMIT_ENABLED: 'false' });
+  const sim = `http://127.0.0.1:${simPort}`;
+  const samples: Sample[] = [];
+  let ceiling = 0;
+  try {
+    await waitForHttp(`${sim}/__sim/health`);
+    await waitForHttp(`http://127.0.0.1:${gwPort}/healthz`);
+    // (a) what one core parses of the pages the simulator serves (different ASINs, one template)
+    const pages = await Promise.all(['B0CEILING1', 'B0CEILING2', 'B0CEILING3'].map((a) => fetch(`${sim}/dp/${a}`).then((r) => r.text())));
+    ceiling = parseRate(pages, (h) => parseDetailsPage(h, { marketplace: 'US', origin: 'https://www.amazon.com' }));
+    const exitUrls = ((await (await fetch(`${sim}/__sim/exits`)).json()) as { url: string }[]).map((e) => e.url);
+    const env = { ...common, MARKETPLACE_ORIGIN_OVERRIDE: sim, PROXY_URLS: exitUrls.join(',') };
+    for (const workers of [1, 2]) samples.push(await run(workers, { db, redis, gw: `http://127.0.0.1:${gwPort}`, env, sim, others: [simulator, gateway] }));
+  } finally {
+    await Promise.all([simulator.stop(), gateway.stop()]);
+    await sql`delete from job where project_id in (select id from project where name like 'bench scale %')`.execute(db);
+    await deleteRedisPrefix(redisUrl, prefix);
+    redis.disconnect();
+    await db.destroy();
+  }
+  console.log(`\n(a) parse ceiling, one core, pages served by the simulator (${TEMPLATE} per ASIN): ${ceiling.toFixed(1)} pages/s`);
+  console.log(
+    `\n${TARGETS} details targets through ${EXITS} exits (p50 800 ms, p99 3 s; an exit over 1 request/s is blocked 60 s), default worker settings, everything on this machine's 2 cores:\n${table(
+      samples.map((s) => ({
+        workers: `(${s.workers === 1 ? 'b' : 'c'}) ${s.workers}`,
+        'wall s': s.seconds.toFixed(1),
+        'targets/s': s.targetsPerSec.toFixed(1),
+        'x one-core ceiling': (s.targetsPerSec / ceiling).toFixed(2),
+        'worker CPU s/target': s.workerCpuPerTarget.toFixed(4),
+        'all CPU s/target': s.allCpuPerTarget.toFixed(4),
+        'blocked %': s.blockedPct.toFixed(2),
+        'worker peak RSS MB': s.peakRssMb.toFixed(0),
+        'lag p99 ms': s.lagP99Ms.toFixed(0),
+        'small job s': s.smallJobSeconds?.toFixed(2) ?? 'did not finish',
+      })),
+    )}`,
+  );
+  console.log(
+    `\nstore load per 100 pages/s (for infra/README.md "Capacity"):\n${table(
+      samples.map((s) => ({
+        workers: s.workers,
+        'Postgres CPU cores': s.postgresCpuPer100.toFixed(2),
+        'Postgres commits/page': s.postgresCommitsPerPage.toFixed(1),
+        'Redis CPU cores': s.redisCpuPer100.toFixed(2),
+        'Redis commands/page': s.redisCommandsPerPage.toFixed(1),
+      })),
+    )}`,
+  );
+  const one = samples[0]!;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  console.log(`\ntargets:`);
+  console.log(`1 worker >= 0.7x one-core parse ceiling: ${verdict(one.targetsPerSec >= 0.7 * ceiling)} (${(one.targetsPerSec / ceiling).toFixed(2)})`);
+  console.log(`blocked requests < 2%: ${verdict(samples.every((s) => s.blockedPct < 2))} (${samples.map((s) => s.blockedPct.toFixed(2)).join(', ')})`);
+  console.log(`worker peak RSS < 500 MB: ${verdict(samples.every((s) => s.peakRssMb < 500))} (${samples.map((s) => s.peakRssMb.toFixed(0)).join(', ')})`);
+  console.log(`event-loop lag p99 < 50 ms: ${verdict(samples.every((s) => s.lagP99Ms < 50))} (${samples.map((s) => s.lagP99Ms.toFixed(0)).join(', ')})`);
+  console.log(`small job of another tenant < 5 s: ${verdict(samples.every((s) => s.smallJobSeconds !== null && s.smallJobSeconds < 5))} (${samples.map((s) => s.smallJobSeconds?.toFixed(2) ?? '-').join(', ')})`);
+}
