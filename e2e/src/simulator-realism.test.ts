@@ -62,7 +62,7 @@ describe('exits through hpagent', () => {
     for (let i = 0; i < n; i++) {
       const session = sessions[i % sessions.length]!;
       const result = await fetchPage(`${sim.url}/dp/B0HPAGENT${i % 10}`, session, { origin: sim.url, timeoutMs: 5_000, acceptLanguage: 'en-US' });
-      kinds.push(result.kind === 'response' ? (/Robot Check/.test(result.body) ? 'captcha' : String(result.status)) : result.kind);
+      kinds.push(result.kind === 'response' ? (/Robot Check/.test(result.body.toString('utf8')) ? 'captcha' : String(result.status)) : result.kind);
       between?.(session);
     }
     return kinds;

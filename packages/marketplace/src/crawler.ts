@@ -44,6 +44,9 @@ export interface CrawlerOptions {
   log?: Logger;
 }
 
+/** An empty or whitespace-only body (a real page is never small enough for this to cost anything). */
+const isBlank = (body: Buffer) => body.length < 4096 && body.toString('utf8').trim().length === 0;
+
 const fail = (code: CrawlErrorCode, detail: string, retryable: boolean): CrawlOutcome => ({ ok: false, code, message: CRAWL_ERROR_MESSAGES[code], detail, retryable });
 
 /**
@@ -101,7 +104,7 @@ export class Crawler {
       return { outcome: fail('UPSTREAM_ERROR', `${url} answered ${status}`, true), exit: 'error' };
     }
     if (status < 200 || status >= 300) return blocked(`${url} answered ${status}`);
-    if (body.trim().length === 0) return { outcome: fail('UPSTREAM_ERROR', `${url} answered an empty page`, true), exit: 'error' };
+    if (isBlank(body)) return { outcome: fail('UPSTREAM_ERROR', `${url} answered an empty page`, true), exit: 'error' };
     const page = await this.parsed(input, body, origin);
     if (page.kind === 'captcha') return blocked(`robot check page at ${url}`);
     const outcome = this.itemsOf(input, page, status);
@@ -110,7 +113,7 @@ export class Crawler {
   }
 
   /** Parsed in the pool; a parser that throws is a page without what was asked for. */
-  private async parsed(input: CrawlInput, html: string, origin: string): Promise<ParsedPage | { kind: 'failed'; message: string }> {
+  private async parsed(input: CrawlInput, html: Buffer, origin: string): Promise<ParsedPage | { kind: 'failed'; message: string }> {
     try {
       return await this.options.parser.parse({ type: input.type, html, marketplace: input.marketplace, origin });
     } catch (err) {

@@ -37,7 +37,7 @@ describe('fetchPage: requests and redirects stay on the marketplace origin', () 
   it('follows a redirect within the origin (cookies kept, fragment dropped)', async () => {
     const result = await fetchPage(`${marketplace.url}/moved`, session, options());
     expect(result).toMatchObject({ kind: 'response', status: 200, url: `${marketplace.url}/Some-Product/dp/B0DR8G428S/ref=sr_1_1` });
-    expect(result.kind === 'response' && result.body).toBe('<html>/Some-Product/dp/B0DR8G428S/ref=sr_1_1|session-id=1</html>');
+    expect(result.kind === 'response' && result.body.toString('utf8')).toBe('<html>/Some-Product/dp/B0DR8G428S/ref=sr_1_1|session-id=1</html>');
   });
 
   it.each([

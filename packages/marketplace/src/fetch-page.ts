@@ -7,8 +7,12 @@ export const MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
+/** Largest page body read (Amazon's biggest product pages are about 3 MB); a bigger one is a network error. */
+export const MAX_BODY_BYTES = 12 * 1024 * 1024;
+
 export type FetchResult =
-  | { kind: 'response'; status: number; body: string; url: string }
+  /** `body` is bytes: the page is decoded where it is parsed (a worker thread), not on the event loop. */
+  | { kind: 'response'; status: number; body: Buffer; url: string }
   | { kind: 'network_error'; message: string; timeout: boolean }
   /** A redirect that was not followed: off the origin, too many hops, or no usable Location. */
   | { kind: 'redirect_refused'; reason: 'off_origin' | 'too_many' | 'bad_location'; location: string };
@@ -86,13 +90,17 @@ async function getOnce(url: string, session: CrawlSession, acceptLanguage: strin
     retry: 0,
     throwHttpErrors: false,
     followRedirect: false,
-    responseType: 'text',
+    responseType: 'buffer',
   });
   let expired = false;
   const timer = setTimeout(() => {
     expired = true;
     request.cancel(`no response within ${timeoutMs} ms`);
   }, timeoutMs + 50);
+  // a body without end (or a huge one) must not fill the worker's memory
+  void request.on('downloadProgress', ({ transferred }: { transferred: number }) => {
+    if (transferred > MAX_BODY_BYTES) request.cancel(`body larger than ${MAX_BODY_BYTES} bytes`);
+  });
   try {
     const res = await request;
     return { result: { kind: 'response', status: res.statusCode, body: res.body, url: res.url }, location: res.headers.location };

@@ -10,13 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import type { PageKind } from './parsers';
-import runParseTask, { type ParsedPage, type ParseRequest, type ParseTask } from './parse-worker';
+import runParseTask, { type PageBody, type ParsedPage, type ParseRequest, type ParseTask } from './parse-worker';
 
-export type { ParsedPage, ParseRequest } from './parse-worker';
+export type { PageBody, ParsedPage, ParseRequest } from './parse-worker';
 
 export interface ParsePoolOptions {
   /**
-   * Worker threads; default os.availableParallelism(). 0 parses inline on the calling thread
+   * Worker threads; default the cores but one (at least 1). 0 parses inline on the calling thread
    * (blocking it): for tests and to measure the one-core ceiling.
    */
   threads?: number;
@@ -52,7 +52,7 @@ export interface ParsePool {
    */
   parse(req: ParseRequest): Promise<ParsedPage>;
   /** detectPageKind on a pool thread: for bodies that are only checked, e.g. 5xx answers. */
-  pageKind(html: string): Promise<PageKind>;
+  pageKind(html: PageBody): Promise<PageKind>;
   stats(): ParsePoolStats;
   /** Rejects queued and waiting parses, terminates the threads; later calls reject. */
   destroy(): Promise<void>;
@@ -71,7 +71,8 @@ export function parseWorkerFile(): string {
 }
 
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
-  const threads = options.threads ?? os.availableParallelism();
+  // one core stays with the event loop (fetches, queue locks, GC): parsing uses the others
+  const threads = options.threads ?? Math.max(1, os.availableParallelism() - 1);
   if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`threads must be a non-negative integer, got ${threads}`);
   return threads === 0 ? inlinePool() : createThreadParsePool(threads, options, parseWorkerFile());
 }
@@ -110,6 +111,18 @@ function inlinePool(): ParsePool {
  * the thread with ERR_WORKER_OUT_OF_MEMORY, so it would turn one huge page into a crash of
  * every job of the process. A parse's memory is bounded by the size of the body passed in.
  */
+/**
+ * The ArrayBuffer to transfer with a body: its own when the view covers all of it, else a copy
+ * (a small Buffer may be a slice of Node's shared pool, which must not be detached).
+ */
+function ownedBuffer(bytes: Uint8Array, task: ParseTask): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
+  const copy = new Uint8Array(bytes);
+  if (task.op === 'parse') task.req.html = copy;
+  else task.html = copy;
+  return copy.buffer;
+}
+
 export function createThreadParsePool(threads: number, options: ParsePoolOptions, workerFile: string): ParsePool {
   const maxQueue = options.maxQueue ?? threads * DEFAULT_QUEUE_PER_THREAD;
   if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be a non-negative integer, got ${maxQueue}`);
@@ -144,7 +157,13 @@ export function createThreadParsePool(threads: number, options: ParsePoolOptions
     if (destroyed) throw new Error('parse pool destroyed');
     await acquire();
     try {
-      const result = (await piscina.run(task)) as R;
+      // destroy() may have run while this call waited: piscina would queue the task on a pool
+      // with no threads left, and it would never settle.
+      if (destroyed) throw new Error('parse pool destroyed');
+      // bytes move to the thread (transferred, not copied) and leave this thread's memory at once
+      const bytes = task.op === 'parse' ? task.req.html : task.html;
+      const transferList = bytes instanceof Uint8Array ? [ownedBuffer(bytes, task)] : undefined;
+      const result = (await piscina.run(task, transferList ? { transferList } : {})) as R;
       completed++;
       return result;
     } catch (err) {

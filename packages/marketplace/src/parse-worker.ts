@@ -6,10 +6,17 @@
 import { detectPageKind, parseDetailsPage, parseSearchPage } from './parsers';
 import type { DetailsItem, PageKind, SearchItem } from './parsers';
 
+/**
+ * A page as the crawler got it: bytes (UTF-8, as marketplaces serve their pages) or text. Bytes
+ * are decoded here, in the thread: the crawl worker's event loop never builds the page's string
+ * (a 2 MB page is a 4 MB UTF-16 string on its heap, for every page in flight).
+ */
+export type PageBody = string | Uint8Array;
+
 export interface ParseRequest {
   /** The job type: which parser runs when the page is not a robot check. */
   type: 'search' | 'details';
-  html: string;
+  html: PageBody;
   /** 'US', 'DE', ...: picks the currency of prices. */
   marketplace: string;
   /** 'https://www.amazon.de': base of relative URLs. */
@@ -24,18 +31,22 @@ export interface ParseRequest {
 export type ParsedPage = { kind: 'captcha' } | { kind: 'search'; cards: SearchItem[] } | { kind: 'details'; item: DetailsItem | null };
 
 /** One message to a pool thread. `pageKind` is for bodies that are not parsed (5xx answers). */
-export type ParseTask = { op: 'parse'; req: ParseRequest } | { op: 'pageKind'; html: string };
+export type ParseTask = { op: 'parse'; req: ParseRequest } | { op: 'pageKind'; html: PageBody };
+
+const utf8 = new TextDecoder('utf-8');
+export const pageText = (body: PageBody): string => (typeof body === 'string' ? body : utf8.decode(body));
 
 export function parsePage(req: ParseRequest): ParsedPage {
-  if (detectPageKind(req.html) === 'captcha') return { kind: 'captcha' };
+  const html = pageText(req.html);
+  if (detectPageKind(html) === 'captcha') return { kind: 'captcha' };
   const ctx = { marketplace: req.marketplace, origin: req.origin };
-  if (req.type === 'search') return { kind: 'search', cards: parseSearchPage(req.html, ctx) };
-  return { kind: 'details', item: parseDetailsPage(req.html, ctx) };
+  if (req.type === 'search') return { kind: 'search', cards: parseSearchPage(html, ctx) };
+  return { kind: 'details', item: parseDetailsPage(html, ctx) };
 }
 
 /** The pool's handler (piscina calls the default export with each task). */
 export default function runParseTask(task: ParseTask): ParsedPage | PageKind {
-  if (task.op === 'pageKind') return detectPageKind(task.html);
+  if (task.op === 'pageKind') return detectPageKind(pageText(task.html));
   if (task.op === 'parse') return parsePage(task.req);
   throw new TypeError(`unknown parse task ${JSON.stringify((task as { op?: unknown }).op)}`);
 }

@@ -127,7 +127,11 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
       limit.set(n);
     },
     active: () => active,
-    backlog: async () => (await deps.producer.depths()).crawl.waiting ?? 0,
+    // crawl tasks carry a priority (fairness), so BullMQ holds them as `prioritized`, not `waiting`
+    backlog: async () => {
+      const crawl = (await deps.producer.depths()).crawl;
+      return (crawl.waiting ?? 0) + (crawl.prioritized ?? 0);
+    },
   });
   const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics) : null;
   registry.add('intake', 'concurrency controller', () => controller.stop());
