@@ -4,6 +4,7 @@ import IORedis from 'ioredis';
 import { type Db, sql } from '@crawl/db';
 import { parseDetailsPage } from '@crawl/marketplace';
 import { createTenant, freePort, ServiceProcess, waitForHttp } from '@crawl/testing';
+import { postBigRun, timeSmallJob, waitForJobs } from './jobs';
 import { cpuSeconds, metricSum, parseRate } from './measure';
 import { deleteRedisPrefix, openBenchStore, table } from './processes';
 
@@ -62,17 +63,6 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
   const procs = ports.map((port) => ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...ctx.env, METRICS_PORT: String(port) }));
   try {
     await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/healthz`)));
-    const post = async (tenant: typeof big, targets: string[]) => {
-      const r = await fetch(`${ctx.gw}/v1/key/projects/${tenant.projectId}/jobs`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'details', targets }),
-      });
-      const body = (await r.json()) as { data?: { id: string } };
-      if (!body.data) throw new Error(`job creation answered ${r.status}: ${JSON.stringify(body)}`);
-      return body.data.id;
-    };
-    const status = (id: string) => ctx.db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', id).executeTakeFirstOrThrow();
     const run = randomBytes(2).toString('hex').toUpperCase();
     const targets = Array.from({ length: TARGETS }, (_, i) => `B0${run}${String(i).padStart(4, '0')}`);
 
@@ -80,8 +70,7 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
     const others0 = ctx.others.map((p) => cpuSeconds(p.pid!) ?? 0);
     const [pg0, redis0, cmd0, commits0] = [cpuOf('postgres'), cpuOf('redis-server'), await redisCommands(ctx.redis), await postgresCommits(ctx.db)];
     const started = Date.now();
-    const bigJobs: string[] = [];
-    for (let i = 0; i < targets.length; i += 1000) bigJobs.push(await post(big, targets.slice(i, i + 1000)));
+    const bigJobs = await postBigRun(ctx.gw, big, targets);
 
     // event-loop lag: each scrape reports the p99 since the previous one (packages/observability)
     let lagP99 = 0;
@@ -91,30 +80,11 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
         () => undefined,
       );
     }, 2_000);
-    let smallJobSeconds: number | null = null;
-    const smallRun = (async () => {
-      await new Promise((r) => setTimeout(r, 5_000));
-      const t0 = Date.now();
-      const id = await post(small, [`B0${run}SMAL`]);
-      while ((await status(id)).status !== 'completed') {
-        if (Date.now() - t0 > 120_000) return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      smallJobSeconds = (Date.now() - t0) / 1000;
-    })();
-    for (const id of bigJobs) {
-      for (;;) {
-        const s = await status(id);
-        if (s.status !== 'queued' && s.status !== 'running') {
-          if (s.status !== 'completed') throw new Error(`big job ended ${s.status} with ${s.failed} failed targets`);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    const small5s = timeSmallJob(ctx.db, ctx.gw, small, `B0${run}SMAL`, 5_000);
+    await waitForJobs(ctx.db, bigJobs, false);
     const seconds = (Date.now() - started) / 1000;
     clearInterval(lagPoll);
-    await smallRun;
+    const smallJobSeconds = await small5s;
     const workerCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - cpu0[i]!), 0);
     const othersCpu = ctx.others.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - others0[i]!), 0);
     const [pgCpu, redisCpu] = [cpuOf('postgres') - pg0, cpuOf('redis-server') - redis0];

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createDb, sql } from '@crawl/db';
 import { parseDetailsPage, parseSearchPage } from '@crawl/marketplace';
 import { createTenant, freePort, REPO_ROOT as ROOT, ServiceProcess, waitForHttp } from '@crawl/testing';
+import { postBigRun, timeSmallJob, waitForJobs } from './jobs';
 import { histogramQuantile, parseRate } from './measure';
 import { deleteRedisPrefix, table, openBenchStore } from './processes';
 
@@ -27,48 +28,14 @@ async function endToEnd(workers: number, env: Record<string, string>, db: Return
   const procs = metricsPorts.map((port) => ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...env, METRICS_PORT: String(port) }));
   try {
     await Promise.all(metricsPorts.map((p) => waitForHttp(`http://127.0.0.1:${p}/healthz`)));
-    const post = (tenant: typeof big, targets: string[]) =>
-      fetch(`${gw}/v1/key/projects/${tenant.projectId}/jobs`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'details', targets }),
-      }).then(async (r) => {
-        const body = (await r.json()) as { data?: { id: string }; error?: unknown };
-        if (!body.data) throw new Error(`job creation answered ${r.status}: ${JSON.stringify(body)}`);
-        return body.data.id;
-      });
-    const status = (id: string) => db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', id).executeTakeFirstOrThrow();
-
-    const run = randomBytes(1).toString("hex").toUpperCase();
+    const run = randomBytes(1).toString('hex').toUpperCase();
     const targets = Array.from({ length: TARGETS }, (_, i) => `B0${run}${String(i).padStart(6, '0')}`);
     const started = Date.now();
-    // At most 1,000 targets per job (DESIGN section 4): a bigger run is several jobs at once.
-    const bigJobs: string[] = [];
-    for (let i = 0; i < targets.length; i += 1000) bigJobs.push(await post(big, targets.slice(i, i + 1000)));
-    let smallJobSeconds: number | null = null;
-    // A 1-target job of another project, created while the big job runs.
-    const smallRun = (async () => {
-      await new Promise((r) => setTimeout(r, 3_000));
-      const t0 = Date.now();
-      const id = await post(small, [`B0${run}SMALL1`]);
-      while ((await status(id)).status !== 'completed') {
-        if (Date.now() - t0 > 120_000) return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      smallJobSeconds = (Date.now() - t0) / 1000;
-    })();
-    for (const bigJob of bigJobs) {
-      for (;;) {
-        const s = await status(bigJob);
-        if (s.status !== 'queued' && s.status !== 'running') {
-          if (s.status !== 'completed' || s.failed > 0) throw new Error(`big job ended ${s.status} with ${s.failed} failed targets`);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    const bigJobs = await postBigRun(gw, big, targets);
+    const small3s = timeSmallJob(db, gw, small, `B0${run}SMALL1`, 3_000);
+    await waitForJobs(db, bigJobs, true);
     const seconds = (Date.now() - started) / 1000;
-    await smallRun;
+    const smallJobSeconds = await small3s;
     const metrics = (await Promise.all(metricsPorts.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then((r) => r.text())))).join('\n');
     return {
       workers,

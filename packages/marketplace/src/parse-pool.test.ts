@@ -1,3 +1,4 @@
+import { type MarketplaceCode, MARKETPLACES } from '@crawl/core';
 /**
  * The pool's threads load dist/parse-worker.js (run `pnpm build` first); the expected values
  * come from the same functions run from src on the test's own thread.
@@ -18,16 +19,8 @@ const hasFixtures = fs.existsSync(dir);
 if (!hasFixtures) console.warn(`[parse-pool] fixture dir ${dir} not found: fixture and load tests skipped`);
 const d = hasFixtures ? describe : describe.skip;
 
-const ORIGINS: Record<string, string> = {
-  US: 'https://www.amazon.com',
-  UK: 'https://www.amazon.co.uk',
-  DE: 'https://www.amazon.de',
-  FR: 'https://www.amazon.fr',
-  ES: 'https://www.amazon.es',
-  BR: 'https://www.amazon.com.br',
-  IT: 'https://www.amazon.it',
-  IN: 'https://www.amazon.in',
-};
+/** The marketplace's public origin (`https://www.amazon.de` for DE). */
+const originOf = (code: string) => `https://${MARKETPLACES[code as MarketplaceCode].host}`;
 
 const fixtures = hasFixtures ? fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort() : [];
 const read = (file: string): string => fs.readFileSync(path.join(dir, file), 'utf8');
@@ -37,7 +30,7 @@ function requestFor(file: string): ParseRequest | null {
   const m = /^(details|search|captcha)-(?:([A-Z]{2})-)?/.exec(file);
   if (!m) return null;
   const marketplace = m[2] ?? 'US';
-  return { type: m[1] === 'search' ? 'search' : 'details', html: read(file), marketplace, origin: ORIGINS[marketplace] ?? ORIGINS.US! };
+  return { type: m[1] === 'search' ? 'search' : 'details', html: read(file), marketplace, origin: originOf(marketplace in MARKETPLACES ? marketplace : 'US') };
 }
 
 /** Compiled files, as a plain node process loads them. */
@@ -53,7 +46,7 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.destroy()));
 });
 
-const wellFormed = (): ParseRequest => ({ type: 'details', html: '<html><body><span id="productTitle">A</span><input id="ASIN" value="B000000001"></body></html>', marketplace: 'US', origin: ORIGINS.US! });
+const wellFormed = (): ParseRequest => ({ type: 'details', html: '<html><body><span id="productTitle">A</span><input id="ASIN" value="B000000001"></body></html>', marketplace: 'US', origin: originOf('US') });
 /** Not a string: the first probe of detectPageKind throws inside the worker. */
 const broken = (): ParseRequest => ({ ...wellFormed(), html: 42 as unknown as string });
 

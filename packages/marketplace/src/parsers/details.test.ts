@@ -1,3 +1,4 @@
+import { type MarketplaceCode, MARKETPLACES } from '@crawl/core';
 /**
  * Expected values below were read from the fixture HTML by hand (element and
  * attribute named in each comment), not copied from parser output.
@@ -13,14 +14,8 @@ const hasFixtures = fs.existsSync(dir);
 if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: detail-page fixture tests skipped`);
 const d = hasFixtures ? describe : describe.skip;
 
-const ORIGINS: Record<string, string> = {
-  US: 'https://www.amazon.com',
-  UK: 'https://www.amazon.co.uk',
-  DE: 'https://www.amazon.de',
-  FR: 'https://www.amazon.fr',
-  ES: 'https://www.amazon.es',
-  BR: 'https://www.amazon.com.br',
-};
+/** The marketplace's public origin (`https://www.amazon.de` for DE). */
+const originOf = (code: string) => `https://${MARKETPLACES[code as MarketplaceCode].host}`;
 
 interface Expected {
   asin: string;
@@ -257,7 +252,7 @@ const cache = new Map<string, DetailsItem | null>();
 function parse(file: string): DetailsItem {
   if (!cache.has(file)) {
     const mk = file.split('-')[1]!;
-    cache.set(file, parseDetailsPage(fs.readFileSync(path.join(dir, file), 'utf8'), { marketplace: mk, origin: ORIGINS[mk]! }));
+    cache.set(file, parseDetailsPage(fs.readFileSync(path.join(dir, file), 'utf8'), { marketplace: mk, origin: originOf(mk) }));
   }
   const item = cache.get(file);
   if (!item) throw new Error(`no item for ${file}`);
@@ -275,7 +270,7 @@ d('parseDetailsPage: main fields of every fixture', () => {
       const item = parse(file);
       const mk = file.split('-')[1]!;
       expect(item.asin).toBe(exp.asin);
-      expect(item.url).toBe(`${ORIGINS[mk]}/dp/${exp.asin}`);
+      expect(item.url).toBe(`${originOf(mk)}/dp/${exp.asin}`);
       expect(item.title).toBe(exp.title);
       expect(item.brand).toBe(exp.brand);
       expect(item.parserVersion).toBe(PARSER_VERSION);
