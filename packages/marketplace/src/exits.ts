@@ -135,7 +135,7 @@ export class ExitPool {
     this.exits = specs.map((spec, i) => ({ spec, session: createSession(i, spec.proxy), refusals: 0, failures: 0 }));
   }
 
-  /** Waits for an exit that may send to `host` now; `avoid` (an exit key) goes last, for a retry. */
+  /** Waits for an exit that may send to `host` now; never `avoid` (an exit key, for a retry) when there is another. */
   acquire(host: string, avoid?: string): Promise<ExitLease> {
     if (this.closed) return Promise.reject(new Error('exit pool closed'));
     let queue = this.queues.get(host);
@@ -151,8 +151,10 @@ export class ExitPool {
     const n = this.exits.length;
     const start = this.cursor++ % n;
     const ordered = Array.from({ length: n }, (_, i) => this.exits[(start + i) % n]!.spec);
+    // A retry never leaves from the exit that just failed it while there is another: it waits for
+    // another's turn rather than taking the failed one because its turn came first.
     if (avoid === undefined || n === 1) return ordered;
-    return [...ordered.filter((s) => s.key !== avoid), ...ordered.filter((s) => s.key === avoid)];
+    return ordered.filter((s) => s.key !== avoid);
   }
 
   private async pump(host: string, queue: { waiters: Waiter[]; pumping: boolean }): Promise<void> {
