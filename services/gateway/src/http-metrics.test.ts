@@ -26,8 +26,13 @@ it('labels 2xx, 4xx, 401 and 429 of one endpoint with the same route template; u
   expect((await h.http.post(jobs).send({})).status).toBe(401);
   expect((await h.http.get('/v1/key/jobs/job_doesnotexist').set(bearer(tenant.apiKey))).status).toBe(404);
   expect((await h.http.get('/v1/key/jobs/job_doesnotexist')).status).toBe(401);
-  const burst = await Promise.all(Array.from({ length: 30 }, () => h.http.get(jobs).set(bearer(tenant.apiKey))));
-  expect(burst.map((r) => r.status)).toContain(429);
+  // bursts of 30 against a limit of 20 per 1 s window until one is refused: a burst that a busy
+  // machine spreads over a window boundary may fit in two windows
+  let statuses: number[] = [];
+  for (let i = 0; i < 10 && !statuses.includes(429); i++) {
+    statuses = (await Promise.all(Array.from({ length: 30 }, () => h.http.get(jobs).set(bearer(tenant.apiKey))))).map((r) => r.status);
+  }
+  expect(statuses).toContain(429);
   expect((await h.http.get('/v1/key/no/such/route/123').set(bearer(tenant.apiKey))).status).toBeGreaterThanOrEqual(400);
 
   const text = (await h.http.get('/metrics')).text;
