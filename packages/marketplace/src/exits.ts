@@ -107,6 +107,9 @@ export interface ExitLease {
   done(outcome: ExitOutcome): void;
 }
 
+/** How long a retry waits for another exit before it may take the one that failed it again. */
+const AVOIDED_EXIT_WAIT_MS = 2_000;
+
 /** Consecutive upstream failures (5xx, timeouts) of an exit that count as a storm. */
 const FAILURE_STORM = 3;
 
@@ -135,7 +138,7 @@ export class ExitPool {
     this.exits = specs.map((spec, i) => ({ spec, session: createSession(i, spec.proxy), refusals: 0, failures: 0 }));
   }
 
-  /** Waits for an exit that may send to `host` now; never `avoid` (an exit key, for a retry) when there is another. */
+  /** Waits for an exit that may send to `host` now; `avoid` (an exit key, for a retry) only when every other one rests. */
   acquire(host: string, avoid?: string): Promise<ExitLease> {
     if (this.closed) return Promise.reject(new Error('exit pool closed'));
     let queue = this.queues.get(host);
@@ -151,8 +154,6 @@ export class ExitPool {
     const n = this.exits.length;
     const start = this.cursor++ % n;
     const ordered = Array.from({ length: n }, (_, i) => this.exits[(start + i) % n]!.spec);
-    // A retry never leaves from the exit that just failed it while there is another: it waits for
-    // another's turn rather than taking the failed one because its turn came first.
     if (avoid === undefined || n === 1) return ordered;
     return ordered.filter((s) => s.key !== avoid);
   }
@@ -163,10 +164,16 @@ export class ExitPool {
     try {
       while (queue.waiters.length && !this.closed) {
         const waiter = queue.waiters[0]!;
-        const order = this.order(waiter.avoid);
+        let order = this.order(waiter.avoid);
         let pick: Awaited<ReturnType<ExitGate['pick']>>;
         try {
           pick = await this.options.gate.pick(host, order, this.options.leaseMs);
+          // A retry leaves from another exit than the one that just failed it, waiting for another's
+          // turn; only when every other exit rests (a long wait) may it take the failed one again.
+          if ('waitMs' in pick && pick.waitMs > AVOIDED_EXIT_WAIT_MS && waiter.avoid !== undefined && order.length < this.exits.length) {
+            order = [...order, this.exits.find((e) => e.spec.key === waiter.avoid)!.spec];
+            pick = await this.options.gate.pick(host, order, this.options.leaseMs);
+          }
         } catch (err) {
           this.options.onGateError?.(err);
           pick = { index: 0, release: async () => undefined };

@@ -54,15 +54,25 @@ it('holds the per-exit limit across two worker processes', async () => {
   expect(new Set(granted.map((l) => l.exit.spec.key)).size).toBe(3);
 });
 
-it('a retry leaves from another exit than the failed attempt', async () => {
+it('a retry leaves from another exit than the failed attempt, unless every other one rests', async () => {
   const exits = pool(uniquePrefix('exits'), proxies(4), 1000);
   for (let i = 0; i < 10; i++) {
     const first = await exits.acquire('h');
-    first.done('error');
+    first.done('other'); // no failure counted: no exit starts resting here
     const retry = await exits.acquire('h', first.exit.spec.key);
     expect(retry.exit.spec.key).not.toBe(first.exit.spec.key);
     retry.done('ok');
+    await new Promise((r) => setTimeout(r, 2));
   }
+  // the other exit rests: after a moment's wait the retry takes the failed one again
+  const prefix = uniquePrefix('exits');
+  const only = pool(prefix, proxies(2), 1000);
+  const failed = await only.acquire('h');
+  failed.done('other');
+  const other = only.exits.find((e) => e.spec.key !== failed.exit.spec.key)!;
+  await new RedisExitGate(redis[0]!, prefix, 0).coolDown('h', other.spec, 60_000);
+  const again = await only.acquire('h', failed.exit.spec.key);
+  expect(again.exit.spec.key).toBe(failed.exit.spec.key);
 });
 
 it('a refused exit rests in every process and its traffic goes to the others; a success resets its backoff', async () => {
