@@ -138,11 +138,19 @@ const envelope = <E extends EventType>(event: E) =>
     .strict();
 
 /** Event name -> the JSON body of its deliveries (spec 2.6); the OpenAPI `webhooks` section documents these. */
+/** The OpenAPI component name of each event's delivery body. */
+export const WEBHOOK_DELIVERY_COMPONENTS = {
+  'job.completed': 'JobCompletedDelivery',
+  'job.failed': 'JobFailedDelivery',
+  'schedule.triggered': 'ScheduleTriggeredDelivery',
+  'product.changed': 'ProductChangedDelivery',
+} as const satisfies Record<EventType, string>;
+
 export const WEBHOOK_DELIVERY_BODIES = {
-  'job.completed': envelope('job.completed').openapi('JobCompletedDelivery'),
-  'job.failed': envelope('job.failed').openapi('JobFailedDelivery'),
-  'schedule.triggered': envelope('schedule.triggered').openapi('ScheduleTriggeredDelivery'),
-  'product.changed': envelope('product.changed').openapi('ProductChangedDelivery'),
+  'job.completed': envelope('job.completed').openapi(WEBHOOK_DELIVERY_COMPONENTS['job.completed']),
+  'job.failed': envelope('job.failed').openapi(WEBHOOK_DELIVERY_COMPONENTS['job.failed']),
+  'schedule.triggered': envelope('schedule.triggered').openapi(WEBHOOK_DELIVERY_COMPONENTS['schedule.triggered']),
+  'product.changed': envelope('product.changed').openapi(WEBHOOK_DELIVERY_COMPONENTS['product.changed']),
 } as const;
 
 /** The JSON body of a delivery (spec 2.6), `webhookDeliveryBody` serializes it. */

@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { type JobType, Queue } from 'bullmq';
 import IORedis, { type Redis } from 'ioredis';
 import { catalog, type CatalogEntry, type JobName, type PayloadOf, QUEUE_NAMES, type QueueName } from './catalog';
 
@@ -123,10 +123,21 @@ export class QueueProducer {
   /** Waiting + delayed + active counts per queue, for /metrics. */
   async depths(): Promise<Record<QueueName, Record<string, number>>> {
     const out = {} as Record<QueueName, Record<string, number>>;
-    for (const name of QUEUE_NAMES) {
-      out[name] = await withTimeout(this.queue(name).getJobCounts('waiting', 'delayed', 'active', 'failed', 'prioritized'), this.timeoutMs, 'queue depth');
-    }
+    for (const name of QUEUE_NAMES) out[name] = await this.counts(name, 'waiting', 'delayed', 'active', 'failed', 'prioritized');
     return out;
+  }
+
+  /**
+   * Tasks ready to run and not yet taken: `waiting` plus `prioritized` (tasks with a priority,
+   * such as every crawl target, are held in BullMQ's prioritized set, not in `waiting`).
+   */
+  async backlog(name: QueueName): Promise<number> {
+    const counts = await this.counts(name, 'waiting', 'prioritized');
+    return (counts.waiting ?? 0) + (counts.prioritized ?? 0);
+  }
+
+  private counts(name: QueueName, ...states: JobType[]): Promise<Record<string, number>> {
+    return withTimeout(this.queue(name).getJobCounts(...states), this.timeoutMs, 'queue depth');
   }
 
   /** Deletes every task of every queue under this prefix: tear-down of a private test prefix. */

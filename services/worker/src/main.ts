@@ -127,11 +127,7 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
       limit.set(n);
     },
     active: () => active,
-    // crawl tasks carry a priority (fairness), so BullMQ holds them as `prioritized`, not `waiting`
-    backlog: async () => {
-      const crawl = (await deps.producer.depths()).crawl;
-      return (crawl.waiting ?? 0) + (crawl.prioritized ?? 0);
-    },
+    backlog: () => deps.producer.backlog('crawl'),
   });
   const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics) : null;
   registry.add('intake', 'concurrency controller', () => controller.stop());

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, WEBHOOK_ID_HEADER } from '@crawl/client';
-import { EVENT_TYPES, type EventType, WEBHOOK_DELIVERY_BODIES, WEBHOOK_MAX_ATTEMPTS } from '@crawl/core';
+import { EVENT_TYPES, type EventType, WEBHOOK_DELIVERY_BODIES, WEBHOOK_DELIVERY_COMPONENTS, WEBHOOK_MAX_ATTEMPTS } from '@crawl/core';
 import { z } from 'zod';
 
 
@@ -32,7 +32,7 @@ const deliveryHeaders = z.object({
 export function registerWebhooks(registry: OpenAPIRegistry): void {
   for (const event of EVENT_TYPES) {
     // zod-to-openapi 7 writes the `$ref` of a webhook body without emitting its component: register it.
-    registry.register(`${WEBHOOK_DELIVERY_BODIES[event]._def.openapi?._internal?.refId}`, WEBHOOK_DELIVERY_BODIES[event]);
+    registry.register(WEBHOOK_DELIVERY_COMPONENTS[event], WEBHOOK_DELIVERY_BODIES[event]);
     registry.registerWebhook({
       method: 'post',
       path: event,
