@@ -20,6 +20,7 @@ export interface ControlDeps {
   log: RequestLog;
   latency: Setting;
   antiBot: Setting;
+  pages: Setting;
   exits: { list(): ExitStats[]; reset(): void };
   health(): Record<string, unknown>;
 }
@@ -131,6 +132,7 @@ export function handleControl(req: IncomingMessage, res: ServerResponse, deps: C
     if (pathname === '/__sim/requests') return requestsRoute(req, res, deps);
     if (pathname === '/__sim/latency') return settingRoute(req, res, deps.latency);
     if (pathname === '/__sim/antibot') return settingRoute(req, res, deps.antiBot);
+    if (pathname === '/__sim/pages') return settingRoute(req, res, deps.pages);
     if (pathname === '/__sim/exits') return exitsRoute(req, res, deps);
     if (pathname === '/__sim/health' && (req.method === 'GET' || req.method === 'HEAD')) return sendJson(res, 200, deps.health());
     sendError(res, 404, 'NOT_FOUND', `no control route ${req.method ?? ''} ${pathname}`);

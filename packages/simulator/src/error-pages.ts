@@ -64,3 +64,34 @@ export const SYNTHETIC_CAPTCHA_PAGE = Buffer.from(
 </body></html>
 `,
 );
+
+/**
+ * Amazon's sign-in wall (`/ap/signin`), served with status 200 where a page needs a signed-in
+ * session: review pages since late 2024. Reduced to what a page classifier keys on: the title,
+ * the `signIn` form posting to /ap/signin and its email field.
+ */
+export const SIGNIN_WALL_PAGE = Buffer.from(
+  `<!DOCTYPE html>
+<html class="a-no-js" lang="en-us" data-19ax5a9jf="dingo"><head>
+<meta charset="utf-8">
+<title dir="ltr">Amazon Sign-In</title>
+</head>
+<body class="ap-locale-en_US a-m-us a-aui_72554-c">
+<div id="a-page"><div class="a-section a-padding-medium auth-workflow">
+  <div class="a-section a-spacing-none auth-navbar"><a class="a-link-nav-icon" tabindex="-1" href="/ref=ap_frn_logo"><i class="a-icon a-icon-logo" role="img" aria-label="Amazon"></i></a></div>
+  <div id="authportal-center-section" class="a-section"><div id="authportal-main-section" class="a-section">
+    <div class="a-box"><div class="a-box-inner a-padding-extra-large">
+      <h1 class="a-spacing-small">Sign in</h1>
+      <form name="signIn" method="post" novalidate action="https://www.amazon.com/ap/signin" class="auth-validate-form auth-real-time-validation a-spacing-none">
+        <input type="hidden" name="appActionToken" value="c2ltdWxhdG9yLXNpZ25pbg==" /><input type="hidden" name="appAction" value="SIGNIN_PWD_COLLECT" />
+        <input type="hidden" name="openid.return_to" value="ape:aHR0cHM6Ly93d3cuYW1hem9uLmNvbS9wcm9kdWN0LXJldmlld3M=" />
+        <div class="a-section a-spacing-large"><label for="ap_email" class="a-form-label">Email or mobile phone number</label>
+        <input type="email" maxlength="128" id="ap_email" name="email" tabindex="1" class="a-input-text a-span12 auth-autofocus auth-required-field"></div>
+        <span id="continue" class="a-button a-button-span12 a-button-primary"><span class="a-button-inner"><input id="continue" tabindex="5" class="a-button-input" type="submit" aria-labelledby="continue-announce"><span id="continue-announce" class="a-button-text" aria-hidden="true">Continue</span></span></span>
+      </form>
+    </div></div>
+  </div></div>
+</div></div>
+</body></html>
+`,
+);

@@ -12,7 +12,7 @@ interface ActiveRule {
   remaining: number;
 }
 
-const KINDS = new Set(['latency', 'status', 'captcha', 'not_found', 'reset', 'hang', 'empty', 'rewrite', 'redirect']);
+const KINDS = new Set(['latency', 'status', 'captcha', 'signin', 'not_found', 'reset', 'hang', 'empty', 'rewrite', 'redirect']);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const REGEX_FORM = /^\/(.+)\/([dgimsuy]*)$/s;
 const REGEX_META = /[\\^$.*+?()[\]{}|]/;

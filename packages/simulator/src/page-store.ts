@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { AsinTemplate } from './asin-template';
 import { SYNTHETIC_CAPTCHA_PAGE } from './error-pages';
 import { keywordSlugs } from './keyword-slug';
+import { BestsellersTemplate, OffersTemplate, ReviewsTemplate } from './listing-templates';
 import { absolutizeLinks, marketplaceOrigin } from './marketplace-hosts';
 import { SearchTemplate } from './search-template';
 
@@ -32,10 +33,25 @@ export interface PageStore {
   detailsTemplate: AsinTemplate | null;
   /** null: no search fixture, unknown keywords get the synthetic page. Links as above. */
   searchTemplate: SearchTemplate | null;
+  /** Offer listings by ASIN (`offers-US-0133356728.html`). */
+  offers: Map<string, StoredPage[]>;
+  /** Review pages by `ASIN#page` (`reviews-UK-B086X5XDD3-p10.html` is page 10). */
+  reviews: Map<string, StoredPage[]>;
+  /** Best-seller lists by category slug (`bestsellers-US-electronics.html` is `electronics`). */
+  bestsellers: Map<string, StoredPage[]>;
+  /** Templates for ids without a saved page; null when no such fixture exists (then 404). */
+  offersTemplate: OffersTemplate | null;
+  reviewsTemplate: ReviewsTemplate | null;
+  /** An ASIN with saved review pages gets its other pages from its own first saved page (its language). */
+  reviewTemplatesByAsin: Map<string, ReviewsTemplate>;
+  bestsellersTemplate: BestsellersTemplate | null;
 }
 
 export const DEFAULT_DETAILS_TEMPLATE = 'details-US-B0DR8G428S.html';
 export const DEFAULT_SEARCH_TEMPLATE = 'search-US-portable-charger.html';
+export const DEFAULT_OFFERS_TEMPLATE = 'offers-US-0133356728.html';
+export const DEFAULT_REVIEWS_TEMPLATE = 'reviews-US-B01IPHVFUI.html';
+export const DEFAULT_BESTSELLERS_TEMPLATE = 'bestsellers-US-electronics.html';
 
 /** `../../../../shared/fixtures/amazon` from src/ or dist/ is /work/shared/fixtures/amazon. */
 export function defaultFixturesDir(): string | null {
@@ -51,11 +67,18 @@ const DP_RE = /\/(?:dp|gp\/product)\/([A-Za-z0-9]{10})(?:[/?#"']|$)/;
 const DETAILS_FILE_RE = /^details-(?:([A-Z]{2})-)?(.+)\.html?$/;
 const SEARCH_FILE_RE = /^search-(?:([A-Z]{2})-)?(.+)\.html?$/;
 const CAPTCHA_FILE_RE = /^captcha-.*\.html?$/;
+const OFFERS_FILE_RE = /^offers-(?:([A-Z]{2})-)?([A-Z0-9]{10})\.html?$/;
+const REVIEWS_FILE_RE = /^reviews-(?:([A-Z]{2})-)?([A-Z0-9]{10})(?:-p(\d+))?\.html?$/;
+const BESTSELLERS_FILE_RE = /^bestsellers-(?:([A-Z]{2})-)?(.+)\.html?$/;
+const FILE_MARKETPLACE_RE = /^[a-z]+-([A-Z]{2})-/;
 
 /** Marketplace code of a fixture file name (`details-DE-...` -> DE), '' when absent. */
 function fileMarketplace(file: string): string {
-  return (DETAILS_FILE_RE.exec(file) ?? SEARCH_FILE_RE.exec(file))?.[1] ?? '';
+  return FILE_MARKETPLACE_RE.exec(file)?.[1] ?? '';
 }
+
+/** The `/product-reviews/` page store key. */
+export const reviewPageKey = (asin: string, page: number): string => `${asin}#${page}`;
 
 /** A details fixture as the template for every other ASIN of its marketplace. */
 export function detailsTemplateFrom(file: string, body: Buffer, asin: string): AsinTemplate {
@@ -102,6 +125,13 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
     captcha: SYNTHETIC_CAPTCHA_PAGE,
     detailsTemplate: null,
     searchTemplate: null,
+    offers: new Map(),
+    reviews: new Map(),
+    bestsellers: new Map(),
+    offersTemplate: null,
+    reviewsTemplate: null,
+    reviewTemplatesByAsin: new Map(),
+    bestsellersTemplate: null,
   };
   if (dir === null) {
     if (choice.detailsTemplate || choice.searchTemplate) throw new Error('detailsTemplate/searchTemplate need a fixturesDir');
@@ -131,6 +161,7 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
       searchBodies.set(file, body);
       return;
     }
+    if (indexListingPage(store, file, body)) return;
     // captcha-1.html is the documented one; otherwise the first captcha file.
     if (CAPTCHA_FILE_RE.test(file) && (captchaFile === null || file === 'captcha-1.html')) {
       captchaFile = file;
@@ -140,7 +171,49 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
 
   store.detailsTemplate = pickDetailsTemplate(dir, files, bodies, detailsAsins, choice.detailsTemplate);
   store.searchTemplate = pickSearchTemplate(dir, searchBodies, choice.searchTemplate);
+  pickListingTemplates(store);
   return store;
+}
+
+/** Files the listing pages (offers, reviews, best sellers) by their id; false for other files. */
+function indexListingPage(store: PageStore, file: string, body: Buffer): boolean {
+  const offers = OFFERS_FILE_RE.exec(file);
+  if (offers) {
+    addTo(store.offers, offers[2]!, { file, marketplace: offers[1] ?? '', body });
+    return true;
+  }
+  const reviews = REVIEWS_FILE_RE.exec(file);
+  if (reviews) {
+    addTo(store.reviews, reviewPageKey(reviews[2]!, Number(reviews[3] ?? 1)), { file, marketplace: reviews[1] ?? '', body });
+    return true;
+  }
+  const lists = BESTSELLERS_FILE_RE.exec(file);
+  if (lists) {
+    addTo(store.bestsellers, lists[2]!.toLowerCase(), { file, marketplace: lists[1] ?? '', body });
+    return true;
+  }
+  return false;
+}
+
+/** The default listing templates (or the first saved page of the kind) and one review template per saved ASIN. */
+function pickListingTemplates(store: PageStore): void {
+  const first = (map: Map<string, StoredPage[]>, preferred: string): StoredPage | undefined => {
+    const all = [...map.values()].flat().sort((a, b) => a.file.localeCompare(b.file));
+    return all.find((p) => p.file === preferred) ?? all[0];
+  };
+  const linked = (page: StoredPage): Buffer => absolutizeLinks(page.body, marketplaceOrigin(page.marketplace));
+  const offers = first(store.offers, DEFAULT_OFFERS_TEMPLATE);
+  if (offers) store.offersTemplate = new OffersTemplate(linked(offers), OFFERS_FILE_RE.exec(offers.file)![2]!);
+  const lists = first(store.bestsellers, DEFAULT_BESTSELLERS_TEMPLATE);
+  if (lists) store.bestsellersTemplate = new BestsellersTemplate(linked(lists));
+  const reviewTemplate = (page: StoredPage): ReviewsTemplate =>
+    new ReviewsTemplate(linked(page), REVIEWS_FILE_RE.exec(page.file)![2]!, marketplaceOrigin(page.marketplace));
+  for (const page of [...store.reviews.values()].flat().sort((a, b) => a.file.localeCompare(b.file))) {
+    const asin = REVIEWS_FILE_RE.exec(page.file)![2]!;
+    if (!store.reviewTemplatesByAsin.has(asin)) store.reviewTemplatesByAsin.set(asin, reviewTemplate(page));
+  }
+  const reviews = first(store.reviews, DEFAULT_REVIEWS_TEMPLATE);
+  if (reviews) store.reviewsTemplate = store.reviewTemplatesByAsin.get(REVIEWS_FILE_RE.exec(reviews.file)![2]!) ?? null;
 }
 
 function pickDetailsTemplate(

@@ -5,11 +5,20 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RenderedPage } from './asin-template';
 import { keywordSlugs } from './keyword-slug';
-import type { PageStore, StoredPage } from './page-store';
+import { reviewPageKey, type PageStore, type StoredPage } from './page-store';
 import { syntheticDetailsPage, syntheticSearchPage } from './synthetic';
 
 /** `/dp/{ASIN}`, `/gp/product/{ASIN}`, `/{slug}/dp/{ASIN}`, each optionally followed by `/ref=...`. */
 const DETAILS_PATH_RE = /^\/(?:[^?#]*\/)?(?:dp|gp\/product)\/([A-Za-z0-9]{10})(?:\/[^?#]*)?$/;
+/** `/gp/offer-listing/{ASIN}` and `/product-reviews/{ASIN}`, optionally after a slug and before `/ref=...`. */
+const OFFERS_PATH_RE = /^\/(?:[^?#]*\/)?gp\/offer-listing\/([A-Za-z0-9]{10})(?:\/[^?#]*)?$/;
+const REVIEWS_PATH_RE = /^\/(?:[^?#]*\/)?product-reviews\/([A-Za-z0-9]{10})(?:\/[^?#]*)?$/;
+/** Best-seller list paths (DESIGN section 3): `/gp/bestsellers/...`, `/.../zgbs/...`, `/Best-Sellers-...`. */
+const BESTSELLERS_PATH_RE = /^\/(?:gp\/bestsellers(?:\/|$)|Best-Sellers-|(?:[^?#]*\/)?zgbs(?:\/|$))/;
+
+/** Result pages of a keyword and review pages of an ASIN when no count was set (the API's maxima). */
+export const DEFAULT_SEARCH_PAGES = 7;
+export const DEFAULT_REVIEW_PAGES = 10;
 
 /** Region/language of a locale -> the marketplace whose saved page fits it best. */
 const REGION_TO_MARKETPLACE: Record<string, string> = { GB: 'UK' };
@@ -18,6 +27,11 @@ const LANGUAGE_TO_MARKETPLACE: Record<string, string> = { de: 'DE', fr: 'FR', es
 export interface RouteOptions {
   anyAsin: boolean;
   anyKeyword: boolean;
+  /**
+   * Pages a keyword's results (by its first slug) or an ASIN's reviews have, where set (the
+   * control API's `/__sim/pages`); the last one shows no "next page" link.
+   */
+  pageCounts?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -67,8 +81,8 @@ const NOOP = (): void => {};
 const MAX_RESULT_PAGE = 400;
 
 /** `page=` of a search (1-based); anything unusable is page 1. */
-function resultPage(query: URLSearchParams): number {
-  const n = Number(query.get('page') ?? '1');
+function resultPage(query: URLSearchParams, name = 'page'): number {
+  const n = Number(query.get(name) ?? '1');
   return Number.isInteger(n) && n >= 1 && n <= MAX_RESULT_PAGE ? n : 1;
 }
 const fixed = (body: Buffer): RenderedPage => ({ body, release: NOOP });
@@ -94,7 +108,43 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
     }
     if (!options.anyKeyword) return null;
     const page = resultPage(query);
-    return fixed(store.searchTemplate ? store.searchTemplate.render(keyword, page) : syntheticSearchPage(keyword, page));
+    const pages = options.pageCounts?.get(keywordSlugs(keyword)[0] ?? '') ?? DEFAULT_SEARCH_PAGES;
+    return fixed(store.searchTemplate ? store.searchTemplate.render(keyword, page, page >= pages) : syntheticSearchPage(keyword, page));
+  }
+  return resolveListingPage(store, options, pathname, query, headers);
+}
+
+/** Offer listings, review pages and best-seller lists: the saved page, else the kind's template. */
+function resolveListingPage(store: PageStore, options: RouteOptions, pathname: string, query: URLSearchParams, headers: IncomingHttpHeaders): RenderedPage | null {
+  const offers = OFFERS_PATH_RE.exec(pathname);
+  if (offers) {
+    const asin = offers[1]!.toUpperCase();
+    const saved = store.offers.get(asin);
+    if (saved) return fixed(pickPage(saved, query, headers).body);
+    return options.anyAsin && store.offersTemplate ? fixed(store.offersTemplate.render(asin)) : null;
+  }
+  const reviews = REVIEWS_PATH_RE.exec(pathname);
+  if (reviews) {
+    const asin = reviews[1]!.toUpperCase();
+    const page = resultPage(query, 'pageNumber');
+    const saved = store.reviews.get(reviewPageKey(asin, page));
+    if (saved) return fixed(pickPage(saved, query, headers).body);
+    const template = store.reviewTemplatesByAsin.get(asin) ?? (options.anyAsin ? store.reviewsTemplate : null);
+    if (!template) return null;
+    const pages = options.pageCounts?.get(asin) ?? DEFAULT_REVIEW_PAGES;
+    return fixed(template.render(asin, page, page >= pages));
+  }
+  if (BESTSELLERS_PATH_RE.test(pathname)) {
+    const saved = store.bestsellers.get(listCategory(pathname));
+    if (saved) return fixed(pickPage(saved, query, headers).body);
+    const listKey = `${pathname.replace(/\/ref=[^/]*$/, '').toLowerCase()}#${query.get('pg') ?? '1'}`;
+    return store.bestsellersTemplate ? fixed(store.bestsellersTemplate.render(listKey)) : null;
   }
   return null;
+}
+
+/** `/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0` -> `electronics`: the last path segment that names the list. */
+export function listCategory(pathname: string): string {
+  const segments = pathname.split('/').filter((s) => s && !s.startsWith('ref=') && s !== 'zgbs' && s !== 'gp' && s !== 'bestsellers');
+  return (segments.at(-1) ?? '').toLowerCase();
 }

@@ -10,7 +10,7 @@
  */
 import { escapeHtml, searchCardAsin, searchCardTitle } from './synthetic';
 
-type Slot = { kind: 'asin' | 'title'; card: number } | { kind: 'kwHtml' | 'kwPlus' | 'kwPlus2' | 'kwPct' };
+type Slot = { kind: 'asin' | 'title'; card: number } | { kind: 'kwHtml' | 'kwPlus' | 'kwPlus2' | 'kwPct' | 'next' };
 
 interface Patch {
   at: number;
@@ -26,6 +26,8 @@ const TEXT_RUN_RE = />?([^<>]{8,})(?:<|$)/g;
 const SEARCH_BOX_RE = /<input\b[^>]*\bid="twotabsearchtextbox"[^>]*>/;
 const VALUE_RE = /\bvalue="([^"]*)"/;
 const ARIA_LABEL_RE = /\baria-label=/;
+/** The 2019+ "Next" link of the result pagination; a last page shows it as a disabled span. */
+const NEXT_LINK_RE = /<a\b[^>]*\bs-pagination-next\b[^>]*>([^<]*)<\/a>/;
 
 /** Form-encoding of a keyword as Amazon puts it in links (`portable+charger`). */
 function plusEncode(keyword: string): string {
@@ -74,6 +76,10 @@ export class SearchTemplate {
   readonly keyword: string;
   readonly cardCount: number;
   private readonly patches: Patch[];
+  private readonly nextLabel: string;
+  private readonly nextHref: string;
+  /** What a last result page shows instead of the "Next" link. */
+  private readonly lastPageNext: Buffer;
 
   constructor(readonly page: Buffer) {
     const html = page.toString('latin1'); // byte offsets = string offsets
@@ -96,6 +102,15 @@ export class SearchTemplate {
       if (title) find(title, { kind: 'title', card: i }, card.at, end);
     });
     this.cardCount = cards.length;
+    const next = NEXT_LINK_RE.exec(html);
+    if (next) find(next[0], { kind: 'next' });
+    this.nextLabel = next?.[1] ?? 'Next';
+    // `/s` on the page's marketplace host (links were made absolute when the template was loaded)
+    this.nextHref = /\bhref="([^"?]*\/s)\?/.exec(next?.[0] ?? '')?.[1] ?? '/s';
+    this.lastPageNext = Buffer.from(
+      `<span aria-disabled="true" class="s-pagination-item s-pagination-next s-pagination-disabled" role="button">${next?.[1] ?? 'Next'}</span>`,
+      'latin1',
+    );
     if (this.keyword.trim()) {
       const utf8 = (s: string): string => Buffer.from(s, 'utf8').toString('latin1');
       find(utf8(escapeHtml(this.keyword)), { kind: 'kwHtml' });
@@ -116,8 +131,20 @@ export class SearchTemplate {
     }
   }
 
-  /** The saved page with `keyword`'s result cards for result page `pageNo` (1-based). */
-  render(keyword: string, pageNo = 1): Buffer {
+  /** The "Next" link of result page `pageNo` of `keyword`: to page pageNo + 1. */
+  private nextLinkFor(keyword: string, pageNo: number): Buffer {
+    const shown = plusEncode(keyword.trim().replace(/\s+/g, ' '));
+    return Buffer.from(
+      `<a aria-label="Go to next page, page ${pageNo + 1}" class="s-pagination-item s-pagination-next s-pagination-button s-pagination-separator" href="${this.nextHref}?k=${shown}&amp;page=${pageNo + 1}&amp;ref=sr_pg_${pageNo}" role="button">${this.nextLabel}</a>`,
+      'latin1',
+    );
+  }
+
+  /**
+   * The saved page with `keyword`'s result cards for result page `pageNo` (1-based); `last`
+   * disables its "Next" link (the saved page's own link otherwise, which names its keyword).
+   */
+  render(keyword: string, pageNo = 1, last = false): Buffer {
     const shown = keyword.trim().replace(/\s+/g, ' ');
     const kw = {
       kwHtml: Buffer.from(escapeHtml(shown), 'utf8'),
@@ -125,6 +152,7 @@ export class SearchTemplate {
       kwPlus2: Buffer.from(encodeURIComponent(plusEncode(shown)), 'utf8'),
       kwPct: Buffer.from(encodeURIComponent(shown), 'utf8'),
     };
+    const nextLink = this.nextLinkFor(keyword, pageNo);
     const asins = new Map<number, Buffer>();
     const titles = new Map<number, Buffer>();
     const value = (slot: Slot): Buffer => {
@@ -137,6 +165,7 @@ export class SearchTemplate {
         }
         return v;
       }
+      if (slot.kind === 'next') return last ? this.lastPageNext : nextLink;
       return kw[slot.kind];
     };
     const parts: Buffer[] = [];

@@ -9,10 +9,11 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { Socket } from 'node:net';
 import { Identity, SessionRegistry, validateAntiBot, type ResolvedAntiBot } from './anti-bot';
 import { handleControl, type ControlDeps } from './control-api';
-import { NOT_FOUND_PAGE, statusPage } from './error-pages';
+import { NOT_FOUND_PAGE, SIGNIN_WALL_PAGE, statusPage } from './error-pages';
 import { simulatorHosts, startExits, type ExitPool } from './exits';
 import { FaultEngine } from './fault-rules';
 import { createLatencySampler, validateLatency } from './latency';
+import { validatePageCounts } from './page-counts';
 import { defaultFixturesDir, loadPageStore } from './page-store';
 import { createPrng } from './prng';
 import { RequestLog } from './request-log';
@@ -71,7 +72,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const store = await loadPageStore(resolveFixturesDir(options.fixturesDir), options);
-  const routeOptions: RouteOptions = { anyAsin: options.anyAsin ?? true, anyKeyword: options.anyKeyword ?? true };
+  const routeOptions: RouteOptions = { anyAsin: options.anyAsin ?? true, anyKeyword: options.anyKeyword ?? true, pageCounts: new Map() };
   const seed = options.seed ?? DEFAULT_SEED;
   const faults = new FaultEngine(seed);
   const log = new RequestLog(options.logLimit ?? 10_000);
@@ -134,6 +135,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       }
       case 'captcha':
         return send(req, res, ctx, 200, store.captcha);
+      case 'signin':
+        return send(req, res, ctx, 200, SIGNIN_WALL_PAGE);
       case 'not_found':
         return send(req, res, ctx, 404, NOT_FOUND_PAGE);
       case 'empty':
@@ -194,11 +197,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (!antiBot) resetBlocks();
   };
 
+  const setPageCounts = (value: unknown): void => {
+    routeOptions.pageCounts = validatePageCounts(value);
+  };
+
   const control: ControlDeps = {
     faults,
     log,
     latency: { get: () => latency, set: setLatency },
     antiBot: { get: () => antiBot, set: setAntiBot },
+    pages: { get: () => Object.fromEntries(routeOptions.pageCounts ?? []), set: setPageCounts },
     exits: { list: exitStats, reset: resetExits },
     health: () => ({
       ok: true,
@@ -207,6 +215,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       searchKeys: store.searches.size,
       detailsTemplateAsin: store.detailsTemplate?.ownAsin ?? null,
       searchTemplateKeyword: store.searchTemplate?.keyword ?? null,
+      offersPages: store.offers.size,
+      reviewPages: store.reviews.size,
+      bestsellerLists: store.bestsellers.size,
       anyAsin: routeOptions.anyAsin,
       anyKeyword: routeOptions.anyKeyword,
       faults: faults.list().length,
@@ -271,6 +282,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     resetExits,
     setLatency: (config: LatencyConfig | null) => setLatency(config),
     setAntiBot: (config: AntiBotConfig | null) => setAntiBot(config),
+    setPageCounts: (counts: Record<string, number> | null) => setPageCounts(counts),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

@@ -10,6 +10,8 @@ export type Fault =
   | { kind: 'status'; status: number }
   /** Robot-check page with status 200, as Amazon serves it: only the body tells it apart. */
   | { kind: 'captcha' }
+  /** Amazon's sign-in wall with status 200 (review pages without a signed-in session). */
+  | { kind: 'signin' }
   /** 404 with an Amazon-like "Page Not Found" body. */
   | { kind: 'not_found' }
   /** Destroy the socket without answering (TCP reset where the platform allows it). */
@@ -162,6 +164,11 @@ export interface Simulator {
   setLatency(config: LatencyConfig | null): void;
   /** Replaces the anti-bot rules; null turns them off (current blocks are lifted). Throws TypeError when invalid. */
   setAntiBot(config: AntiBotConfig | null): void;
+  /**
+   * Replaces the page counts: `{ keyword or ASIN: pages }` (result pages of a keyword, review
+   * pages of an ASIN; default 7 and 10); null clears them. Throws TypeError when invalid.
+   */
+  setPageCounts(counts: Record<string, number> | null): void;
   /** Stops listening and destroys every open socket, including hung and keep-alive ones. */
   close(): Promise<void>;
 }
