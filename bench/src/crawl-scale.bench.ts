@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import IORedis from 'ioredis';
 import { type Db, sql } from '@crawl/db';
-import { parseDetailsPage } from '@crawl/marketplace';
+import { parseDetailsPage, parsePage } from '@crawl/marketplace';
 import { createTenant, freePort, ServiceProcess, waitForHttp } from '@crawl/testing';
 import { postBigRun, timeSmallJob, waitForJobs } from './jobs';
 import { cpuSeconds, metricSum, parseRate } from './measure';
@@ -27,6 +27,8 @@ interface Sample {
   blockedPct: number;
   peakRssMb: number;
   lagP99Ms: number;
+  /** Mean share of the time the workers' parser threads were parsing. */
+  parseBusyPct: number;
   smallJobSeconds: number | null;
   postgresCpuPer100: number;
   redisCpuPer100: number;
@@ -85,6 +87,8 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
     const seconds = (Date.now() - started) / 1000;
     clearInterval(lagPoll);
     const smallJobSeconds = await small5s;
+    // read before the workers stop: since start, so over this run
+    const busy = await Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then(async (r) => metricSum(await r.text(), 'crawl_parse_utilization'))));
     const workerCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - cpu0[i]!), 0);
     const othersCpu = ctx.others.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - others0[i]!), 0);
     const [pgCpu, redisCpu] = [cpuOf('postgres') - pg0, cpuOf('redis-server') - redis0];
@@ -103,6 +107,7 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
       blockedPct: requests ? (100 * blocked) / requests : 0,
       peakRssMb: Math.max(...procs.map((p) => p.peakRss())) / 1048576,
       lagP99Ms: lagP99 * 1000,
+      parseBusyPct: (100 * busy.reduce((a, b) => a + b, 0)) / busy.length,
       smallJobSeconds,
       postgresCpuPer100: per100(pgCpu),
       redisCpuPer100: per100(redisCpu),
@@ -128,12 +133,16 @@ export async function benchCrawlScale(): Promise<void> {
   const sim = `http://127.0.0.1:${simPort}`;
   const samples: Sample[] = [];
   let ceiling = 0;
+  let stepCeiling = 0;
   try {
     await waitForHttp(`${sim}/__sim/health`);
     await waitForHttp(`http://127.0.0.1:${gwPort}/healthz`);
     // (a) what one core parses of the pages the simulator serves (different ASINs, one template)
     const pages = await Promise.all(['B0CEILING1', 'B0CEILING2', 'B0CEILING3'].map((a) => fetch(`${sim}/dp/${a}`).then((r) => r.text())));
     ceiling = parseRate(pages, (h) => parseDetailsPage(h, { marketplace: 'US', origin: 'https://www.amazon.com' }));
+    // what a worker's parser thread does per page: UTF-8 decode, robot-check probe, parse
+    const bodies = new Map(pages.map((h) => [h, Buffer.from(h)]));
+    stepCeiling = parseRate(pages, (h) => parsePage({ type: 'details', html: bodies.get(h)!, marketplace: 'US', origin: 'https://www.amazon.com' }));
     const exitUrls = ((await (await fetch(`${sim}/__sim/exits`)).json()) as { url: string }[]).map((e) => e.url);
     const env = { ...common, MARKETPLACE_ORIGIN_OVERRIDE: sim, PROXY_URLS: exitUrls.join(',') };
     for (const workers of [1, 2]) samples.push(await run(workers, { db, redis, gw: `http://127.0.0.1:${gwPort}`, env, sim, others: [simulator, gateway] }));
@@ -145,6 +154,7 @@ export async function benchCrawlScale(): Promise<void> {
     await db.destroy();
   }
   console.log(`\n(a) parse ceiling, one core, pages served by the simulator (${TEMPLATE} per ASIN): ${ceiling.toFixed(1)} pages/s`);
+  console.log(`    the worker's whole parse step (UTF-8 decode + robot-check probe + parse), one core: ${stepCeiling.toFixed(1)} pages/s`);
   console.log(
     `\n${TARGETS} details targets through ${EXITS} exits (p50 800 ms, p99 3 s; an exit over 1 request/s is blocked 60 s), default worker settings, everything on this machine's 2 cores:\n${table(
       samples.map((s) => ({
@@ -157,6 +167,7 @@ export async function benchCrawlScale(): Promise<void> {
         'blocked %': s.blockedPct.toFixed(2),
         'worker peak RSS MB': s.peakRssMb.toFixed(0),
         'lag p99 ms': s.lagP99Ms.toFixed(0),
+        'parser busy %': s.parseBusyPct.toFixed(0),
         'small job s': s.smallJobSeconds?.toFixed(2) ?? 'did not finish',
       })),
     )}`,

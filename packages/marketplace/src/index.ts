@@ -4,4 +4,5 @@ export * from './fetch-page';
 export * from './crawler';
 export * from './parsers';
 export { createParsePool, type ParsePool, type ParsedPage } from './parse-pool';
+export { parsePage } from './parse-worker';
 export * from './exits';

@@ -69,6 +69,9 @@ d('parse pool: same results as parsing inline', () => {
     expect(pooled.filter((r) => r.kind === 'search' && r.cards.length > 0)).toHaveLength(fixtures.filter((f) => f.startsWith('search-')).length);
     expect(pooled.filter((r) => r.kind === 'details' && r.item !== null)).toHaveLength(fixtures.filter((f) => f.startsWith('details-')).length);
     expect(p.stats()).toMatchObject({ threads: 2, completed: requests.length, failed: 0 });
+    // every fixture was parsed: the threads were busy for some share of the pool's life
+    expect(p.stats().utilization).toBeGreaterThan(0);
+    expect(p.stats().utilization).toBeLessThanOrEqual(1);
   });
 
   it('pageKind gives detectPageKind of every fixture, including offer, review and best-seller pages', async () => {
@@ -95,7 +98,7 @@ describe('parse pool: failures stay with one parse', () => {
     const pending = p.parse(broken());
     await expect(pending).rejects.toMatchObject({ name: 'TypeError' });
     await expect(p.parse(wellFormed())).resolves.toMatchObject({ kind: 'details' });
-    expect(p.stats()).toEqual({ threads: 0, queued: 0, waiting: 0, completed: 1, failed: 1 });
+    expect(p.stats()).toEqual({ threads: 0, queued: 0, waiting: 0, completed: 1, failed: 1, utilization: 0 });
   });
 
   it('a thread that dies rejects its parse, is replaced, and the pool keeps parsing', () => {
@@ -127,7 +130,7 @@ describe('parse pool: failures stay with one parse', () => {
         reason: 'worker exited with code: 3',
         next: 'details',
         after: 'details',
-        stats: { threads: 1, queued: 0, waiting: 0, completed: 3, failed: 1 },
+        stats: { threads: 1, queued: 0, waiting: 0, completed: 3, failed: 1, utilization: expect.any(Number) },
       });
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });

@@ -42,6 +42,12 @@ export interface ParsePoolStats {
   completed: number;
   /** Parses that rejected (parser exception, thread death, destroy). */
   failed: number;
+  /**
+   * Share of the threads' time spent parsing since the pool started, 0..1 (piscina's estimate:
+   * mean task run time x tasks run / (uptime x threads)); 0 inline. Near 1 under load means
+   * crawling is bound by parsing, not by waiting for pages.
+   */
+  utilization: number;
 }
 
 export interface ParsePool {
@@ -95,7 +101,7 @@ function inlinePool(): ParsePool {
   return {
     parse: (req) => run<ParsedPage>({ op: 'parse', req }),
     pageKind: (html) => run<PageKind>({ op: 'pageKind', html }),
-    stats: () => ({ threads: 0, queued: 0, waiting: 0, completed, failed }),
+    stats: () => ({ threads: 0, queued: 0, waiting: 0, completed, failed, utilization: 0 }),
     destroy: async () => {
       destroyed = true;
     },
@@ -177,7 +183,7 @@ export function createThreadParsePool(threads: number, options: ParsePoolOptions
   return {
     parse: (req) => run<ParsedPage>({ op: 'parse', req }),
     pageKind: (html) => run<PageKind>({ op: 'pageKind', html }),
-    stats: () => ({ threads: piscina.threads.length, queued: piscina.queueSize, waiting: waiters.length, completed, failed }),
+    stats: () => ({ threads: piscina.threads.length, queued: piscina.queueSize, waiting: waiters.length, completed, failed, utilization: piscina.utilization }),
     destroy: async () => {
       if (destroyed) return;
       destroyed = true;

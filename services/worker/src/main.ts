@@ -117,6 +117,14 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
       this.set(deps.parser.stats().queued);
     },
   });
+  new Gauge({
+    name: 'crawl_parse_utilization',
+    help: 'Share of the parser threads time spent parsing since the process started (0..1)',
+    registers: [metrics],
+    collect() {
+      this.set(deps.parser.stats().utilization);
+    },
+  });
   const controller = startAdaptiveConcurrency({
     min: config.CRAWL_CONCURRENCY_MIN,
     max: config.CRAWL_CONCURRENCY,
