@@ -11,6 +11,8 @@ export interface CrawlInput {
   target: string;
   marketplace: MarketplaceCode;
   lang: string | null;
+  /** Whose turn the request waits in for an exit (the job's project): see ExitPool. */
+  tenant?: string;
 }
 
 /** The target error codes a crawl attempt itself can end in. */
@@ -74,7 +76,7 @@ export class Crawler {
   private async attempt(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
     const origin = marketplaceOrigin(originFor(input.marketplace, this.options.origins));
     const url = targetUrl(input.type, input.target, origin, input.lang);
-    const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey));
+    const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey), input.tenant);
     this.lastExit.set(attemptKey, lease.exit.spec.key);
     if (this.lastExit.size > 10_000) this.lastExit.delete(this.lastExit.keys().next().value!);
     let exitOutcome: ExitOutcome = 'other';

@@ -120,16 +120,70 @@ interface Waiter {
 }
 
 /**
- * The exits of this process, and the one queue through which its requests wait for one. A
- * single loop asks the gate on behalf of the oldest waiter, so hundreds of waiting fetches cost
- * one Redis call per granted request (plus one per wait), not a poll each. When the gate cannot
+ * The requests waiting for one host's exits, served round-robin by tenant: one tenant's
+ * hundreds of waiting fetches do not hold up another tenant's first one, which goes after at
+ * most one request of each other waiting tenant. The crawl queue already runs a newcomer's
+ * tasks first (packages/jobs release-window.ts); without this, those tasks would then wait
+ * here behind the big tenant's backlog, for as long as the exits need to send all of it.
+ */
+class WaitQueue {
+  pumping = false;
+  private readonly lines = new Map<string, Waiter[]>();
+  /** Tenants with waiters, the next one to serve first. */
+  private readonly turns: string[] = [];
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  push(tenant: string, waiter: Waiter): void {
+    const line = this.lines.get(tenant);
+    if (line) line.push(waiter);
+    else {
+      this.lines.set(tenant, [waiter]);
+      this.turns.push(tenant);
+    }
+    this.count++;
+  }
+
+  /** The waiter to serve next (it stays queued until `shift`). */
+  peek(): Waiter | undefined {
+    const tenant = this.turns[0];
+    return tenant === undefined ? undefined : this.lines.get(tenant)![0];
+  }
+
+  /** Removes the waiter `peek` gave; its tenant's turn passes to the next tenant. */
+  shift(): void {
+    const tenant = this.turns.shift();
+    if (tenant === undefined) return;
+    const line = this.lines.get(tenant)!;
+    line.shift();
+    this.count--;
+    if (line.length) this.turns.push(tenant);
+    else this.lines.delete(tenant);
+  }
+
+  drain(): Waiter[] {
+    const all = [...this.lines.values()].flat();
+    this.lines.clear();
+    this.turns.length = 0;
+    this.count = 0;
+    return all;
+  }
+}
+
+/**
+ * The exits of this process, and the queue through which its requests wait for one. A single
+ * loop asks the gate on behalf of the next waiter, so hundreds of waiting fetches cost one
+ * Redis call per granted request (plus one per wait), not a poll each. When the gate cannot
  * be reached, requests go ahead through the exits in turn (fail open: the queue itself runs on
  * Redis, so such a worker is about to stall anyway).
  */
 export class ExitPool {
   readonly exits: Exit[];
   /** Waiting requests per marketplace host: a host whose exits are all busy holds up no other. */
-  private readonly queues = new Map<string, { waiters: Waiter[]; pumping: boolean }>();
+  private readonly queues = new Map<string, WaitQueue>();
   private cursor = Math.floor(Math.random() * 1_000_000);
   private closed = false;
 
@@ -138,14 +192,17 @@ export class ExitPool {
     this.exits = specs.map((spec, i) => ({ spec, session: createSession(i, spec.proxy), refusals: 0, failures: 0 }));
   }
 
-  /** Waits for an exit that may send to `host` now; `avoid` (an exit key, for a retry) only when every other one rests. */
-  acquire(host: string, avoid?: string): Promise<ExitLease> {
+  /**
+   * Waits for an exit that may send to `host` now; `avoid` (an exit key, for a retry) only when
+   * every other one rests. `tenant` (e.g. the project) is whose turn this request waits in.
+   */
+  acquire(host: string, avoid?: string, tenant = ''): Promise<ExitLease> {
     if (this.closed) return Promise.reject(new Error('exit pool closed'));
     let queue = this.queues.get(host);
-    if (!queue) this.queues.set(host, (queue = { waiters: [], pumping: false }));
+    if (!queue) this.queues.set(host, (queue = new WaitQueue()));
     const q = queue;
     return new Promise<ExitLease>((resolve, reject) => {
-      q.waiters.push({ avoid, resolve, reject });
+      q.push(tenant, { avoid, resolve, reject });
       void this.pump(host, q);
     });
   }
@@ -158,12 +215,11 @@ export class ExitPool {
     return ordered.filter((s) => s.key !== avoid);
   }
 
-  private async pump(host: string, queue: { waiters: Waiter[]; pumping: boolean }): Promise<void> {
+  private async pump(host: string, queue: WaitQueue): Promise<void> {
     if (queue.pumping) return;
     queue.pumping = true;
     try {
-      while (queue.waiters.length && !this.closed) {
-        const waiter = queue.waiters[0]!;
+      for (let waiter = queue.peek(); waiter && !this.closed; waiter = queue.peek()) {
         let order = this.order(waiter.avoid);
         let pick: Awaited<ReturnType<ExitGate['pick']>>;
         try {
@@ -182,7 +238,7 @@ export class ExitPool {
           await new Promise((r) => setTimeout(r, Math.min(pick.waitMs, 1_000) + Math.floor(Math.random() * 5)));
           continue;
         }
-        queue.waiters.shift();
+        queue.shift();
         const spec = order[pick.index]!;
         waiter.resolve(this.lease(host, this.exits.find((e) => e.spec === spec)!, pick.release));
       }
@@ -235,13 +291,13 @@ export class ExitPool {
   /** Requests waiting for an exit, over all hosts. */
   get waiting(): number {
     let n = 0;
-    for (const q of this.queues.values()) n += q.waiters.length;
+    for (const q of this.queues.values()) n += q.size;
     return n;
   }
 
   destroy(): void {
     this.closed = true;
-    for (const q of this.queues.values()) for (const w of q.waiters.splice(0)) w.reject(new Error('exit pool closed'));
+    for (const q of this.queues.values()) for (const w of q.drain()) w.reject(new Error('exit pool closed'));
     for (const e of this.exits) destroySession(e.session);
   }
 }

@@ -44,6 +44,25 @@ it('uses every configured proxy, each at most once per interval', async () => {
   leases.forEach((l) => l.done('ok'));
 });
 
+it("takes waiting requests by tenant in turn: one tenant's backlog does not hold up another's first request", async () => {
+  const exits = pool(uniquePrefix('exits'), proxies(1), 20); // one grant per 50 ms
+  const served: string[] = [];
+  const take = (tenant: string, n: number) =>
+    Array.from({ length: n }, () =>
+      exits.acquire('www.amazon.com', undefined, tenant).then((lease) => {
+        served.push(tenant);
+        lease.done('ok');
+      }),
+    );
+  const big = take('big', 8);
+  await new Promise((r) => setTimeout(r, 20)); // the backlog waits first
+  const small = take('small', 1);
+  await Promise.all([...big, ...small]);
+  // one line for everyone would serve it last (index 8); by turns it follows the grant in progress
+  expect(served.indexOf('small')).toBeLessThanOrEqual(2);
+  expect(served.filter((t) => t === 'big')).toHaveLength(8);
+});
+
 it('holds the per-exit limit across two worker processes', async () => {
   const prefix = uniquePrefix('exits');
   const [one, two] = [pool(prefix, proxies(3), 1 / 600, 0), pool(prefix, proxies(3), 1 / 600, 1)];

@@ -30,7 +30,7 @@ export function fetchTargetHandler(deps: FetchTargetDeps) {
     if (!target || target.jobStatus !== 'running' || target.targetStatus !== 'pending') return 'skipped';
     const started = process.hrtime.bigint();
     const outcome = await deps.crawler.crawl(
-      { type: target.type, target: target.target, marketplace: target.marketplace as MarketplaceCode, lang: target.lang },
+      { type: target.type, target: target.target, marketplace: target.marketplace as MarketplaceCode, lang: target.lang, tenant: target.projectId },
       `${jobId}-${idx}`,
     );
     deps.onCrawled?.(outcome.ok ? 'OK' : outcome.code, Number(process.hrtime.bigint() - started) / 1e9);
