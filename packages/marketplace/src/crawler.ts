@@ -117,7 +117,7 @@ export class Crawler {
   /** Parsed in the pool; a parser that throws is a page without what was asked for. */
   private async parsed(input: CrawlInput, html: Buffer, origin: string): Promise<ParsedPage | { kind: 'failed'; message: string }> {
     try {
-      return await this.options.parser.parse({ type: input.type, html, marketplace: input.marketplace, origin });
+      return await this.options.parser.parse({ type: input.type, html, marketplace: input.marketplace, origin }, input.tenant);
     } catch (err) {
       return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
     }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type CrawlSession, createSession, destroySession, freshIdentity } from './sessions';
+import { TurnQueue } from './turn-queue';
 
 /**
  * Exits: where a request leaves for the marketplace, i.e. a proxy, or this machine's own
@@ -119,58 +120,9 @@ interface Waiter {
   reject(err: unknown): void;
 }
 
-/**
- * The requests waiting for one host's exits, served round-robin by tenant: one tenant's
- * hundreds of waiting fetches do not hold up another tenant's first one, which goes after at
- * most one request of each other waiting tenant. The crawl queue already runs a newcomer's
- * tasks first (packages/jobs release-window.ts); without this, those tasks would then wait
- * here behind the big tenant's backlog, for as long as the exits need to send all of it.
- */
-class WaitQueue {
+/** One host's waiting requests, taken by tenant in turn (see TurnQueue). */
+class WaitQueue extends TurnQueue<Waiter> {
   pumping = false;
-  private readonly lines = new Map<string, Waiter[]>();
-  /** Tenants with waiters, the next one to serve first. */
-  private readonly turns: string[] = [];
-  private count = 0;
-
-  get size(): number {
-    return this.count;
-  }
-
-  push(tenant: string, waiter: Waiter): void {
-    const line = this.lines.get(tenant);
-    if (line) line.push(waiter);
-    else {
-      this.lines.set(tenant, [waiter]);
-      this.turns.push(tenant);
-    }
-    this.count++;
-  }
-
-  /** The waiter to serve next (it stays queued until `shift`). */
-  peek(): Waiter | undefined {
-    const tenant = this.turns[0];
-    return tenant === undefined ? undefined : this.lines.get(tenant)![0];
-  }
-
-  /** Removes the waiter `peek` gave; its tenant's turn passes to the next tenant. */
-  shift(): void {
-    const tenant = this.turns.shift();
-    if (tenant === undefined) return;
-    const line = this.lines.get(tenant)!;
-    line.shift();
-    this.count--;
-    if (line.length) this.turns.push(tenant);
-    else this.lines.delete(tenant);
-  }
-
-  drain(): Waiter[] {
-    const all = [...this.lines.values()].flat();
-    this.lines.clear();
-    this.turns.length = 0;
-    this.count = 0;
-    return all;
-  }
 }
 
 /**
@@ -194,7 +146,8 @@ export class ExitPool {
 
   /**
    * Waits for an exit that may send to `host` now; `avoid` (an exit key, for a retry) only when
-   * every other one rests. `tenant` (e.g. the project) is whose turn this request waits in.
+   * every other one rests. `tenant` (the job's project) is whose turn this request waits in: one
+   * tenant's backlog does not hold up another tenant's first request.
    */
   acquire(host: string, avoid?: string, tenant = ''): Promise<ExitLease> {
     if (this.closed) return Promise.reject(new Error('exit pool closed'));

@@ -151,6 +151,18 @@ describe('parse pool: bounded queue and shutdown', () => {
     expect(p.stats()).toMatchObject({ waiting: 0, queued: 0, completed: 6 });
   });
 
+  it("waiting parses are taken by tenant in turn: one tenant's backlog does not hold up another's page", async () => {
+    const p = pool({ threads: 1, maxQueue: 0 });
+    const done: string[] = [];
+    const parse = (tenant: string) => p.parse(wellFormed(), tenant).then(() => done.push(tenant));
+    const big = Array.from({ length: 8 }, () => parse('big'));
+    const small = parse('small');
+    await Promise.all([...big, small]);
+    // one line for everyone would finish it last (index 8); by turns it follows the parse running
+    // and the next one of the tenant already waiting
+    expect(done.indexOf('small')).toBeLessThanOrEqual(2);
+  });
+
   it('destroy releases every thread, rejects waiting parses, and later parses reject', async () => {
     const p = pool({ threads: 2, maxQueue: 0 });
     await p.parse(wellFormed());

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import type { PageKind } from './parsers';
+import { TurnQueue } from './turn-queue';
 import runParseTask, { type PageBody, type ParsedPage, type ParseRequest, type ParseTask } from './parse-worker';
 
 export type { PageBody, ParsedPage, ParseRequest } from './parse-worker';
@@ -21,11 +22,13 @@ export interface ParsePoolOptions {
    */
   threads?: number;
   /**
-   * Parses accepted beyond those running (each holds its html until a thread takes it);
-   * default threads * 64. Further parse() calls wait for a slot instead of failing: under a
-   * burst the crawl jobs slow down rather than end in errors, and since every waiting caller
-   * is a crawl job holding its own body anyway, the real memory bound is the crawl
-   * concurrency; this limit only stops the pool from holding a second copy of every body.
+   * Parses handed to the threads beyond those running; default threads * 2, enough that a
+   * thread finishing a page has the next one at hand. Further parse() calls wait for a slot
+   * instead of failing (under a burst the crawl jobs slow down rather than end in errors),
+   * taken by tenant in turn: when the threads are the bottleneck, a tenant's first page waits
+   * behind at most one page of each other tenant, not behind another tenant's backlog. Every
+   * waiting caller is a crawl task holding its own body anyway: the memory bound is the crawl
+   * concurrency, not this queue.
    */
   maxQueue?: number;
 }
@@ -56,7 +59,7 @@ export interface ParsePool {
    * Rejects when the parser throws or its thread dies (the crawler's PARSE_ERROR); the pool
    * keeps working either way.
    */
-  parse(req: ParseRequest): Promise<ParsedPage>;
+  parse(req: ParseRequest, tenant?: string): Promise<ParsedPage>;
   /** detectPageKind on a pool thread: for bodies that are only checked, e.g. 5xx answers. */
   pageKind(html: PageBody): Promise<PageKind>;
   stats(): ParsePoolStats;
@@ -64,7 +67,7 @@ export interface ParsePool {
   destroy(): Promise<void>;
 }
 
-const DEFAULT_QUEUE_PER_THREAD = 64;
+const DEFAULT_QUEUE_PER_THREAD = 2;
 
 /**
  * The compiled worker file. Threads load plain JS: in production it sits next to this file in
@@ -141,27 +144,27 @@ export function createThreadParsePool(threads: number, options: ParsePoolOptions
     maxQueue: Infinity,
   });
   const capacity = threads + maxQueue;
-  const waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
+  const waiters = new TurnQueue<{ resolve: () => void; reject: (err: Error) => void }>();
   let inFlight = 0;
   let completed = 0;
   let failed = 0;
   let destroyed = false;
 
-  const acquire = (): Promise<void> | undefined => {
+  const acquire = (tenant: string): Promise<void> | undefined => {
     if (inFlight < capacity) {
       inFlight++;
       return undefined;
     }
-    return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    return new Promise((resolve, reject) => waiters.push(tenant, { resolve, reject }));
   };
   const release = (): void => {
     const next = waiters.shift();
     if (next) next.resolve(); // the slot passes to the next caller: inFlight is unchanged
     else inFlight--;
   };
-  const run = async <R>(task: ParseTask): Promise<R> => {
+  const run = async <R>(task: ParseTask, tenant = ''): Promise<R> => {
     if (destroyed) throw new Error('parse pool destroyed');
-    await acquire();
+    await acquire(tenant);
     try {
       // destroy() may have run while this call waited: piscina would queue the task on a pool
       // with no threads left, and it would never settle.
@@ -181,13 +184,13 @@ export function createThreadParsePool(threads: number, options: ParsePoolOptions
   };
 
   return {
-    parse: (req) => run<ParsedPage>({ op: 'parse', req }),
+    parse: (req, tenant) => run<ParsedPage>({ op: 'parse', req }, tenant),
     pageKind: (html) => run<PageKind>({ op: 'pageKind', html }),
-    stats: () => ({ threads: piscina.threads.length, queued: piscina.queueSize, waiting: waiters.length, completed, failed, utilization: piscina.utilization }),
+    stats: () => ({ threads: piscina.threads.length, queued: piscina.queueSize, waiting: waiters.size, completed, failed, utilization: piscina.utilization }),
     destroy: async () => {
       if (destroyed) return;
       destroyed = true;
-      for (const waiter of waiters.splice(0)) waiter.reject(new Error('parse pool destroyed'));
+      for (const waiter of waiters.drain()) waiter.reject(new Error('parse pool destroyed'));
       await piscina.destroy();
     },
   };
