@@ -5,6 +5,7 @@ import { benchAnalytics } from './analytics.bench';
 import { benchGateway } from './gateway.bench';
 import { benchScheduler } from './scheduler.bench';
 import { benchWebhooks } from './webhooks.bench';
+import { benchRetention } from './retention.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
@@ -13,6 +14,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   webhooks: benchWebhooks,
   scheduler: benchScheduler,
   analytics: benchAnalytics,
+  retention: benchRetention,
 };
 
 async function main(): Promise<void> {

@@ -120,7 +120,7 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
           on t.job_id = per.job_id and t.idx = per.idx
         left join job j on j.id = coalesce(per.job_id, t.job_id)
         where t.job_id is null                                   -- rows for a target not marked succeeded
-           or per.job_id is null                                 -- succeeded without rows
+           or (per.job_id is null and t.pages_crawled > 0)       -- succeeded without rows (a keyword without results has none)
            or per.min_pos <> 1 or per.max_pos <> per.n           -- holes or a second set
            or (j.type = 'details' and per.n <> 1)                -- details: one product per target
         limit 20`,
@@ -129,9 +129,10 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   add('one result set per succeeded target', resultSets.length === 0, resultSets.length ? `${resultSets.length}+ targets wrong${sample(resultSets)}` : `${succeededTargets} succeeded targets, each with positions 1..n once (details: 1 row), no rows for other targets`);
 
   // 6. Credits per terminal job, and the ledger rows of each job.
-  const jobCredits = await rows<{ id: string; type: 'search' | 'details'; status: string; target_count: number; succeeded: number; reserved: number; consumed: number; refunded: number; l_reserve: number; l_refund: number; l_consume: number; n_reserve: number; n_refund: number; n_consume: number }>(
+  const jobCredits = await rows<{ id: string; type: 'search' | 'details'; status: string; target_count: number; succeeded: number; pages: number; pages_crawled: number; reserved: number; consumed: number; refunded: number; l_reserve: number; l_refund: number; l_consume: number; n_reserve: number; n_refund: number; n_consume: number }>(
     db,
-    sql`select j.id, j.type, j.status, j.target_count, j.succeeded, j.credits_reserved as reserved, j.credits_consumed as consumed, j.credits_refunded as refunded,
+    sql`select j.id, j.type, j.status, j.target_count, j.succeeded, coalesce(j.pages, 1) as pages,
+               (select coalesce(sum(t.pages_crawled), 0)::int from job_target t where t.job_id = j.id) as pages_crawled, j.credits_reserved as reserved, j.credits_consumed as consumed, j.credits_refunded as refunded,
                coalesce(sum(l.amount) filter (where l.kind = 'reserve'), 0)::int as l_reserve,
                coalesce(sum(l.amount) filter (where l.kind = 'refund'), 0)::int as l_refund,
                coalesce(sum(l.amount) filter (where l.kind = 'consume'), 0)::int as l_consume,
@@ -146,9 +147,10 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   for (const j of jobCredits) {
     const cost = CREDITS_PER_TARGET[j.type];
     const why: string[] = [];
-    if (j.reserved !== j.target_count * cost) why.push(`reserved ${j.reserved} != ${j.target_count} x ${cost}`);
+    // Reserved per page of every target; consumed per page the succeeded targets crawled.
+    if (j.reserved !== j.target_count * j.pages * cost) why.push(`reserved ${j.reserved} != ${j.target_count} x ${j.pages} pages x ${cost}`);
     if (j.consumed + j.refunded !== j.reserved) why.push(`consumed ${j.consumed} + refunded ${j.refunded} != reserved ${j.reserved}`);
-    if (j.consumed !== j.succeeded * cost) why.push(`consumed ${j.consumed} != succeeded ${j.succeeded} x ${cost}`);
+    if (j.consumed !== j.pages_crawled * cost) why.push(`consumed ${j.consumed} != ${j.pages_crawled} pages crawled x ${cost}`);
     if (j.n_reserve !== 1 || j.l_reserve !== j.reserved) why.push(`ledger reserve ${j.n_reserve} rows / ${j.l_reserve}`);
     if (j.n_refund > 1 || j.l_refund !== j.refunded) why.push(`ledger refund ${j.n_refund} rows / ${j.l_refund} vs ${j.refunded}`);
     if (j.n_consume > 1 || j.l_consume !== j.consumed) why.push(`ledger consume ${j.n_consume} rows / ${j.l_consume} vs ${j.consumed}`);

@@ -184,7 +184,8 @@ async function main(): Promise<number> {
     CRAWL_LOCK_MS: '3000',
     FETCH_TIMEOUT_MS: '5000',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_BACKOFF_BASE_MS: '500',
+    // x10 per retry: the 5 attempts of a flapping receiver's delivery span ~45 s
+    WEBHOOK_BACKOFF_BASE_MS: '40',
     WEBHOOK_TIMEOUT_MS: '3000',
     RECONCILE_INTERVAL_MS: '1000',
     WEBHOOK_RECONCILE_INTERVAL_MS: '1000',

@@ -12,7 +12,8 @@ const webhookEnv = () => ({
   ...stack.workerEnv,
   SECRETS_KEY: 'c'.repeat(64),
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-  WEBHOOK_BACKOFF_BASE_MS: '25',
+  // x10 per retry: 5, 50, 500, 5000 ms
+  WEBHOOK_BACKOFF_BASE_MS: '5',
   WEBHOOK_TIMEOUT_MS: '1000',
   WEBHOOK_RECONCILE_INTERVAL_MS: '500',
 });
@@ -78,7 +79,7 @@ it('a receiver failing 4 times gets 5 attempts of the same delivery; one always 
   await stack.waitForJob(await stack.createJob(tenant, { type: 'details', targets: ['B0HOOK0002'] }));
   const attempts = await flaky.waitFor(5);
   await dead.waitFor(5);
-  await new Promise((r) => setTimeout(r, 2_500)); // a 6th attempt would have come by now
+  await new Promise((r) => setTimeout(r, 2_500)); // a 6th attempt would have come by now (the 5th came after the longest wait)
   expect(flaky.received).toHaveLength(5);
   expect(dead.received).toHaveLength(5);
   const ids = new Set(attempts.map((a) => a.headers['x-service-delivery']));
@@ -86,7 +87,7 @@ it('a receiver failing 4 times gets 5 attempts of the same delivery; one always 
   expect(new Set(attempts.map((a) => a.body)).size).toBe(1); // byte-identical bodies
   expect(new Set(attempts.map((a) => a.headers['x-service-signature'])).size).toBeGreaterThan(1);
   for (const a of attempts) expect(verify(flakyConfig!.secret, a.body, a.headers['x-service-signature']).ok).toBe(true);
-  // Exponential: each gap longer than the one before (25 ms x4 per attempt, +/-20%).
+  // Exponential: each gap longer than the one before (5 ms x10 per attempt, +/-20%).
   const gaps = attempts.slice(1).map((a, i) => a.at - attempts[i]!.at);
   expect(gaps[3]!).toBeGreaterThan(gaps[1]!);
 
@@ -102,7 +103,7 @@ it('a receiver failing 4 times gets 5 attempts of the same delivery; one always 
 }, 60_000);
 
 it('killing the webhooks service mid-schedule: delivery continues after restart, never twice after a 2xx', async () => {
-  const env = { ...webhookEnv(), WEBHOOK_BACKOFF_BASE_MS: '600' };
+  const env = { ...webhookEnv(), WEBHOOK_BACKOFF_BASE_MS: '200' };
   const spawn = () => {
     const p = ServiceProcess.start('webhooks', 'services/webhooks/dist/main.js', env);
     processes.push(p);
@@ -113,7 +114,7 @@ it('killing the webhooks service mid-schedule: delivery continues after restart,
   const flaky = await receiver((n) => (n <= 2 ? 500 : 200));
   await configure(tenant, [{ url: flaky.url, triggerAction: 'job.completed' }]);
   await stack.waitForJob(await stack.createJob(tenant, { type: 'details', targets: ['B0HOOK0003'] }));
-  await flaky.waitFor(2, 30_000); // attempt 2 failed; attempt 3 is due ~2.4 s later
+  await flaky.waitFor(2, 30_000); // attempt 2 failed; attempt 3 is due ~2 s later
   await service.stop('SIGKILL');
   await new Promise((r) => setTimeout(r, 500));
   spawn();

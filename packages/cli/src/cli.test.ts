@@ -84,3 +84,27 @@ it.each([['--help'], ['-h'], ['help'], ['create-project', '--help'], ['set-plan'
   expect(stdout).toMatch(/^usage: pnpm --silent admin <command>/);
   for (const command of ['create-project', 'create-key', 'grant-credits', 'set-plan', 'set-schedule-limits', 'revoke-key']) expect(stdout).toContain(command);
 });
+
+/** Issue 16.2: an enterprise organization without a limit used to get 60,000 requests a minute. */
+it('refuses the enterprise plan without --per-minute, and stores the limit given', async () => {
+  const project = await admin('create-project', '--name', 'Big');
+  for (const args of [
+    ['set-plan', '--org', project.out.organizationId, '--plan', 'enterprise'],
+    ['create-project', '--name', 'Big 2', '--plan', 'enterprise'],
+  ]) {
+    const res = await admin(...args);
+    expect(res.code).toBe(1);
+    expect(res.out.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('--per-minute') });
+  }
+  expect((await admin('create-project', '--name', 'Big 3', '--plan', 'growth', '--per-minute', '5')).code).toBe(1);
+
+  const made = await admin('create-project', '--name', 'Big 4', '--plan', 'enterprise', '--per-minute', '1200');
+  expect(made.code).toBe(0);
+  const db = createDb({ url: database.url, poolSize: 1 });
+  try {
+    const principal = await new TenancyRepository(db).findPrincipalByKeyHash(hashApiKey(made.out.apiKey));
+    expect(principal).toMatchObject({ plan: 'enterprise', perMinuteLimit: 1200 });
+  } finally {
+    await db.destroy();
+  }
+});

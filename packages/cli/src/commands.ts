@@ -35,6 +35,19 @@ function limitFlag(flags: Flags, name: string): number | null | undefined {
   return str(flags, name) === 'default' ? null : positiveInt(flags, name, false);
 }
 
+/**
+ * `--per-minute` for an enterprise plan (required: the plan has no limit of its own, and a
+ * forgotten one used to mean 60,000 requests a minute); refused with any other plan.
+ */
+function perMinuteFor(flags: Flags, chosen: Plan): number | null {
+  const perMinute = positiveInt(flags, 'per-minute', false) ?? null;
+  if (chosen === 'enterprise' && perMinute === null) {
+    throw new AppError('VALIDATION_ERROR', 'the enterprise plan needs its request limit: add --per-minute N (requests per minute for the organization)');
+  }
+  if (chosen !== 'enterprise' && perMinute !== null) throw new AppError('VALIDATION_ERROR', '--per-minute applies to the enterprise plan only');
+  return perMinute;
+}
+
 function plan(flags: Flags): Plan | undefined {
   const raw = str(flags, 'plan');
   if (raw === undefined) return undefined;
@@ -61,10 +74,13 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     let userId: string;
     if (organizationId) {
       if (!(await deps.tenancy.organizationExists(organizationId))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
-      if (flags.plan !== undefined) throw new AppError('VALIDATION_ERROR', '--plan applies to new organizations; use set-plan for an existing one');
+      if (flags.plan !== undefined || flags['per-minute'] !== undefined) {
+        throw new AppError('VALIDATION_ERROR', '--plan and --per-minute apply to new organizations; use set-plan for an existing one');
+      }
       userId = await ownerOf(deps, organizationId);
     } else {
-      organizationId = await deps.tenancy.createOrganization({ name, plan: plan(flags) ?? 'starter' });
+      const chosen = plan(flags) ?? 'starter';
+      organizationId = await deps.tenancy.createOrganization({ name, plan: chosen, perMinuteLimit: perMinuteFor(flags, chosen) });
       userId = await deps.tenancy.createUser(organizationId);
     }
     if (credits > 0) await deps.credits.grant(organizationId, credits);
@@ -105,8 +121,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     const organizationId = str(flags, 'org', true);
     const newPlan = plan(flags);
     if (!newPlan) throw new AppError('VALIDATION_ERROR', '--plan is required');
-    const perMinute = positiveInt(flags, 'per-minute', false) ?? null;
-    if (perMinute !== null && newPlan !== 'enterprise') throw new AppError('VALIDATION_ERROR', '--per-minute applies to the enterprise plan only');
+    const perMinute = perMinuteFor(flags, newPlan);
     if (!(await deps.tenancy.setPlan(organizationId, newPlan, perMinute))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
     return { organizationId, plan: newPlan };
   },

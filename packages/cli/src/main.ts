@@ -11,10 +11,11 @@ import { commands } from './commands';
 const USAGE = `usage: pnpm --silent admin <command> [options] --json
 
 Commands (each prints one JSON object; --json prints it on one line):
-  create-project --name N [--org ORG_ID] [--plan starter|growth|enterprise] [--credits N]
+  create-project --name N [--org ORG_ID] [--plan starter|growth|enterprise] [--per-minute N] [--credits N]
   create-key --project P [--user U | --new-user]
   grant-credits --org ORG_ID --amount N
   set-plan --org ORG_ID --plan P [--per-minute N]
+    (--per-minute: the organization's requests per minute; required with, and only with, enterprise)
   set-schedule-limits --org ORG_ID [--max-per-project N|default] [--min-interval-seconds N|default]
   revoke-key --key-prefix X
   help, -h, --help   this text

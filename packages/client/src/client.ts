@@ -4,7 +4,7 @@ import { TrackedTargetsResource } from './resources/tracked-targets';
 import { WebhooksResource } from './resources/webhooks';
 import { seg } from './pagination';
 import { type RetryOptions, SDK_VERSION, Transport } from './transport';
-import type { Analytics, AnalyticsQuery, Comparison } from './types';
+import type { Analytics, AnalyticsQuery, Comparison, Pagination, Usage, UsageQuery } from './types';
 
 export interface CrawlClientOptions {
   /** A project API key (`cds_…`). Each key belongs to one project. */
@@ -65,6 +65,19 @@ export class CrawlClient {
       retryable: true,
     });
     return res.data;
+  }
+
+  /**
+   * The organization's balance, plan and rate limit, the project's credit totals over a range
+   * (default: the last 30 days) and one page of its ledger (`pagination` pages `data.ledger`).
+   */
+  async usage(projectId: string, query: UsageQuery = {}): Promise<{ data: Usage; pagination: Pagination }> {
+    return this.transport.json<{ data: Usage; pagination: Pagination }>({
+      method: 'GET',
+      path: `/v1/key/projects/${seg(projectId)}/usage`,
+      query: { from: query.from, to: query.to, limit: query.limit, offset: query.offset },
+      retryable: true,
+    });
   }
 
   /** Project analytics over a range of at most 366 days (default: the last 30 days). */

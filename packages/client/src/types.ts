@@ -49,6 +49,13 @@ export type WebhookLogEntry = Schemas['WebhookLogEntry'];
 export type Webhooks = Schemas['Webhooks'];
 /** A failed test delivery is a result (`success: false`), not an API error. */
 export type WebhookTestResult = Schemas['WebhookTestResult'];
+/** One delivery (one event to one webhook) with its last attempts. */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
+/** What one replay call re-armed; `hasMore`: call again with the same body. */
+export type WebhookReplayResult = Schemas['WebhookReplayResult'];
+export type ReplayWebhooksBody = Omit<Schemas['ReplayWebhooksBody'], 'from' | 'to'> & { from: DateInput; to?: DateInput };
 
 /** The body of a webhook delivery, by event (the document's `webhooks` section). */
 export type WebhookDeliveryOf<E extends EventName> = NonNullable<webhooks[E]['post']>['requestBody'] extends { content: { 'application/json': infer B } } ? B : never;
@@ -72,6 +79,13 @@ export type Comparison = Schemas['Comparison'];
 export type ComparedJob = Comparison['from'];
 export type Analytics = Schemas['Analytics'];
 export type CreditTotals = Analytics['credits'];
+/** Balance, plan, rate limit, credit totals of a range and one page of the ledger (`usage()`). */
+export type Usage = Schemas['Usage'];
+export type LedgerEntry = Schemas['LedgerEntry'];
+/** What a job body would cost and whether a create would be accepted now (`jobs.estimate()`). */
+export type CostEstimate = Schemas['CostEstimate'];
+/** `all`: every target of a failed or cancelled job; `failed`: the failed or cancelled targets of a finished job. */
+export type RetryTargets = NonNullable<Schemas['RetryJobBody']['targets']>;
 
 /** The body of every error response. */
 export type ApiErrorBody = Schemas['Error'];
@@ -91,3 +105,5 @@ export type PageQuery = Pick<QueryOf<'/v1/key/projects/{projectId}/jobs'>, 'limi
 export type ListJobsQuery = WithDates<QueryOf<'/v1/key/projects/{projectId}/jobs'>, 'from' | 'to'>;
 export type ListTrackedTargetsQuery = WithDates<QueryOf<'/v1/key/projects/{projectId}/tracked-targets'>, 'changedSince'>;
 export type AnalyticsQuery = WithDates<QueryOf<'/v1/key/projects/{projectId}/analytics'>, 'from' | 'to'>;
+export type UsageQuery = WithDates<QueryOf<'/v1/key/projects/{projectId}/usage'>, 'from' | 'to'>;
+export type ListDeliveriesQuery = WithDates<QueryOf<'/v1/key/projects/{projectId}/webhooks/deliveries'>, 'from' | 'to'>;

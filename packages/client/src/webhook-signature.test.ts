@@ -314,6 +314,16 @@ describe('verify: several v1 values and unknown schemes', () => {
     expect(verify('neither', BODY, header, at(T))).toEqual(fail('signature_mismatch'));
   });
 
+  it('sign() with the new and the old secret gives two v1 values; either secret verifies, another does not', () => {
+    const header = sign(['whsec_new', 'whsec_old'], BODY, T);
+    expect(header).toBe(`t=${T},v1=${computeSignature('whsec_new', T, BODY)},v1=${computeSignature('whsec_old', T, BODY)}`);
+    expect(verify('whsec_new', BODY, header, at(T))).toEqual({ ok: true, timestamp: T });
+    expect(verify('whsec_old', BODY, header, at(T))).toEqual({ ok: true, timestamp: T });
+    expect(verify('whsec_wrong', BODY, header, at(T))).toEqual(fail('signature_mismatch'));
+    expect(sign(['whsec_new'], BODY, T)).toBe(sign('whsec_new', BODY, T));
+    expect(() => sign([], BODY, T)).toThrow(TypeError);
+  });
+
   it('skips an ill-formed v1 when a well-formed one is present', () => {
     expect(verify(SECRET, BODY, `t=${T},v1=nothex,v1=${right}`, at(T)).ok).toBe(true);
     expect(verify(SECRET, BODY, `t=${T},v1=${right.slice(2)},v1=${wrong1}`, at(T))).toEqual(fail('signature_mismatch'));

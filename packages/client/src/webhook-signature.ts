@@ -116,9 +116,15 @@ export function computeSignature(secret: string, timestamp: number, body: Webhoo
   return hmac(secret, String(timestamp), body).toString('hex');
 }
 
-/** Full `X-Service-Signature` header value `t=<timestamp>,v1=<hex>`; timestamp defaults to now. */
-export function sign(secret: string, body: WebhookBody, timestamp: number = Math.floor(Date.now() / 1000)): string {
-  return `t=${timestamp},v1=${computeSignature(secret, timestamp, body)}`;
+/**
+ * Full `X-Service-Signature` header value `t=<timestamp>,v1=<hex>`; timestamp defaults to now.
+ * Several secrets (a rotation in progress: new first, then old) give one `v1=` per secret,
+ * `t=<timestamp>,v1=<new>,v1=<old>`; a receiver holding either secret verifies it.
+ */
+export function sign(secret: string | readonly string[], body: WebhookBody, timestamp: number = Math.floor(Date.now() / 1000)): string {
+  const secrets: readonly string[] = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0) throw new TypeError('at least one webhook secret is needed to sign');
+  return `t=${timestamp},${secrets.map((s) => `v1=${computeSignature(s, timestamp, body)}`).join(',')}`;
 }
 
 interface ParsedHeader {

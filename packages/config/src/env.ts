@@ -73,6 +73,11 @@ export const webhookEnv = {
   ...secretsEnv,
   /** Allow webhook URLs that resolve to loopback/private addresses (tests, local receivers). */
   WEBHOOK_ALLOW_PRIVATE_URLS: envBoolean(false),
+  /**
+   * After a PATCH changes the secret of a kept configuration, deliveries are signed with the
+   * previous secret too (a second v1=) for this long, so receivers can switch without downtime.
+   */
+  WEBHOOK_SECRET_ROTATION_GRACE_MS: envInt(24 * 3_600_000, 0, 30 * 24 * 3_600_000),
 };
 
 export class ConfigError extends Error {

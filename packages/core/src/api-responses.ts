@@ -45,7 +45,17 @@ export const errorBodySchema = z
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const crawlConfigSchema = z
-  .object({ type: z.enum(JOB_TYPES), targets: z.array(z.string()), config: z.object({ marketplace: z.string(), lang: z.string().nullable() }).strict() })
+  .object({
+    type: z.enum(JOB_TYPES),
+    targets: z.array(z.string()),
+    config: z
+      .object({
+        marketplace: z.string(),
+        lang: z.string().nullable(),
+        pages: z.number().int().optional().describe('Search: result pages per keyword (absent for other types)'),
+      })
+      .strict(),
+  })
   .strict().openapi('CrawlConfig');
 
 export const scheduleSchema = z
@@ -73,6 +83,11 @@ export const webhookConfigSchema = z
     triggerAction: z.enum(EVENT_TYPES),
     enabled: z.boolean(),
     secret: z.string().describe('The signing secret; keep it confidential'),
+    previousSecretExpiresAt: isoTimestamp
+      .nullable()
+      .describe('A secret rotation is in progress until then: deliveries carry a second v1= signature made with the previous secret'),
+    disabledAt: isoTimestamp.nullable().describe('Set when the service disabled the endpoint after it failed continuously (webhook.disabled); PATCH with enabled: true re-enables it'),
+    disabledReason: z.string().nullable(),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,
   })
@@ -90,7 +105,9 @@ export const webhookLogEntrySchema = z
     statusCode: z.number().int().nullable().describe('null when no HTTP response was received'),
     durationMs: z.number().int().nonnegative(),
     error: z.string().nullable(),
+    responseBody: z.string().nullable().describe("The first 1 KiB of the receiver's answer (null without one); signing secrets redacted"),
     test: z.boolean(),
+    manual: z.boolean().describe('An attempt asked for by a resend or a replay'),
     createdAt: isoTimestamp,
   })
   .strict().openapi('WebhookLogEntry');

@@ -12,11 +12,18 @@ export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-/** Spec 8.1: credits per target. */
+/**
+ * Spec 8.1: credits per target, charged per page crawled: a search keyword costs 5 for each
+ * result page (`config.pages`), a details target has one page.
+ */
 export const CREDITS_PER_TARGET: Record<JobType, number> = { search: 5, details: 2 };
 
-export function creditCost(type: JobType, targetCount: number): number {
-  return CREDITS_PER_TARGET[type] * targetCount;
+/** `config.pages` of a search job: result pages crawled per keyword (issue 15.1). */
+export const MAX_SEARCH_PAGES = 7;
+
+/** What a job reserves: every page of every target (pages not crawled are refunded at the end). */
+export function creditCost(type: JobType, targetCount: number, pages = 1): number {
+  return CREDITS_PER_TARGET[type] * targetCount * pages;
 }
 
 export const MAX_TARGETS_PER_JOB = 1000;
@@ -63,11 +70,22 @@ export function schedulePolicy(plan: Plan, overrides: { minIntervalSeconds?: num
   return { minIntervalSeconds: overrides.minIntervalSeconds ?? base.minIntervalSeconds, maxPerProject: overrides.maxPerProject ?? base.maxPerProject };
 }
 
-/** Used when an enterprise organization has no limit configured yet. */
-export const DEFAULT_ENTERPRISE_PER_MINUTE = 60_000;
+/**
+ * Only for enterprise rows made before the admin CLI required `--per-minute` (it refuses the
+ * plan without one now): the growth plan's sustained rate (100/s), so a missing setting never
+ * lets an organization send more than the next plan down.
+ */
+export const DEFAULT_ENTERPRISE_PER_MINUTE = 6_000;
 
 export const TARGET_ERROR_CODES = ['NOT_FOUND', 'BLOCKED', 'UPSTREAM_ERROR', 'PARSE_ERROR', 'INTERNAL_ERROR', 'CANCELLED'] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
+
+/**
+ * Notes on targets that succeeded but deserve a word (the job's `notes`): `NO_RESULTS`, the
+ * marketplace found nothing for the keyword (zero rows, nothing charged).
+ */
+export const TARGET_NOTE_CODES = ['NO_RESULTS'] as const;
+export type TargetNoteCode = (typeof TARGET_NOTE_CODES)[number];
 
 /**
  * The JSON body of a webhook delivery (spec 2.6; its schema is `webhookDeliverySchema` in
@@ -85,10 +103,18 @@ export function webhookDeliveryBody(d: { id: string; event: string; createdAt: D
   });
 }
 
-/** Spec 8.3: at most 5 delivery attempts in all. */
+/** Spec 8.3: at most 5 automatic delivery attempts (a resend or a replay adds one each). */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 
-/** Delay before attempt `attempt + 1`: base x4 per attempt (30 s, 2 m, 8 m, 32 m by default), +/-20% jitter. */
+/** Each retry waits this many times longer than the one before. */
+export const WEBHOOK_BACKOFF_FACTOR = 10;
+
+/**
+ * Delay before attempt `attempt + 1`: base x10 per attempt, +/-20% jitter. With the default base
+ * (80 s) the retries come after ~1.3 min, 13 min, 2.2 h and 22 h: the fifth attempt is about a
+ * day after the first, so a receiver down for most of a day still gets the delivery, and a
+ * blip costs a minute.
+ */
 export function webhookRetryDelayMs(attempt: number, baseMs: number, random: () => number = Math.random): number {
-  return Math.round(baseMs * 4 ** (attempt - 1) * (0.8 + 0.4 * random()));
+  return Math.round(baseMs * WEBHOOK_BACKOFF_FACTOR ** (attempt - 1) * (0.8 + 0.4 * random()));
 }

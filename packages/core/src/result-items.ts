@@ -44,7 +44,10 @@ export const parsedDetailsSchema = z
     categories: z.array(z.string()),
     bestSellersRank: z.array(rankSchema),
     seller: z.object({ name: z.string(), id: z.string().nullable() }).strict().nullable(),
-    isPrime: z.boolean(),
+    isPrime: z
+      .boolean()
+      .nullable()
+      .describe('true: the buy box shows a Prime badge for the offer; false: the page says the offer is not Prime; null: the page does not say (no badge is not a no)'),
     variants: z.array(z.object({ asin: z.string(), dimensions: z.record(z.string()) }).strict()),
     specifications: z.record(z.string()),
     missingFields: z.array(z.string()).describe('Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage'),
@@ -55,8 +58,15 @@ export const parsedDetailsSchema = z
 /** The fields of one search result card (the parser's output, before the worker adds `keyword`). */
 export const parsedSearchCardSchema = z
   .object({
-    position: z.number().int().describe('1-based among all cards on the page, sponsored included'),
-    organicPosition: z.number().int().nullable().describe('1-based among non-sponsored cards; null for sponsored ones'),
+    position: z
+      .number()
+      .int()
+      .describe("1-based among all cards of the keyword's result pages, sponsored included; continues across pages (page 2's first card follows page 1's last)"),
+    organicPosition: z
+      .number()
+      .int()
+      .nullable()
+      .describe('1-based among cards known to be organic (isSponsored false), continuing across pages; null for the others'),
     asin: z.string(),
     title: z.string().nullable(),
     url: z.string().nullable(),
@@ -65,8 +75,14 @@ export const parsedSearchCardSchema = z
     listPrice: orNull(moneySchema),
     rating: z.number().nullable().describe('0-5'),
     reviewsCount: z.number().int().nullable(),
-    isSponsored: z.boolean(),
-    isPrime: z.boolean(),
+    isSponsored: z
+      .boolean()
+      .nullable()
+      .describe('true: the card carries an ad label or ad link; false: no ad marker and a direct product link; null: the card has neither, so the page does not say'),
+    isPrime: z
+      .boolean()
+      .nullable()
+      .describe('true: the card shows a Prime badge; false: no badge while other cards of the page show one; null: no card of the page shows Prime badges, so the page does not say'),
     badges: z.array(z.string()),
     missingFields: z.array(z.string()).describe('Of: title, url, image, price, rating, reviewsCount'),
     parserVersion: z.string(),
@@ -76,11 +92,75 @@ export const parsedSearchCardSchema = z
 export type ParsedDetails = z.infer<typeof parsedDetailsSchema>;
 export type ParsedSearchCard = z.infer<typeof parsedSearchCardSchema>;
 
-/** A result item of a `details` job: one per product. */
-export const detailsResultItemSchema = parsedDetailsSchema.extend({ target: z.string().describe('The target as submitted (ASIN or product URL)') }).strict().openapi('DetailsResultItem');
-/** A result item of a `search` job: one per result card, in page order. */
-export const searchResultItemSchema = parsedSearchCardSchema.extend({ keyword: z.string() }).strict().openapi('SearchResultItem');
+/**
+ * A result item of a `details` job: one per product. The shape's key order is the documented
+ * order of the fields (README "Results and exports"): `target` first, then the parsed product.
+ */
+export const detailsResultItemSchema = z
+  .object({ target: z.string().describe('The target as submitted (ASIN or product URL)') })
+  .merge(parsedDetailsSchema)
+  .strict()
+  .openapi('DetailsResultItem');
+/**
+ * A result item of a `search` job: one per result card, in page order; `keyword` and the result
+ * `page` first, then the card. A product shown on two pages (or twice on one) is two items.
+ */
+export const searchResultItemSchema = z
+  .object({ keyword: z.string(), page: z.number().int().min(1).describe('The result page (1-based) the card was on; see config.pages') })
+  .merge(parsedSearchCardSchema)
+  .strict()
+  .openapi('SearchResultItem');
 export const resultItemSchema = z.union([detailsResultItemSchema, searchResultItemSchema]).openapi('ResultItem');
+
+/** The object schema inside wrappers (nullable, optional, `orNull` unions); undefined for anything else. */
+export function objectSchemaOf(schema: z.ZodTypeAny): z.AnyZodObject | undefined {
+  if (schema instanceof z.ZodObject) return schema;
+  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return objectSchemaOf(schema.unwrap());
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodTypeAny[]).map(objectSchemaOf).find(Boolean);
+  return undefined;
+}
+
+/**
+ * A zod object's shape, computed once: `.shape` of a merged or extended object builds a new
+ * object on every read (~25 us), and an export orders every field of every row by it.
+ */
+const shapes = new WeakMap<z.AnyZodObject, Record<string, z.ZodTypeAny>>();
+function shapeOf(object: z.AnyZodObject): Record<string, z.ZodTypeAny> {
+  let shape = shapes.get(object);
+  if (!shape) {
+    shape = object.shape as Record<string, z.ZodTypeAny>;
+    shapes.set(object, shape);
+  }
+  return shape;
+}
+
+/** `value` with every object's keys in the order of `schema`'s shapes; keys a schema does not name follow, unchanged. */
+function inSchemaOrder(schema: z.ZodTypeAny, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const inner = schema instanceof z.ZodNullable || schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+    return inner instanceof z.ZodArray ? value.map((v) => inSchemaOrder(inner.element as z.ZodTypeAny, v)) : value;
+  }
+  const object = objectSchemaOf(schema);
+  if (!object || value === null || typeof value !== 'object') return value;
+  const source = value as Record<string, unknown>;
+  const shape = shapeOf(object);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) if (key in source) out[key] = inSchemaOrder(shape[key]!, source[key]);
+  for (const key of Object.keys(source)) if (!(key in out)) out[key] = source[key];
+  return out;
+}
+
+/**
+ * A stored item with its keys in the documented order (the schema's). Postgres `jsonb` keeps
+ * keys in its own order (shorter keys first), so every response and export serialises items
+ * through this, never as read from the database.
+ */
+export function inDocumentedOrder<T extends ResultItem>(item: T): T {
+  // The item kinds' schemas are strict, so the kind is the one whose shape names every key of the item.
+  const kinds = resultItemSchema.options as readonly z.ZodTypeAny[];
+  const kind = kinds.map(objectSchemaOf).find((schema) => schema && Object.keys(item).every((key) => key in shapeOf(schema)));
+  return kind ? (inSchemaOrder(kind, item) as T) : item;
+}
 
 export type DetailsResultItem = z.infer<typeof detailsResultItemSchema>;
 export type SearchResultItem = z.infer<typeof searchResultItemSchema>;
@@ -99,6 +179,7 @@ export const llmExportItemSchema = z
     query: z.string().nullable().describe('The keyword (search) or the submitted target (details)'),
     rank: z.number().int().nullable(),
     organicRank: z.number().int().nullable(),
+    page: z.number().int().nullable().describe('Search: the result page (1-based) of the card; null for details'),
     asin: z.string().nullable(),
     marketplace: z.string(),
     url: z.string().nullable(),

@@ -4,6 +4,15 @@ import { DEFAULT_MARKETPLACE, type MarketplaceCode, marketplaceOfHost } from './
 /** ASINs are 10 upper-case alphanumerics (books use their ISBN-10, which may end in X). */
 export const ASIN_PATTERN = /^[A-Z0-9]{10}$/;
 
+/** Checked on the characters as sent: upper-casing first would turn `ßßßßß` into `SSSSSSSSSS`. */
+const ASIN_AS_SENT = /^[A-Za-z0-9]{10}$/;
+
+/** An ASIN as a client sent it (surrounding whitespace ignored, either case), upper-cased; null if it is not one. */
+export function normalizeAsin(value: string): string | null {
+  const trimmed = value.trim();
+  return ASIN_AS_SENT.test(trimmed) ? trimmed.toUpperCase() : null;
+}
+
 const PRODUCT_PATH = /\/(?:dp|gp\/product|gp\/aw\/d)\/([A-Za-z0-9]{10})(?:[/?#]|$)/;
 
 export interface TargetIssue {
@@ -72,10 +81,9 @@ export function normalizeTargets(type: JobType, raw: string[], marketplace: Mark
       url.password = '';
       normalized = url.toString();
     } else {
-      const upper = trimmed.toUpperCase();
-      if (!ASIN_PATTERN.test(upper)) return issues.push({ index, message: 'must be a 10-character ASIN or an Amazon product URL' });
-      asin = upper;
-      normalized = upper;
+      asin = normalizeAsin(trimmed);
+      if (!asin) return issues.push({ index, message: 'must be a 10-character ASIN (letters A-Z and digits) or an Amazon product URL' });
+      normalized = asin;
     }
     if (!seen.has(asin)) {
       seen.add(asin);

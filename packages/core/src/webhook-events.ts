@@ -1,5 +1,5 @@
 import { z } from './openapi-zod';
-import { JOB_STATUSES, JOB_TYPES, TARGET_ERROR_CODES } from './domain';
+import { JOB_STATUSES, JOB_TYPES, MAX_SEARCH_PAGES, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
 
 /**
  * The one definition of every webhook event's `data` and of the delivery envelope (DESIGN
@@ -36,11 +36,29 @@ const jobObject = z
     startedAt: isoTimestamp.nullable(),
     finishedAt: isoTimestamp.nullable(),
     progress: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }).strict(),
-    credits: z.object({ reserved: z.number().int(), consumed: z.number().int(), refunded: z.number().int() }).strict(),
+    credits: z
+      .object({ reserved: z.number().int(), consumed: z.number().int(), refunded: z.number().int() })
+      .strict()
+      .describe(
+        '`reserved`: every page of every target (search: 5 x keywords x pages); `consumed`: the pages crawled so far by targets that finished with results; settled (consumed + refunded = reserved) when the job ends, pages not crawled being refunded',
+      ),
     resultsCount: z.number().int(),
     retryOf: z.string().nullable(),
     scheduleId: z.string().nullable(),
     errors: z.array(z.object({ target: z.string(), code: z.enum(TARGET_ERROR_CODES), message: z.string() }).strict()),
+    pages: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SEARCH_PAGES)
+      .nullable()
+      .describe('Search jobs: result pages crawled per keyword at most (`config.pages`); null for other job types'),
+    notes: z
+      .array(z.object({ target: z.string(), code: z.enum(TARGET_NOTE_CODES), message: z.string() }).strict())
+      .describe('Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword (zero rows, refunded)'),
+    resultsPurgedAt: isoTimestamp
+      .optional()
+      .describe('Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE'),
   })
   .strict();
 export const jobResourceSchema = jobObject.openapi('Job');
@@ -92,7 +110,7 @@ export const fieldChangeSchema = z.discriminatedUnion('field', [
 ]).openapi('FieldChange');
 export type FieldChangeData = z.infer<typeof fieldChangeSchema>;
 
-/** `product.changed`: one product of a details crawl changed; `snapshot` is its merged last known state. */
+/** `product.changed`: a monitored product changed, seen by a details or a search crawl; `snapshot` is its merged last known state. */
 export const productChangedDataSchema = z
   .object({
     asin: z.string(),

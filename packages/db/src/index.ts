@@ -1,6 +1,6 @@
 export * from './connection';
 export * from './migrate';
-export type { Database, DeliveryStatus, JobErrorRow, JobTargetStatus, LedgerKind, StoredCrawlConfig } from './schema';
+export type { Database, DeliveryStatus, JobErrorRow, JobNoteRow, JobRetentionState, JobTargetStatus, LedgerKind, PageCheckpoint, StoredCrawlConfig } from './schema';
 export * from './repositories/tenancy.repository';
 export * from './repositories/credit.repository';
 export * from './repositories/job.repository';
@@ -9,6 +9,8 @@ export * from './repositories/idempotency.repository';
 export { sql, type Transaction } from 'kysely';
 export * from './repositories/event.repository';
 export * from './repositories/webhook.repository';
+export * from './repositories/webhook-log.repository';
 export * from './repositories/schedule.repository';
 export * from './repositories/tracking.repository';
 export * from './repositories/analytics.repository';
+export * from './repositories/retention.repository';

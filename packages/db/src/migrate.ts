@@ -9,6 +9,11 @@ import * as m202611221500 from './migrations/202611221500_idempotency_job';
 import * as m202611221600 from './migrations/202611221600_release_window';
 import * as m202611221700 from './migrations/202611221700_schedule_limits';
 import * as m202611221800 from './migrations/202611221800_crawl_service';
+import * as m202611231000 from './migrations/202611231000_accounts_retention';
+import * as m202611231100 from './migrations/202611231100_webhook_operations';
+import * as m202611231200 from './migrations/202611231200_idempotency_schedule';
+import * as m202611231210 from './migrations/202611231210_prime_not_observed';
+import * as m202611231300 from './migrations/202611231300_search_pages';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +25,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611221600_release_window': m202611221600,
   '202611221700_schedule_limits': m202611221700,
   '202611221800_crawl_service': m202611221800,
+  '202611231000_accounts_retention': m202611231000,
+  '202611231100_webhook_operations': m202611231100,
+  '202611231200_idempotency_schedule': m202611231200,
+  '202611231210_prime_not_observed': m202611231210,
+  '202611231300_search_pages': m202611231300,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { EventType, FieldChangeData, JobStatus, JobType, Plan, ProductSnapshotData, ResultItem, RunStatus, TargetErrorCode } from '@crawl/core';
+import type { EventType, FieldChangeData, JobStatus, JobType, Plan, ProductSnapshotData, ResultItem, RunStatus, TargetErrorCode, TargetNoteCode } from '@crawl/core';
 import type * as G from './generated/db';
 
 /**
@@ -30,20 +30,49 @@ export interface JobErrorRow {
   message: string;
 }
 
+/** A note on a target that succeeded (`job.notes`). */
+export interface JobNoteRow {
+  target: string;
+  code: TargetNoteCode;
+  message: string;
+}
+
+/**
+ * The result pages a pending search target crawled so far (`job_target.page_checkpoint`): its
+ * cards with their final positions, so a retried task goes on from page `pages + 1`.
+ */
+export interface PageCheckpoint {
+  pages: number;
+  items: ResultItem[];
+}
+
 export interface StoredCrawlConfig {
   type: JobType;
   targets: string[];
   marketplace: string;
   lang: string | null;
+  /** Search: `config.pages`; absent in configs stored before it existed (1 page). */
+  pages?: number;
 }
 
 export type OrganizationTable = Narrow<G.Organization, { plan: Plan }>;
 export type CreditLedgerTable = Narrow<G.CreditLedger, { kind: LedgerKind }>;
-export type JobTable = Narrow<
-  G.Job,
-  { type: JobType; status: JobStatus; targets: Json<string[]>; errors: JsonWithDefault<JobErrorRow[]> }
+/**
+ * The retention columns (`results_purged_at`, `results_purge_pending`) are left out of the job
+ * row type on purpose: only RetentionRepository writes them (in SQL of its own), and the job
+ * resource reads `results_purged_at` as an optional extra (`JobRetentionState`), so every
+ * JobRow built by hand (samples, tests) stays valid without them.
+ */
+export type JobTable = Omit<
+  Narrow<G.Job, { type: JobType; status: JobStatus; targets: Json<string[]>; errors: JsonWithDefault<JobErrorRow[]>; notes: JsonWithDefault<JobNoteRow[]> }>,
+  'results_purged_at' | 'results_purge_pending'
 >;
-export type JobTargetTable = Narrow<G.JobTarget, { status: Generated<JobTargetStatus> }>;
+
+/** What `select *` / `returning *` on job also carries besides JobRow (see JobTable). */
+export interface JobRetentionState {
+  results_purged_at?: Date | null;
+}
+export type JobTargetTable = Narrow<G.JobTarget, { status: Generated<JobTargetStatus>; page_checkpoint: NullableJson<PageCheckpoint> }>;
 export type ResultItemTable = Narrow<G.ResultItem, { data: Json<ResultItem> }>;
 export type EventTable = Narrow<G.Event, { type: EventType; data: Json<Record<string, unknown>> }>;
 export type IdempotencyKeyTable = Narrow<G.IdempotencyKey, { response_body: ColumnType<unknown, string | null, string | null> }>;

@@ -79,13 +79,25 @@ it('job.failed when no target succeeded, from the last outcome and from the inte
   await expectEventsParse(owner.projectId, ['job.failed', 'job.failed']);
 });
 
-it('a search crawl writes no product.changed; its job.completed parses', async () => {
+/** Issue 16.1: search crawls counted changes but never announced them. */
+it('a search crawl announces what it counts: one product.changed per changed card, none for a baseline', async () => {
   const owner = await buildProject(db, { credits: 100 });
-  const job = await buildJob(db, { owner, type: 'search', targets: ['usb cable'] });
-  const card = searchItem('usb cable', 1, { title: 'Cable', price: { amount: 5, currency: 'USD' }, image: 'https://m.media-amazon.com/images/I/c.jpg' });
-  expect(await recordTargetOutcome(deps, job.id, 0, 'usb cable', succeeded([card]))).toBe('finalized');
+  const asin = uniqueAsin();
+  const card = (price: number, rating: number) =>
+    searchItem('usb cable', 1, { asin, title: 'Cable', price: { amount: price, currency: 'USD' }, rating, image: 'https://m.media-amazon.com/images/I/c.jpg' });
+  const first = await buildJob(db, { owner, type: 'search', targets: ['usb cable'] });
+  expect(await recordTargetOutcome(deps, first.id, 0, 'usb cable', succeeded([card(5, 4)]))).toBe('finalized');
+  const second = await buildJob(db, { owner, type: 'search', targets: ['usb cable'] });
+  expect(await recordTargetOutcome(deps, second.id, 0, 'usb cable', succeeded([card(4.5, 4)]))).toBe('finalized');
 
-  await expectEventsParse(owner.projectId, ['job.completed']);
+  // The second crawl's change and job.completed share a transaction (same created_at): their order is not defined.
+  const events = await eventsOf(owner.projectId);
+  await expectEventsParse(owner.projectId, events.map((e) => e.type));
+  expect(events.map((e) => e.type).sort()).toEqual(['job.completed', 'job.completed', 'product.changed']);
+  const event = events.find((e) => e.type === 'product.changed')!;
+  expect(event.data).toMatchObject({ asin, marketplace: 'US', jobId: second.id, changes: [{ field: 'price', from: 5, to: 4.5 }], snapshot: { price: 4.5, rating: 4 } });
+  const tracked = await db.selectFrom('tracked_target').select('change_count').where('project_id', '=', owner.projectId).where('asin', '=', asin).executeTakeFirstOrThrow();
+  expect(tracked.change_count).toBe(1); // the count and the events agree
 });
 
 it('the snapshot schema has exactly the monitored fields, and every event name has a data schema', () => {

@@ -1,4 +1,4 @@
-import { isMarketplaceCode, isSafeText, JOB_TYPES, MARKETPLACE_CODES, type MarketplaceCode, normalizeTargets, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
+import { isMarketplaceCode, isSafeText, JOB_TYPES, MARKETPLACE_CODES, MAX_SEARCH_PAGES, type MarketplaceCode, normalizeTargets, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
 
 /** Locale hints such as `en`, `en-US`, `pt_BR`; normalized to `xx-YY`. */
@@ -31,6 +31,13 @@ export const jobBodySchema = z
       .object({
         marketplace: marketplaceSchema.optional(),
         lang: langSchema.optional(),
+        pages: z
+          .number()
+          .int('must be a whole number of pages')
+          .min(1, 'must be at least 1')
+          .max(MAX_SEARCH_PAGES, `must be at most ${MAX_SEARCH_PAGES}`)
+          .optional()
+          .describe(`Search only: result pages crawled per keyword, 1 to ${MAX_SEARCH_PAGES} (default 1); charged per page crawled`),
       })
       .strict()
       .optional(),
@@ -41,11 +48,16 @@ export const jobBodySchema = z
     for (const issue of normalized.issues) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.index >= 0 ? ['targets', issue.index] : ['targets'], message: issue.message });
     }
+    // A details target is one page; accepting `pages` there would suggest a depth it never gets.
+    if (body.config?.pages !== undefined && body.type !== 'search') {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: 'applies to search jobs only' });
+    }
     return {
       type: body.type,
       targets: normalized.targets,
       marketplace: normalized.marketplace,
       lang: body.config?.lang ?? null,
+      ...(body.type === 'search' ? { pages: body.config?.pages ?? 1 } : {}),
     };
   });
 

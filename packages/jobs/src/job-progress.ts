@@ -1,6 +1,7 @@
-import { CREDITS_PER_TARGET, type ResultItem, type TargetErrorCode } from '@crawl/core';
+import { type ResultItem, type TargetErrorCode, type TargetNoteCode } from '@crawl/core';
 import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
 import { jobFinishedEvent, productChangedData } from './event-data';
+import { consumedCredits } from './job-credits';
 import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
 import type { ReleaseWindow } from './release-window';
 
@@ -19,8 +20,13 @@ export interface JobProgressDeps {
   releases?: ReleaseWindow;
 }
 
+/**
+ * `pagesCrawled`: the pages the target is charged for (default 1, a details target's page; a
+ * search keyword the result pages it crawled, 0 when it found nothing); `note`: said about the target in the job's
+ * `notes` (a keyword without results).
+ */
 export type TargetOutcome =
-  | { kind: 'succeeded'; items: ResultItem[]; attempts: number }
+  | { kind: 'succeeded'; items: ResultItem[]; attempts: number; pagesCrawled?: number; note?: { code: TargetNoteCode; message: string } }
   | { kind: 'failed'; code: TargetErrorCode; message: string; attempts: number };
 
 export type RecordResult = 'recorded' | 'finalized' | 'discarded';
@@ -58,6 +64,7 @@ async function recordInTransaction(
   const claimed = await deps.jobs.finishTarget(trx, jobId, idx, {
     status: outcome.kind,
     attempts: outcome.attempts,
+    pagesCrawled: outcome.kind === 'succeeded' ? (outcome.pagesCrawled ?? 1) : 0,
     ...(outcome.kind === 'failed' ? { errorCode: outcome.code, errorMessage: outcome.message } : {}),
   });
   if (!claimed) return null;
@@ -66,7 +73,13 @@ async function recordInTransaction(
     trx,
     jobId,
     outcome.kind === 'succeeded'
-      ? { succeeded: 1, failed: 0, results: outcome.items.length }
+      ? {
+          succeeded: 1,
+          failed: 0,
+          results: outcome.items.length,
+          pages: outcome.pagesCrawled ?? 1,
+          ...(outcome.note ? { note: { target, ...outcome.note } } : {}),
+        }
       : { succeeded: 0, failed: 1, results: 0, error: { target, code: outcome.code, message: outcome.message } },
   );
   if (outcome.kind === 'succeeded') await trackProducts(deps, trx, job, outcome.items);
@@ -76,13 +89,14 @@ async function recordInTransaction(
 }
 
 /**
- * running -> completed (at least one target produced a result) or failed (none did).
- * Credits: succeeded targets are consumed, every other target is refunded (DESIGN section 5).
+ * running -> completed (at least one target succeeded, a keyword without results included) or
+ * failed (none did). Credits: the pages succeeded targets crawled are consumed, the rest of the
+ * reservation (failed targets, pages not crawled) is refunded (DESIGN section 5).
  * The job.completed / job.failed event goes to the outbox in the same transaction.
  */
 export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow): Promise<JobRow> {
   const status = job.succeeded > 0 ? 'completed' : 'failed';
-  const consumed = job.succeeded * CREDITS_PER_TARGET[job.type];
+  const consumed = consumedCredits(job);
   const refunded = job.credits_reserved - consumed;
   await deps.credits.settle(trx, job.organization_id, job.id, consumed, refunded);
   const final = await deps.jobs.markTerminal(trx, job.id, { status, creditsConsumed: consumed, creditsRefunded: refunded });
@@ -93,9 +107,13 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
 
 /**
  * Change tracking for the products a target produced: one snapshot per product (the first
- * card of an ASIN on a search page), compared with the product's last known state (rules in
- * product-snapshot.ts). Details crawls also emit one `product.changed` event per changed
- * product, in the same transaction as the results.
+ * card of an ASIN over a keyword's result pages: a product also shown on a later page, or twice,
+ * is one observation, not two that could differ), compared with the product's last known state (rules in
+ * product-snapshot.ts). One rule for both job types (issue 16.1): every change that is counted
+ * (`changeCount`, timeline, analytics `changesDetected`) is also announced, as one
+ * `product.changed` event per changed product, in the same transaction as the results. A
+ * search card is compared only on what a card shows, so its changes are real changes of the
+ * monitored product (spec 6.1), seen from a search page.
  */
 async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, items: ResultItem[]): Promise<void> {
   const byAsin = new Map<string, ProductSnapshot>();
@@ -109,7 +127,6 @@ async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, 
     return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes };
   });
   await deps.tracking.recordSnapshots(trx, { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: job.type }, writes);
-  if (job.type !== 'details') return;
   for (const w of writes.filter((x) => x.changes.length)) {
     await deps.events.insert(trx, {
       projectId: job.project_id,

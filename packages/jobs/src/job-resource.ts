@@ -1,12 +1,22 @@
-import type { JobResourceData } from '@crawl/core';
-import type { JobRow } from '@crawl/db';
+import { isTerminal, type JobResourceData } from '@crawl/core';
+import type { JobRetentionState, JobRow } from '@crawl/db';
+import { consumedCredits } from './job-credits';
 
 /** The job object of DESIGN section 4, as clients and job events see it (`jobResourceSchema` in @crawl/core). */
 export type JobResource = JobResourceData;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toJobResource(row: JobRow): JobResource {
+/**
+ * Credits consumed so far. A finished job has its settled figure; a running one is charged for
+ * the pages its finished targets crawled (`pages_crawled`, which the worker adds with each
+ * outcome), which is what the settlement will consume for those targets.
+ */
+function consumedSoFar(row: JobRow): number {
+  return isTerminal(row.status) ? row.credits_consumed : consumedCredits(row);
+}
+
+export function toJobResource(row: JobRow & JobRetentionState): JobResource {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -19,10 +29,13 @@ export function toJobResource(row: JobRow): JobResource {
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     progress: { total: row.target_count, succeeded: row.succeeded, failed: row.failed },
-    credits: { reserved: row.credits_reserved, consumed: row.credits_consumed, refunded: row.credits_refunded },
+    credits: { reserved: row.credits_reserved, consumed: consumedSoFar(row), refunded: row.credits_refunded },
     resultsCount: row.results_count,
     retryOf: row.retry_of,
     scheduleId: row.schedule_id,
     errors: row.errors,
+    pages: row.type === 'search' ? (row.pages ?? 1) : null,
+    notes: row.notes ?? [],
+    ...(row.results_purged_at ? { resultsPurgedAt: row.results_purged_at.toISOString() } : {}),
   };
 }

@@ -1,8 +1,9 @@
-import { AppError, CREDITS_PER_TARGET, creditCost, isTerminal, type JobType, newId } from '@crawl/core';
+import { AppError, type CostEstimateResource, creditCost, isTerminal, type JobType, newId } from '@crawl/core';
 import type { CreditRepository, Database, Db, JobRepository, JobRow, Transaction } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
 import type { JobBody } from './job-body.schema';
+import { consumedCredits } from './job-credits';
 import type { ReleaseWindow } from './release-window';
 
 export interface JobServiceDeps {
@@ -30,6 +31,8 @@ export interface JobSpec {
   targets: string[];
   marketplace: string;
   lang: string | null;
+  /** Search: result pages per keyword (default 1); ignored for other types. */
+  pages?: number;
 }
 
 /** Why a job exists: none for an API request, else the job it retries or the schedule that fired it. */
@@ -38,6 +41,14 @@ export interface JobOrigin {
   scheduleId?: string;
   idempotencyKey?: string;
 }
+
+/** Which targets a retry takes (see `JobService.retry`). */
+export type RetryTargets = 'all' | 'failed';
+
+export type CostEstimate = CostEstimateResource;
+
+/** A search job's pages per keyword (1 unless asked); null for the other types, which have one page. */
+const pagesOf = (spec: Pick<JobSpec, 'type' | 'pages'>): number | null => (spec.type === 'search' ? (spec.pages ?? 1) : null);
 
 /** A short balance is an expected outcome: the API answers 402, the scheduler records a skipped run. */
 export type RecordedJob = { ok: true; job: JobRow } | { ok: false; cost: number };
@@ -70,7 +81,8 @@ export class JobService {
    * between leaves a `queued` job for the reconciler.
    */
   async record(spec: JobSpec, owner: JobOwner, origin: JobOrigin = {}, trx?: Transaction<Database>): Promise<RecordedJob> {
-    const cost = creditCost(spec.type, spec.targets.length);
+    const pages = pagesOf(spec);
+    const cost = creditCost(spec.type, spec.targets.length, pages ?? 1);
     const row = await this.deps.jobs.insertWithReservation(
       {
         id: newId('job'),
@@ -80,6 +92,7 @@ export class JobService {
         marketplace: spec.marketplace,
         lang: spec.lang,
         targets: spec.targets,
+        pages,
         creditsReserved: cost,
         retryOf: origin.retryOf ?? null,
         scheduleId: origin.scheduleId ?? null,
@@ -141,8 +154,8 @@ export class JobService {
         });
       }
       await this.deps.jobs.cancelPendingTargets(trx, job.id);
-      // Targets crawled before the cancel keep their results and are paid; the rest are refunded.
-      const consumed = job.succeeded * CREDITS_PER_TARGET[job.type];
+      // Pages crawled by targets finished before the cancel keep their results and are paid; the rest are refunded.
+      const consumed = consumedCredits(job);
       const refunded = job.credits_reserved - consumed;
       await this.deps.credits.settle(trx, job.organization_id, job.id, consumed, refunded);
       return this.deps.jobs.markTerminal(trx, job.id, { status: 'cancelled', creditsConsumed: consumed, creditsRefunded: refunded });
@@ -153,19 +166,62 @@ export class JobService {
     return cancelled;
   }
 
-  /** A new job with the same type, targets and config; the original stays as it was. */
-  async retry(jobId: string, owner: JobOwner, idempotencyKey?: string): Promise<JobRow> {
+  /**
+   * A new job with the same type and config; the original stays as it was. `all` (the spec's
+   * retry) takes every target of a failed or cancelled job. `failed` takes only the targets
+   * that produced no result (failed, or cancelled before being crawled), and so also applies to
+   * a completed job with some failed targets, the usual case; it is refused when there are none.
+   * Credits are reserved for the new job's targets only.
+   */
+  async retry(jobId: string, owner: JobOwner, options: { idempotencyKey?: string; targets?: RetryTargets } = {}): Promise<JobRow> {
     const job = await this.deps.jobs.findInProject(jobId, owner.projectId);
     if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
-    if (job.status !== 'failed' && job.status !== 'cancelled') {
-      throw new AppError('INVALID_STATE', `Job ${jobId} is ${job.status}; only failed or cancelled jobs can be retried.`, {
+    const targets = await this.retryTargets(job, options.targets ?? 'all');
+    return this.create(
+      { type: job.type, targets, marketplace: job.marketplace as JobBody['marketplace'], lang: job.lang, pages: job.pages ?? undefined },
+      owner,
+      { retryOf: job.id, scheduleId: job.schedule_id ?? undefined, idempotencyKey: options.idempotencyKey },
+    );
+  }
+
+  private async retryTargets(job: JobRow, which: RetryTargets): Promise<string[]> {
+    if (which === 'all') {
+      if (job.status !== 'failed' && job.status !== 'cancelled') {
+        throw new AppError('INVALID_STATE', `Job ${job.id} is ${job.status}; only failed or cancelled jobs can be retried.`, {
+          details: { status: job.status },
+        });
+      }
+      return job.targets;
+    }
+    if (!isTerminal(job.status)) {
+      throw new AppError('INVALID_STATE', `Job ${job.id} is ${job.status}; only finished jobs can have their failed targets retried.`, {
         details: { status: job.status },
       });
     }
-    return this.create(
-      { type: job.type, targets: job.targets, marketplace: job.marketplace as JobBody['marketplace'], lang: job.lang },
-      owner,
-      { retryOf: job.id, scheduleId: job.schedule_id ?? undefined, idempotencyKey },
-    );
+    const targets = await this.deps.jobs.targetsWithoutResult(job.id);
+    if (!targets.length) {
+      throw new AppError('INVALID_STATE', `Job ${job.id} has no failed or cancelled targets to retry.`, { details: { status: job.status } });
+    }
+    return targets;
+  }
+
+  /**
+   * What creating this job would cost, and whether it would be accepted now, without creating
+   * or reserving anything. The body went through the same validation as a create.
+   */
+  async estimate(body: JobBody, owner: JobOwner): Promise<CostEstimate> {
+    const pages = pagesOf(body) ?? 1;
+    const cost = creditCost(body.type, body.targets.length, pages);
+    const balance = (await this.deps.credits.balance(owner.organizationId)) ?? 0;
+    const accepted = balance >= cost;
+    return {
+      targets: body.targets.length,
+      pages,
+      creditsPerTarget: creditCost(body.type, 1, pages),
+      cost,
+      balance,
+      accepted,
+      refusal: accepted ? null : { code: 'INSUFFICIENT_CREDITS', message: `This job costs ${cost} credits; the balance is ${balance}.` },
+    };
   }
 }

@@ -56,3 +56,17 @@ it('detects a best-sellers rank move and a currency change', () => {
   const after = snapshotOf('details', details({ bestSellersRank: [{ category: 'Lamps', rank: 7 }], price: { amount: 19.9, currency: 'EUR' } }));
   expect(diffSnapshot(before, after).changes.map((c) => c.field)).toEqual(['currency', 'bestSellersRank']);
 });
+
+/** Issue 16.5: a Prime flag the page did not show (null) is not observed, in either direction. */
+it('isPrime null between observations is neither a change nor an erasure; a real flip is one change', () => {
+  const crawls = [true, null, true, null, null, false].map((isPrime) => snapshotOf('details', details({ isPrime })));
+  let known: ProductSnapshot | null = null;
+  const changes = [];
+  for (const snapshot of crawls) {
+    const diff = diffSnapshot(known, snapshot);
+    changes.push(...diff.changes);
+    known = diff.merged;
+  }
+  expect(changes).toEqual([{ field: 'isPrime', from: true, to: false }]);
+  expect(diffSnapshot(snapshotOf('details', details({ isPrime: null })), snapshotOf('details', details({ isPrime: false }))).changes).toEqual([]); // first observation
+});

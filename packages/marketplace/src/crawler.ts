@@ -11,6 +11,8 @@ export interface CrawlInput {
   target: string;
   marketplace: MarketplaceCode;
   lang: string | null;
+  /** The result page of a search keyword (1-based; default 1). Details targets have one page. */
+  page?: number;
   /** Whose turn the request waits in for an exit (the job's project): see ExitPool. */
   tenant?: string;
 }
@@ -30,8 +32,13 @@ export const CRAWL_ERROR_MESSAGES: Readonly<Record<CrawlErrorCode, string>> = {
   PARSE_ERROR: 'the page did not contain the requested product or search results',
 };
 
+/**
+ * A page that answered: its items (search cards carry `keyword` and `page`; positions are the
+ * page's own), whether a next result page exists, and whether the page is the marketplace's
+ * genuine "no results" answer (then `items` is empty, and it is not a PARSE_ERROR).
+ */
 export type CrawlOutcome =
-  | { ok: true; items: ResultItem[]; status: number }
+  | { ok: true; items: ResultItem[]; status: number; hasNextPage: boolean; noResults: boolean }
   /** `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. */
   | { ok: false; code: CrawlErrorCode; message: string; detail: string; retryable: boolean };
 
@@ -75,7 +82,7 @@ export class Crawler {
 
   private async attempt(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
     const origin = marketplaceOrigin(originFor(input.marketplace, this.options.origins));
-    const url = targetUrl(input.type, input.target, origin, input.lang);
+    const url = targetUrl(input.type, input.target, origin, input.lang, input.page);
     const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey), input.tenant);
     this.lastExit.set(attemptKey, lease.exit.spec.key);
     if (this.lastExit.size > 10_000) this.lastExit.delete(this.lastExit.keys().next().value!);
@@ -138,8 +145,10 @@ export class Crawler {
   private itemsOf(input: CrawlInput, page: ParsedPage | { kind: 'failed'; message: string }, status: number): CrawlOutcome {
     if (page.kind === 'failed') return fail('PARSE_ERROR', `the parser failed: ${page.message}`, false);
     if (page.kind === 'search') {
+      if (page.noResults) return { ok: true, status, items: [], hasNextPage: false, noResults: true };
       if (!page.cards.length) return fail('PARSE_ERROR', 'the page has no search result cards', false);
-      return { ok: true, status, items: page.cards.map((card) => ({ keyword: input.target, ...card })) };
+      const pageNo = input.page ?? 1;
+      return { ok: true, status, hasNextPage: page.hasNextPage, noResults: false, items: page.cards.map((card) => ({ keyword: input.target, page: pageNo, ...card })) };
     }
     if (page.kind !== 'details' || !page.item) return fail('PARSE_ERROR', 'the page has no product', false);
     const item = page.item;
@@ -147,6 +156,6 @@ export class Crawler {
     if (wanted && item.asin !== wanted && !item.variants.some((v) => v.asin === wanted)) {
       return fail('PARSE_ERROR', `the page shows product ${item.asin}, not ${wanted}`, false);
     }
-    return { ok: true, status, items: [{ target: input.target, ...item }] };
+    return { ok: true, status, items: [{ target: input.target, ...item }], hasNextPage: false, noResults: false };
   }
 }

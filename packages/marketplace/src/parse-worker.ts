@@ -3,7 +3,7 @@
  * Kept free of pool concerns so both modes run the exact same function: a pooled result can
  * only differ from an inline one if dist is older than src (run `pnpm build`).
  */
-import { detectPageKind, parseDetailsPage, parseSearchPage } from './parsers';
+import { detectPageKind, parseDetailsPage, parseSearchResults } from './parsers';
 import type { DetailsItem, PageKind, SearchItem } from './parsers';
 
 /**
@@ -28,7 +28,11 @@ export interface ParseRequest {
  * (the crawler burns the session), otherwise the parser of the job type decides. An empty card
  * list or a null item is a page without the requested data (PARSE_ERROR), not a failure here.
  */
-export type ParsedPage = { kind: 'captcha' } | { kind: 'search'; cards: SearchItem[] } | { kind: 'details'; item: DetailsItem | null };
+export type ParsedPage =
+  | { kind: 'captcha' }
+  /** `hasNextPage`: the page links a next result page; `noResults`: the marketplace's own "no results" answer. */
+  | { kind: 'search'; cards: SearchItem[]; hasNextPage: boolean; noResults: boolean }
+  | { kind: 'details'; item: DetailsItem | null };
 
 /** One message to a pool thread. `pageKind` is for bodies that are not parsed (5xx answers). */
 export type ParseTask = { op: 'parse'; req: ParseRequest } | { op: 'pageKind'; html: PageBody };
@@ -40,7 +44,7 @@ export function parsePage(req: ParseRequest): ParsedPage {
   const html = pageText(req.html);
   if (detectPageKind(html) === 'captcha') return { kind: 'captcha' };
   const ctx = { marketplace: req.marketplace, origin: req.origin };
-  if (req.type === 'search') return { kind: 'search', cards: parseSearchPage(html, ctx) };
+  if (req.type === 'search') return { kind: 'search', ...parseSearchResults(html, ctx) };
   return { kind: 'details', item: parseDetailsPage(html, ctx) };
 }
 

@@ -54,6 +54,13 @@ describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (DE
     }
   });
 
+  it('result page n > 1 of a keyword adds &page=n (page 1 is the plain search); details ignore the page', () => {
+    expect(targetUrl('search', 'usb c cable', ORIGIN, null, 1)).toBe(`${ORIGIN}/s?k=usb+c+cable`);
+    expect(targetUrl('search', 'usb c cable', ORIGIN, null, 3)).toBe(`${ORIGIN}/s?k=usb+c+cable&page=3`);
+    expect(targetUrl('search', 'usb c cable', ORIGIN, 'de-DE', 2)).toBe(`${ORIGIN}/s?k=usb+c+cable&page=2&language=de_DE`);
+    expect(targetUrl('details', ASIN, ORIGIN, null, 2)).toBe(`${ORIGIN}/dp/${ASIN}`);
+  });
+
   it('a details target without an ASIN throws instead of falling back to its path', () => {
     expect(() => targetUrl('details', 'https://www.amazon.com//127.0.0.1:9999/x', ORIGIN, null)).toThrow(/ASIN/);
     expect(() => targetUrl('details', 'not a target', ORIGIN, null)).toThrow(/ASIN/);

@@ -3,7 +3,8 @@ import { ASIN_PATTERN, asinOfTarget } from '@crawl/core';
 
 /**
  * The request URL of a target (DESIGN section 3): `{origin}/dp/{ASIN}` for a details target,
- * `{origin}/s?k={keyword}` for a keyword; `lang` adds `language=`.
+ * `{origin}/s?k={keyword}` for a keyword, plus `&page={n}` for its result page n > 1; `lang` adds
+ * `language=`.
  *
  * Egress invariant: the URL is built from constant paths and the parsed ASIN or keyword only,
  * never from a product URL's path. A path is attacker-controlled, and resolving one against the
@@ -11,12 +12,13 @@ import { ASIN_PATTERN, asinOfTarget } from '@crawl/core';
  * `origin` all the same; a target with no ASIN is a bug upstream (normalizeTargets refuses it),
  * so it throws rather than falling back to anything the user wrote.
  */
-export function targetUrl(type: JobType, target: string, origin: string, lang: string | null): string {
+export function targetUrl(type: JobType, target: string, origin: string, lang: string | null, page = 1): string {
   const base = marketplaceOrigin(origin);
   let url: URL;
   if (type === 'search') {
     url = new URL('/s', base);
     url.searchParams.set('k', target);
+    if (page > 1) url.searchParams.set('page', String(page));
   } else {
     const asin = asinOfTarget(target);
     if (!asin || !ASIN_PATTERN.test(asin)) throw new Error('details target has no valid ASIN');

@@ -15,7 +15,12 @@ export interface CatalogEntry {
   removeOnCompleteAgeSeconds: number;
 }
 
-export const QUEUE_NAMES = ['crawl', 'webhook'] as const;
+/**
+ * Webhook deliveries have no queue: Postgres is the deliverer's queue (services/webhooks
+ * delivery-loop.ts), which claims and logs attempts in batches. Tasks a former version left in
+ * the `webhook` queue are ignored; their deliveries are in Postgres and sent from there.
+ */
+export const QUEUE_NAMES = ['crawl'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 const jobRef = z.object({ jobId: z.string().min(1) });
@@ -46,26 +51,6 @@ export const catalog = {
     attempts: 4,
     backoffMs: 2_000,
     backoffJitter: 0.5,
-    removeOnCompleteAgeSeconds: 3600,
-  },
-  /**
-   * One attempt of a webhook delivery. The delivery's own retry schedule (5 attempts,
-   * WEBHOOK_BACKOFF_BASE_MS x4 per attempt) lives in Postgres and is driven by the handler,
-   * which enqueues the next attempt as a delayed task; these queue-level attempts only cover
-   * infrastructure failures (Postgres briefly down), never the receiver's answers.
-   */
-  'webhook.deliver': {
-    queue: 'webhook',
-    schema: z.object({
-      deliveryId: z.string().min(1),
-      attempt: z.number().int().min(1).max(5),
-      /** Times this attempt waited for a busy receiver (drives the waiting backoff). */
-      deferrals: z.number().int().min(0).optional(),
-      /** The receiving webhook, so a busy receiver is detected before touching Postgres. */
-      webhookId: z.string().min(1).optional(),
-    }),
-    attempts: 5,
-    backoffMs: 1_000,
     removeOnCompleteAgeSeconds: 3600,
   },
 } satisfies Record<string, CatalogEntry>;

@@ -121,7 +121,8 @@ describeFixtures('listing pages', () => {
     expect(wall.html).not.toContain('data-hook="review"');
 
     const put = (body: unknown) => fetch(`${sim.url}/__sim/pages`, { method: 'PUT', body: JSON.stringify(body) });
-    expect((await put({ 'usb c hub': 0 })).status).toBe(400);
+    expect((await put({ 'usb c hub': -1 })).status).toBe(400);
+    expect((await put({ B0SIMREVWS: 0 })).status).toBe(400);
     expect((await put([1])).status).toBe(400);
     const ok = await put({ 'usb c hub': 3, B0SIMREVWS: 4 });
     expect(await ok.json()).toEqual({ 'usb-c-hub': 3, B0SIMREVWS: 4 });

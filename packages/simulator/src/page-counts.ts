@@ -1,7 +1,8 @@
 /**
  * How many result pages a keyword has and how many review pages an ASIN has, where a test or
  * demo sets it (`/__sim/pages`, `Simulator.setPageCounts`): the last page shows no "next page"
- * link, so a crawler asked for more pages stops there. Unset ids have the API's maxima
+ * link, so a crawler asked for more pages stops there. A keyword set to 0 has no results: every
+ * page of it is the marketplace's "no results" page. Unset ids have the API's maxima
  * (routes.ts DEFAULT_SEARCH_PAGES, DEFAULT_REVIEW_PAGES).
  */
 import { keywordSlugs } from './keyword-slug';
@@ -19,8 +20,11 @@ export function validatePageCounts(input: unknown): Map<string, number> {
   if (input === null || input === undefined) return counts;
   if (typeof input !== 'object' || Array.isArray(input)) throw new TypeError('pages must be an object of keyword or ASIN -> page count');
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_PAGES) throw new TypeError(`pages[${JSON.stringify(key)}] must be an integer 1..${MAX_PAGES}`);
-    const id = ASIN_RE.test(key.trim()) ? key.trim().toUpperCase() : keywordSlugs(key)[0];
+    const isAsin = ASIN_RE.test(key.trim());
+    // 0 result pages: the keyword finds nothing (a "no results" page); an ASIN has at least one review page.
+    const min = isAsin ? 1 : 0;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_PAGES) throw new TypeError(`pages[${JSON.stringify(key)}] must be an integer ${min}..${MAX_PAGES}`);
+    const id = isAsin ? key.trim().toUpperCase() : keywordSlugs(key)[0];
     if (!id) throw new TypeError(`pages: ${JSON.stringify(key)} is neither a keyword nor an ASIN`);
     counts.set(id, value);
   }

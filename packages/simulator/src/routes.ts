@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RenderedPage } from './asin-template';
 import { keywordSlugs } from './keyword-slug';
 import { reviewPageKey, type PageStore, type StoredPage } from './page-store';
+import { noResultsSearchPage } from './no-results-page';
 import { syntheticDetailsPage, syntheticSearchPage } from './synthetic';
 
 /** `/dp/{ASIN}`, `/gp/product/{ASIN}`, `/{slug}/dp/{ASIN}`, each optionally followed by `/ref=...`. */
@@ -29,7 +30,8 @@ export interface RouteOptions {
   anyKeyword: boolean;
   /**
    * Pages a keyword's results (by its first slug) or an ASIN's reviews have, where set (the
-   * control API's `/__sim/pages`); the last one shows no "next page" link.
+   * control API's `/__sim/pages`); the last one shows no "next page" link. A keyword with 0
+   * pages answers every page with the "no results" page.
    */
   pageCounts?: ReadonlyMap<string, number>;
 }
@@ -102,14 +104,15 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
     // `field-keywords` is the pre-2019 search form's parameter; Amazon still accepts it.
     const keyword = query.get('k') ?? query.get('field-keywords') ?? '';
     if (!keyword.trim()) return null;
+    const pages = options.pageCounts?.get(keywordSlugs(keyword)[0] ?? '') ?? DEFAULT_SEARCH_PAGES;
+    if (pages === 0) return fixed(noResultsSearchPage(keyword));
     for (const slug of keywordSlugs(keyword)) {
       const pages = store.searches.get(slug);
       if (pages) return fixed(pickPage(pages, query, headers).body);
     }
     if (!options.anyKeyword) return null;
     const page = resultPage(query);
-    const pages = options.pageCounts?.get(keywordSlugs(keyword)[0] ?? '') ?? DEFAULT_SEARCH_PAGES;
-    return fixed(store.searchTemplate ? store.searchTemplate.render(keyword, page, page >= pages) : syntheticSearchPage(keyword, page));
+    return fixed(store.searchTemplate ? store.searchTemplate.render(keyword, page, page >= pages) : syntheticSearchPage(keyword, page, page >= pages));
   }
   return resolveListingPage(store, options, pathname, query, headers);
 }

@@ -148,9 +148,13 @@ export function syntheticSearchCards(keyword: string, page = 1): Card[] {
 }
 
 /** Search result page `page` for `keyword` in the 2019+ card layout (10 results, 2 sponsored). */
-export function syntheticSearchPage(keyword: string, page = 1): Buffer {
+export function syntheticSearchPage(keyword: string, page = 1, last = false): Buffer {
   const shown = escapeHtml(keyword.trim().replace(/\s+/g, ' '));
   const cards = syntheticSearchCards(keyword, page).map(searchCard).join('');
+  // The 2019+ pagination's Next control: a link, or a disabled span on the last page.
+  const next = last
+    ? '<span aria-disabled="true" class="s-pagination-item s-pagination-next s-pagination-disabled">Next</span>'
+    : `<a class="s-pagination-item s-pagination-next s-pagination-button s-pagination-separator" href="/s?k=${encodeURIComponent(keyword.trim()).replace(/%20/g, '+')}&amp;page=${page + 1}" role="button">Next</a>`;
   return Buffer.from(`<!doctype html>
 <html lang="en-us" class="a-no-js" data-19ax5a9jf="dingo"><head>
 <meta charset="utf-8">
@@ -164,6 +168,7 @@ export function syntheticSearchPage(keyword: string, page = 1): Buffer {
 <span class="rush-component s-latency-cf-section"><div class="s-main-slot s-result-list s-search-results sg-row">
 <div class="s-result-item s-widget sg-col-0-of-12 sg-col-16-of-20 s-widget-spacing-small sg-col sg-col-12-of-16" data-component-type="s-result-info-bar"><div class="sg-col-inner"><span>1-10 of over 1,000 results for</span> <span class="a-color-state a-text-bold">"${shown}"</span></div></div>
 ${cards}</div></span>
+<div class="s-pagination-container" role="navigation"><span class="s-pagination-strip">${next}</span></div>
 </div></div>
 </div></div>
 </div>

@@ -185,6 +185,7 @@ export function searchItem(keyword: string, position: number, overrides: Partial
   const asin = overrides.asin ?? uniqueAsin();
   return {
     keyword,
+    page: 1,
     position,
     organicPosition: position,
     asin,

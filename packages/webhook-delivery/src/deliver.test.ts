@@ -326,7 +326,7 @@ describe('deliverWebhook', () => {
     expect(receiver.connections).toBeLessThanOrEqual(2);
   });
 
-  it('keeps a 512-character snippet of a large response and does not buffer it', async () => {
+  it('keeps a 1 KiB snippet of a large response, never half a character, and does not buffer it', async () => {
     const big = 'é'.repeat(600_000); // ~1.2 MB
     const receiver = await startReceiver((_q, res) => {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
@@ -334,7 +334,7 @@ describe('deliverWebhook', () => {
     });
     const result = await deliverWebhook(request(receiver.url));
     expect(result).toMatchObject({ success: true, statusCode: 200, error: null });
-    expect(result.responseBodySnippet).toBe('é'.repeat(512));
+    expect(result.responseBodySnippet).toBe('é'.repeat(512)); // 2 bytes each: exactly 1 KiB
     // The connection of the oversized body was dropped; the next delivery still works.
     const next = await deliverWebhook(request(receiver.url));
     expect(next).toMatchObject({ success: true, statusCode: 200 });
@@ -344,8 +344,31 @@ describe('deliverWebhook', () => {
     const receiver = await startReceiver((_q, res) => res.end('x'.repeat(20_000)));
     for (let i = 0; i < 5; i += 1) {
       const result = await deliverWebhook(request(receiver.url));
-      expect(result.responseBodySnippet).toBe('x'.repeat(512));
+      expect(result.responseBodySnippet).toBe('x'.repeat(1_024));
     }
     expect(receiver.connections).toBe(1);
+  });
+
+  it('cuts the snippet before a character split by the 1 KiB limit, and replaces NUL (Postgres text has none)', async () => {
+    const receiver = await startReceiver((_q, res) => res.end(`\u0000${'€'.repeat(400)}`)); // 1 + 3 x 400 bytes
+    const result = await deliverWebhook(request(receiver.url));
+    expect(result.responseBodySnippet).toBe(`\ufffd${'€'.repeat(341)}`); // 1 + 1023 bytes: the 342nd euro is cut
+  });
+
+  it('redacts the signing secrets should the receiver echo them', async () => {
+    const receiver = await startReceiver((_q, res) => res.end('bad signature for whsec_current and whsec_previous'));
+    const result = await deliverWebhook(request(receiver.url, { secret: 'whsec_current', previousSecret: 'whsec_previous' }));
+    expect(result.responseBodySnippet).toBe('bad signature for [redacted] and [redacted]');
+  });
+
+  it('signs with the previous secret too during a rotation: either secret verifies', async () => {
+    const receiver = await startReceiver((_q, res) => res.end());
+    await deliverWebhook(request(receiver.url, { secret: 'whsec_new', previousSecret: 'whsec_old' }));
+    const [got] = receiver.received;
+    const header = String(got!.headers['x-service-signature']);
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    expect(verify('whsec_new', got!.body, header).ok).toBe(true);
+    expect(verify('whsec_old', got!.body, header).ok).toBe(true);
+    expect(verify('whsec_other', got!.body, header).ok).toBe(false);
   });
 });

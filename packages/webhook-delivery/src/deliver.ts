@@ -17,6 +17,11 @@ import { PRIVATE_URL_HINT, staticCheck } from './url-check';
 export interface DeliveryRequest {
   url: string;
   secret: string;
+  /**
+   * The secret being rotated out, while its grace period lasts: the request then carries two
+   * `v1=` signatures, so a receiver still on the old secret keeps verifying.
+   */
+  previousSecret?: string | null;
   /** The exact JSON text; sent byte-for-byte (utf-8), never re-serialised. */
   body: string;
   /** X-Service-Event */
@@ -40,24 +45,31 @@ export interface DeliveryResult {
   durationMs: number;
   /** null on success; e.g. 'HTTP 500', 'timeout after 10000 ms', 'ECONNREFUSED', 'blocked: ...'. */
   error: string | null;
-  /** First 512 characters of the response body (null when there was no response). */
+  /**
+   * The first SNIPPET_BYTES of the response body as text (null when there was no response), with
+   * the signing secrets redacted should a receiver echo them, and NUL characters replaced.
+   */
   responseBodySnippet: string | null;
 }
 
 export const USER_AGENT = 'CrawlDataService-Webhooks/1.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export const SNIPPET_CHARS = 512;
+/** 1 KiB: enough for a receiver's error message, small enough to keep with every attempt. */
+export const SNIPPET_BYTES = 1024;
 /** Response bytes read (and discarded) to let the socket go back to the pool; beyond: close it. */
 export const MAX_DRAIN_BYTES = 64 * 1024;
-/** Keep-alive pool: sockets per receiver origin, free sockets kept per origin, idle time. */
+/**
+ * Keep-alive pool: sockets per receiver origin and in all. Every socket of an origin may stay
+ * free between attempts: the deliverer sends in waves (claim, send, log), and closing all but a
+ * few sockets between two waves made each wave open most of its connections again. The total
+ * bounds the pool; idle sockets close after FREE_SOCKET_TIMEOUT_MS.
+ */
 export const MAX_SOCKETS_PER_ORIGIN = 32;
 export const MAX_TOTAL_SOCKETS = 1024;
-export const MAX_FREE_SOCKETS_PER_ORIGIN = 8;
+export const MAX_FREE_SOCKETS_PER_ORIGIN = MAX_SOCKETS_PER_ORIGIN;
 /** Idle keep-alive sockets are closed after this; below the 5 s default of Node servers. */
 export const FREE_SOCKET_TIMEOUT_MS = 4_000;
 
-// 512 characters are at most 2048 utf-8 bytes.
-const SNIPPET_BYTES = SNIPPET_CHARS * 4;
 const BLOCKED_CODE = 'ERR_WEBHOOK_BLOCKED';
 
 class BlockedError extends Error {
@@ -189,11 +201,19 @@ function describeError(err: unknown, timeoutMs: number): string {
   return message;
 }
 
-function decodeSnippet(chunks: Buffer[]): string {
-  let text = Buffer.concat(chunks).toString('utf8').slice(0, SNIPPET_CHARS);
-  // Do not end on half a surrogate pair.
-  const last = text.charCodeAt(text.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) text = text.slice(0, -1);
+function decodeSnippet(chunks: Buffer[], secrets: string[]): string {
+  const bytes = Buffer.concat(chunks);
+  // A multi-byte character cut at the byte limit is dropped, not decoded as U+FFFD.
+  let end = bytes.length;
+  if (end === SNIPPET_BYTES) {
+    let start = end - 1;
+    while (start > 0 && start > end - 4 && (bytes[start]! & 0xc0) === 0x80) start--;
+    const lead = bytes[start]!;
+    const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    if (start + size > end) end = start;
+  }
+  let text = bytes.subarray(0, end).toString('utf8').replace(/\u0000/g, '\ufffd'); // Postgres text holds no NUL
+  for (const secret of secrets) if (secret) text = text.split(secret).join('[redacted]');
   return text;
 }
 
@@ -208,7 +228,7 @@ function resultForStatus(statusCode: number, started: number, snippet: string): 
  * One signed POST attempt. Never throws: every failure is a result.
  *
  * Success is decided by the status line (2xx). The response body is then read and discarded
- * (the first 512 characters are kept) so the keep-alive socket returns to the pool; a body over
+ * (its first SNIPPET_BYTES are kept) so the keep-alive socket returns to the pool; a body over
  * 64 KB is not read further and its connection is closed instead. If the body fails or times
  * out after the status arrived, the result still follows the status.
  */
@@ -229,7 +249,7 @@ export async function deliverWebhook(req: DeliveryRequest): Promise<DeliveryResu
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
-      [SIGNATURE_HEADER]: sign(req.secret, body, timestamp),
+      [SIGNATURE_HEADER]: sign(req.previousSecret ? [req.secret, req.previousSecret] : req.secret, body, timestamp),
       [EVENT_HEADER]: req.event,
       [DELIVERY_HEADER]: req.deliveryId,
       [WEBHOOK_ID_HEADER]: req.webhookId,
@@ -260,7 +280,7 @@ export async function deliverWebhook(req: DeliveryRequest): Promise<DeliveryResu
         if (done) return;
         done = true;
         if (statusCode === null) resolve(failure(started, describeError(err, timeoutMs)));
-        else resolve(resultForStatus(statusCode, started, decodeSnippet(chunks)));
+        else resolve(resultForStatus(statusCode, started, decodeSnippet(chunks, [req.secret, req.previousSecret ?? ''])));
       };
       stream.on('response', (res: http.IncomingMessage) => {
         statusCode = res.statusCode ?? null;

@@ -11,4 +11,5 @@ export {
   type DeliveryResult,
   USER_AGENT,
   DEFAULT_TIMEOUT_MS,
+  SNIPPET_BYTES,
 } from './deliver';

@@ -13,6 +13,7 @@ import { jobsRouter } from './routes/jobs/jobs.router';
 import { schedulesRouter } from './routes/schedules/schedules.router';
 import { trackingRouter } from './routes/tracking/tracking.router';
 import { analyticsRouter } from './routes/analytics/analytics.router';
+import { usageRouter } from './routes/usage/usage.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
 /** Spec 4: 1 MiB request bodies at most (DESIGN section 4, 413 beyond). */
@@ -38,10 +39,11 @@ export function publicRouters(deps: GatewayDeps): Router[] {
 export function apiRouters(deps: GatewayDeps): Router[] {
   return [
     jobsRouter(deps),
-    webhooksRouter(deps.webhookService),
-    schedulesRouter(deps.scheduleService),
+    webhooksRouter(deps),
+    schedulesRouter(deps.scheduleService, deps.idempotency),
     trackingRouter(deps.trackingService),
     analyticsRouter(deps.analyticsService),
+    usageRouter(deps.usageService),
   ];
 }
 

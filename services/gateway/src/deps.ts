@@ -7,17 +7,22 @@ import {
   IdempotencyRepository,
   JobRepository,
   ResultRepository,
+  RetentionRepository,
   TenancyRepository,
   ScheduleRepository,
   TrackingRepository,
   WebhookConfigRepository,
   WebhookDeliveryRepository,
+  WebhookLogRepository,
 } from '@crawl/db';
 import { ScheduleService } from './routes/schedules/schedules.service';
 import { TrackingService } from './routes/tracking/tracking.service';
 import { AnalyticsService } from './routes/analytics/analytics.service';
+import { JobResultsService } from './routes/jobs/job-results.service';
+import { UsageService } from './routes/usage/usage.service';
 import { SecretBox } from '@crawl/core';
 import { WebhookService } from './routes/webhooks/webhooks.service';
+import { WebhookDeliveryService } from './routes/webhooks/deliveries.service';
 import { DEFAULT_CRAWL_ORG_WINDOW } from '@crawl/config';
 import { JobService, ReleaseWindow } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
@@ -26,6 +31,8 @@ import { type AuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, NoopAuthFail
 import { PrincipalCache } from './middleware/principal-cache';
 import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './middleware/rate-limiter';
 import { DEFAULT_EXPORT_LIMITS, EXPORT_LEASE_SLACK_MS, ExportGate, type ExportLimits } from './routes/jobs/export-gate';
+
+const DEFAULT_ROTATION_GRACE_MS = 24 * 3_600_000;
 
 /** Everything the HTTP layer needs, built once in main.ts (or by a test) and passed in. */
 export interface GatewayDeps {
@@ -42,9 +49,14 @@ export interface GatewayDeps {
   idempotency: IdempotencyRepository;
   jobService: JobService;
   webhookService: WebhookService;
+  /** The delivery log, resend and replay (issue 14, item 4). */
+  webhookDeliveries: WebhookDeliveryService;
   scheduleService: ScheduleService;
   trackingService: TrackingService;
   analyticsService: AnalyticsService;
+  usageService: UsageService;
+  /** DELETE /jobs/{id}: results removal (issue 14, item 5). */
+  jobResults: JobResultsService;
   rateLimiter: RateLimiter;
   authFailures: AuthFailureLimiter;
   /** Express's `trust proxy`: which hops' X-Forwarded-For gives the client address (TRUST_PROXY). */
@@ -68,6 +80,8 @@ export interface BuildDepsOptions {
   trustProxy?: TrustProxy;
   secretsKey: string;
   allowPrivateWebhookUrls: boolean;
+  /** WEBHOOK_SECRET_ROTATION_GRACE_MS (default 24 h). */
+  webhookRotationGraceMs?: number;
   /** Export limits; unset fields take DEFAULT_EXPORT_LIMITS. */
   exports?: Partial<ExportLimits>;
   log: Logger;
@@ -106,13 +120,17 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     scheduleService: new ScheduleService(new ScheduleRepository(db)),
     trackingService: new TrackingService({ jobs, tracking: new TrackingRepository(db) }),
     analyticsService: new AnalyticsService(new AnalyticsRepository(db)),
+    usageService: new UsageService(credits),
+    jobResults: new JobResultsService({ jobs, retention: new RetentionRepository(db), batchSize: 5_000, inlineBudgetMs: 2_000 }),
     webhookService: new WebhookService({
       configs: new WebhookConfigRepository(db),
       deliveries: new WebhookDeliveryRepository(db),
       secrets: SecretBox.fromKey(options.secretsKey),
       allowPrivateUrls: options.allowPrivateWebhookUrls,
       timeoutMs: 10_000,
+      rotationGraceMs: options.webhookRotationGraceMs ?? DEFAULT_ROTATION_GRACE_MS,
     }),
+    webhookDeliveries: new WebhookDeliveryService(new WebhookLogRepository(db)),
     principalCache: new PrincipalCache(options.authCacheTtlMs),
     authFailures: (options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE) > 0
       ? new RedisAuthFailureLimiter(redis, options.queuePrefix, options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE, 60_000)

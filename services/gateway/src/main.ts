@@ -21,6 +21,7 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     trustProxy: config.TRUST_PROXY,
     secretsKey: config.SECRETS_KEY,
     allowPrivateWebhookUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    webhookRotationGraceMs: config.WEBHOOK_SECRET_ROTATION_GRACE_MS,
     exports: {
       poolSize: config.EXPORT_POOL_SIZE,
       maxPerProject: config.EXPORT_MAX_PER_PROJECT,

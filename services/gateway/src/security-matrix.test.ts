@@ -47,6 +47,9 @@ const endpoints: Endpoint[] = [
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/webhooks`, scope: 'project' },
   { method: 'patch', path: () => `/v1/key/projects/${owner.projectId}/webhooks`, body: { configs: [] }, scope: 'project' },
   { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/webhooks/test`, body: { webhookId: 'whk_0000000000000000' }, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/webhooks/deliveries`, scope: 'project' },
+  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/webhooks/deliveries/dlv_0000000000000000/resend`, scope: 'project' },
+  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/webhooks/replay`, body: { from: '2026-01-01' }, scope: 'project' },
   { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/schedules`, body: { cron: '0 9 * * 1', crawlConfig: { type: 'search', targets: ['x'] } }, scope: 'project' },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/schedules`, scope: 'project' },
   { method: 'get', path: () => `/v1/key/schedules/${scheduleId}`, scope: 'job' },
@@ -56,6 +59,10 @@ const endpoints: Endpoint[] = [
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/tracked-targets/B0DR8G428S/timeline?marketplace=US`, scope: 'project' },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/compare?from=${jobId}&to=${jobId}`, scope: 'project' },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/analytics`, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/usage`, scope: 'project' },
+  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/jobs/estimate`, body: { type: 'search', targets: ['x'] }, scope: 'project' },
+  { method: 'post', path: () => `/v1/key/jobs/${jobId}/retry`, body: { targets: 'failed' }, scope: 'job' },
+  { method: 'delete', path: () => `/v1/key/jobs/${jobId}`, scope: 'job' },
 ];
 
 const credentials: [string, () => Record<string, string>][] = [

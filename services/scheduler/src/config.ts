@@ -1,4 +1,5 @@
 import { crawlWindowEnv, envInt, logEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
+import { DEFAULT_RETENTION_DAYS } from '@crawl/jobs';
 
 export const schedulerEnv = {
   ...postgresEnv,
@@ -10,6 +11,14 @@ export const schedulerEnv = {
   RECONCILE_INTERVAL_MS: envInt(5_000, 100),
   /** The reconciler tops up organizations' release windows (same value as the workers'). */
   ...crawlWindowEnv,
+  /** Days a plan keeps job results and webhook delivery logs (0: forever). */
+  RETENTION_DAYS_STARTER: envInt(DEFAULT_RETENTION_DAYS.starter, 0, 36_500),
+  RETENTION_DAYS_GROWTH: envInt(DEFAULT_RETENTION_DAYS.growth, 0, 36_500),
+  RETENTION_DAYS_ENTERPRISE: envInt(DEFAULT_RETENTION_DAYS.enterprise, 0, 36_500),
+  /** How often the retention sweep runs; a sweep stops at the next one's time and the next continues. */
+  RETENTION_INTERVAL_MS: envInt(600_000, 1_000),
+  /** Rows per purge statement: each is a short transaction of its own, so API requests never wait long behind one. */
+  RETENTION_BATCH_SIZE: envInt(5_000, 1, 100_000),
 };
 
 export function loadSchedulerConfig(env: Record<string, string | undefined>) {

@@ -1,15 +1,16 @@
-import { CreditRepository, createDb, IdempotencyRepository, JobRepository, listen, SCHEDULES_CHANNEL, ScheduleRepository } from '@crawl/db';
+import { CreditRepository, createDb, IdempotencyRepository, JobRepository, listen, RetentionRepository, SCHEDULES_CHANNEL, ScheduleRepository } from '@crawl/db';
 import { JobService, ReleaseWindow, reconcileQueuedJobs } from '@crawl/jobs';
 import { createLogger, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { createRedisConnection, QueueProducer } from '@crawl/queue';
 import { loadSchedulerConfig, type SchedulerConfig } from './config';
+import { RetentionLoop, retentionPolicy } from './retention-loop';
 import { ScheduleLoop } from './schedule-loop';
 
 export interface SchedulerHandle {
   close(): Promise<void>;
 }
 
-/** Starts the schedule loop and the queued-job reconciler. */
+/** Starts the schedule loop, the queued-job reconciler and the retention sweep. */
 export async function startScheduler(config: SchedulerConfig, shutdown?: ShutdownRegistry): Promise<SchedulerHandle> {
   const log = createLogger({ level: config.LOG_LEVEL, service: 'scheduler' });
   const registry = shutdown ?? new ShutdownRegistry(log);
@@ -28,11 +29,14 @@ export async function startScheduler(config: SchedulerConfig, shutdown?: Shutdow
     idempotency.deleteExpired().catch((err) => log.warn({ err }, 'idempotency cleanup failed'));
   }, config.RECONCILE_INTERVAL_MS);
   loop.start();
+  const retention = new RetentionLoop(new RetentionRepository(db), retentionPolicy(config), config.RETENTION_INTERVAL_MS, log);
+  retention.start();
 
   registry.add('intake', 'schedule loop', async () => {
     clearInterval(reconcile);
     await stopListening();
     await loop.stop();
+    await retention.stop();
   });
   registry.add('producers', 'scheduler producer', () => producer.close());
   registry.add('connections', 'scheduler pools', async () => {

@@ -5,19 +5,30 @@ export const webhooksEnv = {
   ...redisEnv,
   ...logEnv,
   ...webhookEnv,
-  /** Delay before attempt 2; each later delay x4 (30 s, 2 m, 8 m, 32 m). */
-  WEBHOOK_BACKOFF_BASE_MS: envInt(30_000, 1, 3_600_000),
+  /**
+   * Delay before attempt 2; each later delay x10 (80 s, 13 m, 2.2 h, 22 h: the 5 attempts span
+   * about a day). Tests shorten it to simulate a long outage quickly.
+   */
+  WEBHOOK_BACKOFF_BASE_MS: envInt(80_000, 1, 3_600_000),
+  /** An endpoint whose every attempt failed for this long is disabled (default 5 days, as Svix). */
+  WEBHOOK_DISABLE_AFTER_MS: envInt(5 * 24 * 3_600_000, 1_000),
   /** A receiver that has not answered in this time counts as failed (spec: 10 s). */
   WEBHOOK_TIMEOUT_MS: envInt(10_000, 100, 60_000),
-  /** Deliveries in flight per process. */
+  /**
+   * Attempts in flight per process. One waiting over 0.5 s for its receiver moves aside (up to
+   * as many again), so a dead receiver's attempts do not take the fast receivers' slots.
+   */
   WEBHOOK_CONCURRENCY: envInt(64, 1, 1_000),
   /**
    * Deliveries in flight to one webhook across all processes: a slow or dead receiver can
    * hold at most this many slots, so it never starves the others.
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: envInt(8, 1, 1_000),
-  /** How often overdue deliveries (tasks lost with Redis data) are re-enqueued. */
-  WEBHOOK_RECONCILE_INTERVAL_MS: envInt(5_000, 100),
+  /**
+   * How often Postgres is asked for due attempts besides the wake-ups (new events, finished
+   * attempts, a retry's own timer): covers other processes' retries and expired leases.
+   */
+  WEBHOOK_RECONCILE_INTERVAL_MS: envInt(1_000, 100),
   METRICS_PORT: envInt(0, 0, 65535),
 };
 

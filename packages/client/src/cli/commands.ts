@@ -43,29 +43,49 @@ function positiveInt(value: string | boolean | undefined, flag: string, command:
 
 const str = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** The job body of `jobs create` and `jobs estimate` (the same flags, the same validation server-side). */
+function jobBodyOf(values: Values, args: string[], command: string) {
+  const type = oneOf(values.type, JOB_TYPES, '--type', command);
+  if (!type) throw new UsageError('--type is required (details or search)', `crawl ${command} --help`);
+  const config: { marketplace?: string; lang?: string; pages?: number } = {};
+  if (str(values.marketplace)) config.marketplace = str(values.marketplace);
+  if (str(values.lang)) config.lang = str(values.lang);
+  const pages = positiveInt(values.pages, '--pages', command);
+  if (pages !== undefined) config.pages = pages;
+  return { type, targets: args, ...(Object.keys(config).length ? { config } : {}) };
+}
+
 const jobsCreate: Command = {
   name: 'jobs create',
-  usage: 'crawl jobs create --type details|search [--marketplace US] [--lang en-US] [--idempotency-key K] [--quiet] TARGET...',
+  usage: 'crawl jobs create --type details|search [--marketplace US] [--lang en-US] [--pages N] [--idempotency-key K] [--quiet] TARGET...',
   summary: 'create a crawl job (prints the job, or its id with --quiet)',
   help: `Targets are ASINs or Amazon product URLs for 'details', keywords for 'search' (quote keywords
-with spaces). Credits are reserved at once: 2 per details target, 5 per keyword. The request
+with spaces); --pages (search, 1 to 7, default 1) crawls that many result pages per keyword.
+Credits are reserved at once: 2 per details target, 5 per keyword and page; pages a keyword
+does not have are refunded when the job ends. The request
 carries an Idempotency-Key (generated unless given), so a retry after a network error never
 creates a second job.`,
-  options: { type: { type: 'string' }, marketplace: { type: 'string' }, lang: { type: 'string' }, 'idempotency-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+  options: { type: { type: 'string' }, marketplace: { type: 'string' }, lang: { type: 'string' }, pages: { type: 'string' }, 'idempotency-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
   args: { min: 1, max: Infinity },
   async run({ client, project, args, values, io }) {
-    const type = oneOf(values.type, JOB_TYPES, '--type', 'jobs create');
-    if (!type) throw new UsageError('--type is required (details or search)', 'crawl jobs create --help');
-    const config: { marketplace?: string; lang?: string } = {};
-    if (str(values.marketplace)) config.marketplace = str(values.marketplace);
-    if (str(values.lang)) config.lang = str(values.lang);
-    const job = await client.jobs.create(
-      project(),
-      { type, targets: args, ...(Object.keys(config).length ? { config } : {}) },
-      { idempotencyKey: str(values['idempotency-key']) },
-    );
+    const job = await client.jobs.create(project(), jobBodyOf(values, args, 'jobs create'), { idempotencyKey: str(values['idempotency-key']) });
     await write(io.stdout, values.quiet ? `${job.id}\n` : json(job));
     return 0;
+  },
+};
+
+const jobsEstimate: Command = {
+  name: 'jobs estimate',
+  usage: 'crawl jobs estimate --type details|search [--marketplace US] [--lang en-US] [--pages N] TARGET...',
+  summary: 'print what a job would cost and whether it would be accepted now (creates nothing)',
+  help: `The same arguments as 'jobs create', validated the same way. Prints {targets, pages,
+creditsPerTarget, cost, balance, accepted, refusal}. Exit status 0 when it would be accepted, 1 when not.`,
+  options: { type: { type: 'string' }, marketplace: { type: 'string' }, lang: { type: 'string' }, pages: { type: 'string' } },
+  args: { min: 1, max: Infinity },
+  async run({ client, project, args, values, io }) {
+    const estimate = await client.jobs.estimate(project(), jobBodyOf(values, args, 'jobs estimate'));
+    await write(io.stdout, json(estimate));
+    return estimate.accepted ? 0 : 1;
   },
 };
 
@@ -141,14 +161,44 @@ const jobsCancel: Command = {
 
 const jobsRetry: Command = {
   name: 'jobs retry',
-  usage: 'crawl jobs retry ID [--idempotency-key K] [--quiet]',
-  summary: 'create a new job with the targets of a failed or cancelled job',
-  help: 'Prints the NEW job (or its id with --quiet). Credits are reserved again.',
-  options: { 'idempotency-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+  usage: 'crawl jobs retry ID [--failed] [--idempotency-key K] [--quiet]',
+  summary: 'create a new job with the targets of a failed or cancelled job (or only its failed ones)',
+  help: `Prints the NEW job (or its id with --quiet). Credits are reserved for its targets.
+--failed: only the targets that failed or were cancelled, of any finished job (a completed one too).`,
+  options: { failed: { type: 'boolean' }, 'idempotency-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
   args: { min: 1, max: 1 },
   async run({ client, args, values, io }) {
-    const job = await client.jobs.retry(args[0]!, { idempotencyKey: str(values['idempotency-key']) });
+    const job = await client.jobs.retry(args[0]!, { idempotencyKey: str(values['idempotency-key']), ...(values.failed ? { targets: 'failed' as const } : {}) });
     await write(io.stdout, values.quiet ? `${job.id}\n` : json(job));
+    return 0;
+  },
+};
+
+const jobsDelete: Command = {
+  name: 'jobs delete',
+  usage: 'crawl jobs delete ID',
+  summary: 'delete the results of a finished job (the job itself stays)',
+  help: 'Prints the job, with resultsPurgedAt. Its results and export answer GONE afterwards. A queued or running job is an INVALID_STATE error.',
+  options: {},
+  args: { min: 1, max: 1 },
+  async run({ client, args, io }) {
+    await write(io.stdout, json(await client.jobs.delete(args[0]!)));
+    return 0;
+  },
+};
+
+const usageCommand: Command = {
+  name: 'usage',
+  usage: 'crawl usage [--from DATE] [--to DATE] [--limit N] [--offset N]',
+  summary: "print the credit balance, plan, rate limit and the project's credit ledger",
+  help: `Prints {data, pagination}: the organization's balance and plan, the rate limit in force, the
+project's credit totals over the range (default: the last 30 days) and one page of its ledger.`,
+  options: { from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' } },
+  args: { min: 0, max: 0 },
+  async run({ client, project, values, io }) {
+    const offset = str(values.offset) === '0' ? 0 : positiveInt(values.offset, '--offset', 'usage');
+    const query = { from: str(values.from), to: str(values.to), limit: positiveInt(values.limit, '--limit', 'usage'), offset };
+    await write(io.stdout, json(await client.usage(project(), query)));
     return 0;
   },
 };
@@ -187,6 +237,6 @@ const resultsCommand: Command = {
   },
 };
 
-export const JOB_COMMANDS: Command[] = [jobsCreate, jobsGet, jobsList, jobsWait, jobsCancel, jobsRetry];
-export const TOP_COMMANDS: Command[] = [exportCommand, resultsCommand];
+export const JOB_COMMANDS: Command[] = [jobsCreate, jobsEstimate, jobsGet, jobsList, jobsWait, jobsCancel, jobsRetry, jobsDelete];
+export const TOP_COMMANDS: Command[] = [exportCommand, resultsCommand, usageCommand];
 export const ALL_COMMANDS: Command[] = [...JOB_COMMANDS, ...TOP_COMMANDS];

@@ -202,6 +202,8 @@ export interface paths {
                         Location: string;
                         /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time */
+                        "X-Credits-Remaining"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -308,6 +310,175 @@ export interface paths {
                 };
                 /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
                 422: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description INTERNAL: a fault of the service; the request id is in the logs */
+                500: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key/projects/{projectId}/jobs/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cost of a job body and whether a create would be accepted now (validated like a create; creates and reserves nothing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateJobBody"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CostEstimate"];
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                400: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN: the path names another project than the key's */
+                403: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+                413: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                         "X-Request-Id"?: string;
@@ -545,7 +716,173 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete the results of a finished job; the job stays (with `resultsPurgedAt`) for the ledger, and its results and export answer 410 */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    jobId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Job"];
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                400: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND: unknown id, or an id of another project */
+                404: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+                409: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+                413: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description INTERNAL: a fault of the service; the request id is in the logs */
+                500: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -623,6 +960,23 @@ export interface paths {
                 };
                 /** @description NOT_FOUND: unknown id, or an id of another project */
                 404: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains */
+                410: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                         "X-Request-Id"?: string;
@@ -823,6 +1177,23 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains */
+                410: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
                 413: {
                     headers: {
@@ -914,7 +1285,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry a failed or cancelled job as a new job */
+        /** Retry a job as a new job: every target of a failed or cancelled job (default), or `{"targets": "failed"}` for only the failed or cancelled targets of a finished job */
         post: {
             parameters: {
                 query?: never;
@@ -926,7 +1297,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["RetryJobBody"];
+                };
+            };
             responses: {
                 /** @description Success */
                 202: {
@@ -943,6 +1318,8 @@ export interface paths {
                         Location: string;
                         /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time */
+                        "X-Credits-Remaining"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1475,7 +1852,9 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     projectId: string;
                 };
@@ -1500,6 +1879,8 @@ export interface paths {
                         "X-RateLimit-Reset"?: number;
                         /** @description Path of the schedule */
                         Location: string;
+                        /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1553,8 +1934,42 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+                409: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
                 413: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
+                422: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                         "X-Request-Id"?: string;
@@ -2602,6 +3017,587 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/key/projects/{projectId}/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deliveries, newest first, each with its last attempts (filters: status, event, webhookId, from, to) */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "pending" | "delivered" | "failed";
+                    event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                    webhookId?: string;
+                    from?: string;
+                    to?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookDelivery"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                400: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN: the path names another project than the key's */
+                403: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+                413: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description INTERNAL: a fault of the service; the request id is in the logs */
+                500: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key/projects/{projectId}/webhooks/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending or with its webhook disabled) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookDelivery"];
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                400: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN: the path names another project than the key's */
+                403: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND: unknown id, or an id of another project */
+                404: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+                409: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+                413: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description INTERNAL: a fault of the service; the request id is in the logs */
+                500: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key/projects/{projectId}/webhooks/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReplayWebhooksBody"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookReplayResult"];
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                400: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN: the path names another project than the key's */
+                403: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+                409: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+                413: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
+                422: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description INTERNAL: a fault of the service; the request id is in the logs */
+                500: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/key/projects/{projectId}/tracked-targets": {
         parameters: {
             query?: never;
@@ -3045,6 +4041,177 @@ export interface paths {
                 };
                 /** @description NOT_FOUND: unknown id, or an id of another project */
                 404: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+                413: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description INTERNAL: a fault of the service; the request id is in the logs */
+                500: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Whole seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key/projects/{projectId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger` */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Usage"];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                400: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+                401: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN: the path names another project than the key's */
+                403: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                         "X-Request-Id"?: string;
@@ -3670,7 +4837,7 @@ export interface webhooks {
         put?: never;
         /**
          * product.changed delivery
-         * @description A monitored field of a product changed between two details crawls. `data` has the changes and the merged last known snapshot.
+         * @description A monitored field of a product changed between two crawls (details, or search: a card is compared only on what it shows). `data` has the changes and the merged last known snapshot.
          */
         post: {
             parameters: {
@@ -3729,6 +4896,7 @@ export interface components {
                 succeeded: number;
                 failed: number;
             };
+            /** @description `reserved`: every page of every target (search: 5 x keywords x pages); `consumed`: the pages crawled so far by targets that finished with results; settled (consumed + refunded = reserved) when the job ends, pages not crawled being refunded */
             credits: {
                 reserved: number;
                 consumed: number;
@@ -3743,6 +4911,20 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
+            /** @description Search jobs: result pages crawled per keyword at most (`config.pages`); null for other job types */
+            pages: number | null;
+            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword (zero rows, refunded) */
+            notes: {
+                target: string;
+                /** @enum {string} */
+                code: "NO_RESULTS";
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE
+             */
+            resultsPurgedAt?: string;
         };
         JobCompletedDelivery: {
             /** @description The delivery id (also the X-Service-Delivery header): deduplicate on it */
@@ -3780,6 +4962,7 @@ export interface components {
                 succeeded: number;
                 failed: number;
             };
+            /** @description `reserved`: every page of every target (search: 5 x keywords x pages); `consumed`: the pages crawled so far by targets that finished with results; settled (consumed + refunded = reserved) when the job ends, pages not crawled being refunded */
             credits: {
                 reserved: number;
                 consumed: number;
@@ -3794,6 +4977,20 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
+            /** @description Search jobs: result pages crawled per keyword at most (`config.pages`); null for other job types */
+            pages: number | null;
+            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword (zero rows, refunded) */
+            notes: {
+                target: string;
+                /** @enum {string} */
+                code: "NO_RESULTS";
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE
+             */
+            resultsPurgedAt?: string;
         };
         JobFailedDelivery: {
             /** @description The delivery id (also the X-Service-Delivery header): deduplicate on it */
@@ -3952,6 +5149,7 @@ export interface components {
                 succeeded: number;
                 failed: number;
             };
+            /** @description `reserved`: every page of every target (search: 5 x keywords x pages); `consumed`: the pages crawled so far by targets that finished with results; settled (consumed + refunded = reserved) when the job ends, pages not crawled being refunded */
             credits: {
                 reserved: number;
                 consumed: number;
@@ -3966,6 +5164,20 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
+            /** @description Search jobs: result pages crawled per keyword at most (`config.pages`); null for other job types */
+            pages: number | null;
+            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword (zero rows, refunded) */
+            notes: {
+                target: string;
+                /** @enum {string} */
+                code: "NO_RESULTS";
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE
+             */
+            resultsPurgedAt?: string;
         };
         FieldIssue: {
             path: string;
@@ -3974,7 +5186,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "NOT_FOUND" | "JOB_NOT_COMPLETE" | "INVALID_STATE" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "NOT_FOUND" | "JOB_NOT_COMPLETE" | "INVALID_STATE" | "IDEMPOTENCY_IN_PROGRESS" | "GONE" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                 message: string;
                 requestId: string;
                 details?: components["schemas"]["FieldIssue"][] | {
@@ -3998,7 +5210,27 @@ export interface components {
             config?: {
                 marketplace?: string;
                 lang?: string;
+                /** @description Search only: result pages crawled per keyword, 1 to 7 (default 1); charged per page crawled */
+                pages?: number;
             };
+        };
+        CostEstimate: {
+            /** @description Targets after normalization and de-duplication (what would be crawled and charged) */
+            targets: number;
+            /** @description Search: result pages per keyword (`config.pages`); 1 for other types */
+            pages: number;
+            /** @description What one target reserves: 5 per result page for search, 2 for details */
+            creditsPerTarget: number;
+            cost: number;
+            balance: number;
+            /** @description Whether a create with this body would be accepted now (202) */
+            accepted: boolean;
+            /** @description Why a create would be refused (the error code it would answer); null when accepted */
+            refusal: {
+                /** @enum {string} */
+                code: "INSUFFICIENT_CREDITS";
+                message: string;
+            } | null;
         };
         Pagination: {
             total: number;
@@ -4013,6 +5245,8 @@ export interface components {
             currency: string;
         };
         DetailsResultItem: {
+            /** @description The target as submitted (ASIN or product URL) */
+            target: string;
             asin: string;
             url: string | null;
             title: string | null;
@@ -4040,7 +5274,8 @@ export interface components {
                 name: string;
                 id: string | null;
             } | null;
-            isPrime: boolean;
+            /** @description true: the buy box shows a Prime badge for the offer; false: the page says the offer is not Prime; null: the page does not say (no badge is not a no) */
+            isPrime: boolean | null;
             variants: {
                 asin: string;
                 dimensions: {
@@ -4053,13 +5288,14 @@ export interface components {
             /** @description Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage */
             missingFields: string[];
             parserVersion: string;
-            /** @description The target as submitted (ASIN or product URL) */
-            target: string;
         };
         SearchResultItem: {
-            /** @description 1-based among all cards on the page, sponsored included */
+            keyword: string;
+            /** @description The result page (1-based) the card was on; see config.pages */
+            page: number;
+            /** @description 1-based among all cards of the keyword's result pages, sponsored included; continues across pages (page 2's first card follows page 1's last) */
             position: number;
-            /** @description 1-based among non-sponsored cards; null for sponsored ones */
+            /** @description 1-based among cards known to be organic (isSponsored false), continuing across pages; null for the others */
             organicPosition: number | null;
             asin: string;
             title: string | null;
@@ -4070,13 +5306,14 @@ export interface components {
             /** @description 0-5 */
             rating: number | null;
             reviewsCount: number | null;
-            isSponsored: boolean;
-            isPrime: boolean;
+            /** @description true: the card carries an ad label or ad link; false: no ad marker and a direct product link; null: the card has neither, so the page does not say */
+            isSponsored: boolean | null;
+            /** @description true: the card shows a Prime badge; false: no badge while other cards of the page show one; null: no card of the page shows Prime badges, so the page does not say */
+            isPrime: boolean | null;
             badges: string[];
             /** @description Of: title, url, image, price, rating, reviewsCount */
             missingFields: string[];
             parserVersion: string;
-            keyword: string;
         };
         ResultItem: components["schemas"]["DetailsResultItem"] | components["schemas"]["SearchResultItem"];
         LlmExportItem: {
@@ -4086,6 +5323,8 @@ export interface components {
             query: string | null;
             rank: number | null;
             organicRank: number | null;
+            /** @description Search: the result page (1-based) of the card; null for details */
+            page: number | null;
             asin: string | null;
             marketplace: string;
             url: string | null;
@@ -4136,6 +5375,14 @@ export interface components {
             };
             items: components["schemas"]["LlmExportItem"][];
         };
+        RetryJobBody: {
+            /**
+             * @description `all`: every target of a failed or cancelled job. `failed`: only the targets of a finished job that failed or were cancelled
+             * @default all
+             * @enum {string}
+             */
+            targets?: "all" | "failed";
+        };
         CrawlConfig: {
             /** @enum {string} */
             type: "search" | "details";
@@ -4143,6 +5390,8 @@ export interface components {
             config: {
                 marketplace: string;
                 lang: string | null;
+                /** @description Search: result pages per keyword (absent for other types) */
+                pages?: number;
             };
         };
         Schedule: {
@@ -4175,6 +5424,8 @@ export interface components {
                 config?: {
                     marketplace?: string;
                     lang?: string;
+                    /** @description Search only: result pages crawled per keyword, 1 to 7 (default 1); charged per page crawled */
+                    pages?: number;
                 };
             };
             /** @default true */
@@ -4190,6 +5441,8 @@ export interface components {
                 config?: {
                     marketplace?: string;
                     lang?: string;
+                    /** @description Search only: result pages crawled per keyword, 1 to 7 (default 1); charged per page crawled */
+                    pages?: number;
                 };
             };
         };
@@ -4202,6 +5455,17 @@ export interface components {
             enabled: boolean;
             /** @description The signing secret; keep it confidential */
             secret: string;
+            /**
+             * Format: date-time
+             * @description A secret rotation is in progress until then: deliveries carry a second v1= signature made with the previous secret
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set when the service disabled the endpoint after it failed continuously (webhook.disabled); PATCH with enabled: true re-enables it
+             */
+            disabledAt: string | null;
+            disabledReason: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4218,7 +5482,11 @@ export interface components {
             statusCode: number | null;
             durationMs: number;
             error: string | null;
+            /** @description The first 1 KiB of the receiver's answer (null without one); signing secrets redacted */
+            responseBody: string | null;
             test: boolean;
+            /** @description An attempt asked for by a resend or a replay */
+            manual: boolean;
             /** Format: date-time */
             createdAt: string;
         };
@@ -4257,6 +5525,66 @@ export interface components {
             webhookId: string;
             /** @enum {string} */
             triggerAction?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+        };
+        WebhookAttempt: {
+            /** @description 1-5: the automatic schedule; higher: resends and replays */
+            attempt: number;
+            /** @description true for an attempt asked for by a resend or a replay */
+            manual: boolean;
+            success: boolean;
+            /** @description null when no HTTP response was received */
+            statusCode: number | null;
+            durationMs: number;
+            error: string | null;
+            /** @description The first 1 KiB of the receiver's answer (null without one); signing secrets redacted */
+            responseBody: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookDelivery: {
+            /** @description The delivery id, sent as X-Service-Delivery and the body `id`; the same for every attempt, resend and replay */
+            id: string;
+            webhookId: string;
+            /** @enum {string} */
+            event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            /**
+             * @description pending: an attempt is due or in flight; delivered: a 2xx was received; failed: no attempt is left
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            attemptCount: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (null unless pending)
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** @description The last 10 attempts, oldest first */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookReplayResult: {
+            /** @description Failed deliveries re-armed for one more attempt by this call */
+            replayed: number;
+            deliveryIds: string[];
+            /** @description More failed deliveries match: send the same request again to continue */
+            hasMore: boolean;
+        };
+        ReplayWebhooksBody: {
+            /** @description ISO 8601 date (`2026-03-01`: from the start of that UTC day) or timestamp; a timestamp without an offset is UTC */
+            from: string;
+            /** @description ISO 8601 date (`2026-03-01`: through the end of that UTC day) or timestamp, inclusive; a timestamp without an offset is UTC */
+            to?: string;
+            webhookId?: string;
+            /** @enum {string} */
+            event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            /**
+             * @description At most 1000 per call
+             * @default 1000
+             */
+            limit?: number;
         };
         TrackedTarget: {
             asin: string;
@@ -4340,6 +5668,45 @@ export interface components {
                 to: number;
                 delta: number;
             }[];
+        };
+        LedgerEntry: {
+            /** @description null for grants (organization-wide) */
+            jobId: string | null;
+            /** @enum {string} */
+            kind: "grant" | "reserve" | "refund" | "consume";
+            amount: number;
+            /** @description The organization's balance right after this entry */
+            balanceAfter: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Usage: {
+            organizationId: string;
+            /** @enum {string} */
+            plan: "starter" | "growth" | "enterprise";
+            /** @description The organization's credit balance now (shared by its projects) */
+            balance: number;
+            /** @description Requests per window per user, from the organization's plan */
+            rateLimit: {
+                limit: number;
+                /** @description 1 (starter, growth) or 60 (enterprise) */
+                windowSeconds: number;
+            };
+            range: {
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            /** @description Ledger totals over the range: this project's jobs, plus the organization's grants */
+            credits: {
+                granted: number;
+                reserved: number;
+                consumed: number;
+                refunded: number;
+            };
+            /** @description Entries of the range behind the totals, newest first; paged by `pagination` (limit, offset) */
+            ledger: components["schemas"]["LedgerEntry"][];
         };
         Analytics: {
             range: {

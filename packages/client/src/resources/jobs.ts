@@ -8,6 +8,7 @@ import { CrawlApiError, CrawlNetworkError, CrawlWaitTimeoutError } from '../erro
 import { paginate, seg } from '../pagination';
 import { sleep, type Transport } from '../transport';
 import {
+  type CostEstimate,
   type CreateJobBody,
   type ExportFormat,
   type Job,
@@ -15,6 +16,7 @@ import {
   type Page,
   type PageQuery,
   type ResultItem,
+  type RetryTargets,
   TERMINAL_STATUSES,
 } from '../types';
 
@@ -64,6 +66,15 @@ export class JobsResource {
       idempotencyKey,
       retryable: idempotencyKey !== undefined,
     });
+    return res.data;
+  }
+
+  /**
+   * What creating a job with `body` would cost, the balance, and whether it would be accepted
+   * now (`accepted`, else `refusal`). Validated like a create (400 alike); creates nothing.
+   */
+  async estimate(projectId: string, body: CreateJobBody): Promise<CostEstimate> {
+    const res = await this.transport.json<{ data: CostEstimate }>({ method: 'POST', path: `/v1/key/projects/${seg(projectId)}/jobs/estimate`, body, retryable: true });
     return res.data;
   }
 
@@ -139,10 +150,31 @@ export class JobsResource {
     return { path, bytes: (await stat(path)).size };
   }
 
-  /** A new job with the same targets, for a `failed` or `cancelled` job (credits reserved again). */
-  async retry(id: string, options: IdempotencyOptions = {}): Promise<Job> {
+  /**
+   * A new job (credits reserved for its targets). Default: every target of a `failed` or
+   * `cancelled` job. `targets: 'failed'`: only the targets of a finished job (completed ones
+   * too) that failed or were cancelled; 409 INVALID_STATE when there are none. Without
+   * `targets` no body is sent, as before.
+   */
+  async retry(id: string, options: IdempotencyOptions & { targets?: RetryTargets } = {}): Promise<Job> {
     const idempotencyKey = options.idempotencyKey ?? (this.options.autoIdempotency ? randomUUID() : undefined);
-    const res = await this.transport.json<{ data: Job }>({ method: 'POST', path: `/v1/key/jobs/${seg(id)}/retry`, idempotencyKey, retryable: idempotencyKey !== undefined });
+    const res = await this.transport.json<{ data: Job }>({
+      method: 'POST',
+      path: `/v1/key/jobs/${seg(id)}/retry`,
+      ...(options.targets ? { body: { targets: options.targets } } : {}),
+      idempotencyKey,
+      retryable: idempotencyKey !== undefined,
+    });
+    return res.data;
+  }
+
+  /**
+   * Deletes the results of a finished job (409 INVALID_STATE while queued or running). The job
+   * stays, with `resultsPurgedAt`; its results and export answer 410 GONE from then on.
+   * Idempotent, so retried like a GET.
+   */
+  async delete(id: string): Promise<Job> {
+    const res = await this.transport.json<{ data: Job }>({ method: 'DELETE', path: `/v1/key/jobs/${seg(id)}`, retryable: true });
     return res.data;
   }
 

@@ -1,6 +1,18 @@
-import { seg } from '../pagination';
+import { randomUUID } from 'node:crypto';
+import { paginate, seg } from '../pagination';
 import type { Transport } from '../transport';
-import type { EventName, WebhookConfig, WebhookConfigInput, Webhooks, WebhookTestResult } from '../types';
+import type {
+  EventName,
+  ListDeliveriesQuery,
+  Page,
+  ReplayWebhooksBody,
+  WebhookConfig,
+  WebhookConfigInput,
+  WebhookDelivery,
+  WebhookReplayResult,
+  Webhooks,
+  WebhookTestResult,
+} from '../types';
 
 /** Spec 4.5: webhook configurations of a project, their delivery log, test deliveries. */
 export class WebhooksResource {
@@ -43,6 +55,57 @@ export class WebhooksResource {
       retryable: false,
     });
     return res.data;
+  }
+
+  /** One page of deliveries, newest first, each with its last attempts (filters: status, event, webhookId, from, to). */
+  deliveries(projectId: string, query: ListDeliveriesQuery = {}): Promise<Page<WebhookDelivery>> {
+    return this.transport.json<Page<WebhookDelivery>>({ method: 'GET', path: `/v1/key/projects/${seg(projectId)}/webhooks/deliveries`, query: { ...query }, retryable: true });
+  }
+
+  /** Every delivery matching `query`, page by page (`query.limit` is the page size, default 100). */
+  iterateDeliveries(projectId: string, query: ListDeliveriesQuery = {}): AsyncGenerator<WebhookDelivery, void, undefined> {
+    const { limit = 100, offset = 0, ...filter } = query;
+    return paginate((l, o) => this.deliveries(projectId, { ...filter, limit: l, offset: o }), limit, offset);
+  }
+
+  /**
+   * One more attempt of a delivered or failed delivery: same id and body, signed anew. Answers
+   * the delivery, pending. 409 INVALID_STATE while it is pending or its webhook is disabled.
+   * Not retried automatically: a repeat of a resend that went through is that 409.
+   */
+  async resend(projectId: string, deliveryId: string): Promise<WebhookDelivery> {
+    const res = await this.transport.json<{ data: WebhookDelivery }>({
+      method: 'POST',
+      path: `/v1/key/projects/${seg(projectId)}/webhooks/deliveries/${seg(deliveryId)}/resend`,
+      retryable: false,
+    });
+    return res.data;
+  }
+
+  /**
+   * One more attempt of each failed delivery created in [from, to) (at most `limit`, 1,000, per
+   * call). Safe to repeat: re-armed deliveries are pending, so a repeat never sends one twice;
+   * with the same idempotency key it answers the first call's result.
+   */
+  async replay(projectId: string, body: ReplayWebhooksBody, options: { idempotencyKey?: string } = {}): Promise<WebhookReplayResult> {
+    const res = await this.transport.json<{ data: WebhookReplayResult }>({
+      method: 'POST',
+      path: `/v1/key/projects/${seg(projectId)}/webhooks/replay`,
+      body,
+      idempotencyKey: options.idempotencyKey ?? randomUUID(),
+      retryable: true,
+    });
+    return res.data;
+  }
+
+  /** Replays every failed delivery of the range, call after call while `hasMore`; returns the ids re-armed. */
+  async replayAll(projectId: string, body: ReplayWebhooksBody): Promise<string[]> {
+    const ids: string[] = [];
+    for (;;) {
+      const page = await this.replay(projectId, body);
+      ids.push(...page.deliveryIds);
+      if (!page.hasMore || page.replayed === 0) return ids;
+    }
   }
 }
 

@@ -69,6 +69,7 @@ export interface IdempotencyKey {
   request_hash: string;
   response_body: Json | null;
   response_status: number | null;
+  schedule_id: string | null;
 }
 
 export interface Job {
@@ -82,9 +83,14 @@ export interface Job {
   id: string;
   lang: string | null;
   marketplace: string;
+  notes: Generated<Json>;
   organization_id: string;
+  pages: number | null;
+  pages_crawled: Generated<number>;
   project_id: string;
   results_count: Generated<number>;
+  results_purge_pending: Generated<boolean>;
+  results_purged_at: Timestamp | null;
   retry_of: string | null;
   schedule_id: string | null;
   started_at: Timestamp | null;
@@ -102,6 +108,8 @@ export interface JobTarget {
   finished_at: Timestamp | null;
   idx: number;
   job_id: string;
+  page_checkpoint: Json | null;
+  pages_crawled: Generated<number>;
   released_at: Timestamp | null;
   status: Generated<string>;
   target: string;
@@ -195,7 +203,9 @@ export interface WebhookAttempt {
   error: string | null;
   event_type: string;
   id: Generated<number>;
+  manual: Generated<boolean>;
   project_id: string;
+  response_body: string | null;
   status_code: number | null;
   success: boolean;
   test: Generated<boolean>;
@@ -204,10 +214,15 @@ export interface WebhookAttempt {
 
 export interface WebhookConfig {
   created_at: Generated<Timestamp>;
+  disabled_at: Timestamp | null;
+  disabled_reason: string | null;
   enabled: Generated<boolean>;
+  failing_since: Timestamp | null;
   id: string;
   name: string | null;
   position: Generated<number>;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: Timestamp | null;
   project_id: string;
   secret_encrypted: string;
   trigger_action: string;
@@ -224,8 +239,10 @@ export interface WebhookDelivery {
   finished_at: Timestamp | null;
   id: string;
   locked_until: Timestamp | null;
+  max_attempts: Generated<number>;
   next_attempt_at: Generated<Timestamp>;
   project_id: string;
+  resend_requested_at: Timestamp | null;
   status: Generated<string>;
   webhook_id: string;
 }

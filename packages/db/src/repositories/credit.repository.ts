@@ -4,6 +4,14 @@ import type { Database } from '../schema';
 
 type Executor = Db | Transaction<Database>;
 
+export interface LedgerEntryRow {
+  job_id: string | null;
+  kind: 'grant' | 'reserve' | 'refund' | 'consume';
+  amount: number;
+  balance_after: number;
+  created_at: Date;
+}
+
 export interface LedgerTotals {
   grant: number;
   reserve: number;
@@ -67,6 +75,54 @@ export class CreditRepository {
     const totals: LedgerTotals = { grant: 0, reserve: 0, refund: 0, consume: 0 };
     for (const r of rows) totals[r.kind] = Number(r.total);
     return totals;
+  }
+
+  /**
+   * Ledger totals per kind over [from, to] as one project sees them: its own jobs' entries plus
+   * the organization's grants (they feed the shared balance). Entries of the organization's
+   * other projects stay hidden.
+   */
+  async projectTotals(organizationId: string, projectId: string, from: Date, to: Date): Promise<LedgerTotals> {
+    const rows = await this.projectLedger(organizationId, projectId, from, to)
+      .select(['kind', (eb) => eb.fn.sum<number>('amount').as('total')])
+      .groupBy('kind')
+      .execute();
+    const totals: LedgerTotals = { grant: 0, reserve: 0, refund: 0, consume: 0 };
+    for (const r of rows) totals[r.kind] = Number(r.total);
+    return totals;
+  }
+
+  /** The project's ledger entries over [from, to] (see `projectTotals`), newest first. */
+  async projectLedgerPage(
+    organizationId: string,
+    projectId: string,
+    range: { from: Date; to: Date; limit: number; offset: number },
+  ): Promise<{ rows: LedgerEntryRow[]; total: number }> {
+    const query = this.projectLedger(organizationId, projectId, range.from, range.to);
+    const [rows, count] = await Promise.all([
+      query
+        .select(['job_id', 'kind', 'amount', 'balance_after', 'created_at'])
+        .orderBy('id', 'desc')
+        .limit(range.limit)
+        .offset(range.offset)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  private projectLedger(organizationId: string, projectId: string, from: Date, to: Date) {
+    return this.db
+      .selectFrom('credit_ledger')
+      .where('organization_id', '=', organizationId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<=', to)
+      .where((eb) =>
+        eb.or([
+          eb('job_id', 'is', null),
+          eb('job_id', 'in', eb.selectFrom('job').select('job.id').where('job.project_id', '=', projectId).where('job.organization_id', '=', organizationId)),
+        ]),
+      );
   }
 
   private async append(

@@ -5,7 +5,8 @@ import { isUniqueViolation } from '../connection';
 export type IdempotencyClaim =
   | { kind: 'claimed' }
   | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'recovered'; jobId: string }
+  /** The job or schedule the first request created, recorded on the key in the same transaction. */
+  | { kind: 'recovered'; createdId: string }
   | { kind: 'in_progress' }
   | { kind: 'mismatch' };
 
@@ -43,15 +44,16 @@ export class IdempotencyRepository {
     }
     const existing = await this.db
       .selectFrom('idempotency_key')
-      .select(['request_hash', 'response_status', 'response_body', 'job_id', 'created_at'])
+      .select(['request_hash', 'response_status', 'response_body', 'job_id', 'schedule_id', 'created_at'])
       .where('project_id', '=', projectId)
       .where('key', '=', key)
       .executeTakeFirst();
     if (!existing) return this.claim(projectId, key, requestHash);
     if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
     if (existing.response_status !== null) return { kind: 'replay', status: existing.response_status, body: existing.response_body };
-    // The first request created its job but never stored its answer (its gateway died).
-    if (existing.job_id) return { kind: 'recovered', jobId: existing.job_id };
+    // The first request created its job or schedule but never stored its answer (its gateway died).
+    const createdId = existing.job_id ?? existing.schedule_id;
+    if (createdId) return { kind: 'recovered', createdId };
     // Compared in SQL: timestamps read back into JS lose their microseconds (found by the chaos run).
     const taken = await this.db
       .updateTable('idempotency_key')
@@ -60,6 +62,7 @@ export class IdempotencyRepository {
       .where('key', '=', key)
       .where('response_status', 'is', null)
       .where('job_id', 'is', null)
+      .where('schedule_id', 'is', null)
       .where('created_at', '<', sql<Date>`now() - ${`${ABANDONED_AFTER_MS} milliseconds`}::interval`)
       .returning('key')
       .executeTakeFirst();

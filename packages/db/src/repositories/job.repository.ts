@@ -1,8 +1,14 @@
 import { type Selectable, type Transaction, sql } from 'kysely';
 import type { Db } from '../connection';
-import type { Database, JobErrorRow, JobTable } from '../schema';
+import type { Database, JobErrorRow, JobNoteRow, JobTable, PageCheckpoint } from '../schema';
 
-export type JobRow = Selectable<JobTable>;
+/**
+ * A job row. The search-depth columns (`pages`, `pages_crawled`, `notes`) are optional in the
+ * type, like the retention state: every query returns them, and rows built by hand (samples,
+ * tests) stay valid without them (read them with their defaults: null, 0, []).
+ */
+type JobDepthColumns = 'pages' | 'pages_crawled' | 'notes';
+export type JobRow = Selectable<Omit<JobTable, JobDepthColumns>> & Partial<Pick<Selectable<JobTable>, JobDepthColumns>>;
 type Executor = Db | Transaction<Database>;
 
 /** A target just released into the queue, with the BullMQ priority its task gets. */
@@ -24,6 +30,8 @@ export interface NewJob {
   marketplace: string;
   lang: string | null;
   targets: string[];
+  /** Search: result pages per keyword (`config.pages`); null (the default) for other types. */
+  pages?: number | null;
   creditsReserved: number;
   retryOf?: string | null;
   scheduleId?: string | null;
@@ -67,9 +75,9 @@ export class JobRepository {
         select ${job.organizationId}, ${job.id}, 'reserve', ${job.creditsReserved}, credit_balance from reserved
       ), inserted as (
         insert into job (id, project_id, organization_id, type, status, marketplace, lang, targets, target_count,
-                         credits_reserved, retry_of, schedule_id)
+                         pages, credits_reserved, retry_of, schedule_id)
         select ${job.id}, ${job.projectId}, ${job.organizationId}, ${job.type}, 'queued', ${job.marketplace}, ${job.lang},
-               ${JSON.stringify(job.targets)}::jsonb, ${job.targets.length}, ${job.creditsReserved},
+               ${JSON.stringify(job.targets)}::jsonb, ${job.targets.length}, ${job.pages ?? null}::int, ${job.creditsReserved},
                ${job.retryOf ?? null}, ${job.scheduleId ?? null}
         from reserved
         returning *
@@ -129,6 +137,18 @@ export class JobRepository {
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };
+  }
+
+  /** Targets of a job that produced no result (failed, cancelled, or never crawled), in job order. */
+  async targetsWithoutResult(jobId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('job_target')
+      .select('target')
+      .where('job_id', '=', jobId)
+      .where('status', '!=', 'succeeded')
+      .orderBy('idx')
+      .execute();
+    return rows.map((r) => r.target);
   }
 
   /** Marks every not-yet-finished target cancelled; returns how many were. */
@@ -214,10 +234,51 @@ export class JobRepository {
     return this.db
       .selectFrom('job_target as t')
       .innerJoin('job as j', 'j.id', 't.job_id')
-      .select(['j.id as jobId', 'j.project_id as projectId', 'j.type', 'j.status as jobStatus', 'j.marketplace', 'j.lang', 't.idx', 't.target', 't.status as targetStatus'])
+      .select([
+        'j.id as jobId',
+        'j.project_id as projectId',
+        'j.type',
+        'j.status as jobStatus',
+        'j.marketplace',
+        'j.lang',
+        'j.pages',
+        't.idx',
+        't.target',
+        't.status as targetStatus',
+        't.page_checkpoint as pageCheckpoint',
+      ])
       .where('t.job_id', '=', jobId)
       .where('t.idx', '=', idx)
       .executeTakeFirst();
+  }
+
+  /** Whether a target is still to be crawled: pending, of a running job (a cheap check between pages). */
+  async isTargetPending(jobId: string, idx: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('job_target as t')
+      .innerJoin('job as j', 'j.id', 't.job_id')
+      .select('t.idx')
+      .where('t.job_id', '=', jobId)
+      .where('t.idx', '=', idx)
+      .where('t.status', '=', 'pending')
+      .where('j.status', '=', 'running')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Records the pages a still pending target crawled so far (a retried task goes on from the
+   * next page). False when the target is no longer pending (cancelled meanwhile).
+   */
+  async saveCheckpoint(jobId: string, idx: number, checkpoint: PageCheckpoint): Promise<boolean> {
+    const result = await this.db
+      .updateTable('job_target')
+      .set({ page_checkpoint: JSON.stringify(checkpoint) })
+      .where('job_id', '=', jobId)
+      .where('idx', '=', idx)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /**
@@ -229,13 +290,15 @@ export class JobRepository {
     trx: Transaction<Database>,
     jobId: string,
     idx: number,
-    outcome: { status: 'succeeded' | 'failed'; attempts: number; errorCode?: string; errorMessage?: string },
+    outcome: { status: 'succeeded' | 'failed'; attempts: number; pagesCrawled: number; errorCode?: string; errorMessage?: string },
   ): Promise<boolean> {
     const result = await trx
       .updateTable('job_target')
       .set({
         status: outcome.status,
         attempts: outcome.attempts,
+        pages_crawled: outcome.pagesCrawled,
+        page_checkpoint: null,
         error_code: outcome.errorCode ?? null,
         error_message: outcome.errorMessage ?? null,
         finished_at: new Date(),
@@ -247,11 +310,14 @@ export class JobRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Adds one finished target to the job's counters (row-locked until the transaction ends). */
+  /**
+   * Adds one finished target to the job's counters (row-locked until the transaction ends).
+   * `pages`: the pages the target is charged for (job.pages_crawled is their sum).
+   */
   async addProgress(
     trx: Transaction<Database>,
     jobId: string,
-    delta: { succeeded: number; failed: number; results: number; error?: JobErrorRow; errors?: JobErrorRow[] },
+    delta: { succeeded: number; failed: number; results: number; pages?: number; error?: JobErrorRow; errors?: JobErrorRow[]; note?: JobNoteRow },
   ): Promise<JobRow> {
     return trx
       .updateTable('job')
@@ -259,6 +325,8 @@ export class JobRepository {
         succeeded: eb('succeeded', '+', delta.succeeded),
         failed: eb('failed', '+', delta.failed),
         results_count: eb('results_count', '+', delta.results),
+        pages_crawled: eb('pages_crawled', '+', delta.pages ?? 0),
+        ...(delta.note ? { notes: sql`notes || ${JSON.stringify([delta.note])}::jsonb` as never } : {}),
         ...(delta.error || delta.errors?.length
           ? { errors: sql`errors || ${JSON.stringify(delta.errors ?? [delta.error])}::jsonb` as never }
           : {}),

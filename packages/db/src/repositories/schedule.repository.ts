@@ -20,12 +20,14 @@ export class ScheduleRepository {
   async create(
     input: { projectId: string; organizationId: string; cron: string; crawlConfig: StoredCrawlConfig; enabled: boolean; nextRunAt: Date },
     maxPerProject: number,
+    /** The request's Idempotency-Key: the schedule's id is recorded on it in the same transaction. */
+    idempotencyKey?: string,
   ): Promise<ScheduleRow | undefined> {
     const row = await this.db.transaction().execute(async (trx) => {
       await trx.selectFrom('project').select('id').where('id', '=', input.projectId).forUpdate().execute();
       const { count } = await trx.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('count')).where('project_id', '=', input.projectId).executeTakeFirstOrThrow();
       if (Number(count) >= maxPerProject) return undefined;
-      return trx
+      const created = await trx
         .insertInto('schedule')
         .values({
           id: newId('sch'),
@@ -38,6 +40,15 @@ export class ScheduleRepository {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (idempotencyKey !== undefined) {
+        await trx
+          .updateTable('idempotency_key')
+          .set({ schedule_id: created.id })
+          .where('project_id', '=', input.projectId)
+          .where('key', '=', idempotencyKey)
+          .execute();
+      }
+      return created;
     });
     if (row) await this.notify();
     return row;

@@ -1,12 +1,12 @@
 import { buildEvent, buildProject, buildWebhookConfig, openTestStore, type TestStore } from '@crawl/testing';
 import type { Db } from '../connection';
-import { WebhookDeliveryRepository } from './webhook.repository';
+import { type AttemptOutcome, type ClaimedDelivery, WebhookDeliveryRepository } from './webhook.repository';
 
 /**
- * The webhook claim/record cycle against a cloned database: outbox dispatch, exclusive
- * claims with leases, the attempt log and state moving together, and the overdue sweep.
- * dispatchEvents and findOverdue see the whole database, so every test dispatches its own
- * events and looks only at its own deliveries.
+ * The webhook claim/record cycle against a cloned database: outbox dispatch, exclusive batch
+ * claims with leases and a per-endpoint cap, the attempt log, state and endpoint health moving
+ * together. dispatchEvents and claimDue see the whole database, so every test dispatches its own
+ * events and looks only at its own deliveries (claimDue's big limit takes everything due).
  */
 let store: TestStore;
 let db: Db;
@@ -80,152 +80,172 @@ describe('dispatchEvents', () => {
   });
 });
 
-describe('claimAttempt / releaseClaim', () => {
-  it('hands an attempt to one claimant while its lease lasts, with the receiving configuration', async () => {
-    const { config, row } = await buildDelivery();
+const BIG = 10_000;
+/** Claims everything due and keeps this test's deliveries. */
+const claimMine = async (ids: string[], leaseMs = 60_000, cap = 1_000) => (await repo.claimDue(BIG, leaseMs, cap)).filter((c) => ids.includes(c.id));
 
-    const claim = await repo.claimAttempt(row.id, 1, 60_000);
+const outcome = (claim: Pick<ClaimedDelivery, 'id' | 'webhook_id' | 'project_id' | 'event_type'>, number: number, fields: Partial<AttemptOutcome> = {}): AttemptOutcome => ({
+  deliveryId: claim.id,
+  webhookId: claim.webhook_id,
+  projectId: claim.project_id,
+  eventType: claim.event_type,
+  number,
+  manual: false,
+  success: false,
+  statusCode: 500,
+  durationMs: 12.6,
+  error: 'HTTP 500',
+  responseBody: 'boom',
+  final: false,
+  nextAttemptAt: null,
+  ...fields,
+});
+const FIVE_DAYS = 5 * 24 * 3_600_000;
+
+describe('claimDue', () => {
+  it('hands a due attempt to one claimant while its lease lasts, with the receiving configuration', async () => {
+    const { config, row } = await buildDelivery();
+    const [claim] = await claimMine([row.id]);
     expect(claim).toEqual({
       id: row.id,
       webhook_id: config.id,
       project_id: row.project_id,
       event_type: 'job.completed',
       body: row.body,
+      attempts: 0,
+      max_attempts: 5,
+      manual: false,
       url: 'http://127.0.0.1:9/claims',
       enabled: true,
       secret_encrypted: 'enc:secret',
+      previous_secret_encrypted: null,
     });
-    expect(await repo.claimAttempt(row.id, 1, 60_000)).toBeUndefined();
-    expect(await repo.claimAttempt(row.id, 2, 60_000)).toBeUndefined(); // not the attempt that is due
-    const locked = (await repo.findById(row.id))!.locked_until!;
-    expect(locked.getTime()).toBeGreaterThan(Date.now() + 50_000);
-
-    await repo.releaseClaim(row.id);
-    expect((await repo.findById(row.id))!.locked_until).toBeNull();
-    expect(await repo.claimAttempt(row.id, 1, 60_000)).toBeDefined();
+    expect(await claimMine([row.id])).toEqual([]);
+    expect((await repo.findById(row.id))!.locked_until!.getTime()).toBeGreaterThan(Date.now() + 50_000);
   });
 
   it('lets another claimant take an attempt over once the lease expired', async () => {
     const { row } = await buildDelivery();
-    expect(await repo.claimAttempt(row.id, 1, 300)).toBeDefined();
-    expect(await repo.claimAttempt(row.id, 1, 60_000)).toBeUndefined();
+    expect(await claimMine([row.id], 300)).toHaveLength(1);
+    expect(await claimMine([row.id])).toEqual([]);
     await sleep(400);
-    expect(await repo.claimAttempt(row.id, 1, 60_000)).toBeDefined();
-    expect(await repo.claimAttempt(row.id, 1, 60_000)).toBeUndefined(); // and the new lease is exclusive again
+    expect(await claimMine([row.id])).toHaveLength(1);
+    expect(await claimMine([row.id])).toEqual([]); // and the new lease is exclusive again
   });
 
-  it('gives one of many concurrent claimants the attempt', async () => {
-    const { row } = await buildDelivery();
-    const claims = await Promise.all(Array.from({ length: 6 }, () => repo.claimAttempt(row.id, 1, 60_000)));
-    expect(claims.filter(Boolean)).toHaveLength(1);
+  it('gives each attempt to one of many concurrent claimants', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await buildDelivery()).row.id);
+    const claims = (await Promise.all(Array.from({ length: 6 }, () => claimMine(ids)))).flat();
+    expect(claims.map((c) => c.id).sort()).toEqual([...ids].sort());
   });
 
-  it('returns a null url for a delivery whose configuration was deleted', async () => {
+  it('keeps at most `cap` attempts of one endpoint in flight, and still serves the other endpoints', async () => {
+    const owner = await buildProject(db);
+    const dead = await buildWebhookConfig(db, owner.projectId, { url: 'http://127.0.0.1:9/dead' });
+    const live = await buildWebhookConfig(db, owner.projectId, { url: 'http://127.0.0.1:9/live' });
+    for (let i = 0; i < 6; i++) await buildEvent(db, owner.projectId);
+    const { deliveries } = await repo.dispatchEvents(100, body);
+    const ids = deliveries.map((d) => d.id);
+    const first = await claimMine(ids, 60_000, 2);
+    expect(first.filter((c) => c.webhook_id === dead.id)).toHaveLength(2);
+    expect(first.filter((c) => c.webhook_id === live.id)).toHaveLength(2);
+    expect(await claimMine(ids, 60_000, 2)).toEqual([]); // both endpoints at their cap
+    const doneLive = first.filter((c) => c.webhook_id === live.id);
+    await repo.recordAttempts(doneLive.map((c) => outcome(c, 1, { success: true, statusCode: 204, error: null })), FIVE_DAYS);
+    const next = await claimMine(ids, 60_000, 2);
+    expect(next.map((c) => c.webhook_id)).toEqual([live.id, live.id]); // the dead endpoint's slots are still held
+  });
+
+  it('returns a null url for a delivery whose configuration was deleted, and the previous secret only during a rotation', async () => {
     const { owner, row } = await buildDelivery();
     await db.deleteFrom('webhook_config').where('project_id', '=', owner.projectId).execute();
-    expect(await repo.claimAttempt(row.id, 1, 60_000)).toMatchObject({ id: row.id, url: null, enabled: null, secret_encrypted: null });
+    expect(await claimMine([row.id])).toEqual([expect.objectContaining({ id: row.id, url: null, enabled: null, secret_encrypted: null })]);
+
+    const rotating = await buildDelivery();
+    await db.updateTable('webhook_config').set({ previous_secret_encrypted: 'enc:old', previous_secret_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', rotating.config.id).execute();
+    expect(await claimMine([rotating.row.id])).toEqual([expect.objectContaining({ secret_encrypted: 'enc:secret', previous_secret_encrypted: 'enc:old' })]);
+    const expired = await buildDelivery();
+    await db.updateTable('webhook_config').set({ previous_secret_encrypted: 'enc:old', previous_secret_expires_at: new Date(Date.now() - 1) }).where('id', '=', expired.config.id).execute();
+    expect(await claimMine([expired.row.id])).toEqual([expect.objectContaining({ previous_secret_encrypted: null })]);
   });
 });
 
-describe('recordAttempt', () => {
-  const attempt = (number: number, fields: Partial<Parameters<WebhookDeliveryRepository['recordAttempt']>[1]> = {}) => ({
-    number,
-    success: false,
-    statusCode: 500 as number | null,
-    durationMs: 12.6,
-    error: 'HTTP 500' as string | null,
-    final: false,
-    nextAttemptAt: null as Date | null,
-    ...fields,
-  });
-
-  it('on success logs the attempt and marks the delivery delivered, releasing the claim', async () => {
+describe('recordAttempts', () => {
+  it('on success logs the attempt with its response snippet and marks the delivery delivered, releasing the claim', async () => {
     const { row } = await buildDelivery();
-    await repo.claimAttempt(row.id, 1, 60_000);
-
-    await repo.recordAttempt(row, attempt(1, { success: true, statusCode: 204, error: null }));
-
+    const [claim] = await claimMine([row.id]);
+    await repo.recordAttempts([outcome(claim!, 1, { success: true, statusCode: 204, error: null, responseBody: 'ok' })], FIVE_DAYS);
     const after = (await repo.findById(row.id))!;
     expect(after).toMatchObject({ status: 'delivered', attempts: 1, locked_until: null });
     expect(after.finished_at).not.toBeNull();
     expect(await attemptsOf(row.id)).toEqual([{ attempt: 1, success: true, status_code: 204, error: null, test: false, webhook_id: row.webhook_id, event_type: 'job.completed' }]);
-    expect(await repo.claimAttempt(row.id, 2, 60_000)).toBeUndefined(); // nothing left to send
+    const [logged] = await db.selectFrom('webhook_attempt').select(['response_body', 'manual', 'duration_ms']).where('delivery_id', '=', row.id).execute();
+    expect(logged).toEqual({ response_body: 'ok', manual: false, duration_ms: 13 });
+    expect(await claimMine([row.id])).toEqual([]); // nothing left to send
   });
 
-  it('on a retryable failure keeps it pending until the next attempt time, claimable for the next attempt only', async () => {
+  it('on a retryable failure keeps it pending until the next attempt time', async () => {
     const { row } = await buildDelivery();
-    await repo.claimAttempt(row.id, 1, 60_000);
-    const next = new Date(Date.now() + 30_000);
-
-    await repo.recordAttempt(row, attempt(1, { nextAttemptAt: next }));
-
+    const [claim] = await claimMine([row.id]);
+    const next = new Date(Date.now() + 400);
+    await repo.recordAttempts([outcome(claim!, 1, { nextAttemptAt: next })], FIVE_DAYS);
     const after = (await repo.findById(row.id))!;
     expect(after).toMatchObject({ status: 'pending', attempts: 1, locked_until: null, finished_at: null });
     expect(after.next_attempt_at).toEqual(next);
-    expect(await attemptsOf(row.id)).toEqual([expect.objectContaining({ attempt: 1, success: false, status_code: 500, error: 'HTTP 500' })]);
-    expect(await repo.claimAttempt(row.id, 1, 60_000)).toBeUndefined();
-    expect(await repo.claimAttempt(row.id, 2, 60_000)).toBeDefined();
+    expect(await claimMine([row.id])).toEqual([]); // not due yet
+    await sleep(450);
+    expect(await claimMine([row.id])).toEqual([expect.objectContaining({ id: row.id, attempts: 1 })]);
   });
 
   it('on the final attempt marks the delivery failed, with one log row per attempt', async () => {
     const { row } = await buildDelivery();
-    for (let n = 1; n <= 4; n++) {
-      expect(await repo.claimAttempt(row.id, n, 60_000)).toBeDefined();
-      await repo.recordAttempt(row, attempt(n, { nextAttemptAt: new Date(Date.now() + n * 1_000) }));
+    for (let n = 1; n <= 5; n++) {
+      const [claim] = await claimMine([row.id]);
+      expect(claim).toMatchObject({ attempts: n - 1 });
+      await repo.recordAttempts([outcome(claim!, n, n === 5 ? { final: true, statusCode: null, error: 'ECONNREFUSED' } : { nextAttemptAt: new Date() })], FIVE_DAYS);
     }
-    expect(await repo.claimAttempt(row.id, 5, 60_000)).toBeDefined();
-    await repo.recordAttempt(row, attempt(5, { final: true, statusCode: null, error: 'connect ECONNREFUSED' }));
-
     const after = (await repo.findById(row.id))!;
     expect(after).toMatchObject({ status: 'failed', attempts: 5, locked_until: null });
-    expect(after.finished_at).not.toBeNull();
-    const log = await attemptsOf(row.id);
-    expect(log.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
-    expect(log[4]).toMatchObject({ success: false, status_code: null, error: 'connect ECONNREFUSED' });
-    expect(await repo.claimAttempt(row.id, 6, 60_000)).toBeUndefined();
+    expect((await attemptsOf(row.id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
+    expect(await claimMine([row.id])).toEqual([]);
   });
-});
 
-describe('recordAttempt by a worker whose lease ran out', () => {
-  it('cannot turn a delivery another worker delivered back into pending or failed; its attempt is still logged', async () => {
+  it('by a process whose lease ran out cannot turn a delivered delivery back; its attempt is still logged', async () => {
     const { row } = await buildDelivery();
-    expect(await repo.claimAttempt(row.id, 1, 200)).toBeDefined(); // the slow worker
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await repo.claimAttempt(row.id, 1, 60_000)).toBeDefined(); // its lease expired: taken over
-    const base = { number: 1, durationMs: 5, final: false, nextAttemptAt: null };
-    await repo.recordAttempt(row, { ...base, success: true, statusCode: 204, error: null });
-    await repo.recordAttempt(row, { ...base, success: false, statusCode: null, error: 'timeout', nextAttemptAt: new Date(Date.now() + 30_000) });
-    await repo.recordAttempt(row, { ...base, success: false, statusCode: null, error: 'timeout', final: true });
-    const after = (await repo.findById(row.id))!;
-    expect(after).toMatchObject({ status: 'delivered', attempts: 1 });
-    expect(after.finished_at).not.toBeNull();
+    const [slow] = await claimMine([row.id], 200);
+    await sleep(300);
+    const [fast] = await claimMine([row.id]);
+    await repo.recordAttempts([outcome(fast!, 1, { success: true, statusCode: 204, error: null })], FIVE_DAYS);
+    await repo.recordAttempts([outcome(slow!, 1, { statusCode: null, error: 'timeout', nextAttemptAt: new Date(Date.now() + 30_000) })], FIVE_DAYS);
+    await repo.recordAttempts([outcome(slow!, 1, { statusCode: null, error: 'timeout', final: true })], FIVE_DAYS);
+    expect(await repo.findById(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
     expect((await attemptsOf(row.id)).map((a) => a.success)).toEqual([true, false, false]);
   });
-});
 
-describe('findOverdue', () => {
-  it('finds a pending delivery overdue by more than the grace and unclaimed, and nothing else', async () => {
-    const overdue = (await buildDelivery()).row;
-    const claimed = (await buildDelivery()).row;
-    const notYet = (await buildDelivery()).row;
-    const delivered = (await buildDelivery()).row;
-    const withinGrace = (await buildDelivery()).row;
-    const failed = { number: 1, success: false, statusCode: 503, durationMs: 5, error: 'HTTP 503', final: false };
-    const longAgo = new Date(Date.now() - 10 * 60_000);
-    await repo.recordAttempt(overdue, { ...failed, nextAttemptAt: longAgo });
-    await repo.recordAttempt(claimed, { ...failed, nextAttemptAt: longAgo });
-    await repo.claimAttempt(claimed.id, 2, 60_000);
-    await repo.recordAttempt(notYet, { ...failed, nextAttemptAt: new Date(Date.now() + 60_000) });
-    await repo.recordAttempt(withinGrace, { ...failed, nextAttemptAt: new Date(Date.now() - 5_000) });
-    await repo.recordAttempt(delivered, { ...failed, success: true, statusCode: 200, error: null, nextAttemptAt: null });
-    await db.updateTable('webhook_delivery').set({ next_attempt_at: longAgo }).where('id', '=', delivered.id).execute();
+  it('marks an endpoint failing since its first failure, heals it on a success, and disables it once failing too long', async () => {
+    const { config, row } = await buildDelivery();
+    const health = () => db.selectFrom('webhook_config').select(['enabled', 'failing_since', 'disabled_at', 'disabled_reason']).where('id', '=', config.id).executeTakeFirstOrThrow();
+    let [claim] = await claimMine([row.id]);
+    expect(await repo.recordAttempts([outcome(claim!, 1, { nextAttemptAt: new Date() })], FIVE_DAYS)).toEqual([]);
+    const failing = await health();
+    expect(failing).toMatchObject({ enabled: true, disabled_at: null });
+    expect(failing.failing_since).not.toBeNull();
 
-    const mine = new Set([overdue.id, claimed.id, notYet.id, delivered.id, withinGrace.id]);
-    const found = (await repo.findOverdue(60_000, 1_000)).filter((d) => mine.has(d.id));
-    expect(found).toEqual([{ id: overdue.id, attempts: 1 }]);
+    [claim] = await claimMine([row.id]);
+    await repo.recordAttempts([outcome(claim!, 2, { success: true, statusCode: 200, error: null })], FIVE_DAYS);
+    expect(await health()).toMatchObject({ enabled: true, failing_since: null });
 
-    await repo.releaseClaim(claimed.id); // its claimant gave up: it is overdue again
-    const again = (await repo.findOverdue(60_000, 1_000)).filter((d) => mine.has(d.id));
-    expect(again.map((d) => d.id).sort()).toEqual([overdue.id, claimed.id].sort());
+    // Failing for six days: the next failure disables it.
+    const other = await buildDelivery();
+    const sixDaysAgo = new Date(Date.now() - 6 * 24 * 3_600_000);
+    await db.updateTable('webhook_config').set({ failing_since: sixDaysAgo }).where('id', '=', other.config.id).execute();
+    const [c] = await claimMine([other.row.id]);
+    const disabled = await repo.recordAttempts([outcome(c!, 1, { nextAttemptAt: new Date() })], FIVE_DAYS);
+    expect(disabled).toEqual([{ id: other.config.id, project_id: other.owner.projectId, url: other.config.url, failing_since: sixDaysAgo }]);
+    const after = await db.selectFrom('webhook_config').select(['enabled', 'disabled_at', 'disabled_reason']).where('id', '=', other.config.id).executeTakeFirstOrThrow();
+    expect(after.enabled).toBe(false);
+    expect(after.disabled_at).not.toBeNull();
+    expect(after.disabled_reason).toMatch(/^every delivery attempt failed since \d{4}-/);
   });
 });

@@ -12,12 +12,50 @@ export interface ClaimedDelivery {
   id: string;
   webhook_id: string;
   project_id: string;
-  event_type: string;
+  event_type: EventType;
   body: string;
+  /** Attempts made so far: the claimed attempt is number `attempts + 1`. */
+  attempts: number;
+  /** The attempt number this delivery may reach (5; +1 per resend or replay). */
+  max_attempts: number;
+  /** A resend or replay asked for this attempt. */
+  manual: boolean;
   url: string | null;
   enabled: boolean | null;
   secret_encrypted: string | null;
+  /** The secret of a rotation in progress (null when none or its grace is over). */
+  previous_secret_encrypted: string | null;
 }
+
+/** The outcome of one attempt, as `recordAttempts` logs it. */
+export interface AttemptOutcome {
+  deliveryId: string;
+  webhookId: string;
+  projectId: string;
+  eventType: string;
+  number: number;
+  manual: boolean;
+  success: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The start of the receiver's answer, bounded by the caller. */
+  responseBody: string | null;
+  /** No attempt follows a failure of this one. */
+  final: boolean;
+  nextAttemptAt: Date | null;
+}
+
+/** An endpoint that `recordAttempts` disabled after failing for too long. */
+export interface DisabledEndpoint {
+  id: string;
+  project_id: string;
+  url: string;
+  failing_since: Date;
+}
+
+/** Arbitrary constant: the advisory lock that serializes delivery claims across processes. */
+const CLAIM_LOCK_KEY = 726_351_002;
 
 export interface WebhookConfigInput {
   id?: string;
@@ -26,8 +64,22 @@ export interface WebhookConfigInput {
   triggerAction: EventType;
   enabled: boolean;
   secretEncrypted: string;
+  /**
+   * Whether the secret being stored equals the one stored under `ciphertext` (ciphertexts differ
+   * for one secret, so only the caller holding the key can tell). Without it no rotation starts.
+   */
+  sameSecretAs?: (ciphertext: string) => boolean;
 }
 
+export interface ReplaceOptions {
+  /**
+   * A kept configuration whose secret changes starts a rotation: the previous secret keeps
+   * signing deliveries, next to the new one, for this long (0: no rotation).
+   */
+  rotationGraceMs?: number;
+}
+
+/** Webhook configurations of a project. */
 /** Webhook configurations of a project. */
 export class WebhookConfigRepository {
   constructor(private readonly db: Db) {}
@@ -56,11 +108,18 @@ export class WebhookConfigRepository {
     projectId: string,
     configs: WebhookConfigInput[],
     maxConfigs: number,
+    options: ReplaceOptions = {},
   ): Promise<{ rows: WebhookConfigRow[] } | { unknownIds: string[] } | { tooMany: number }> {
     return this.db.transaction().execute(async (trx) => {
       await trx.selectFrom('project').select('id').where('id', '=', projectId).forUpdate().execute();
-      const existing = await trx.selectFrom('webhook_config').select('id').where('project_id', '=', projectId).forUpdate().execute();
-      const known = new Set(existing.map((r) => r.id));
+      const existing = await trx
+        .selectFrom('webhook_config')
+        .select(['id', 'secret_encrypted', 'previous_secret_encrypted', 'previous_secret_expires_at'])
+        .where('project_id', '=', projectId)
+        .forUpdate()
+        .execute();
+      const current = new Map(existing.map((r) => [r.id, r]));
+      const known = new Set(current.keys());
       const unknownIds = configs.filter((c) => c.id && !known.has(c.id)).map((c) => c.id!);
       if (unknownIds.length) return { unknownIds };
       const keep = configs.filter((c) => c.id).map((c) => c.id!);
@@ -70,8 +129,13 @@ export class WebhookConfigRepository {
       const now = new Date();
       for (const [position, c] of configs.entries()) {
         const values = { name: c.name, url: c.url, trigger_action: c.triggerAction, enabled: c.enabled, secret_encrypted: c.secretEncrypted, position, updated_at: now };
-        if (c.id) await trx.updateTable('webhook_config').set(values).where('id', '=', c.id).execute();
-        else await trx.insertInto('webhook_config').values({ id: newId('whk'), project_id: projectId, ...values }).execute();
+        if (c.id) {
+          await trx
+            .updateTable('webhook_config')
+            .set({ ...values, ...rotation(current.get(c.id)!, c, options.rotationGraceMs ?? 0, now), ...(c.enabled ? REENABLED : {}) })
+            .where('id', '=', c.id)
+            .execute();
+        } else await trx.insertInto('webhook_config').values({ id: newId('whk'), project_id: projectId, ...values }).execute();
       }
       const rows = await trx.selectFrom('webhook_config').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
       // Throwing rolls the transaction back: nothing over the cap is ever committed.
@@ -82,6 +146,21 @@ export class WebhookConfigRepository {
       throw err;
     });
   }
+}
+
+/** `enabled: true` in a PATCH re-enables an automatically disabled endpoint and forgets its failures. */
+const REENABLED = { disabled_at: null, disabled_reason: null, failing_since: null };
+
+/**
+ * The previous-secret columns after storing `next` over `stored`: a changed secret starts a
+ * rotation (the old one signs too until the grace ends); the same secret keeps a rotation in
+ * progress; a rotation during a rotation drops the oldest secret (two signatures at most).
+ */
+function rotation(stored: Pick<WebhookConfigRow, 'secret_encrypted'>, next: WebhookConfigInput, graceMs: number, now: Date) {
+  const unchanged = stored.secret_encrypted === next.secretEncrypted || !next.sameSecretAs || next.sameSecretAs(stored.secret_encrypted);
+  if (unchanged) return {};
+  if (graceMs <= 0) return { previous_secret_encrypted: null, previous_secret_expires_at: null };
+  return { previous_secret_encrypted: stored.secret_encrypted, previous_secret_expires_at: new Date(now.getTime() + graceMs) };
 }
 
 class CapExceeded extends Error {
@@ -147,53 +226,114 @@ export class WebhookDeliveryRepository {
   }
 
   /**
-   * Claims attempt `attempt` of a pending delivery for `leaseMs`: only one process sends a
-   * given attempt, and a claim held by a crashed process expires.
+   * Claims up to `limit` due attempts for `leaseMs` in one statement: pending deliveries whose
+   * next attempt time has come and that no live lease holds. An endpoint gets at most
+   * `endpointCap` attempts in flight across all processes: endpoints at their cap are skipped
+   * (a dead receiver holds at most that many and never starves the others), and the others get
+   * the slots they have left. The due deliveries are read in due order, a bounded window at a
+   * time, never all of them. Claims are serialized by a transaction-scoped advisory lock, which
+   * makes the cap exact; it is held for this statement only. A lease held by a crashed process
+   * expires and its attempt is claimed again: an attempt is never lost.
    */
-  async claimAttempt(id: string, attempt: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
-    // The receiving configuration comes back in the same round trip (null when deleted).
-    return this.db
-      .updateTable('webhook_delivery')
-      .set({ locked_until: sql<Date>`now() + ${`${leaseMs} milliseconds`}::interval` })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('attempts', '=', attempt - 1)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-      .returning(['id', 'webhook_id', 'project_id', 'event_type', 'body'])
-      .returning((eb) => [
-        eb.selectFrom('webhook_config as c').select('c.url').whereRef('c.id', '=', 'webhook_delivery.webhook_id').as('url'),
-        eb.selectFrom('webhook_config as c').select('c.enabled').whereRef('c.id', '=', 'webhook_delivery.webhook_id').as('enabled'),
-        eb.selectFrom('webhook_config as c').select('c.secret_encrypted').whereRef('c.id', '=', 'webhook_delivery.webhook_id').as('secret_encrypted'),
-      ])
-      .executeTakeFirst();
-  }
-
-  async releaseClaim(id: string): Promise<void> {
-    await this.db.updateTable('webhook_delivery').set({ locked_until: null }).where('id', '=', id).execute();
+  async claimDue(limit: number, leaseMs: number, endpointCap: number): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      // A claim need not wait for its WAL flush: lost in a Postgres crash, the lease is simply
+      // gone and the attempt claimed again (outcomes, which must hold, are committed durably).
+      await sql`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`.execute(trx);
+      const { rows } = await sql<ClaimedDelivery>`
+        with busy as (
+          select webhook_id, count(*)::int as leased from webhook_delivery
+          where status = 'pending' and locked_until is not null and locked_until >= now()
+          group by webhook_id
+        ), candidates as (
+          select d.id, d.webhook_id, d.next_attempt_at from webhook_delivery d
+          where d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+            and d.webhook_id not in (select webhook_id from busy where leased >= ${endpointCap})
+          order by d.next_attempt_at
+          limit ${Math.max(limit * 4, 200)}
+        ), ranked as (
+          select c.id, c.next_attempt_at,
+                 coalesce(b.leased, 0) + row_number() over (partition by c.webhook_id order by c.next_attempt_at, c.id) as slot
+          from candidates c left join busy b on b.webhook_id = c.webhook_id
+        ), picks as (
+          select id from ranked where slot <= ${endpointCap} order by next_attempt_at limit ${limit}
+        ), claimed as (
+          update webhook_delivery d set locked_until = now() + ${`${leaseMs} milliseconds`}::interval
+          from picks where d.id = picks.id and d.status = 'pending' and (d.locked_until is null or d.locked_until < now())
+          returning d.id, d.webhook_id, d.project_id, d.event_type, d.body, d.attempts, d.max_attempts, d.resend_requested_at is not null as manual
+        )
+        select claimed.*, c.url, c.enabled, c.secret_encrypted,
+               case when c.previous_secret_expires_at > now() then c.previous_secret_encrypted end as previous_secret_encrypted
+        from claimed left join webhook_config c on c.id = claimed.webhook_id`.execute(trx);
+      return rows;
+    });
   }
 
   /**
-   * Logs an attempt and moves the delivery on (delivered, failed, or pending until
-   * `nextAttemptAt`) in one statement. The state moves only from the attempt before this one:
-   * a worker whose lease ran out mid-send, while another took the attempt over and delivered
-   * it, still logs what it saw but can no longer turn `delivered` back into pending or failed.
+   * Logs a batch of attempts, moves their deliveries on (delivered, failed, or pending until
+   * `nextAttemptAt`) and keeps each endpoint's health, in one statement:
+   * - a delivery moves only from the attempt before the logged one, so a process whose lease ran
+   *   out mid-send, while another took the attempt over and delivered it, still logs what it saw
+   *   but can no longer turn `delivered` back into pending or failed;
+   * - an endpoint with a success in the batch is healthy again; one with failures only is
+   *   failing since its first failure, and once failing for `disableAfterMs` it is disabled.
+   *   Healthy endpoints are not written to, so successes never contend with a PATCH.
+   * Returns the endpoints this batch disabled (none when `disableAfterMs` is null); their
+   * deliveries waiting for a later attempt are failed at once.
    */
-  async recordAttempt(
-    delivery: Pick<WebhookDeliveryRow, 'id' | 'webhook_id' | 'project_id' | 'event_type'>,
-    attempt: { number: number; success: boolean; statusCode: number | null; durationMs: number; error: string | null; final: boolean; nextAttemptAt: Date | null },
-  ): Promise<void> {
-    const status = attempt.success ? 'delivered' : attempt.final ? 'failed' : 'pending';
-    await sql`
-      with logged as (
-        insert into webhook_attempt (delivery_id, webhook_id, project_id, event_type, attempt, test, success, status_code, duration_ms, error)
-        values (${delivery.id}, ${delivery.webhook_id}, ${delivery.project_id}, ${delivery.event_type}, ${attempt.number}, false,
-                ${attempt.success}, ${attempt.statusCode}, ${Math.round(attempt.durationMs)}, ${attempt.error})
+  async recordAttempts(attempts: AttemptOutcome[], disableAfterMs: number | null): Promise<DisabledEndpoint[]> {
+    if (!attempts.length) return [];
+    const col = <T>(f: (a: AttemptOutcome) => T) => attempts.map(f);
+    const disableAfter = disableAfterMs === null ? null : `${disableAfterMs} milliseconds`;
+    const failingTooLong = sql`coalesce(c.enabled and not h.ok and c.failing_since < now() - ${disableAfter}::interval, false)`;
+    const { rows } = await sql<DisabledEndpoint>`
+      with input as (
+        select * from unnest(
+          ${col((a) => a.deliveryId)}::text[], ${col((a) => a.webhookId)}::text[], ${col((a) => a.projectId)}::text[],
+          ${col((a) => a.eventType)}::text[], ${col((a) => a.number)}::int[], ${col((a) => a.manual)}::bool[],
+          ${col((a) => a.success)}::bool[], ${col((a) => a.statusCode)}::int[], ${col((a) => Math.round(a.durationMs))}::int[],
+          ${col((a) => a.error)}::text[], ${col((a) => a.responseBody)}::text[], ${col((a) => a.final)}::bool[],
+          ${col((a) => a.nextAttemptAt?.toISOString() ?? null)}::timestamptz[]
+        ) as t(delivery_id, webhook_id, project_id, event_type, attempt, manual, success, status_code, duration_ms, error, response_body, final, next_attempt_at)
+      ), logged as (
+        insert into webhook_attempt (delivery_id, webhook_id, project_id, event_type, attempt, test, manual, success, status_code, duration_ms, error, response_body)
+        select delivery_id, webhook_id, project_id, event_type, attempt, false, manual, success, status_code, duration_ms, error, response_body from input
+      ), moved as (
+        update webhook_delivery d
+        set status = case when i.success then 'delivered' when i.final then 'failed' else 'pending' end,
+            attempts = i.attempt, locked_until = null, resend_requested_at = null,
+            next_attempt_at = coalesce(i.next_attempt_at, d.next_attempt_at),
+            finished_at = case when i.success or i.final then now() end
+        from input i
+        where d.id = i.delivery_id and d.status = 'pending' and d.attempts = i.attempt - 1
+      ), health as (
+        select webhook_id, bool_or(success) as ok from input group by webhook_id
+      ), endpoints as (
+        update webhook_config c
+        set failing_since = case when h.ok then null else coalesce(c.failing_since, now()) end,
+            enabled = c.enabled and not (${failingTooLong}),
+            disabled_at = case when ${failingTooLong} then now() else c.disabled_at end,
+            disabled_reason = case when ${failingTooLong}
+              then 'every delivery attempt failed since ' || to_char(c.failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+              else c.disabled_reason end
+        from health h
+        where c.id = h.webhook_id and ((h.ok and c.failing_since is not null) or (not h.ok and c.failing_since is null) or ${failingTooLong})
+        returning c.id, c.project_id, c.url, c.failing_since, c.enabled, c.disabled_at
       )
-      update webhook_delivery
-      set status = ${status}, attempts = ${attempt.number}, locked_until = null,
-          next_attempt_at = coalesce(${attempt.nextAttemptAt}::timestamptz, next_attempt_at),
-          finished_at = case when ${status} = 'pending' then null else now() end
-      where id = ${delivery.id} and status = 'pending' and attempts = ${attempt.number - 1}`.execute(this.db);
+      select id, project_id, url, failing_since from endpoints where not enabled and disabled_at = now()`.execute(this.db);
+    if (rows.length) {
+      // Their waiting deliveries fail now (replayable once the endpoint is re-enabled) rather
+      // than when their next attempt comes due; attempts in flight end by their own outcome.
+      await this.db
+        .updateTable('webhook_delivery')
+        .set({ status: 'failed', finished_at: new Date(), locked_until: null })
+        .where('webhook_id', 'in', rows.map((r) => r.id))
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
+        .execute();
+    }
+    return rows;
   }
 
   async markFailed(id: string): Promise<void> {
@@ -201,7 +341,19 @@ export class WebhookDeliveryRepository {
   }
 
   async logAttempt(
-    a: { deliveryId: string | null; webhookId: string; projectId: string; eventType: EventType; number: number; success: boolean; statusCode: number | null; durationMs: number; error: string | null; test: boolean },
+    a: {
+      deliveryId: string | null;
+      webhookId: string;
+      projectId: string;
+      eventType: EventType;
+      number: number;
+      success: boolean;
+      statusCode: number | null;
+      durationMs: number;
+      error: string | null;
+      responseBody: string | null;
+      test: boolean;
+    },
     executor: Db | Transaction<Database> = this.db,
   ): Promise<void> {
     await executor
@@ -217,25 +369,13 @@ export class WebhookDeliveryRepository {
         status_code: a.statusCode,
         duration_ms: Math.round(a.durationMs),
         error: a.error,
+        response_body: a.responseBody,
       })
       .execute();
   }
 
   async recentAttempts(projectId: string, limit: number): Promise<WebhookAttemptRow[]> {
     return this.db.selectFrom('webhook_attempt').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(limit).execute();
-  }
-
-  /** Pending deliveries whose next attempt is overdue by `graceMs` and not claimed: their task may be lost. */
-  async findOverdue(graceMs: number, limit: number): Promise<Pick<WebhookDeliveryRow, 'id' | 'attempts'>[]> {
-    return this.db
-      .selectFrom('webhook_delivery')
-      .select(['id', 'attempts'])
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<', new Date(Date.now() - graceMs))
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .execute();
   }
 
   async findById(id: string): Promise<WebhookDeliveryRow | undefined> {

@@ -430,7 +430,28 @@ d('parseDetailsPage: secondary fields', () => {
 
   it('isPrime only from the buy box area', () => {
     expect(parse('details-US-B07G2L3JMM.html').isPrime).toBe(true);
-    expect(parse('details-US-B01GAWQSFW.html').isPrime).toBe(false);
+  });
+
+  // Issue 16.5: no badge is not a "no". These pages show none in the buy box and no eligibility flag.
+  it.each(['details-US-B01GAWQSFW.html', 'details-US-B073WRF565.html', 'details-UK-1849757097.html', 'details-US-B0DR8G428S.html'])('isPrime is null (not observed) on %s', (file) => {
+    expect(parse(file).isPrime).toBeNull();
+  });
+});
+
+describe('isPrime from what the page says', () => {
+  const page = (buyBox: string) =>
+    parseDetailsPage(`<html><body><input type="hidden" id="ASIN" value="B0TEST0001"><span id="productTitle">Lamp</span><div id="buybox">${buyBox}</div></body></html>`, {
+      marketplace: 'US',
+      origin: 'https://www.amazon.com',
+    })!.isPrime;
+
+  it('true from a buy-box badge or the eligibility flag, false only when the page says so, else null', () => {
+    expect(page('<i class="a-icon a-icon-prime"></i>')).toBe(true);
+    expect(page('<input type="hidden" id="isPrimeEligible" value="1">')).toBe(true);
+    expect(page('<input type="hidden" id="isPrimeEligible" value="0">')).toBe(false);
+    expect(page('<i class="a-icon a-icon-prime" data-isprime="false"></i>')).toBe(false);
+    expect(page('<i class="a-icon a-icon-prime primeUpsellIcon"></i>')).toBeNull();
+    expect(page('<span>FREE delivery Monday</span>')).toBeNull();
   });
 });
 

@@ -95,17 +95,34 @@ function extractAvailability(doc: Doc): { status: AvailabilityStatus; text: stri
   return { status: 'unknown', text: null };
 }
 
-function extractIsPrime(doc: Doc): boolean {
+/**
+ * `isPrime`: true when the price / buy-box area shows a Prime badge for the offer (or the
+ * page's `isPrimeEligible` flag is 1); false only when the page says the offer is not Prime
+ * (the flag is 0, or the buy-box badge is marked `data-isprime="false"`); null when the page
+ * does not say. A missing badge is not a "no": signed-out, regional and script-stripped pages
+ * often show no Prime badge at all, and reading that as false flipped tracked products
+ * between true and false from one crawl to the next.
+ */
+function extractIsPrime(doc: Doc): boolean | null {
   // Only badges in the price / buy-box area; carousels lower on the page carry their own icons.
   const icons = doc.q(
     '#priceBadging_feature_div .a-icon-prime, #price .a-icon-prime, #corePrice_feature_div .a-icon-prime, #corePriceDisplay_desktop_feature_div .a-icon-prime, #apex_desktop .a-icon-prime, #buybox .a-icon-prime, #deliveryBlockMessage .a-icon-prime, #mir-layout-DELIVERY_BLOCK .a-icon-prime',
   );
+  let markedNotPrime = false;
   for (let i = 0; i < icons.length; i++) {
     const icon = icons.eq(i);
-    if (icon.attr('data-isprime') === 'false' || icon.hasClass('primeUpsellIcon')) continue;
+    // An upsell icon ("join Prime") says nothing about this offer.
+    if (icon.hasClass('primeUpsellIcon')) continue;
+    if (icon.attr('data-isprime') === 'false') {
+      markedNotPrime = true;
+      continue;
+    }
     return true;
   }
-  return doc.q('input#isPrimeEligible[value="1"]').length > 0;
+  const flag = doc.q('input#isPrimeEligible').attr('value');
+  if (flag === '1') return true;
+  if (flag === '0' || markedNotPrime) return false;
+  return null;
 }
 
 export function parseDetailsPage(html: string, ctx: PageContext): DetailsItem | null {

@@ -31,14 +31,21 @@ d('detectPageKind on fixture pages', () => {
     'search-DE-plastikfrei-fuer-einsteiger.html': 'search',
     'search-DE-plastikfrei-gemuesebeutel.html': 'search',
     'search-US-portable-charger.html': 'search',
+    'offers-US-0133356728.html': 'offers',
+    'offers-US-1133958095.html': 'offers',
+    'bestsellers-IN-books.html': 'bestsellers',
+    'bestsellers-US-electronics.html': 'bestsellers',
+    // Review pages link /ap/signin (vote buttons, the next page) without being a sign-in wall.
+    'reviews-IT-B07747FR44.html': 'reviews',
+    'reviews-UK-B086X5XDD3-p10.html': 'reviews',
+    'reviews-US-B01IPHVFUI.html': 'reviews',
   };
   it.each(Object.entries(expected))('%s -> %s', (file, kind) => {
     expect(detectPageKind(read(file))).toBe(kind);
   });
 
-  // Offers, best-seller and review pages (issue 15) are kinds of their own, classified elsewhere.
-  it('covers every details, search and captcha fixture page', () => {
-    const files = fs.readdirSync(dir).filter((f) => /^(captcha|details|search)-.*\.html$/.test(f));
+  it('covers every fixture page', () => {
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
     expect(files.sort()).toEqual(Object.keys(expected).sort());
   });
 
@@ -69,6 +76,20 @@ describe('detectPageKind on synthetic interstitials', () => {
     expect(detectPageKind(html)).toBe('captcha');
   });
 
+  it('classifies minimal offers, best-seller and review markup', () => {
+    expect(detectPageKind(wrap('<title>x</title>', '<div class="a-row a-spacing-mini olpOffer" role="row"></div>'))).toBe('offers');
+    expect(detectPageKind(wrap('<title>x</title>', '<div id="aod-container"><div id="aod-offer-list"></div></div>'))).toBe('offers');
+    expect(detectPageKind(wrap('<title>x</title>', '<div id="gridItemRoot" class="a-column"></div>'))).toBe('bestsellers');
+    expect(detectPageKind(wrap('<title>x</title>', '<li class="zg-item-immersion"></li>'))).toBe('bestsellers');
+    expect(detectPageKind(wrap('<title>x</title>', '<div id="cm_cr-review_list"></div>'))).toBe('reviews');
+  });
+
+  it('a product page opened on its offers panel (rendered AOD offers) is an offers page; the empty AOD shell is not', () => {
+    const product = '<span id="productTitle">Thing</span><input type="hidden" id="ASIN" name="ASIN" value="B000000001">';
+    expect(detectPageKind(wrap('<title>x</title>', `${product}<div id="all-offers-display"><div id="aod-background"></div></div>`))).toBe('details');
+    expect(detectPageKind(wrap('<title>x</title>', `${product}<div id="all-offers-display"><div id="aod-pinned-offer"></div></div>`))).toBe('offers');
+  });
+
   it('classifies minimal detail and search markup', () => {
     expect(detectPageKind(wrap('<title>x</title>', '<span id="productTitle">Thing</span>'))).toBe('details');
     expect(
@@ -76,5 +97,45 @@ describe('detectPageKind on synthetic interstitials', () => {
     ).toBe('search');
     expect(detectPageKind(wrap('<title>Page Not Found</title>', '<p>Sorry</p>'))).toBe('unknown');
     expect(detectPageKind('')).toBe('unknown');
+  });
+});
+
+/**
+ * Amazon's sign-in page (/ap/signin), as served instead of a review page to a session that is not
+ * signed in: the auth-workflow layout with form[name="signIn"] and the e-mail field #ap_email
+ * (later versions: #ap_email_login), localized per marketplace.
+ */
+function signInPage(opts: { lang: string; title: string; heading: string; label: string; emailId: string; action: string }): string {
+  return `<!doctype html><html lang="${opts.lang}" class="a-no-js"><head><meta charset="utf-8"><title dir="ltr">${opts.title}</title>
+<link rel="stylesheet" href="https://m.media-amazon.com/images/I/21lRUrBqv7L.css"></head>
+<body class="ap-locale-${opts.lang.replace('-', '_')} a-m-us a-aui_72554-c"><div id="a-page"><div class="a-section a-padding-medium auth-workflow">
+<div class="a-section a-spacing-none auth-navbar"><div class="a-section a-spacing-medium a-text-center"><a class="a-link-nav-icon" tabindex="-1" href="/ref=ap_frn_logo"><i class="a-icon a-icon-logo" role="img" aria-label="Amazon"></i></a></div></div>
+<div id="authportal-center-section" class="a-section"><div id="authportal-main-section" class="a-section">
+<div class="a-section a-spacing-base auth-pagelet-container"><div class="a-section">
+<form name="signIn" method="post" novalidate action="${opts.action}" class="auth-validate-form auth-real-time-validation a-spacing-none">
+<input type="hidden" name="appActionToken" value="pmvUQHIbj2FkbEb3ANQ9ngvyBpMj3D"><input type="hidden" name="appAction" value="SIGNIN_PWD_COLLECT">
+<input type="hidden" name="subPageType" value="SignInClaimCollect"><input type="hidden" name="openid.return_to" value="ape:aHR0cHM6Ly93d3cuYW1hem9uLmRlL3Byb2R1Y3QtcmV2aWV3cy9CMDFJUEhWRlVJ">
+<div class="a-box"><div class="a-box-inner a-padding-extra-large"><h1 class="a-spacing-small">${opts.heading}</h1>
+<div class="a-row a-spacing-base"><label for="${opts.emailId}" class="a-form-label">${opts.label}</label>
+<input type="email" maxlength="128" id="${opts.emailId}" autocomplete="username" name="email" tabindex="1" class="a-input-text a-span12 auth-autofocus auth-required-field"></div>
+<div class="a-section"><span id="continue" class="a-button a-button-span12 a-button-primary"><span class="a-button-inner"><input id="continue" tabindex="5" class="a-button-input" type="submit" aria-labelledby="continue-announce"><span id="continue-announce" class="a-button-text" aria-hidden="true">Continue</span></span></span></div>
+</div></div></form></div></div></div></div></div></div>
+<div id="right-2"></div><div class="a-divider a-divider-section"><div class="a-divider-inner"></div></div>
+<div id="footer" class="a-section"><div class="a-section a-spacing-small a-text-center a-size-mini"><span class="auth-footer-seperator"></span>© 1996-2026, Amazon.com, Inc. or its affiliates</div></div>
+</body></html>`;
+}
+
+describe('detectPageKind on sign-in walls', () => {
+  it.each([
+    ['amazon.com "Sign in"', signInPage({ lang: 'en-us', title: 'Amazon Sign-In', heading: 'Sign in', label: 'Email or mobile phone number', emailId: 'ap_email', action: 'https://www.amazon.com/ap/signin' })],
+    ['amazon.de "Anmelden"', signInPage({ lang: 'de-de', title: 'Amazon Anmelden', heading: 'Anmelden', label: 'E-Mail-Adresse oder Mobiltelefonnummer', emailId: 'ap_email', action: 'https://www.amazon.de/ap/signin' })],
+    ['2024+ claim form (#ap_email_login)', signInPage({ lang: 'fr-fr', title: 'Amazon Connexion', heading: 'Identifiez-vous', label: 'Adresse e-mail ou numéro de téléphone portable', emailId: 'ap_email_login', action: '/ax/claim/validate/ref=ap_signin' })],
+  ])('%s -> signin', (_name, html) => {
+    expect(detectPageKind(html)).toBe('signin');
+  });
+
+  it('a page that only links /ap/signin is not a sign-in wall', () => {
+    const html = '<html><body><a href="https://www.amazon.com/ap/signin?openid.return_to=x">Hello, sign in</a><p>Sorry</p></body></html>';
+    expect(detectPageKind(html)).toBe('unknown');
   });
 });

@@ -61,9 +61,62 @@ const SEARCH_MARKERS = [
   's-search-results',
 ];
 
+/**
+ * Rendered offer rows: legacy "Buying Choices" rows (class olpOffer, a template of its own without
+ * product-page markers) and the 2021+ All Offers Display panel (#aod-offer-list, #aod-pinned-offer,
+ * #aod-offer), which a browser-saved product page can contain. Product pages otherwise carry only
+ * the empty AOD shell (#all-offers-display, #aod-background), never these ids.
+ */
+const AOD_OFFER_IDS = ['offer"', 'offer-list"', 'pinned-offer"'];
+
+/** One scan of the page (every product page pays it): walks the few id="aod-..." occurrences. */
+function hasAodOffers(html: string): boolean {
+  const prefix = 'id="aod-';
+  for (let at = html.indexOf(prefix); at >= 0; at = html.indexOf(prefix, at + prefix.length)) {
+    for (const id of AOD_OFFER_IDS) if (html.startsWith(id, at + prefix.length)) return true;
+  }
+  return false;
+}
+
+/** Customer review pages (/product-reviews/ASIN); product pages also use data-hook="review", so they are told apart first. */
+const REVIEWS_MARKERS = ['data-hook="review"', 'id="cm_cr-review_list"'];
+
+/** Best-seller lists: the 2021+ grid and the 2019-2021 / pre-2019 lists. Product pages only link /zgbs/. */
+const BESTSELLERS_MARKERS = ['id="gridItemRoot"', 'zg-item-immersion', 'zg_itemImmersion'];
+
+/**
+ * The /ap/signin page (sign-in wall): its form and e-mail/password inputs. Ordinary pages only
+ * *link* to /ap/signin (nav, review vote buttons), so links are no evidence.
+ */
+const SIGNIN_MARKERS = [
+  'name="signIn"',
+  "name='signIn'",
+  'id="ap_email"',
+  'id="ap_email_login"',
+  'id="ap_password"',
+  'id="authportal-main-section"',
+  'id="ap_login_form"',
+];
+
 function includesAny(hay: string, needles: readonly string[]): boolean {
   for (const n of needles) if (hay.includes(n)) return true;
   return false;
+}
+
+/** Kind of a page that is neither a search nor a product page; real content before the sign-in form. */
+function otherKind(html: string): PageKind | null {
+  if (html.includes('olpOffer') || hasAodOffers(html)) return 'offers';
+  if (includesAny(html, REVIEWS_MARKERS)) return 'reviews';
+  if (includesAny(html, BESTSELLERS_MARKERS)) return 'bestsellers';
+  if (includesAny(html, SIGNIN_MARKERS)) return 'signin';
+  return null;
+}
+
+/** A captcha form wrapped in site chrome (small pages only: real pages are 0.3-2 MB). */
+function isWrappedCaptcha(html: string): boolean {
+  if (html.length >= 60000) return false;
+  const lower = html.toLowerCase();
+  return lower.includes('/errors/validatecaptcha') || lower.includes('captchacharacters');
 }
 
 export function detectPageKind(html: string): PageKind {
@@ -75,16 +128,12 @@ export function detectPageKind(html: string): PageKind {
   // Every search layout has s-result-item rows; detail pages never do. Each probe is a
   // full scan of a 1-2 MB string when it misses, so the cheapest decisive ones go first.
   const isSearch = html.includes('s-result-item') && includesAny(html, SEARCH_MARKERS);
-  const isDetails = !isSearch && includesAny(html, DETAILS_MARKERS);
-  if (!isSearch && !isDetails) {
-    const lower = html.toLowerCase();
-    if (includesAny(lower, CAPTCHA_STRONG) || includesAny(lower, CAPTCHA_TEXTS)) return 'captcha';
-    return 'unknown';
-  }
+  // Offer rows win over product markup: a product page opened on its offers panel (/dp/ASIN?aod=1) is an offers page.
+  const kind: PageKind | null = isSearch ? 'search' : includesAny(html, DETAILS_MARKERS) && !hasAodOffers(html) ? 'details' : otherKind(html);
+  if (kind === 'signin') return kind;
   // A real page can still be a captcha wrapped in site chrome: the captcha form wins.
-  if (html.length < 60000) {
-    const lower = html.toLowerCase();
-    if (lower.includes('/errors/validatecaptcha') || lower.includes('captchacharacters')) return 'captcha';
-  }
-  return isSearch ? 'search' : 'details';
+  if (kind) return isWrappedCaptcha(html) ? 'captcha' : kind;
+  const lower = html.toLowerCase();
+  if (includesAny(lower, CAPTCHA_STRONG) || includesAny(lower, CAPTCHA_TEXTS)) return 'captcha';
+  return 'unknown';
 }

@@ -134,7 +134,7 @@ d('parseSearchPage: 2026 US layout cards', () => {
       listPrice: { amount: 23.99, currency: 'USD' },
       rating: 4.4,
       reviewsCount: 84753,
-      isPrime: false,
+      isPrime: null,
     });
     expect(c.badges).toEqual(expect.arrayContaining(['Overall Pick', 'Limited time deal']));
   });
@@ -274,5 +274,38 @@ describe('parseSearchPage on synthetic markup', () => {
       price: { amount: 12.99, currency: 'CAD' },
       missingFields: ['image', 'rating', 'reviewsCount'],
     });
+  });
+});
+
+/** Issue 16.5: unknown is not false. */
+d('parseSearchPage: isPrime and isSponsored say null when the page does not tell', () => {
+  it('a page without any Prime badge gives null, not false, for every card', () => {
+    expect(new Set(parse('search-US-portable-charger.html').map((c) => c.isPrime))).toEqual(new Set([null]));
+  });
+  it('a page that shows Prime badges gives false to the cards without one', () => {
+    const prime = parse('search-DE-plastikfrei-besteck.html').map((c) => c.isPrime);
+    expect(prime).toContain(true);
+    expect(prime).toContain(false);
+    expect(prime).not.toContain(null);
+  });
+});
+
+describe('parseSearchPage: sponsorship of a card without a product link', () => {
+  const cardHtml = (asin: string, inner: string) => `<div data-component-type="s-search-result" data-asin="${asin}">${inner}</div>`;
+  const page = (...cards: string[]) => parseSearchPage(`<html><body>${cards.join('')}</body></html>`, US);
+
+  it('is null, and the card gets no organic position; linked cards keep theirs', () => {
+    const items = page(
+      cardHtml('B0TEST0001', '<h2><a href="/Lamp/dp/B0TEST0001/ref=sr_1_1"><span>Lamp</span></a></h2>'),
+      cardHtml('B0TEST0002', '<h2><span>Lamp without a link</span></h2>'),
+      cardHtml('B0TEST0003', '<h2><a href="/sspa/click?url=%2Fdp%2FB0TEST0003"><span>Ad lamp</span></a></h2>'),
+      cardHtml('B0TEST0004', '<h2><a href="/dp/B0TEST0004"><span>Other lamp</span></a></h2>'),
+    );
+    expect(items.map((c) => [c.isSponsored, c.organicPosition])).toEqual([
+      [false, 1],
+      [null, null],
+      [true, null],
+      [false, 2],
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import type { CheerioAPI } from 'cheerio';
 import { moneyFromElement } from './details-price';
 import { parseCount, parseRating } from './numbers';
 import { detectPageKind } from './page-kind';
+import { hasNextResultPage, isNoResultsPage } from './search-page-info';
 import { ASIN_RE, absUrl, asinFromUrl, clean, loadHtml, normalizeOrigin, textOf, type Sel } from './text';
 import { PARSER_VERSION, type Money, type PageContext, type SearchItem } from './types';
 
@@ -63,7 +64,8 @@ function cardUrl(href: string | undefined, origin: string, asin: string): string
   return url.includes(asin) ? `${normalizeOrigin(origin)}/dp/${asin}` : url;
 }
 
-function detectSponsored(card: Sel, href: string | undefined): boolean {
+/** Ad markers of a card: an ad container or label, or a link through an ad click redirect. */
+function hasAdMarker(card: Sel, href: string | undefined): boolean {
   if (card.hasClass('AdHolder')) return true;
   if (card.find('.puis-sponsored-label-text, .s-sponsored-label-text, .s-sponsored-header, [data-component-type="sp-sponsored-result"]').length) return true;
   if (href && /\/sspa\/click|\/gp\/slredirect\//.test(href)) return true;
@@ -75,6 +77,27 @@ function detectSponsored(card: Sel, href: string | undefined): boolean {
   const aria = card.find('h2').first().attr('aria-label') ?? '';
   return SPONSORED_PREFIX_RE.test(aria);
 }
+
+/**
+ * `isSponsored`: true with an ad marker; false for a card without one whose link goes
+ * straight to a product page (ads are labelled and link through a click redirect); null when
+ * the card has no product link to tell by, so an unrecognised ad is never reported organic.
+ */
+function detectSponsored(card: Sel, href: string | undefined, origin: string): boolean | null {
+  if (hasAdMarker(card, href)) return true;
+  const url = href ? absUrl(href, origin) : null;
+  return url && asinFromUrl(url) ? false : null;
+}
+
+/** Prime badge of a card (search pages of every layout so far use these). */
+const PRIME_BADGE = '.a-icon-prime, [aria-label="Amazon Prime"], .s-prime';
+
+/**
+ * `isPrime` of a card: true with a Prime badge; false without one only when other cards of the
+ * same page show badges (the page displays Prime eligibility); null when no card does (signed-out
+ * or regional pages may show none at all, which says nothing about the products).
+ */
+const primeOf = (card: Sel, pageShowsPrime: boolean): boolean | null => (card.find(PRIME_BADGE).length > 0 ? true : pageShowsPrime ? false : null);
 
 function titleAndLink(card: Sel): { title: string | null; href: string | undefined } {
   // Pre-2019: the detail link carries the clean title in its title attribute.
@@ -207,14 +230,38 @@ function selectCards($: CheerioAPI): Sel {
   return $('li.s-result-item[data-asin], div.s-result-item[data-asin]');
 }
 
-export function parseSearchPage(html: string, ctx: PageContext): SearchItem[] {
-  if (!html || detectPageKind(html) === 'captcha') return [];
+/**
+ * One result page of a keyword: its cards, whether a next result page exists (a crawler asked
+ * for more pages stops when it does not), and whether the page is the marketplace's genuine
+ * "no results" answer (no cards, and not a parse failure).
+ */
+export interface SearchResultsPage {
+  cards: SearchItem[];
+  hasNextPage: boolean;
+  noResults: boolean;
+}
+
+export function parseSearchResults(html: string, ctx: PageContext): SearchResultsPage {
+  if (!html || detectPageKind(html) === 'captcha') return { cards: [], hasNextPage: false, noResults: false };
   const $ = loadHtml(html);
+  const cards = parseCards($, ctx);
+  // A page without cards has nothing to go on from, whatever pagination it shows.
+  if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage($) };
+  return { cards, hasNextPage: hasNextResultPage($), noResults: false };
+}
+
+/** The result cards of a search page (see parseSearchResults for the whole page). */
+export function parseSearchPage(html: string, ctx: PageContext): SearchItem[] {
+  return parseSearchResults(html, ctx).cards;
+}
+
+function parseCards($: CheerioAPI, ctx: PageContext): SearchItem[] {
   const marketplace = (ctx.marketplace || '').toUpperCase();
   const origin = ctx.origin;
   const cards = selectCards($);
   const items: SearchItem[] = [];
   let organic = 0;
+  const pageShowsPrime = cards.find(PRIME_BADGE).length > 0;
   cards.each((_, el) => {
     const card = $(el);
     const asin = (card.attr('data-asin') ?? '').trim();
@@ -223,13 +270,14 @@ export function parseSearchPage(html: string, ctx: PageContext): SearchItem[] {
     // A card nested in another card is a carousel inside a result, not a result.
     if (card.parents('[data-component-type="s-search-result"], li.s-result-item[data-asin]').length) return;
     const { title, href } = titleAndLink(card);
-    const isSponsored = detectSponsored(card, href);
+    const isSponsored = detectSponsored(card, href, origin);
     const { price, listPrice } = cardPrices($, card, marketplace);
     const { rating, star } = cardRating(card);
     const reviewsCount = cardReviewsCount(card, star);
     const item: SearchItem = {
       position: items.length + 1,
-      organicPosition: isSponsored ? null : ++organic,
+      // Counted among the cards known to be organic only.
+      organicPosition: isSponsored === false ? ++organic : null,
       asin,
       title,
       url: cardUrl(href, origin, asin),
@@ -239,7 +287,7 @@ export function parseSearchPage(html: string, ctx: PageContext): SearchItem[] {
       rating,
       reviewsCount,
       isSponsored,
-      isPrime: card.find('.a-icon-prime, [aria-label="Amazon Prime"], .s-prime').length > 0,
+      isPrime: primeOf(card, pageShowsPrime),
       badges: cardBadges($, card),
       missingFields: [],
       parserVersion: PARSER_VERSION,

@@ -2,9 +2,18 @@
  * Output contract of the Amazon HTML parsers. Bump PARSER_VERSION whenever the
  * output for the same input HTML changes, so stored rows can be re-parsed.
  */
-import type { ParsedDetails, ParsedSearchCard } from '@crawl/core';
+import type {
+  ParsedBestseller,
+  ParsedBestsellersPage,
+  ParsedDetails,
+  ParsedOffer,
+  ParsedOffersPage,
+  ParsedReview,
+  ParsedReviewsPage,
+  ParsedSearchCard,
+} from '@crawl/core';
 
-export const PARSER_VERSION = 'amazon-2026.11.1';
+export const PARSER_VERSION = 'amazon-2026.11.2';
 
 /**
  * The parsers' output types are inferred from the result item schemas of @crawl/core (the
@@ -13,6 +22,12 @@ export const PARSER_VERSION = 'amazon-2026.11.1';
 export type { AvailabilityStatus, Money } from '@crawl/core';
 export type DetailsItem = ParsedDetails;
 export type SearchItem = ParsedSearchCard;
+export type OfferItem = ParsedOffer;
+export type OffersPage = ParsedOffersPage;
+export type BestsellerItem = ParsedBestseller;
+export type BestsellersPage = ParsedBestsellersPage;
+export type ReviewItem = ParsedReview;
+export type ReviewsPage = ParsedReviewsPage;
 
 /** marketplace: 'US', 'UK', 'DE', ...; origin: 'https://www.amazon.de' (base for relative URLs). */
 export interface PageContext {
@@ -20,4 +35,5 @@ export interface PageContext {
   origin: string;
 }
 
-export type PageKind = 'captcha' | 'details' | 'search' | 'unknown';
+/** 'signin': an Amazon sign-in wall (/ap/signin form) served instead of the requested page. */
+export type PageKind = 'captcha' | 'signin' | 'details' | 'search' | 'offers' | 'bestsellers' | 'reviews' | 'unknown';

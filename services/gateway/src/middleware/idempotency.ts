@@ -80,7 +80,7 @@ export async function withIdempotency(
       throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.');
     case 'recovered': {
       // The first request created its resource, then lost its answer: answer with that resource.
-      const recovered = await options.recover(claim.jobId, req);
+      const recovered = await options.recover(claim.createdId, req);
       if (!recovered) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.');
       await idempotency.complete(projectId, key, recovered.status, recovered.body);
       res.setHeader('Idempotent-Replayed', 'true');

@@ -58,9 +58,11 @@ it('WebhookLogEntry: deliveryId may be null, durationMs may not', () => {
     status_code: null,
     duration_ms: 12,
     error: 'connection refused',
+    response_body: null,
     test: true,
+    manual: false,
     created_at: new Date(),
-  } as WebhookAttemptRow;
+  } satisfies WebhookAttemptRow;
   const logs = (entry: unknown) => contract.checkResponse({ method: 'GET', path: '/v1/key/projects/prj_x/webhooks', status: 200, ...json({ data: { configs: [], logs: [entry] } }) });
   expect(logs(toLogResource(attempt))).toEqual([]);
   expect(logs({ ...toLogResource(attempt), durationMs: null }).join('\n')).toMatch(/durationMs/);

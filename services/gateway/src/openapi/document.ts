@@ -2,13 +2,15 @@ import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteaso
 import { createScheduleBody, jobBodySchema, patchScheduleBody } from '@crawl/jobs';
 import { z, type ZodTypeAny } from 'zod';
 import { analyticsQuery } from '../routes/analytics/analytics.router';
-import { exportQuery, listJobsQuery, resultsQuery } from '../routes/jobs/jobs.schemas';
+import { exportQuery, listJobsQuery, resultsQuery, retryBodyObject } from '../routes/jobs/jobs.schemas';
+import { usageQuery } from '../routes/usage/usage.router';
 import { schedulesQuery } from '../routes/schedules/schedules.router';
 import { compareQuery, timelineQuery, trackedTargetsQuery } from '../routes/tracking/tracking.router';
-import { patchWebhooksBody, testWebhookBody, webhooksQuery } from '../routes/webhooks/webhooks.schemas';
+import { deliveriesQuery, patchWebhooksBody, replayBody, testWebhookBody, webhooksQuery } from '../routes/webhooks/webhooks.schemas';
 import {
   analyticsSchema as Analytics,
   comparisonSchema as Comparison,
+  costEstimateSchema as CostEstimate,
   errorBodySchema as ErrorBody,
   jobResourceSchema as Job,
   livenessSchema as Liveness,
@@ -19,7 +21,10 @@ import {
   scheduleSchema as Schedule,
   timelineSchema as Timeline,
   trackedTargetSchema as TrackedTarget,
+  usageSchema as Usage,
   webhookConfigsSchema as WebhookConfigs,
+  webhookDeliveryResourceSchema as WebhookDelivery,
+  webhookReplayResultSchema as WebhookReplayResult,
   webhooksSchema as Webhooks,
   webhookTestResultSchema as WebhookTestResult,
 } from '@crawl/core';
@@ -38,6 +43,7 @@ const ERRORS: Record<number, string> = {
   403: "FORBIDDEN: the path names another project than the key's",
   404: 'NOT_FOUND: unknown id, or an id of another project',
   409: 'JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status)',
+  410: 'GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains',
   413: 'PAYLOAD_TOO_LARGE: body over 1 MiB',
   422: 'IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body',
   429: 'RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds',
@@ -59,6 +65,10 @@ const RETRY_AFTER = { 'Retry-After': integerHeader('Whole seconds to wait before
 const LOCATION = (what: string) => ({ Location: { description: `Path of the ${what}`, required: true, schema: { type: 'string' as const } } });
 const REPLAYED = {
   'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string' as const, enum: ['true'] } },
+};
+/** Job-creating answers (create, retry, their idempotent replays). */
+const CREDITS_REMAINING = {
+  'X-Credits-Remaining': integerHeader("The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time"),
 };
 const ATTACHMENT = { 'Content-Disposition': { description: '`attachment; filename="<jobId>-<type>.<json|csv|llm.json>"`', schema: { type: 'string' as const } } };
 
@@ -93,6 +103,8 @@ const CreateScheduleBody = createScheduleBody.openapi('CreateScheduleBody');
 const UpdateScheduleBody = patchScheduleBody.openapi('UpdateScheduleBody');
 const ReplaceWebhooksBody = patchWebhooksBody.openapi('ReplaceWebhooksBody');
 const TestWebhookBody = testWebhookBody.openapi('TestWebhookBody');
+const ReplayWebhooksBody = replayBody.openapi('ReplayWebhooksBody');
+const RetryJobBody = retryBodyObject.openapi('RetryJobBody');
 
 const projectId = z.object({ projectId: z.string().openapi({ example: 'prj_2x2nikgxu7e1g6hw' }) });
 const jobId = z.object({ jobId: z.string().openapi({ example: 'job_sfcsm02wi6t0dl1e' }) });
@@ -108,6 +120,8 @@ interface Op {
   params?: z.AnyZodObject;
   query?: ZodTypeAny;
   body?: ZodTypeAny;
+  /** The body may be left out (retry). */
+  bodyOptional?: boolean;
   headers?: z.AnyZodObject;
   status: number;
   response?: ZodTypeAny;
@@ -124,18 +138,20 @@ const data = (schema: ZodTypeAny) => z.object({ data: schema }).strict();
 const list = (schema: ZodTypeAny) => z.object({ data: z.array(schema), pagination: Pagination }).strict();
 
 export const API_OPERATIONS: Op[] = [
-  { method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job (credits reserved; 202 with Location)', params: projectId, body: CreateJobBody, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('job'), ...REPLAYED }, errors: [402, 403, 409, 422] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job (credits reserved; 202 with Location)', params: projectId, body: CreateJobBody, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('job'), ...REPLAYED, ...CREDITS_REMAINING }, errors: [402, 403, 409, 422] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/jobs/estimate', tag: 'Jobs', summary: 'Cost of a job body and whether a create would be accepted now (validated like a create; creates and reserves nothing)', params: projectId, body: CreateJobBody, status: 200, response: data(CostEstimate), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'List jobs, newest first', params: projectId, query: listJobsQuery, status: 200, response: list(Job), errors: [403] },
   { method: 'get', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: 'Get a job', params: jobId, status: 200, response: data(Job), errors: [404] },
-  { method: 'get', path: '/v1/key/jobs/{jobId}/results', tag: 'Jobs', summary: "A job's result items, paginated", params: jobId, query: resultsQuery, status: 200, response: list(ResultItem), errors: [404] },
+  { method: 'get', path: '/v1/key/jobs/{jobId}/results', tag: 'Jobs', summary: "A job's result items, paginated", params: jobId, query: resultsQuery, status: 200, response: list(ResultItem), errors: [404, 410] },
   {
     method: 'get', path: '/v1/key/jobs/{jobId}/export', tag: 'Jobs', summary: 'Download the results of a completed job (json, csv or the versioned llm format)', params: jobId, query: exportQuery, status: 200,
-    responseDescription: 'A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180', responseHeaders: ATTACHMENT, errors: [404, 409],
+    responseDescription: 'A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180', responseHeaders: ATTACHMENT, errors: [404, 409, 410],
     content: { 'application/json': { schema: z.union([z.array(ResultItem), LlmExport]) }, 'text/csv': { schema: z.string() } },
   },
-  { method: 'post', path: '/v1/key/jobs/{jobId}/retry', tag: 'Jobs', summary: 'Retry a failed or cancelled job as a new job', params: jobId, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('new job'), ...REPLAYED }, errors: [402, 404, 409, 422] },
+  { method: 'post', path: '/v1/key/jobs/{jobId}/retry', tag: 'Jobs', summary: 'Retry a job as a new job: every target of a failed or cancelled job (default), or `{"targets": "failed"}` for only the failed or cancelled targets of a finished job', params: jobId, body: RetryJobBody, bodyOptional: true, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('new job'), ...REPLAYED, ...CREDITS_REMAINING }, errors: [402, 404, 409, 422] },
+  { method: 'delete', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: 'Delete the results of a finished job; the job stays (with `resultsPurgedAt`) for the ledger, and its results and export answer 410', params: jobId, status: 200, response: data(Job), errors: [404, 409] },
   { method: 'post', path: '/v1/key/jobs/{jobId}/cancel', tag: 'Jobs', summary: 'Cancel a queued or running job (not-crawled targets refunded)', params: jobId, status: 200, response: data(Job), errors: [404, 409] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule (cron in UTC, 5 or 6 fields)', params: projectId, body: CreateScheduleBody, status: 201, response: data(Schedule), responseHeaders: LOCATION('schedule'), errors: [403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule (cron in UTC, 5 or 6 fields)', params: projectId, body: CreateScheduleBody, headers: idempotencyHeader, status: 201, response: data(Schedule), responseHeaders: { ...LOCATION('schedule'), ...REPLAYED }, errors: [403, 409, 422] },
   { method: 'get', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'List schedules', params: projectId, query: schedulesQuery, status: 200, response: list(Schedule), errors: [403] },
   { method: 'get', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Get a schedule', params: scheduleId, status: 200, response: data(Schedule), errors: [404] },
   { method: 'patch', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Update enabled, cron or crawlConfig', params: scheduleId, body: UpdateScheduleBody, status: 200, response: data(Schedule), errors: [404] },
@@ -143,9 +159,13 @@ export const API_OPERATIONS: Op[] = [
   { method: 'get', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Webhook configurations (with secrets) and recent delivery attempts', params: projectId, query: webhooksQuery, status: 200, response: data(Webhooks), errors: [403] },
   { method: 'patch', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Replace all webhook configurations (at most 20)', params: projectId, body: ReplaceWebhooksBody, status: 200, response: data(WebhookConfigs), errors: [403] },
   { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/test', tag: 'Webhooks', summary: 'Send one signed test delivery now', params: projectId, body: TestWebhookBody, status: 200, response: data(WebhookTestResult), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/webhooks/deliveries', tag: 'Webhooks', summary: 'Deliveries, newest first, each with its last attempts (filters: status, event, webhookId, from, to)', params: projectId, query: deliveriesQuery, status: 200, response: list(WebhookDelivery), errors: [403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/deliveries/{deliveryId}/resend', tag: 'Webhooks', summary: 'One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending or with its webhook disabled)', params: projectId.extend({ deliveryId: z.string() }), status: 202, response: data(WebhookDelivery), errors: [403, 404, 409] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/replay', tag: 'Webhooks', summary: 'One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore)', params: projectId, body: ReplayWebhooksBody, headers: idempotencyHeader, status: 202, response: data(WebhookReplayResult), responseHeaders: REPLAYED, errors: [403, 409, 422] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'Tracked products with their latest snapshot and change counts', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: 'Snapshots of one product, newest first, with changes', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: Timeline, errors: [403, 404] },
   { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', summary: 'Compare two result sets (jobs) of the project', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/usage', tag: 'Usage', summary: "Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`", params: projectId, query: usageQuery, status: 200, response: z.object({ data: Usage, pagination: Pagination }).strict(), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Project analytics over a date range (default: last 30 days)', params: projectId, query: analyticsQuery, status: 200, response: data(Analytics), errors: [403] },
 ];
 
@@ -174,7 +194,7 @@ function register(registry: OpenAPIRegistry, op: Op): void {
       ...(op.params ? { params: op.params } : {}),
       ...(op.query ? { query: queryObject(op.query) } : {}),
       ...(op.headers ? { headers: op.headers } : {}),
-      ...(op.body ? { body: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
+      ...(op.body ? { body: { required: !op.bodyOptional, content: { 'application/json': { schema: op.body } } } } : {}),
     },
     responses: {
       [op.status]: success,

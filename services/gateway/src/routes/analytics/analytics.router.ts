@@ -1,20 +1,19 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireOwnProject } from '../../middleware/auth';
+import { dateLowerBound, dateUpperBound } from '../../date-params';
 import { parseOrThrow } from '../../validation';
-import { isoDateOrTimestamp } from '../jobs/jobs.schemas';
 import type { AnalyticsService } from './analytics.service';
 
 const DAY = 24 * 3600 * 1000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Default: the last 30 days ending now. A bare date as `to` means the end of that UTC day. */
 export const analyticsQuery = z
-  .object({ from: isoDateOrTimestamp.optional(), to: isoDateOrTimestamp.optional() })
+  .object({ from: dateLowerBound.optional(), to: dateUpperBound.optional() })
   .strict()
   .transform((q) => {
-    const to = q.to ? (DATE_ONLY.test(q.to) ? new Date(Date.parse(q.to) + DAY - 1) : new Date(q.to)) : new Date();
-    const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * DAY);
+    const to = q.to ?? new Date();
+    const from = q.from ?? new Date(to.getTime() - 30 * DAY);
     return { from, to };
   })
   .superRefine((r, ctx) => {

@@ -1,11 +1,13 @@
-import { LLM_SCHEMA_VERSION, type LlmExport, type LlmExportItem, type ResultItem } from '@crawl/core';
+import { detailsResultItemSchema, LLM_SCHEMA_VERSION, type LlmExport, type LlmExportItem, objectSchemaOf, type ResultItem, searchResultItemSchema } from '@crawl/core';
+import type { z } from 'zod';
 import type { JobRow } from '@crawl/db';
 
 /**
  * Export formats of stored result items. Pure functions: one item in, one chunk of text out,
  * so the export can stream any number of rows.
  *
- * CSV: one header row, columns in the fixed order below per job type, RFC 4180 quoting, UTF-8.
+ * CSV: one header row, columns in the documented field order of the item schemas (@crawl/core
+ * result-items.ts), RFC 4180 quoting, UTF-8.
  * Money is split into `<field>_amount` and `<field>_currency`; arrays and objects (images,
  * features, variants, specifications...) are JSON text in one cell; booleans are true/false;
  * a missing value is an empty cell.
@@ -14,63 +16,26 @@ import type { JobRow } from '@crawl/db';
 type Item = Record<string, unknown>;
 type Column = [header: string, get: (item: Item) => unknown];
 
-const money = (field: string, part: 'amount' | 'currency') => (item: Item) =>
-  (item[field] as { amount?: number; currency?: string } | null | undefined)?.[part];
-const nested = (field: string, part: string) => (item: Item) => (item[field] as Record<string, unknown> | null | undefined)?.[part];
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const field = (name: string) => (item: Item) => item[name];
+const part = (name: string, sub: string) => (item: Item) => (item[name] as Record<string, unknown> | null | undefined)?.[sub];
 
-const SHARED_TAIL: Column[] = [
-  ['missing_fields', field('missingFields')],
-  ['parser_version', field('parserVersion')],
-];
+/**
+ * The columns of an item schema, in its shape's order (the documented field order, one source
+ * for JSON and CSV): an object field (money, availability, seller) becomes one column per key,
+ * `<field>_<key>` (`price_amount`, `price_currency`); everything else is one column.
+ */
+function columnsOf(schema: z.AnyZodObject): Column[] {
+  return Object.entries(schema.shape as Record<string, z.ZodTypeAny>).flatMap(([name, fieldSchema]): Column[] => {
+    const object = objectSchemaOf(fieldSchema);
+    if (!object) return [[snake(name), field(name)]];
+    return Object.keys(object.shape).map((sub): Column => [`${snake(name)}_${snake(sub)}`, part(name, sub)]);
+  });
+}
 
 export const CSV_COLUMNS: Record<JobRow['type'], Column[]> = {
-  search: [
-    ['keyword', field('keyword')],
-    ['position', field('position')],
-    ['organic_position', field('organicPosition')],
-    ['asin', field('asin')],
-    ['title', field('title')],
-    ['url', field('url')],
-    ['image', field('image')],
-    ['price_amount', money('price', 'amount')],
-    ['price_currency', money('price', 'currency')],
-    ['list_price_amount', money('listPrice', 'amount')],
-    ['list_price_currency', money('listPrice', 'currency')],
-    ['rating', field('rating')],
-    ['reviews_count', field('reviewsCount')],
-    ['is_sponsored', field('isSponsored')],
-    ['is_prime', field('isPrime')],
-    ['badges', field('badges')],
-    ...SHARED_TAIL,
-  ],
-  details: [
-    ['target', field('target')],
-    ['asin', field('asin')],
-    ['url', field('url')],
-    ['title', field('title')],
-    ['brand', field('brand')],
-    ['price_amount', money('price', 'amount')],
-    ['price_currency', money('price', 'currency')],
-    ['list_price_amount', money('listPrice', 'amount')],
-    ['list_price_currency', money('listPrice', 'currency')],
-    ['rating', field('rating')],
-    ['reviews_count', field('reviewsCount')],
-    ['availability_status', nested('availability', 'status')],
-    ['availability_text', nested('availability', 'text')],
-    ['main_image', field('mainImage')],
-    ['images', field('images')],
-    ['features', field('features')],
-    ['description', field('description')],
-    ['categories', field('categories')],
-    ['best_sellers_rank', field('bestSellersRank')],
-    ['seller_name', nested('seller', 'name')],
-    ['seller_id', nested('seller', 'id')],
-    ['is_prime', field('isPrime')],
-    ['variants', field('variants')],
-    ['specifications', field('specifications')],
-    ...SHARED_TAIL,
-  ],
+  search: columnsOf(searchResultItemSchema),
+  details: columnsOf(detailsResultItemSchema),
 };
 
 /** Leading characters that make Excel, LibreOffice or Google Sheets read a cell as a formula (OWASP). */
@@ -124,6 +89,7 @@ function kindFields(item: ResultItem) {
       query: item.keyword,
       rank: item.position,
       organicRank: item.organicPosition,
+      page: item.page,
       brand: null,
       availability: null,
       isSponsored: item.isSponsored,
@@ -143,6 +109,7 @@ function kindFields(item: ResultItem) {
     query: item.target,
     rank: null,
     organicRank: null,
+    page: null,
     brand: item.brand,
     availability: item.availability.status,
     isSponsored: null,
@@ -170,6 +137,7 @@ export function llmItem(job: JobRow, item: ResultItem): LlmExportItem {
     query: k.query,
     rank: k.rank,
     organicRank: k.organicRank,
+    page: k.page,
     asin: item.asin,
     marketplace: job.marketplace,
     url: item.url,

@@ -1,3 +1,4 @@
+import { inDocumentedOrder } from '@crawl/core';
 import type { JobRow, ResultRepository } from '@crawl/db';
 import type { Response } from 'express';
 import { csvHeader, csvRow, llmHeader, llmItem } from './export-formats';
@@ -82,7 +83,7 @@ async function pump(results: ResultRepository, job: JobRow, format: Format, res:
   for await (const row of results.stream(job.id)) {
     ticket.signal.throwIfAborted();
     if (format === 'csv') await emit(csvRow(job.type, row.data));
-    else await emit(`${first ? '' : ','}${JSON.stringify(format === 'llm' ? llmItem(job, row.data) : row.data)}`);
+    else await emit(`${first ? '' : ','}${JSON.stringify(format === 'llm' ? llmItem(job, row.data) : inDocumentedOrder(row.data))}`);
     first = false;
   }
   await emit(format === 'csv' ? '' : format === 'llm' ? ']}' : ']');

@@ -1,18 +1,7 @@
 import { ID_PATTERN, isSafeText, JOB_STATUSES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
+import { dateLowerBound, dateUpperBound } from '../../date-params';
 import { intQueryParam } from '../../validation';
-
-/** ISO date (`2026-11-01`) or timestamp; a bare date as a lower bound means its midnight UTC. */
-export const isoDateOrTimestamp = z
-  .string()
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
-    message: 'must be an ISO 8601 date or timestamp',
-  });
-
-/** A bare date as an upper bound covers that whole day. */
-function endOfDay(v: string): Date {
-  return /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(Date.parse(v) + 24 * 3600 * 1000 - 1) : new Date(v);
-}
 
 export const jobIdParams = z.object({ jobId: z.string().regex(ID_PATTERN) }).passthrough();
 
@@ -20,8 +9,8 @@ export const listJobsQuery = z
   .object({
     status: z.enum(JOB_STATUSES).optional(),
     q: z.string().trim().min(1).max(200).refine(isSafeText, UNSAFE_TEXT_MESSAGE).optional(),
-    from: isoDateOrTimestamp.transform((v) => new Date(v)).optional(),
-    to: isoDateOrTimestamp.transform(endOfDay).optional(),
+    from: dateLowerBound.optional(),
+    to: dateUpperBound.optional(),
     limit: intQueryParam(1, 100, 20),
     offset: intQueryParam(0, 1_000_000, 0),
   })
@@ -37,5 +26,20 @@ export const resultsQuery = z
 
 export const exportQuery = z.object({ format: z.enum(['json', 'csv', 'llm']).default('json') }).strict();
 
-/** Retry and cancel take no body; an empty object is tolerated for clients that always send one. */
+/** Cancel takes no body; an empty object is tolerated for clients that always send one. */
 export const emptyBody = z.union([z.undefined(), z.object({}).strict()]);
+
+/**
+ * Retry's optional body (issue 14, item 3): `targets` is `all` (the default, the spec's retry of
+ * every target) or `failed` (only the targets that produced no result). No body, or `{}`, is
+ * the spec's retry.
+ */
+export const retryBodyObject = z
+  .object({
+    targets: z
+      .enum(['all', 'failed'])
+      .default('all')
+      .openapi({ description: '`all`: every target of a failed or cancelled job. `failed`: only the targets of a finished job that failed or were cancelled' }),
+  })
+  .strict();
+export const retryBody = z.union([z.undefined(), retryBodyObject]).transform((body) => body?.targets ?? 'all');

@@ -2,7 +2,9 @@ import { AppError, ID_PATTERN, schedulePolicy } from '@crawl/core';
 import { createScheduleBody, patchScheduleBody } from '@crawl/jobs';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
+import type { IdempotencyRepository } from '@crawl/db';
 import { requireOwnProject } from '../../middleware/auth';
+import { type IdempotencyOptions, withIdempotency } from '../../middleware/idempotency';
 import { intQueryParam, parseOrThrow } from '../../validation';
 import { type ScheduleService, toScheduleResource } from './schedules.service';
 
@@ -26,14 +28,27 @@ function scheduleId(req: Request): string {
 }
 
 /** Spec 4.3, plus GET and DELETE of one schedule. */
-export function schedulesRouter(service: ScheduleService): Router {
+export function schedulesRouter(service: ScheduleService, idempotency: IdempotencyRepository): Router {
   const router = Router();
 
+  /** A schedule created under an Idempotency-Key whose request died before answering: answer with it. */
+  const recoverSchedule: IdempotencyOptions = {
+    recover: async (id, req) => {
+      const row = await service.find(id, req.principal.projectId);
+      return row ? { status: 201, body: { data: toScheduleResource(row) } } : undefined;
+    },
+  };
+
+  // Same Stripe model as job creation: a lost answer retried with its key never makes a second schedule.
   router.post('/projects/:projectId/schedules', requireOwnProject, async (req, res) => {
     const body = parseOrThrow(createScheduleBody, req.body, 'body');
-    const schedule = await service.create(req.principal, body, policyOf(req));
-    res.status(201).setHeader('Location', `/v1/key/schedules/${schedule.id}`);
-    res.json({ data: schedule });
+    const result = await withIdempotency(idempotency, req, res, recoverSchedule, async ({ key }) => ({
+      status: 201,
+      body: { data: await service.create(req.principal, body, policyOf(req), key) },
+    }));
+    const schedule = (result.body as { data: { id: string } }).data;
+    res.status(result.status).setHeader('Location', `/v1/key/schedules/${schedule.id}`);
+    res.json(result.body);
   });
 
   router.get('/projects/:projectId/schedules', requireOwnProject, async (req, res) => {

@@ -8,7 +8,7 @@ export function toScheduleResource(row: ScheduleRow): ScheduleResource {
     id: row.id,
     projectId: row.project_id,
     cron: row.cron,
-    crawlConfig: { type: c.type, targets: c.targets, config: { marketplace: c.marketplace, lang: c.lang } },
+    crawlConfig: { type: c.type, targets: c.targets, config: { marketplace: c.marketplace, lang: c.lang, ...(c.type === 'search' ? { pages: c.pages ?? 1 } : {}) } },
     enabled: row.enabled,
     nextRunAt: row.enabled ? row.next_run_at.toISOString() : null,
     lastRunAt: row.last_run_at?.toISOString() ?? null,
@@ -27,17 +27,29 @@ function checkInterval(cron: string, policy: SchedulePolicy): void {
   throw new AppError('VALIDATION_ERROR', `Invalid schedule: ${message}.`, { details: [{ path: 'body.cron', message }] });
 }
 
-const stored = (body: JobBody): StoredCrawlConfig => ({ type: body.type, targets: body.targets, marketplace: body.marketplace, lang: body.lang });
+const stored = (body: JobBody): StoredCrawlConfig => ({
+  type: body.type,
+  targets: body.targets,
+  marketplace: body.marketplace,
+  lang: body.lang,
+  ...(body.pages !== undefined ? { pages: body.pages } : {}),
+});
 
 /** Spec 4.3 schedules. The scheduler service fires them; this only records what to fire and when. */
 export class ScheduleService {
   constructor(private readonly schedules: ScheduleRepository) {}
 
-  async create(owner: { projectId: string; organizationId: string }, body: { cron: string; crawlConfig: JobBody; enabled: boolean }, policy: SchedulePolicy) {
+  async create(
+    owner: { projectId: string; organizationId: string },
+    body: { cron: string; crawlConfig: JobBody; enabled: boolean },
+    policy: SchedulePolicy,
+    idempotencyKey?: string,
+  ) {
     checkInterval(body.cron, policy);
     const row = await this.schedules.create(
       { ...owner, cron: body.cron, crawlConfig: stored(body.crawlConfig), enabled: body.enabled, nextRunAt: nextFireAfter(body.cron, new Date()) },
       policy.maxPerProject,
+      idempotencyKey,
     );
     if (!row) {
       throw new AppError('VALIDATION_ERROR', `This project already has ${policy.maxPerProject} schedules, the most its plan allows; delete one first.`, {
@@ -52,8 +64,12 @@ export class ScheduleService {
     return { data: rows.map(toScheduleResource), pagination: { total, limit, offset, hasMore: offset + limit < total } };
   }
 
+  find(id: string, projectId: string) {
+    return this.schedules.findInProject(id, projectId);
+  }
+
   async get(id: string, projectId: string) {
-    const row = await this.schedules.findInProject(id, projectId);
+    const row = await this.find(id, projectId);
     if (!row) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
     return row;
   }

@@ -1,9 +1,9 @@
-import { AppError, ID_PATTERN, isMarketplaceCode, isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
+import { AppError, ID_PATTERN, isMarketplaceCode, isSafeText, normalizeAsin, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireOwnProject } from '../../middleware/auth';
+import { dateLowerBound } from '../../date-params';
 import { intQueryParam, parseOrThrow } from '../../validation';
-import { isoDateOrTimestamp } from '../jobs/jobs.schemas';
 import type { TrackingService } from './tracking.service';
 
 const marketplace = z
@@ -14,14 +14,13 @@ const marketplace = z
 export const trackedTargetsQuery = z
   .object({
     marketplace: marketplace.optional(),
-    changedSince: isoDateOrTimestamp.transform((v) => new Date(v)).optional(),
+    changedSince: dateLowerBound.optional(),
     limit: intQueryParam(1, 100, 20),
     offset: intQueryParam(0, 1_000_000, 0),
   })
   .strict();
 export const timelineQuery = z.object({ marketplace, limit: intQueryParam(1, 1000, 50) }).strict();
 export const compareQuery = z.object({ from: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE), to: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE) }).strict();
-const ASIN = /^[A-Z0-9]{10}$/;
 
 /** Spec 4.4: tracked targets, a product's timeline, comparison of two result sets. */
 export function trackingRouter(service: TrackingService): Router {
@@ -34,8 +33,8 @@ export function trackingRouter(service: TrackingService): Router {
 
   router.get('/projects/:projectId/tracked-targets/:asin/timeline', requireOwnProject, async (req, res) => {
     const q = parseOrThrow(timelineQuery, req.query, 'query');
-    const asin = String(req.params.asin).toUpperCase();
-    if (!ASIN.test(asin)) throw new AppError('NOT_FOUND', `Product ${String(req.params.asin)} was never crawled in this project.`);
+    const asin = normalizeAsin(String(req.params.asin));
+    if (!asin) throw new AppError('NOT_FOUND', `Product ${String(req.params.asin)} was never crawled in this project.`);
     res.json(await service.timeline(req.principal.projectId, q.marketplace, asin, q.limit));
   });
 

@@ -45,7 +45,11 @@ export class TrackingService {
     } satisfies TimelineResource;
   }
 
-  /** One entry per ASIN (first occurrence), with its position per keyword for search sets. */
+  /**
+   * One entry per ASIN (first occurrence), with its position per keyword for search sets: the
+   * first, so best, overall position over the keyword's result pages (a product shown on several
+   * pages, or sponsored and organic, moves when its best position does).
+   */
   private async resultSet(jobId: string, type: 'search' | 'details'): Promise<Map<string, SetEntry>> {
     const rows = await this.deps.tracking.comparableResults(jobId);
     const set = new Map<string, SetEntry>();

@@ -1,5 +1,6 @@
-import { EVENT_TYPES, ID_PATTERN, isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
+import { DELIVERY_STATUSES, EVENT_TYPES, ID_PATTERN, isSafeText, MAX_REPLAY_PER_CALL, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
+import { dateLowerBound, dateUpperBound } from '../../date-params';
 import { intQueryParam } from '../../validation';
 
 /** Spec 8.3: at most 20 configurations per project. */
@@ -51,3 +52,34 @@ export const webhooksQuery = z
     limit: intQueryParam(1, 500, 50),
   })
   .strict();
+
+const fromBeforeTo = (q: { from?: Date; to?: Date }) => !q.from || !q.to || q.from <= q.to;
+
+export const deliveriesQuery = z
+  .object({
+    status: z.enum(DELIVERY_STATUSES).optional(),
+    event: z.enum(EVENT_TYPES).optional(),
+    webhookId: z.string().regex(ID_PATTERN, 'must be a webhook id').optional(),
+    from: dateLowerBound.optional(),
+    to: dateUpperBound.optional(),
+    limit: intQueryParam(1, 100, 20),
+    offset: intQueryParam(0, 1_000_000, 0),
+  })
+  .strict()
+  .refine(fromBeforeTo, { message: '`from` must not be after `to`', path: ['from'] });
+
+export const deliveryIdParams = z.object({ deliveryId: z.string().regex(ID_PATTERN) }).passthrough();
+
+export const replayBody = z
+  .object({
+    from: dateLowerBound.describe('Failed deliveries created at or after this time'),
+    to: dateUpperBound.optional().describe('... and up to this time, inclusive (default: no bound)'),
+    webhookId: z.string().regex(ID_PATTERN, 'must be a webhook id').optional(),
+    event: z.enum(EVENT_TYPES).optional(),
+    limit: z.number().int().min(1).max(MAX_REPLAY_PER_CALL).default(MAX_REPLAY_PER_CALL).describe(`At most ${MAX_REPLAY_PER_CALL} per call`),
+  })
+  .strict()
+  .refine(fromBeforeTo, { message: '`from` must not be after `to`', path: ['from'] });
+
+/** Resend takes no body; an empty object is tolerated for clients that always send one. */
+export const resendBody = z.union([z.undefined(), z.object({}).strict()]);

@@ -11,6 +11,8 @@ export interface WebhookServiceDeps {
   secrets: SecretBox;
   allowPrivateUrls: boolean;
   timeoutMs: number;
+  /** WEBHOOK_SECRET_ROTATION_GRACE_MS: how long a replaced secret keeps signing too. */
+  rotationGraceMs: number;
 }
 
 export function toWebhookResource(row: WebhookConfigRow, secrets: SecretBox): WebhookConfigResource {
@@ -21,6 +23,9 @@ export function toWebhookResource(row: WebhookConfigRow, secrets: SecretBox): We
     triggerAction: row.trigger_action,
     enabled: row.enabled,
     secret: secrets.decrypt(row.secret_encrypted),
+    previousSecretExpiresAt: row.previous_secret_encrypted && row.previous_secret_expires_at && row.previous_secret_expires_at > new Date() ? row.previous_secret_expires_at.toISOString() : null,
+    disabledAt: row.disabled_at?.toISOString() ?? null,
+    disabledReason: row.disabled_reason,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -36,7 +41,9 @@ export function toLogResource(row: WebhookAttemptRow): WebhookLogEntryResource {
     statusCode: row.status_code,
     durationMs: row.duration_ms,
     error: row.error,
+    responseBody: row.response_body,
     test: row.test,
+    manual: row.manual,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -53,7 +60,8 @@ export class WebhookService {
   /**
    * Replaces all configurations. Every URL must resolve to public addresses (SSRF guard; the
    * deliverer checks again at connection time). A config without `secret` or with "" gets a
-   * new generated secret, also when it keeps its id (DESIGN section 6).
+   * new generated secret, also when it keeps its id (DESIGN section 6). A kept id whose secret
+   * changes starts a rotation: the previous secret signs too (a second v1=) during the grace.
    */
   async replace(projectId: string, body: z.output<typeof patchWebhooksBody>) {
     const checks = await Promise.all(body.configs.map((c) => checkWebhookUrl(c.url, { allowPrivate: this.deps.allowPrivateUrls })));
@@ -61,15 +69,20 @@ export class WebhookService {
     if (issues.length) throw new AppError('VALIDATION_ERROR', `Invalid webhook URL: ${issues[0]!.message}.`, { details: issues });
     const result = await this.deps.configs.replaceAll(
       projectId,
-      body.configs.map((c) => ({
-        id: c.id,
-        name: c.name ?? null,
-        url: c.url,
-        triggerAction: c.triggerAction,
-        enabled: c.enabled,
-        secretEncrypted: this.deps.secrets.encrypt(c.secret ? c.secret : generateWebhookSecret()),
-      })),
+      body.configs.map((c) => {
+        const secret = c.secret ? c.secret : generateWebhookSecret();
+        return {
+          id: c.id,
+          name: c.name ?? null,
+          url: c.url,
+          triggerAction: c.triggerAction,
+          enabled: c.enabled,
+          secretEncrypted: this.deps.secrets.encrypt(secret),
+          sameSecretAs: (stored: string) => this.deps.secrets.decrypt(stored) === secret,
+        };
+      }),
       MAX_WEBHOOKS,
+      { rotationGraceMs: this.deps.rotationGraceMs },
     );
     if ('unknownIds' in result) {
       const details = body.configs.flatMap((c, i) => (c.id && result.unknownIds.includes(c.id) ? [{ path: `body.configs.${i}.id`, message: 'no configuration with this id in the project' }] : []));
@@ -93,6 +106,7 @@ export class WebhookService {
     const result = await deliverWebhook({
       url: config.url,
       secret: this.deps.secrets.decrypt(config.secret_encrypted),
+      previousSecret: config.previous_secret_encrypted && config.previous_secret_expires_at && config.previous_secret_expires_at > new Date() ? this.deps.secrets.decrypt(config.previous_secret_encrypted) : null,
       body,
       event,
       deliveryId,
@@ -110,6 +124,7 @@ export class WebhookService {
       statusCode: result.statusCode,
       durationMs: result.durationMs,
       error: result.error,
+      responseBody: result.responseBodySnippet,
       test: true,
     });
     return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error, deliveryId, event } satisfies WebhookTestResultResource;

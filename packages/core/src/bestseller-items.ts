@@ -1,0 +1,44 @@
+import { orNull, z } from './openapi-zod';
+import { moneySchema } from './result-items';
+
+/**
+ * Items of a best-seller list page (zgbs): one per rendered card, in rank order. Layouts: the
+ * 2021+ grid (#gridItemRoot cards, .zg-bdg-text rank badges) and the older
+ * .zg-item-immersion / .zg_itemImmersion lists. Fields a card does not show are null.
+ */
+export const parsedBestsellerSchema = z
+  .object({
+    rank: z.number().int().describe('The list rank shown on the card (#1 ...), continuing across list pages'),
+    asin: z.string(),
+    title: z.string().nullable(),
+    url: z.string().describe('The product page, {origin}/dp/{asin}'),
+    image: z.string().nullable(),
+    /** The price on the card; for "N offers from X" cards the lowest offer X. */
+    price: orNull(moneySchema),
+    rating: z.number().nullable().describe('0-5'),
+    reviewsCount: z.number().int().nullable(),
+    missingFields: z.array(z.string()).describe('Of: title, image, price, rating, reviewsCount'),
+    parserVersion: z.string(),
+  })
+  .strict();
+
+/** A ranked ASIN the page lists in its data but renders only on scroll (no card on the page). */
+export const bestsellerLazyItemSchema = z.object({ rank: z.number().int(), asin: z.string() }).strict();
+
+export const parsedBestsellersPageSchema = z
+  .object({
+    category: z.string().nullable().describe('The list heading, e.g. "Best Sellers in Electronics"'),
+    hasNextPage: z.boolean(),
+    items: z.array(parsedBestsellerSchema),
+    lazyItems: z.array(bestsellerLazyItemSchema),
+  })
+  .strict();
+
+export type ParsedBestseller = z.infer<typeof parsedBestsellerSchema>;
+export type ParsedBestsellersPage = z.infer<typeof parsedBestsellersPageSchema>;
+
+/** A result item of a `bestsellers` job: one per list item. */
+export const bestsellerResultItemSchema = parsedBestsellerSchema
+  .extend({ target: z.string().describe('The best-seller list URL as submitted') })
+  .strict().openapi('BestsellerResultItem');
+export type BestsellerResultItem = z.infer<typeof bestsellerResultItemSchema>;

@@ -1,0 +1,52 @@
+import { orNull, z } from './openapi-zod';
+import { moneySchema } from './result-items';
+
+/**
+ * Items of an offers page (`/gp/offer-listing/{ASIN}`): one per offer, in page order. Two layouts
+ * produce them: the legacy "Buying Choices" rows (2019-2020, div.olpOffer) and the All Offers
+ * Display panel (2021+, #aod-pinned-offer + #aod-offer-list). Fields a page does not show are null.
+ */
+
+export const offerSellerSchema = z
+  .object({
+    name: z.string(),
+    id: z.string().nullable().describe('Amazon merchant id (the seller= or /shops/ id of its link)'),
+  })
+  .strict().openapi('OfferSeller');
+
+export const parsedOfferSchema = z
+  .object({
+    position: z.number().int().describe('1-based on the page; the pinned (buy-box) offer of the 2021+ layout is 1'),
+    price: orNull(moneySchema),
+    /** Shipping charge; amount 0 when the page says it is free. */
+    shipping: orNull(moneySchema),
+    condition: z.string().nullable().describe('As shown: "New", "Used - Like New", "Rental", ...'),
+    seller: orNull(offerSellerSchema),
+    fulfilledByAmazon: z.boolean().nullable(),
+    shipsFrom: z.string().nullable(),
+    isBuyBox: z.boolean().nullable().describe('null on layouts that mark no buy-box offer (legacy offer listings)'),
+    deliveryText: z.string().nullable(),
+    missingFields: z.array(z.string()).describe('Of: price, condition, seller'),
+    parserVersion: z.string(),
+  })
+  .strict();
+
+/** What the offers parser returns for one page; `hasNextPage` lets the crawler stop early. */
+export const parsedOffersPageSchema = z
+  .object({
+    asin: z.string().nullable(),
+    title: z.string().nullable(),
+    totalOffers: z.number().int().nullable().describe('Offer count the page announces, when it does'),
+    hasNextPage: z.boolean(),
+    offers: z.array(parsedOfferSchema),
+  })
+  .strict();
+
+export type ParsedOffer = z.infer<typeof parsedOfferSchema>;
+export type ParsedOffersPage = z.infer<typeof parsedOffersPageSchema>;
+
+/** A result item of an `offers` job: one per offer. */
+export const offerResultItemSchema = parsedOfferSchema
+  .extend({ target: z.string().describe('The target as submitted (ASIN or product URL)') })
+  .strict().openapi('OfferResultItem');
+export type OfferResultItem = z.infer<typeof offerResultItemSchema>;

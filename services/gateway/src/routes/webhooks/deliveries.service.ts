@@ -1,0 +1,75 @@
+import {
+  AppError,
+  DELIVERY_ATTEMPTS_SHOWN,
+  type WebhookAttemptResource,
+  type WebhookDeliveryResource,
+  type WebhookReplayResultResource,
+} from '@crawl/core';
+import type { DeliveryAttemptRow, DeliveryLogRow, WebhookLogRepository } from '@crawl/db';
+import type { z } from 'zod';
+import type { deliveriesQuery, replayBody } from './webhooks.schemas';
+
+function toAttemptResource(row: DeliveryAttemptRow): WebhookAttemptResource {
+  return {
+    attempt: row.attempt,
+    manual: row.manual,
+    success: row.success,
+    statusCode: row.status_code,
+    durationMs: row.duration_ms,
+    error: row.error,
+    responseBody: row.response_body,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function toDeliveryResource(row: DeliveryLogRow, attempts: DeliveryAttemptRow[]): WebhookDeliveryResource {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    event: row.event_type as WebhookDeliveryResource['event'],
+    status: row.status,
+    attemptCount: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+    createdAt: row.created_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    attempts: attempts.map(toAttemptResource),
+  };
+}
+
+/** The delivery log with attempts, resend of one delivery and bulk replay of failed ones (issue 14 item 4). */
+export class WebhookDeliveryService {
+  constructor(private readonly log: WebhookLogRepository) {}
+
+  async list(projectId: string, query: z.output<typeof deliveriesQuery>) {
+    const { limit, offset, ...filter } = query;
+    const { rows, total } = await this.log.listDeliveries(projectId, filter, limit, offset);
+    return { data: await this.withAttempts(projectId, rows), total };
+  }
+
+  /** A new attempt of a delivered or failed delivery: same id and body, signed anew, due now. */
+  async resend(projectId: string, deliveryId: string): Promise<WebhookDeliveryResource> {
+    const result = await this.log.resend(projectId, deliveryId);
+    if ('delivery' in result) return (await this.withAttempts(projectId, [result.delivery]))[0]!;
+    switch (result.refused) {
+      case 'not_found':
+        throw new AppError('NOT_FOUND', `Delivery ${deliveryId} not found.`);
+      case 'pending':
+        throw new AppError('INVALID_STATE', `Delivery ${deliveryId} is still pending: its next attempt is already due or scheduled.`);
+      case 'webhook_disabled':
+        throw new AppError('INVALID_STATE', `The webhook of delivery ${deliveryId} is disabled or was removed; re-enable it (PATCH with enabled: true) first.`);
+    }
+  }
+
+  async replay(projectId: string, body: z.output<typeof replayBody>): Promise<WebhookReplayResultResource> {
+    const { limit, ...filter } = body;
+    const { ids, hasMore } = await this.log.replayFailed(projectId, filter, limit);
+    return { replayed: ids.length, deliveryIds: ids, hasMore };
+  }
+
+  private async withAttempts(projectId: string, rows: DeliveryLogRow[]): Promise<WebhookDeliveryResource[]> {
+    const attempts = await this.log.attemptsOf(projectId, rows.map((r) => r.id), DELIVERY_ATTEMPTS_SHOWN);
+    const byDelivery = new Map<string | null, DeliveryAttemptRow[]>();
+    for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
+    return rows.map((row) => toDeliveryResource(row, byDelivery.get(row.id) ?? []));
+  }
+}

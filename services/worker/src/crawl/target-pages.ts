@@ -1,0 +1,96 @@
+import type { JobType, MarketplaceCode, ResultItem, TargetNoteCode } from '@crawl/core';
+import type { PageCheckpoint } from '@crawl/db';
+import type { CrawlErrorCode, CrawlInput, CrawlOutcome } from '@crawl/marketplace';
+
+/** A target as the crawl task sees it (JobRepository.findTargetContext). */
+export interface PagedTarget {
+  jobId: string;
+  idx: number;
+  projectId: string;
+  type: JobType;
+  target: string;
+  marketplace: string;
+  lang: string | null;
+  /** Search: `config.pages`; null for other types (one page). */
+  pages: number | null;
+  /** The pages an earlier attempt of this task crawled (null: none). */
+  pageCheckpoint: PageCheckpoint | null;
+}
+
+export interface TargetPagesDeps {
+  crawler: { crawl(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> };
+  /** Keeps the pages crawled so far when the task is about to be retried. */
+  saveCheckpoint(jobId: string, idx: number, checkpoint: PageCheckpoint): Promise<boolean>;
+  /** Whether the target is still to be crawled (its job was not cancelled meanwhile). */
+  stillPending(jobId: string, idx: number): Promise<boolean>;
+  onCrawled?: (outcome: string, seconds: number) => void;
+}
+
+export type TargetPagesResult =
+  | { kind: 'succeeded'; items: ResultItem[]; pagesCrawled: number; note?: { code: TargetNoteCode; message: string } }
+  | { kind: 'failed'; code: CrawlErrorCode; message: string }
+  /** A retryable failure before the task's last attempt: the queue retries the task (from the checkpoint). */
+  | { kind: 'retry'; code: CrawlErrorCode; message: string }
+  /** The target stopped being pending between two pages (its job was cancelled). */
+  | { kind: 'cancelled' };
+
+export const NO_RESULTS_NOTE = { code: 'NO_RESULTS', message: 'the marketplace found no results for this keyword' } as const;
+
+/**
+ * Page n's cards numbered after the cards of the pages before: `position` (every card) and
+ * `organicPosition` (organic cards) continue across pages, so they are overall ranks.
+ */
+function continuePositions(before: ResultItem[], pageItems: ResultItem[]): ResultItem[] {
+  const organicBefore = before.filter((i) => 'organicPosition' in i && i.organicPosition !== null).length;
+  return pageItems.map((item) => {
+    if (!('keyword' in item)) return item;
+    return {
+      ...item,
+      position: before.length + item.position,
+      organicPosition: item.organicPosition === null ? null : organicBefore + item.organicPosition,
+    };
+  });
+}
+
+/**
+ * Crawls a target's pages in order: a details target has one, a search keyword up to its
+ * job's `pages`, stopping early (not an error) after a page without an enabled next-page link,
+ * at a later page the marketplace answers 404 for, or at a later page that shows no results.
+ * Each page goes through the exit pool on its own; a page's retry leaves from another exit
+ * (attempt keys are per page). A retryable failure before the last attempt keeps the pages
+ * crawled so far (checkpoint) and asks for a retry of the task, which goes on from the failed
+ * page. A keyword whose page fails for good fails as a whole (no rows, all refunded): a
+ * partial ranking would report products absent from pages that were never seen.
+ */
+export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, attempt: { attempt: number; maxAttempts: number }): Promise<TargetPagesResult> {
+  const wanted = t.type === 'search' ? (t.pages ?? 1) : 1;
+  let items: ResultItem[] = t.pageCheckpoint?.items ?? [];
+  let crawled = t.pageCheckpoint?.pages ?? 0;
+  const checkpointed = crawled;
+  for (let page = crawled + 1; page <= wanted; page++) {
+    // A cancel between pages stops the keyword (its outcome would be discarded anyway).
+    if (page > 1 && !(await deps.stillPending(t.jobId, t.idx))) return { kind: 'cancelled' };
+    const started = process.hrtime.bigint();
+    const outcome = await deps.crawler.crawl(
+      { type: t.type, target: t.target, marketplace: t.marketplace as MarketplaceCode, lang: t.lang, tenant: t.projectId, page },
+      page === 1 ? `${t.jobId}-${t.idx}` : `${t.jobId}-${t.idx}-p${page}`,
+    );
+    deps.onCrawled?.(outcome.ok ? 'OK' : outcome.code, Number(process.hrtime.bigint() - started) / 1e9);
+    if (!outcome.ok) {
+      if (page > 1 && outcome.code === 'NOT_FOUND') break;
+      if (outcome.retryable && attempt.attempt < attempt.maxAttempts) {
+        if (crawled > checkpointed) await deps.saveCheckpoint(t.jobId, t.idx, { pages: crawled, items });
+        return { kind: 'retry', code: outcome.code, message: outcome.message };
+      }
+      return { kind: 'failed', code: outcome.code, message: outcome.message };
+    }
+    if (outcome.noResults) {
+      if (page === 1) return { kind: 'succeeded', items: [], pagesCrawled: 0, note: NO_RESULTS_NOTE };
+      break;
+    }
+    items = [...items, ...continuePositions(items, outcome.items)];
+    crawled = page;
+    if (!outcome.hasNextPage) break;
+  }
+  return { kind: 'succeeded', items, pagesCrawled: crawled };
+}
