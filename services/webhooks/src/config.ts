@@ -1,8 +1,7 @@
-import { resolveSecretsKey, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import { resolveSecretsKey, envInt, logEnv, parseEnv, postgresEnv, webhookEnv } from '@crawl/config';
 
 export const webhooksEnv = {
   ...postgresEnv,
-  ...redisEnv,
   ...logEnv,
   ...webhookEnv,
   /**
