@@ -154,7 +154,7 @@ export function syntheticSearchPage(keyword: string, page = 1, last = false): Bu
   // The 2019+ pagination's Next control: a link, or a disabled span on the last page.
   const next = last
     ? '<span aria-disabled="true" class="s-pagination-item s-pagination-next s-pagination-disabled">Next</span>'
-    : `<a class="s-pagination-item s-pagination-next s-pagination-button s-pagination-separator" href="/s?k=${encodeURIComponent(keyword.trim()).replace(/%20/g, '+')}&amp;page=${page + 1}" role="button">Next</a>`;
+    : `<a class="s-pagination-item s-pagination-next s-pagination-button s-pagination-separator" href="${US}/s?k=${encodeURIComponent(keyword.trim()).replace(/%20/g, '+')}&amp;page=${page + 1}" role="button">Next</a>`;
   return Buffer.from(`<!doctype html>
 <html lang="en-us" class="a-no-js" data-19ax5a9jf="dingo"><head>
 <meta charset="utf-8">
