@@ -34,7 +34,7 @@ describe('keywords without results', () => {
 
   it('synthetic result pages link the next page, except the last one', async () => {
     sim.setPageCounts({ 'usb c hub': 2 });
-    expect((await get('/s?k=usb+c+hub')).html).toMatch(/<a class="s-pagination-item s-pagination-next[^"]*" href="\/s\?k=usb\+c\+hub&amp;page=2"/);
+    expect((await get('/s?k=usb+c+hub')).html).toMatch(/<a class="s-pagination-item s-pagination-next[^"]*" href="https:\/\/www\.amazon\.com\/s\?k=usb\+c\+hub&amp;page=2"/);
     expect((await get('/s?k=usb+c+hub&page=2')).html).toContain('s-pagination-next s-pagination-disabled');
   });
 

@@ -9,7 +9,7 @@ export interface Needle<S> {
   /** Exact text as it is written in the page (ASCII, or UTF-8 bytes read as latin1). */
   text: string;
   slot: S;
-  /** Only occurrences starting in [from, to) of the page's latin1 view. */
+  /** Only occurrences lying within [from, to) of the page's latin1 view. */
   from?: number;
   to?: number;
 }
@@ -32,7 +32,7 @@ export class PatchTemplate<S> {
     const found: Patch<S>[] = [];
     for (const { text, slot, from = 0, to = html.length } of needles) {
       if (!text) continue;
-      for (let at = html.indexOf(text, from); at !== -1 && at < to; at = html.indexOf(text, at + text.length)) {
+      for (let at = html.indexOf(text, from); at !== -1 && at + text.length <= to; at = html.indexOf(text, at + text.length)) {
         found.push({ at, length: text.length, slot });
       }
     }

@@ -8,15 +8,11 @@
  * The page is cut into segments once at start; a request only concatenates the segments with
  * its values (one ~1.3 MB copy), never scans the page.
  */
+import { PatchTemplate, type Needle } from './patch-template';
 import { escapeHtml, searchCardAsin, searchCardTitle } from './synthetic';
 
 type Slot = { kind: 'asin' | 'title'; card: number } | { kind: 'kwHtml' | 'kwPlus' | 'kwPlus2' | 'kwPct' | 'next' };
 
-interface Patch {
-  at: number;
-  length: number;
-  slot: Slot;
-}
 
 const MODERN_CARD_RE = /<div\b[^>]*\bdata-component-type="s-search-result"[^>]*>/g;
 const OLD_CARD_RE = /<li\b[^>]*\bclass="[^"]*\bs-result-item\b[^"]*"[^>]*>/g;
@@ -75,7 +71,7 @@ export class SearchTemplate {
   /** The keyword the saved page was a search for. */
   readonly keyword: string;
   readonly cardCount: number;
-  private readonly patches: Patch[];
+  private readonly template: PatchTemplate<Slot>;
   private readonly nextLabel: string;
   private readonly nextHref: string;
   /** What a last result page shows instead of the "Next" link. */
@@ -86,12 +82,9 @@ export class SearchTemplate {
     const box = SEARCH_BOX_RE.exec(html);
     const boxValue = box ? VALUE_RE.exec(box[0])?.[1] : undefined;
     this.keyword = boxValue ? decodeEntities(Buffer.from(boxValue, 'latin1').toString('utf8')) : '';
-    const patches: Patch[] = [];
-    const find = (needle: string, slot: Slot, from = 0, to = html.length): void => {
-      if (needle.length === 0) return;
-      for (let at = html.indexOf(needle, from); at !== -1 && at + needle.length <= to; at = html.indexOf(needle, at + needle.length)) {
-        patches.push({ at, length: needle.length, slot });
-      }
+    const needles: Needle<Slot>[] = [];
+    const find = (text: string, slot: Slot, from?: number, to?: number): void => {
+      needles.push({ text, slot, from, to });
     };
     const cards = findCards(html);
     const longest = cards.reduce((max, c, i) => (i > 0 ? Math.max(max, c.at - cards[i - 1]!.at) : max), 0);
@@ -119,16 +112,9 @@ export class SearchTemplate {
       find(encodeURIComponent(plusEncode(this.keyword)), { kind: 'kwPlus2' });
       find(encodeURIComponent(this.keyword), { kind: 'kwPct' });
     }
-    // Sorted; an overlap keeps the earlier (longer-lived) patch: a keyword inside a card
-    // title is replaced along with the title.
-    patches.sort((a, b) => a.at - b.at || b.length - a.length);
-    this.patches = [];
-    let end = 0;
-    for (const p of patches) {
-      if (p.at < end) continue;
-      this.patches.push(p);
-      end = p.at + p.length;
-    }
+    // An overlap keeps the earlier (longer-lived) patch: a keyword inside a card title is
+    // replaced along with the title.
+    this.template = new PatchTemplate(page, needles);
   }
 
   /** The "Next" link of result page `pageNo` of `keyword`: to page pageNo + 1. */
@@ -168,13 +154,6 @@ export class SearchTemplate {
       if (slot.kind === 'next') return last ? this.lastPageNext : nextLink;
       return kw[slot.kind];
     };
-    const parts: Buffer[] = [];
-    let from = 0;
-    for (const p of this.patches) {
-      parts.push(this.page.subarray(from, p.at), value(p.slot));
-      from = p.at + p.length;
-    }
-    parts.push(this.page.subarray(from));
-    return Buffer.concat(parts);
+    return this.template.render(value);
   }
 }

@@ -15,7 +15,7 @@ import { parseCount, parseRating } from './numbers';
 import { detectPageKind } from './page-kind';
 import { hasNextPageLink, priceFrom } from './page-helpers';
 import { ancestorOf, classContains, elementsUnder, firstOf, hasClass, nodeText } from './node-walk';
-import { ASIN_RE, absUrl, asinFromUrl, clean, isRecord, normalizeOrigin, textOf, type DomNode, type Sel } from './text';
+import { absUrl, ASIN_RE, asinFromUrl, clean, type DomNode, isRecord, normalizeOrigin, nullFields, type Sel, textOf } from './text';
 import { PARSER_VERSION, type BestsellerItem, type BestsellersPage, type Money, type PageContext } from './types';
 
 const CARD_SELECTORS = ['#gridItemRoot', '.zg-item-immersion', '.zg_itemImmersion'];
@@ -206,13 +206,7 @@ export function parseBestsellersPage(html: string, ctx: PageContext): Bestseller
       missingFields: [],
       parserVersion: PARSER_VERSION,
     };
-    const missing: string[] = [];
-    if (item.title === null) missing.push('title');
-    if (item.image === null) missing.push('image');
-    if (item.price === null) missing.push('price');
-    if (item.rating === null) missing.push('rating');
-    if (item.reviewsCount === null) missing.push('reviewsCount');
-    item.missingFields = missing;
+    item.missingFields = nullFields(item, ['title', 'image', 'price', 'rating', 'reviewsCount']);
     items.push(item);
   });
   const lazyItems = ranks.filter((r) => !seen.has(r.asin)).map((r) => ({ rank: r.rank, asin: r.asin }));

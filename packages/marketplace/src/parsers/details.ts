@@ -10,7 +10,7 @@ import { extractPrices } from './details-price';
 import { extractVariants } from './details-variants';
 import { parseCount, parseRating } from './numbers';
 import { detectPageKind } from './page-kind';
-import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, textOf } from './text';
+import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type AvailabilityStatus, type DetailsItem, type PageContext } from './types';
 
 /** <meta>/<link> lookups scoped to <head>: a document-wide attribute query costs ~3 ms. */
@@ -164,14 +164,9 @@ export function parseDetailsPage(html: string, ctx: PageContext): DetailsItem | 
     missingFields: [],
     parserVersion: PARSER_VERSION,
   };
-  const missing: string[] = [];
-  if (item.title === null) missing.push('title');
-  if (item.price === null) missing.push('price');
-  if (item.rating === null) missing.push('rating');
-  if (item.reviewsCount === null) missing.push('reviewsCount');
+  const missing = nullFields(item, ['title', 'price', 'rating', 'reviewsCount']);
   if (item.availability.status === 'unknown') missing.push('availability');
-  if (item.brand === null) missing.push('brand');
-  if (item.mainImage === null) missing.push('mainImage');
+  missing.push(...nullFields(item, ['brand', 'mainImage']));
   item.missingFields = missing;
   return item;
 }

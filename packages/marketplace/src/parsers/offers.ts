@@ -17,7 +17,7 @@ import { ancestorOf, elementsUnder, firstOf, hasClass, nodeText } from './node-w
 import { currencyForMarketplace, parseMoney } from './numbers';
 import { detectPageKind } from './page-kind';
 import { hasNextPageLink, priceFrom } from './page-helpers';
-import { ASIN_RE, asinFromUrl, clean, linesOf, textOf, type DomNode } from './text';
+import { ASIN_RE, asinFromUrl, clean, type DomNode, linesOf, nullFields, textOf } from './text';
 import { PARSER_VERSION, type Money, type OfferItem, type OffersPage, type PageContext } from './types';
 
 /** Amazon's own retail seller names across marketplaces ("Amazon.com", "Amazon.de", "Amazon", "Amazon.com.br"). */
@@ -91,11 +91,7 @@ function fulfilled(seller: Seller | null, explicitBadge: boolean, sellerHref: st
 }
 
 function finish(offer: Omit<OfferItem, 'missingFields' | 'parserVersion'>): OfferItem {
-  const missing: string[] = [];
-  if (offer.price === null) missing.push('price');
-  if (offer.condition === null) missing.push('condition');
-  if (offer.seller === null) missing.push('seller');
-  return { ...offer, missingFields: missing, parserVersion: PARSER_VERSION };
+  return { ...offer, missingFields: nullFields(offer, ['price', 'condition', 'seller']), parserVersion: PARSER_VERSION };
 }
 
 /** A displayed 0 is not a price: rental rows render "0,00" when the rental term is unpriced. */

@@ -21,7 +21,7 @@ import { parseCount, parseRating } from './numbers';
 import { detectPageKind } from './page-kind';
 import { hasNextPageLink } from './page-helpers';
 import { asciiDigits, parseReviewDate } from './review-date';
-import { ASIN_RE, asinFromUrl, clean, linesOf, textOf, type DomNode } from './text';
+import { ASIN_RE, asinFromUrl, clean, type DomNode, linesOf, nullFields, textOf } from './text';
 import { PARSER_VERSION, type PageContext, type ReviewItem, type ReviewsPage } from './types';
 
 const REVIEW_ID_RE = /^R[A-Z0-9]{6,20}$/;
@@ -159,13 +159,7 @@ function parseReview(doc: Doc, block: ReviewBlock, id: string): ReviewItem {
     missingFields: [],
     parserVersion: PARSER_VERSION,
   };
-  const missing: string[] = [];
-  if (item.rating === null) missing.push('rating');
-  if (item.title === null) missing.push('title');
-  if (item.body === null) missing.push('body');
-  if (item.author === null) missing.push('author');
-  if (item.date === null) missing.push('date');
-  item.missingFields = missing;
+  item.missingFields = nullFields(item, ['rating', 'title', 'body', 'author', 'date']);
   return item;
 }
 

@@ -18,7 +18,7 @@ import { moneyFromElement } from './details-price';
 import { parseCount, parseRating } from './numbers';
 import { detectPageKind } from './page-kind';
 import { hasNextResultPage, isNoResultsPage } from './search-page-info';
-import { ASIN_RE, absUrl, asinFromUrl, clean, loadHtml, normalizeOrigin, textOf, type Sel } from './text';
+import { absUrl, ASIN_RE, asinFromUrl, clean, loadHtml, normalizeOrigin, nullFields, type Sel, textOf } from './text';
 import { PARSER_VERSION, type Money, type PageContext, type SearchItem } from './types';
 
 const SPONSORED_WORDS =
@@ -292,14 +292,7 @@ function parseCards($: CheerioAPI, ctx: PageContext): SearchItem[] {
       missingFields: [],
       parserVersion: PARSER_VERSION,
     };
-    const missing: string[] = [];
-    if (item.title === null) missing.push('title');
-    if (item.url === null) missing.push('url');
-    if (item.image === null) missing.push('image');
-    if (item.price === null) missing.push('price');
-    if (item.rating === null) missing.push('rating');
-    if (item.reviewsCount === null) missing.push('reviewsCount');
-    item.missingFields = missing;
+    item.missingFields = nullFields(item, ['title', 'url', 'image', 'price', 'rating', 'reviewsCount']);
     items.push(item);
   });
   return items;

@@ -22,6 +22,11 @@ export function loadHtml(html: string): CheerioAPI {
   return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
 }
 
+/** The main fields of an item that its page did not show (null): the item's `missingFields`, in the order given. */
+export function nullFields<T extends object>(item: T, fields: readonly (keyof T & string)[]): string[] {
+  return fields.filter((f) => item[f] === null);
+}
+
 /**
  * Collapses whitespace and removes invisible marks. Amazon's detail bullets
  * put U+200F/U+200E around the ":" separators, and prices use NBSP / narrow NBSP.
