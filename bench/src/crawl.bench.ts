@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createDb, sql } from '@crawl/db';
-import { parseDetailsPage, parseSearchPage } from '@crawl/marketplace';
+import { parseBestsellersPage, parseDetailsPage, parseOffersPage, parseReviewsPage, parseSearchPage } from '@crawl/marketplace';
 import { createTenant, freePort, REPO_ROOT as ROOT, ServiceProcess, waitForHttp } from '@crawl/testing';
 import { postBigRun, timeSmallJob, waitForJobs } from './jobs';
 import { histogramQuantile, parseRate } from './measure';
@@ -51,7 +51,8 @@ async function endToEnd(workers: number, env: Record<string, string>, db: Return
 }
 
 /**
- * `pnpm bench crawl`: (a) parser-only pages/s on one core, (b) end-to-end targets/s of a
+ * `pnpm bench crawl`: (a) parser-only pages/s on one core (details, search, offers, best-seller
+ * and review pages), (b) end-to-end targets/s of a
  * 2,000-target details job through gateway, queue, workers and the simulator (real fixture
  * page served on loopback) with 1 and 2 worker processes, and the latency of a 1-target job of
  * another project created while the big one runs.
@@ -66,11 +67,18 @@ export async function benchCrawl(): Promise<void> {
   const parserDetails = parseRate(details, (h) => parseDetailsPage(h, ctx));
   const parserSearch = parseRate(search, (h) => parseSearchPage(h, ctx));
   const parserTemplate = parseRate([read(TEMPLATE)], (h) => parseDetailsPage(h, ctx));
+  // The job types of issue 15.2: one line each (a page of each kind is one target or one review page).
+  const listings = (['offers', 'bestsellers', 'reviews'] as const).map((kind) => {
+    const pages = files.filter((f) => f.startsWith(`${kind}-`)).map(read);
+    const parse = { offers: parseOffersPage, bestsellers: parseBestsellersPage, reviews: parseReviewsPage }[kind];
+    return { pages: `${kind}, all ${pages.length} fixtures`, 'pages/s': parseRate(pages, (h) => parse(h, ctx)).toFixed(1) };
+  });
   console.log(
     `\n(a) parser only, one core:\n${table([
       { pages: `details, all ${details.length} fixtures`, 'pages/s': parserDetails.toFixed(1) },
       { pages: `search, all ${search.length} fixtures`, 'pages/s': parserSearch.toFixed(1) },
       { pages: `details, ${TEMPLATE} (served in (b))`, 'pages/s': parserTemplate.toFixed(1) },
+      ...listings,
     ])}`,
   );
 

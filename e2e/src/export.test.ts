@@ -47,7 +47,7 @@ it('exports a completed job as json, csv and llm with stable columns and a filen
 
   const llm = await stack.http.get(`/v1/key/jobs/${id}/export?format=llm`).set(auth(tenant));
   expect(llm.headers['content-disposition']).toBe(`attachment; filename="${id}-details.llm.json"`);
-  expect(llm.body).toMatchObject({ schemaVersion: '1.0', job: { id, type: 'details', marketplace: 'US', resultsCount: 2 } });
+  expect(llm.body).toMatchObject({ schemaVersion: '1.1', job: { id, type: 'details', marketplace: 'US', resultsCount: 2 } });
   expect(llm.body.items).toHaveLength(2);
   expect(validateLlm(llm.body)).toEqual([]);
   const keys = Object.keys(llm.body.items[0]);

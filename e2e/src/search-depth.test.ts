@@ -177,7 +177,7 @@ it('config.pages is validated (400 with the field path), and refused for details
   }
   const details = await create({ type: 'details', targets: ['B0TEST0001'], config: { pages: 2 } });
   expect(details.status).toBe(400);
-  expect(details.body.error.details).toEqual([expect.objectContaining({ path: 'body.config.pages', message: 'applies to search jobs only' })]);
+  expect(details.body.error.details).toEqual([expect.objectContaining({ path: 'body.config.pages', message: 'applies to search and reviews jobs only' })]);
   expect(await stack.gateway.credits.balance(tenant.organizationId)).toBe(100);
 });
 

@@ -13,7 +13,7 @@ it('a webhook log entry may lack its delivery id but always has a duration', () 
 });
 
 it('the llm export is an object with a version and items, not an array', () => {
-  expect(is<Equal<LlmExport['schemaVersion'], '1.0'>>(true)).toBe(true);
+  expect(is<Equal<LlmExport['schemaVersion'], '1.1'>>(true)).toBe(true);
   expect(is<LlmExport extends unknown[] ? false : true>(true)).toBe(true);
   const formats: ExportFormat[] = ['json', 'csv', 'llm'];
   expect(formats).toHaveLength(3);
@@ -25,7 +25,15 @@ it('product.changed carries prices as numbers and the full snapshot', () => {
   expect(is<Equal<keyof ProductChangedDelivery['data']['snapshot'], 'price' | 'listPrice' | 'currency' | 'availability' | 'rating' | 'reviewsCount' | 'title' | 'seller' | 'bestSellersRank' | 'isPrime' | 'mainImage'>>(true)).toBe(true);
 });
 
-it('result items are a union told apart by keyword or target', () => {
-  const describe = (item: ResultItem) => ('keyword' in item ? `${item.keyword}#${item.position}` : `${item.target}:${item.availability.status}`);
+it('result items are a union told apart by their keys', () => {
+  const describe = (item: ResultItem) => {
+    if ('keyword' in item) return `${item.keyword}#${item.position}`;
+    if ('shipping' in item) return `${item.asin} offer ${item.position}`;
+    if ('rank' in item) return `${item.asin} rank ${item.rank}`;
+    if ('body' in item) return `${item.asin} review ${item.id}`;
+    return `${item.target}:${item.availability.status}`;
+  };
   expect(describe({ keyword: 'usb', position: 1 } as ResultItem)).toBe('usb#1');
+  expect(describe({ asin: 'B000000001', position: 2, shipping: null } as ResultItem)).toBe('B000000001 offer 2');
+  expect(describe({ asin: 'B000000001', rank: 3 } as ResultItem)).toBe('B000000001 rank 3');
 });

@@ -1,5 +1,5 @@
 import { orNull, z } from './openapi-zod';
-import { JOB_STATUSES, JOB_TYPES } from './domain';
+import { JOB_STATUSES, JOB_TYPES, REVIEW_SORTS } from './domain';
 import { ERROR_STATUS } from './errors';
 import { EVENT_TYPES, fieldChangeSchema, productSnapshotSchema } from './webhook-events';
 
@@ -52,7 +52,8 @@ export const crawlConfigSchema = z
       .object({
         marketplace: z.string(),
         lang: z.string().nullable(),
-        pages: z.number().int().optional().describe('Search: result pages per keyword (absent for other types)'),
+        pages: z.number().int().optional().describe('Search and reviews: pages per target (absent for other types)'),
+        sort: z.enum(REVIEW_SORTS).optional().describe('Reviews: the review order (absent when not asked)'),
       })
       .strict(),
   })
@@ -169,14 +170,24 @@ export const comparisonSchema = z
     from: comparedJobSchema,
     to: comparedJobSchema,
     fieldsCompared: z.array(monitoredField),
-    note: z.string().optional().describe('Present when a details set is compared with a search set'),
+    note: z.string().optional().describe('Present when result sets of two job types are compared (details, search, bestsellers)'),
     summary: z.object({ onlyInFrom: count, onlyInTo: count, inBoth: count, changed: count, moved: count }).strict(),
     onlyInFrom: z.array(z.string()),
     onlyInTo: z.array(z.string()),
     changed: z.array(z.object({ asin: z.string(), changes: z.array(fieldChangeSchema) }).strict()),
     moved: z
-      .array(z.object({ asin: z.string(), keyword: z.string(), from: z.number().int(), to: z.number().int(), delta: z.number().int() }).strict())
-      .describe('Search vs search: position moves per keyword'),
+      .array(
+        z
+          .object({
+            asin: z.string(),
+            keyword: z.string().describe('The keyword (search) or the best-seller list URL (bestsellers) the position is on'),
+            from: z.number().int(),
+            to: z.number().int(),
+            delta: z.number().int(),
+          })
+          .strict(),
+      )
+      .describe('Search vs search: position moves per keyword; bestsellers vs bestsellers: rank moves per list'),
   })
   .strict().openapi('Comparison');
 export type ComparisonResource = z.infer<typeof comparisonSchema>;

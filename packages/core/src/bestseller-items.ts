@@ -1,5 +1,5 @@
 import { orNull, z } from './openapi-zod';
-import { moneySchema } from './result-items';
+import { moneySchema } from './money';
 
 /**
  * Items of a best-seller list page (zgbs): one per rendered card, in rank order. Layouts: the
@@ -37,8 +37,18 @@ export const parsedBestsellersPageSchema = z
 export type ParsedBestseller = z.infer<typeof parsedBestsellerSchema>;
 export type ParsedBestsellersPage = z.infer<typeof parsedBestsellersPageSchema>;
 
-/** A result item of a `bestsellers` job: one per list item. */
-export const bestsellerResultItemSchema = parsedBestsellerSchema
-  .extend({ target: z.string().describe('The best-seller list URL as submitted') })
-  .strict().openapi('BestsellerResultItem');
+/**
+ * A result item of a `bestsellers` job: one per ranked product of the list page, in rank order;
+ * the submitted list URL and the list's `category` first. Products the page lists only in its
+ * data (rendered on scroll, `lazyItems`) are items too, with their rank and ASIN and every card
+ * field null (named in `missingFields`): the ranking stays complete, nothing is invented.
+ */
+export const bestsellerResultItemSchema = z
+  .object({
+    target: z.string().describe('The best-seller list URL as submitted'),
+    category: z.string().nullable().describe('The list heading, e.g. "Best Sellers in Electronics"'),
+  })
+  .merge(parsedBestsellerSchema)
+  .strict()
+  .openapi('BestsellerResultItem');
 export type BestsellerResultItem = z.infer<typeof bestsellerResultItemSchema>;

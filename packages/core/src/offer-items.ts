@@ -1,5 +1,5 @@
 import { orNull, z } from './openapi-zod';
-import { moneySchema } from './result-items';
+import { moneySchema } from './money';
 
 /**
  * Items of an offers page (`/gp/offer-listing/{ASIN}`): one per offer, in page order. Two layouts
@@ -45,8 +45,16 @@ export const parsedOffersPageSchema = z
 export type ParsedOffer = z.infer<typeof parsedOfferSchema>;
 export type ParsedOffersPage = z.infer<typeof parsedOffersPageSchema>;
 
-/** A result item of an `offers` job: one per offer. */
-export const offerResultItemSchema = parsedOfferSchema
-  .extend({ target: z.string().describe('The target as submitted (ASIN or product URL)') })
-  .strict().openapi('OfferResultItem');
+/**
+ * A result item of an `offers` job: one per offer, in page order; the submitted `target` and
+ * the product's `asin` first, then the offer.
+ */
+export const offerResultItemSchema = z
+  .object({
+    target: z.string().describe('The target as submitted (ASIN or product URL)'),
+    asin: z.string().describe('The product whose offers these are'),
+  })
+  .merge(parsedOfferSchema)
+  .strict()
+  .openapi('OfferResultItem');
 export type OfferResultItem = z.infer<typeof offerResultItemSchema>;

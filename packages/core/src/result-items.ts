@@ -1,5 +1,9 @@
 import { orNull, z } from './openapi-zod';
+import { bestsellerResultItemSchema } from './bestseller-items';
 import { JOB_TYPES } from './domain';
+import { moneySchema } from './money';
+import { offerResultItemSchema } from './offer-items';
+import { reviewResultItemSchema } from './review-items';
 
 /**
  * The one definition of a stored result item (what `GET /jobs/{id}/results` and the json
@@ -7,18 +11,13 @@ import { JOB_TYPES } from './domain';
  * schemas (packages/marketplace parsers/types.ts), the OpenAPI document registers them, and the
  * SDK's types are generated from that document.
  *
- * Details and search items are told apart by their key field, `target` (details) or `keyword`
- * (search), not by a tag field: stored rows predate a tag and every export carries items as
- * stored. The schemas are strict, so exactly one branch of `resultItemSchema` matches an item.
+ * Item kinds are told apart by their keys (search items have `keyword`; offers `shipping`,
+ * best-seller items `rank`, reviews `id`; details items have none of these), not by a tag field:
+ * stored rows predate a tag and every export carries items as stored. The schemas are strict,
+ * so exactly one branch of `resultItemSchema` matches an item.
  */
 
-export const moneySchema = z
-  .object({
-    amount: z.number().describe('In major units (19.99)'),
-    currency: z.string().describe('ISO 4217 code'),
-  })
-  .strict().openapi('Money');
-export type Money = z.infer<typeof moneySchema>;
+export { moneySchema, type Money } from './money';
 
 export const AVAILABILITY_STATUSES = ['in_stock', 'out_of_stock', 'preorder', 'unknown'] as const;
 export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
@@ -110,7 +109,9 @@ export const searchResultItemSchema = z
   .merge(parsedSearchCardSchema)
   .strict()
   .openapi('SearchResultItem');
-export const resultItemSchema = z.union([detailsResultItemSchema, searchResultItemSchema]).openapi('ResultItem');
+export const resultItemSchema = z
+  .union([detailsResultItemSchema, searchResultItemSchema, offerResultItemSchema, bestsellerResultItemSchema, reviewResultItemSchema])
+  .openapi('ResultItem');
 
 /** The object schema inside wrappers (nullable, optional, `orNull` unions); undefined for anything else. */
 export function objectSchemaOf(schema: z.ZodTypeAny): z.AnyZodObject | undefined {
@@ -166,12 +167,18 @@ export type DetailsResultItem = z.infer<typeof detailsResultItemSchema>;
 export type SearchResultItem = z.infer<typeof searchResultItemSchema>;
 export type ResultItem = z.infer<typeof resultItemSchema>;
 
-/** Version of the `llm` export contract. Bump the major on any breaking change. */
-export const LLM_SCHEMA_VERSION = '1.0';
+/**
+ * Version of the `llm` export contract. Bump the major on any breaking change. 1.1 added the
+ * offer and review keys (`condition` ... `variant`) for the offers, bestsellers and reviews job types.
+ */
+export const LLM_SCHEMA_VERSION = '1.1';
 
 /**
- * One item of the `llm` export: the same keys in the same order for search and details rows
- * (null where a kind has no such value), prices as numbers in major units of `currency`.
+ * One item of the `llm` export: the same keys in the same order for every kind of row (null
+ * where a kind has no such value), prices as numbers in major units of `currency`. Offers:
+ * `rank` is the offer's position, `seller` its seller, `price` its price. Best-seller items:
+ * `rank` is the list rank. Reviews: `rank` is the review's position in the export's order of the
+ * product, `title`/`description` the review's title and body, `rating` the review's stars.
  */
 export const llmExportItemSchema = z
   .object({
@@ -202,6 +209,16 @@ export const llmExportItemSchema = z
     seller: z.string().nullable(),
     badges: z.array(z.string()),
     specifications: z.record(z.string()),
+    condition: z.string().nullable().describe('Offers: the offer condition as shown'),
+    shipping: z.number().nullable().describe('Offers: shipping charge in `currency` (0 when free)'),
+    isBuyBox: z.boolean().nullable().describe('Offers: the offer holds the buy box'),
+    fulfilledByAmazon: z.boolean().nullable().describe('Offers'),
+    reviewId: z.string().nullable().describe('Reviews: Amazon review id'),
+    author: z.string().nullable().describe('Reviews'),
+    date: z.string().nullable().describe('Reviews: ISO yyyy-mm-dd'),
+    verifiedPurchase: z.boolean().nullable().describe('Reviews'),
+    helpfulVotes: z.number().int().nullable().describe('Reviews'),
+    variant: z.string().nullable().describe('Reviews: the variant line'),
     missingFields: z.array(z.string()),
   })
   .strict().openapi('LlmExportItem');

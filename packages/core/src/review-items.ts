@@ -59,8 +59,20 @@ export type RatingHistogram = z.infer<typeof ratingHistogramSchema>;
 export type ReviewsProductSummary = z.infer<typeof reviewsProductSchema>;
 export type ParsedReviewsPage = z.infer<typeof parsedReviewsPageSchema>;
 
-/** A result item of a `reviews` job: one per review. */
-export const reviewResultItemSchema = parsedReviewSchema
-  .extend({ target: z.string().describe('The target as submitted (ASIN or product URL)') })
-  .strict().openapi('ReviewResultItem');
+/**
+ * A result item of a `reviews` job: one per review, in page order; the submitted `target`, the
+ * product's `asin` and the review `page` first, then the review, then the product's rating
+ * summary as the page showed it (the same on every item of a product: a row stands on its own
+ * in a CSV, and no second kind of item is needed for it).
+ */
+export const reviewResultItemSchema = z
+  .object({
+    target: z.string().describe('The target as submitted (ASIN or product URL)'),
+    asin: z.string().describe('The reviewed product'),
+    page: z.number().int().min(1).describe('The review page (1-based) the review was on; see config.pages'),
+  })
+  .merge(parsedReviewSchema)
+  .extend({ product: reviewsProductSchema.describe("The product's overall rating, ratings count and histogram, as shown on the review page") })
+  .strict()
+  .openapi('ReviewResultItem');
 export type ReviewResultItem = z.infer<typeof reviewResultItemSchema>;

@@ -31,19 +31,27 @@ export function asinFromProductUrl(url: URL): string | null {
   return m ? m[1]!.toUpperCase() : null;
 }
 
+/** The paths a best-seller list has on every marketplace (DESIGN section 3). */
+export const BESTSELLER_PATH_PREFIXES = ['/gp/bestsellers/', '/zgbs/', '/Best-Sellers-'] as const;
+
+export function isBestsellerPath(path: string): boolean {
+  return BESTSELLER_PATH_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
 /**
  * Validates and de-duplicates targets. Keywords: trimmed, inner whitespace collapsed,
- * de-duplicated case-insensitively (Amazon search ignores case). Details: an ASIN or an Amazon
- * product URL, de-duplicated by ASIN. When `marketplace` is omitted and every URL target is on
- * one marketplace's host, that marketplace is used; a URL on another host than the job's
- * marketplace is an issue.
+ * de-duplicated case-insensitively (Amazon search ignores case). Details, offers and reviews:
+ * an ASIN or an Amazon product URL, de-duplicated by ASIN. Best sellers: a best-seller list URL
+ * of the marketplace, stored without credentials or fragment, de-duplicated by path and query.
+ * When `marketplace` is omitted and every URL target is on one marketplace's host, that
+ * marketplace is used; a URL on another host than the job's marketplace is an issue.
  */
 export function normalizeTargets(type: JobType, raw: string[], marketplace: MarketplaceCode | undefined): NormalizedTargets {
   const issues: TargetIssue[] = [];
   const seen = new Set<string>();
   const targets: string[] = [];
   let resolved = marketplace;
-  if (type === 'details' && !resolved) {
+  if (type !== 'search' && !resolved) {
     const hosts = new Set(raw.map(urlMarketplace).filter((m): m is MarketplaceCode => !!m));
     if (hosts.size === 1) resolved = [...hosts][0];
   }
@@ -62,6 +70,15 @@ export function normalizeTargets(type: JobType, raw: string[], marketplace: Mark
       return;
     }
     const trimmed = value.trim();
+    if (type === 'bestsellers') {
+      const list = bestsellerListUrl(trimmed, market);
+      if ('issue' in list) return issues.push({ index, message: list.issue });
+      if (!seen.has(list.key)) {
+        seen.add(list.key);
+        targets.push(list.url);
+      }
+      return;
+    }
     let asin: string | null = null;
     let normalized = trimmed;
     if (/^https?:\/\//i.test(trimmed)) {
@@ -97,6 +114,25 @@ export function normalizeTargets(type: JobType, raw: string[], marketplace: Mark
   return { marketplace: market, targets, issues };
 }
 
+/** A best-seller list URL as stored (no credentials, no fragment), or what is wrong with it. */
+function bestsellerListUrl(value: string, market: MarketplaceCode): { url: string; key: string } | { issue: string } {
+  if (!/^https?:\/\//i.test(value)) return { issue: `must be a best-seller list URL of the marketplace (path starting with ${BESTSELLER_PATH_PREFIXES.join(', ')})` };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { issue: 'not a valid URL' };
+  }
+  const host = marketplaceOfHost(url.hostname);
+  if (!host) return { issue: `host ${url.hostname} is not an Amazon marketplace` };
+  if (host !== market) return { issue: `URL is on marketplace ${host}, job marketplace is ${market}` };
+  if (!isBestsellerPath(url.pathname)) return { issue: `path must start with ${BESTSELLER_PATH_PREFIXES.join(', ')} (a best-seller list)` };
+  url.username = '';
+  url.password = '';
+  url.hash = '';
+  return { url: url.toString(), key: `${url.pathname}${url.search}` };
+}
+
 function urlMarketplace(value: string): MarketplaceCode | null {
   if (!/^https?:\/\//i.test(value.trim())) return null;
   try {
@@ -106,7 +142,7 @@ function urlMarketplace(value: string): MarketplaceCode | null {
   }
 }
 
-/** ASIN of a details target (an ASIN or a product URL already validated by normalizeTargets). */
+/** ASIN of a details, offers or reviews target (an ASIN or a product URL already validated by normalizeTargets). */
 export function asinOfTarget(target: string): string | null {
   if (ASIN_PATTERN.test(target)) return target;
   try {

@@ -1,5 +1,5 @@
 import { z } from './openapi-zod';
-import { JOB_STATUSES, JOB_TYPES, MAX_SEARCH_PAGES, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
+import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
 
 /**
  * The one definition of every webhook event's `data` and of the delivery envelope (DESIGN
@@ -50,12 +50,13 @@ const jobObject = z
       .number()
       .int()
       .min(1)
-      .max(MAX_SEARCH_PAGES)
+      .max(MAX_PAGES_ANY_TYPE)
       .nullable()
-      .describe('Search jobs: result pages crawled per keyword at most (`config.pages`); null for other job types'),
+      .describe('Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types'),
+    sort: z.enum(REVIEW_SORTS).nullable().describe('Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked'),
     notes: z
       .array(z.object({ target: z.string(), code: z.enum(TARGET_NOTE_CODES), message: z.string() }).strict())
-      .describe('Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword (zero rows, refunded)'),
+      .describe('Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded)'),
     resultsPurgedAt: isoTimestamp
       .optional()
       .describe('Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE'),

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { EventType, FieldChangeData, JobStatus, JobType, Plan, ProductSnapshotData, ResultItem, RunStatus, TargetErrorCode, TargetNoteCode } from '@crawl/core';
+import type { EventType, FieldChangeData, JobStatus, JobType, Plan, ProductSnapshotData, ResultItem, ReviewSort, RunStatus, TargetErrorCode, TargetNoteCode } from '@crawl/core';
 import type * as G from './generated/db';
 
 /**
@@ -38,7 +38,7 @@ export interface JobNoteRow {
 }
 
 /**
- * The result pages a pending search target crawled so far (`job_target.page_checkpoint`): its
+ * The pages a pending search or reviews target crawled so far (`job_target.page_checkpoint`): its
  * cards with their final positions, so a retried task goes on from page `pages + 1`.
  */
 export interface PageCheckpoint {
@@ -51,8 +51,10 @@ export interface StoredCrawlConfig {
   targets: string[];
   marketplace: string;
   lang: string | null;
-  /** Search: `config.pages`; absent in configs stored before it existed (1 page). */
+  /** Search and reviews: `config.pages`; absent in configs stored before it existed (1 page). */
   pages?: number;
+  /** Reviews: `config.sort`, when asked. */
+  sort?: ReviewSort;
 }
 
 export type OrganizationTable = Narrow<G.Organization, { plan: Plan }>;
@@ -64,7 +66,10 @@ export type CreditLedgerTable = Narrow<G.CreditLedger, { kind: LedgerKind }>;
  * JobRow built by hand (samples, tests) stays valid without them.
  */
 export type JobTable = Omit<
-  Narrow<G.Job, { type: JobType; status: JobStatus; targets: Json<string[]>; errors: JsonWithDefault<JobErrorRow[]>; notes: JsonWithDefault<JobNoteRow[]> }>,
+  Narrow<
+    G.Job,
+    { type: JobType; status: JobStatus; sort: ReviewSort | null; targets: Json<string[]>; errors: JsonWithDefault<JobErrorRow[]>; notes: JsonWithDefault<JobNoteRow[]> }
+  >,
   'results_purged_at' | 'results_purge_pending'
 >;
 

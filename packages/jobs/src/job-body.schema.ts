@@ -1,4 +1,17 @@
-import { isMarketplaceCode, isSafeText, JOB_TYPES, MARKETPLACE_CODES, MAX_SEARCH_PAGES, type MarketplaceCode, normalizeTargets, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
+import {
+  isMarketplaceCode,
+  isSafeText,
+  JOB_TYPES,
+  MARKETPLACE_CODES,
+  MAX_PAGES,
+  MAX_PAGES_ANY_TYPE,
+  MAX_REVIEW_PAGES,
+  MAX_SEARCH_PAGES,
+  type MarketplaceCode,
+  normalizeTargets,
+  REVIEW_SORTS,
+  UNSAFE_TEXT_MESSAGE,
+} from '@crawl/core';
 import { z } from 'zod';
 
 /** Locale hints such as `en`, `en-US`, `pt_BR`; normalized to `xx-YY`. */
@@ -35,9 +48,12 @@ export const jobBodySchema = z
           .number()
           .int('must be a whole number of pages')
           .min(1, 'must be at least 1')
-          .max(MAX_SEARCH_PAGES, `must be at most ${MAX_SEARCH_PAGES}`)
+          .max(MAX_PAGES_ANY_TYPE, `must be at most ${MAX_PAGES_ANY_TYPE}`)
           .optional()
-          .describe(`Search only: result pages crawled per keyword, 1 to ${MAX_SEARCH_PAGES} (default 1); charged per page crawled`),
+          .describe(
+            `Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to ${MAX_SEARCH_PAGES}; review pages per product, 1 to ${MAX_REVIEW_PAGES}; charged per page crawled`,
+          ),
+        sort: z.enum(REVIEW_SORTS).optional().describe('Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent'),
       })
       .strict()
       .optional(),
@@ -48,16 +64,24 @@ export const jobBodySchema = z
     for (const issue of normalized.issues) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.index >= 0 ? ['targets', issue.index] : ['targets'], message: issue.message });
     }
-    // A details target is one page; accepting `pages` there would suggest a depth it never gets.
-    if (body.config?.pages !== undefined && body.type !== 'search') {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: 'applies to search jobs only' });
+    // Details, offers and best-seller targets are one page; accepting `pages` there would suggest a depth they never get.
+    const maxPages = MAX_PAGES[body.type];
+    const pages = body.config?.pages;
+    if (pages !== undefined && maxPages === undefined) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: 'applies to search and reviews jobs only' });
+    } else if (pages !== undefined && maxPages !== undefined && pages > maxPages) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: `must be at most ${maxPages} for ${body.type} jobs` });
+    }
+    if (body.config?.sort !== undefined && body.type !== 'reviews') {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'sort'], message: 'applies to reviews jobs only' });
     }
     return {
       type: body.type,
       targets: normalized.targets,
       marketplace: normalized.marketplace,
       lang: body.config?.lang ?? null,
-      ...(body.type === 'search' ? { pages: body.config?.pages ?? 1 } : {}),
+      ...(maxPages !== undefined ? { pages: pages ?? 1 } : {}),
+      ...(body.type === 'reviews' && body.config?.sort ? { sort: body.config.sort } : {}),
     };
   });
 

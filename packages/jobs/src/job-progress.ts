@@ -2,7 +2,7 @@ import { type ResultItem, type TargetErrorCode, type TargetNoteCode } from '@cra
 import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
 import { jobFinishedEvent, productChangedData } from './event-data';
 import { consumedCredits } from './job-credits';
-import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
+import { diffSnapshot, isTrackedJobType, type ProductSnapshot, productSnapshots, type TrackedJobType } from './product-snapshot';
 import type { ReleaseWindow } from './release-window';
 
 export interface JobProgressDeps {
@@ -82,7 +82,8 @@ async function recordInTransaction(
         }
       : { succeeded: 0, failed: 1, results: 0, error: { target, code: outcome.code, message: outcome.message } },
   );
-  if (outcome.kind === 'succeeded') await trackProducts(deps, trx, job, outcome.items);
+  // Best-seller lists feed compare (rank moves), not product tracking: a list card is one of 50 on a list page.
+  if (outcome.kind === 'succeeded' && isTrackedJobType(job.type)) await trackProducts(deps, trx, job, job.type, outcome.items);
   if (job.status !== 'running' || job.succeeded + job.failed < job.target_count) return { result: 'recorded', organizationId: job.organization_id };
   await finalizeJob(deps, trx, job);
   return { result: 'finalized', organizationId: job.organization_id };
@@ -108,25 +109,23 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
 /**
  * Change tracking for the products a target produced: one snapshot per product (the first
  * card of an ASIN over a keyword's result pages: a product also shown on a later page, or twice,
- * is one observation, not two that could differ), compared with the product's last known state (rules in
- * product-snapshot.ts). One rule for both job types (issue 16.1): every change that is counted
+ * is one observation, not two that could differ; an offer listing's buy box; a review page's
+ * rating summary), compared with the product's last known state (rules in
+ * product-snapshot.ts). One rule for every tracked job type (issue 16.1): every change that is counted
  * (`changeCount`, timeline, analytics `changesDetected`) is also announced, as one
  * `product.changed` event per changed product, in the same transaction as the results. A
  * search card is compared only on what a card shows, so its changes are real changes of the
  * monitored product (spec 6.1), seen from a search page.
  */
-async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, items: ResultItem[]): Promise<void> {
-  const byAsin = new Map<string, ProductSnapshot>();
-  for (const item of items) {
-    if (typeof item.asin === 'string' && !byAsin.has(item.asin)) byAsin.set(item.asin, snapshotOf(job.type, item));
-  }
+async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, kind: TrackedJobType, items: ResultItem[]): Promise<void> {
+  const byAsin = productSnapshots(kind, items);
   if (!byAsin.size) return;
   const known = await deps.tracking.lockTargets(trx, job.project_id, job.marketplace, [...byAsin.keys()]);
   const writes = [...byAsin].map(([asin, snapshot]) => {
     const { changes, merged } = diffSnapshot((known.get(asin) as ProductSnapshot | null) ?? null, snapshot);
     return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes };
   });
-  await deps.tracking.recordSnapshots(trx, { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: job.type }, writes);
+  await deps.tracking.recordSnapshots(trx, { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: kind }, writes);
   for (const w of writes.filter((x) => x.changes.length)) {
     await deps.events.insert(trx, {
       projectId: job.project_id,

@@ -1,4 +1,4 @@
-import { isTerminal, type JobResourceData } from '@crawl/core';
+import { isMultiPage, isTerminal, type JobResourceData } from '@crawl/core';
 import type { JobRetentionState, JobRow } from '@crawl/db';
 import { consumedCredits } from './job-credits';
 
@@ -34,7 +34,8 @@ export function toJobResource(row: JobRow & JobRetentionState): JobResource {
     retryOf: row.retry_of,
     scheduleId: row.schedule_id,
     errors: row.errors,
-    pages: row.type === 'search' ? (row.pages ?? 1) : null,
+    pages: isMultiPage(row.type) ? (row.pages ?? 1) : null,
+    sort: row.type === 'reviews' ? (row.sort ?? null) : null,
     notes: row.notes ?? [],
     ...(row.results_purged_at ? { resultsPurgedAt: row.results_purged_at.toISOString() } : {}),
   };

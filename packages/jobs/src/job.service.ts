@@ -1,4 +1,4 @@
-import { AppError, type CostEstimateResource, creditCost, isTerminal, type JobType, newId } from '@crawl/core';
+import { AppError, type CostEstimateResource, creditCost, isMultiPage, isTerminal, type JobType, newId, type ReviewSort } from '@crawl/core';
 import type { CreditRepository, Database, Db, JobRepository, JobRow, Transaction } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
@@ -31,8 +31,10 @@ export interface JobSpec {
   targets: string[];
   marketplace: string;
   lang: string | null;
-  /** Search: result pages per keyword (default 1); ignored for other types. */
+  /** Search and reviews: pages per target (default 1); ignored for other types. */
   pages?: number;
+  /** Reviews: the review order (`config.sort`); ignored for other types. */
+  sort?: ReviewSort;
 }
 
 /** Why a job exists: none for an API request, else the job it retries or the schedule that fired it. */
@@ -47,8 +49,8 @@ export type RetryTargets = 'all' | 'failed';
 
 export type CostEstimate = CostEstimateResource;
 
-/** A search job's pages per keyword (1 unless asked); null for the other types, which have one page. */
-const pagesOf = (spec: Pick<JobSpec, 'type' | 'pages'>): number | null => (spec.type === 'search' ? (spec.pages ?? 1) : null);
+/** Pages per target of a search or reviews job (1 unless asked); null for the other types, which have one page. */
+const pagesOf = (spec: Pick<JobSpec, 'type' | 'pages'>): number | null => (isMultiPage(spec.type) ? (spec.pages ?? 1) : null);
 
 /** A short balance is an expected outcome: the API answers 402, the scheduler records a skipped run. */
 export type RecordedJob = { ok: true; job: JobRow } | { ok: false; cost: number };
@@ -93,6 +95,7 @@ export class JobService {
         lang: spec.lang,
         targets: spec.targets,
         pages,
+        sort: spec.type === 'reviews' ? (spec.sort ?? null) : null,
         creditsReserved: cost,
         retryOf: origin.retryOf ?? null,
         scheduleId: origin.scheduleId ?? null,
@@ -178,7 +181,7 @@ export class JobService {
     if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
     const targets = await this.retryTargets(job, options.targets ?? 'all');
     return this.create(
-      { type: job.type, targets, marketplace: job.marketplace as JobBody['marketplace'], lang: job.lang, pages: job.pages ?? undefined },
+      { type: job.type, targets, marketplace: job.marketplace as JobBody['marketplace'], lang: job.lang, pages: job.pages ?? undefined, sort: job.sort ?? undefined },
       owner,
       { retryOf: job.id, scheduleId: job.schedule_id ?? undefined, idempotencyKey: options.idempotencyKey },
     );

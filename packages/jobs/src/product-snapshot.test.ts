@@ -1,4 +1,4 @@
-import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
+import { diffSnapshot, type ProductSnapshot, productSnapshots, snapshotOf } from './product-snapshot';
 
 const details = (over: Record<string, unknown> = {}) => ({
   asin: 'B0TEST0001',
@@ -69,4 +69,35 @@ it('isPrime null between observations is neither a change nor an erasure; a real
   }
   expect(changes).toEqual([{ field: 'isPrime', from: true, to: false }]);
   expect(diffSnapshot(snapshotOf('details', details({ isPrime: null })), snapshotOf('details', details({ isPrime: false }))).changes).toEqual([]); // first observation
+});
+
+const offer = (over: Record<string, unknown>) => ({ target: 'B0TEST0001', asin: 'B0TEST0001', condition: 'New', price: { amount: 30, currency: 'USD' }, seller: { name: 'Shop', id: null }, isBuyBox: null, ...over });
+
+/** Issue 15.3: an offer listing observes its buy box (winner and price); nothing else. */
+it('offers: the buy-box winner and its price per product; a listing that marks no buy box observes nothing', () => {
+  const snapshots = productSnapshots('offers', [
+    offer({ condition: 'Used - Like New', price: { amount: 9, currency: 'USD' } }),
+    offer({ isBuyBox: true, price: { amount: 25, currency: 'USD' }, seller: { name: ' Acme  Store ', id: 'A1' } }),
+    offer({ asin: 'B0TEST0002', price: { amount: 5, currency: 'USD' } }),
+  ]);
+  expect(snapshots.get('B0TEST0001')).toEqual({ ...snapshotOf('search', {}), price: 25, currency: 'USD', seller: 'Acme Store' });
+  // Legacy layouts mark no buy box: nothing observed, nothing erased, no snapshot.
+  expect(snapshots.has('B0TEST0002')).toBe(false);
+
+  const before = snapshotOf('details', details());
+  const { changes, merged } = diffSnapshot(before, snapshots.get('B0TEST0001')!);
+  expect(changes).toEqual([
+    { field: 'price', from: 19.9, to: 25 },
+    { field: 'seller', from: 'Acme', to: 'Acme Store' },
+  ]);
+  expect(merged).toMatchObject({ rating: 4.5, availability: 'in_stock' });
+});
+
+it('reviews: the rating summary of the first item of each product', () => {
+  const review = (ratingsCount: number) => ({ asin: 'B0TEST0001', id: `R${ratingsCount}`, product: { asin: 'B0TEST0001', title: 'Acme Lamp', rating: 4.5, ratingsCount, histogram: null } });
+  const first = productSnapshots('reviews', [review(1234), review(9999)]).get('B0TEST0001')!;
+  expect(first).toMatchObject({ rating: 4.5, reviewsCount: 1234, title: 'Acme Lamp', price: null, seller: null });
+  const { changes, merged } = diffSnapshot(snapshotOf('details', details()), productSnapshots('reviews', [review(1300)]).get('B0TEST0001')!);
+  expect(changes).toEqual([{ field: 'reviewsCount', from: 1234, to: 1300 }]);
+  expect(merged).toMatchObject({ price: 19.9, reviewsCount: 1300 });
 });

@@ -14,6 +14,11 @@ import type { FieldChangeData, ProductSnapshotData } from '@crawl/core';
  * - Search cards show fewer fields than product pages: they are compared only on what a card
  *   shows (price, list price, currency, rating, reviews, title, image), so a search crawl never
  *   reports availability, seller, rank or Prime changes.
+ * - Offer listings (issue 15.3) observe the buy box: its winner (`seller`) and its price
+ *   (`price`, `currency`), the same things a product page's buy box shows, when the layout marks
+ *   one (legacy listings do not). Review pages observe
+ *   the product's overall `rating`, its ratings count (`reviewsCount`) and `title`. Every other
+ *   field of their snapshot is not observed.
  * - The first snapshot of a product is its baseline, never a change.
  *
  * The snapshot's fields are defined once, by `productSnapshotSchema` in @crawl/core (the
@@ -29,8 +34,30 @@ export const MONITORED_FIELDS: MonitoredField[] = [
   'price', 'listPrice', 'currency', 'availability', 'rating', 'reviewsCount', 'title', 'seller', 'bestSellersRank', 'isPrime', 'mainImage',
 ];
 
-/** Fields a search result card shows. */
+/** Fields a search result card shows (and a best-seller list card). */
 export const SEARCH_FIELDS: MonitoredField[] = ['price', 'listPrice', 'currency', 'rating', 'reviewsCount', 'title', 'mainImage'];
+
+/** The job types whose results update tracked products (best-seller lists only feed compare). */
+export type TrackedJobType = 'details' | 'search' | 'offers' | 'reviews';
+
+export function isTrackedJobType(type: string): type is TrackedJobType {
+  return type === 'details' || type === 'search' || type === 'offers' || type === 'reviews';
+}
+
+const NOT_OBSERVED: ProductSnapshot = {
+  price: null,
+  listPrice: null,
+  currency: null,
+  availability: null,
+  rating: null,
+  reviewsCount: null,
+  title: null,
+  seller: null,
+  bestSellersRank: null,
+  isPrime: null,
+  mainImage: null,
+};
+
 
 type Item = Record<string, unknown>;
 const money = (v: unknown) => (v && typeof v === 'object' ? (v as { amount?: number; currency?: string }) : null);
@@ -64,6 +91,40 @@ export function snapshotOf(kind: 'details' | 'search', item: Item): ProductSnaps
     snapshot.isPrime = null;
   }
   return snapshot;
+}
+
+/**
+ * One snapshot per product of a target's result items: the first card or product of an ASIN
+ * (details, search: a product shown twice is one observation), the buy-box offer of an offer
+ * listing, the rating summary of a product's review pages. An offers or reviews snapshot that
+ * observed nothing (a listing that marks no buy box, a summary without figures) is left out.
+ */
+export function productSnapshots(type: TrackedJobType, items: Item[]): Map<string, ProductSnapshot> {
+  const byAsin = new Map<string, ProductSnapshot>();
+  for (const item of items) {
+    const asin = item.asin;
+    if (typeof asin !== 'string' || byAsin.has(asin)) continue;
+    if (type === 'offers') {
+      if (item.isBuyBox === true) byAsin.set(asin, buyBoxSnapshot(item));
+    } else if (type === 'reviews') {
+      byAsin.set(asin, reviewSummarySnapshot(item));
+    } else {
+      byAsin.set(asin, snapshotOf(type, item));
+    }
+  }
+  if (type === 'offers' || type === 'reviews') for (const [asin, snapshot] of byAsin) if (Object.values(snapshot).every((v) => v === null)) byAsin.delete(asin);
+  return byAsin;
+}
+
+/** The buy-box offer's winner and price: what a product page's buy box shows too. */
+function buyBoxSnapshot(offer: Item): ProductSnapshot {
+  const price = money(offer.price);
+  return { ...NOT_OBSERVED, price: num(price?.amount), currency: price?.currency ?? null, seller: text((offer.seller as { name?: string } | null | undefined)?.name) };
+}
+
+function reviewSummarySnapshot(item: Item): ProductSnapshot {
+  const product = (item.product ?? {}) as Item;
+  return { ...NOT_OBSERVED, rating: num(product.rating), reviewsCount: num(product.ratingsCount), title: text(product.title) };
 }
 
 const imageKey = (url: string) => url.replace(/\._[^/]*_\.(jpg|jpeg|png|webp|gif)$/i, '.$1');

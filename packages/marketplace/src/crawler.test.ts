@@ -143,3 +143,29 @@ describe('Crawler errors shown to tenants are generic per code', () => {
     expectTenantSafe(await crawlWith(marketplace.url, ASIN), 'PARSE_ERROR');
   });
 });
+
+describe('robot checks are told at once', () => {
+  it('a small robot-check page is BLOCKED without waiting for a parser thread, and its exit rests', async () => {
+    const captcha = await listen((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Robot Check</title></head><body><form action="/errors/validateCaptcha"></form></body></html>'),
+    );
+    const rested: string[] = [];
+    const exits = new ExitPool(exitsFrom([], { rps: 1 }), {
+      gate: { ...openGate, coolDown: async (_host, spec) => void rested.push(spec.key) },
+      cooldownMs: 1_000,
+      maxCooldownMs: 1_000,
+      leaseMs: 10_000,
+    });
+    // every parser thread busy with other tenants' pages: nothing handed to it returns
+    const busyParser = { parse: () => new Promise<never>(() => undefined), pageKind: () => new Promise<never>(() => undefined) };
+    try {
+      const crawler = new Crawler({ origins: { override: `http://127.0.0.1:${captcha.port}`, perCode: {} }, exits, parser: busyParser, timeoutMs: 2_000, log });
+      const outcome = await crawler.crawl({ type: 'details', target: ASIN, marketplace: 'US', lang: null }, 'job-0');
+      expectTenantSafe(outcome, 'BLOCKED');
+      expect(rested).toHaveLength(1);
+    } finally {
+      exits.destroy();
+      await captcha.close();
+    }
+  });
+});

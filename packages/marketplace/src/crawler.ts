@@ -1,9 +1,11 @@
-import { type JobType, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
+import { type JobType, type ResultItem, type ReviewSort, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
 import type { ExitOutcome, ExitPool } from './exits';
 import { type FetchResult, fetchPage } from './fetch-page';
 import type { ParsedPage, ParsePool } from './parse-pool';
+import { detectPageKind } from './parsers';
+import { listingItems } from './crawler-listings';
 import { acceptLanguage, expectedAsin, marketplaceOrigin, targetUrl } from './urls';
 
 export interface CrawlInput {
@@ -11,8 +13,10 @@ export interface CrawlInput {
   target: string;
   marketplace: MarketplaceCode;
   lang: string | null;
-  /** The result page of a search keyword (1-based; default 1). Details targets have one page. */
+  /** The result page of a search keyword or the review page of a product (1-based; default 1). Other targets have one page. */
   page?: number;
+  /** Reviews: the review order (`sortBy`); the marketplace's default when absent. */
+  sort?: ReviewSort | null;
   /** Whose turn the request waits in for an exit (the job's project): see ExitPool. */
   tenant?: string;
 }
@@ -31,6 +35,12 @@ export const CRAWL_ERROR_MESSAGES: Readonly<Record<CrawlErrorCode, string>> = {
   UPSTREAM_ERROR: 'the marketplace did not return a usable page (error, timeout, connection failure or redirect)',
   PARSE_ERROR: 'the page did not contain the requested product or search results',
 };
+
+/** BLOCKED by a sign-in wall: said as such, since another exit rarely helps and the tenant should know why. */
+export const SIGNIN_MESSAGES = {
+  reviews: 'the marketplace requires a sign-in to show reviews for this product',
+  other: 'the marketplace asked for a sign-in instead of the page',
+} as const;
 
 /**
  * A page that answered: its items (search cards carry `keyword` and `page`; positions are the
@@ -56,7 +66,21 @@ export interface CrawlerOptions {
 /** An empty or whitespace-only body (a real page is never small enough for this to cost anything). */
 const isBlank = (body: Buffer) => body.length < 4096 && body.toString('utf8').trim().length === 0;
 
-const fail = (code: CrawlErrorCode, detail: string, retryable: boolean): CrawlOutcome => ({ ok: false, code, message: CRAWL_ERROR_MESSAGES[code], detail, retryable });
+/**
+ * Robot checks are small (5-10 KB; product, result and listing pages are 0.3-2 MB): a body this
+ * small is classified here, at once, instead of waiting behind other pages for a parser thread.
+ * The exit that got it must start resting before its next turn (about a second away).
+ */
+const SMALL_PAGE_BYTES = 64 * 1024;
+const isSmallRobotCheck = (body: Buffer) => body.length < SMALL_PAGE_BYTES && detectPageKind(body.toString('utf8')) === 'captcha';
+
+const fail = (code: CrawlErrorCode, detail: string, retryable: boolean, message: string = CRAWL_ERROR_MESSAGES[code]): CrawlOutcome => ({
+  ok: false,
+  code,
+  message,
+  detail,
+  retryable,
+});
 
 /**
  * Fetches and parses one target, mapping every outcome to DESIGN section 3: 404 is final,
@@ -82,7 +106,7 @@ export class Crawler {
 
   private async attempt(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
     const origin = marketplaceOrigin(originFor(input.marketplace, this.options.origins));
-    const url = targetUrl(input.type, input.target, origin, input.lang, input.page);
+    const url = targetUrl(input.type, input.target, origin, input.lang, input.page, input.sort ?? null);
     const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey), input.tenant);
     this.lastExit.set(attemptKey, lease.exit.spec.key);
     if (this.lastExit.size > 10_000) this.lastExit.delete(this.lastExit.keys().next().value!);
@@ -114,9 +138,14 @@ export class Crawler {
     }
     if (status < 200 || status >= 300) return blocked(`${url} answered ${status}`);
     if (isBlank(body)) return { outcome: fail('UPSTREAM_ERROR', `${url} answered an empty page`, true), exit: 'error' };
+    if (isSmallRobotCheck(body)) return blocked(`robot check page at ${url}`);
     const page = await this.parsed(input, body, origin);
     if (page.kind === 'captcha') return blocked(`robot check page at ${url}`);
-    const outcome = this.itemsOf(input, page, status);
+    if (page.kind === 'signin') {
+      const message = input.type === 'reviews' ? SIGNIN_MESSAGES.reviews : SIGNIN_MESSAGES.other;
+      return { outcome: fail('BLOCKED', `sign-in wall at ${url}`, true, message), exit: 'blocked' };
+    }
+    const outcome = this.itemsOf(input, page, status, origin);
     // Page text can carry NULs or broken surrogates that Postgres cannot store.
     return { outcome: outcome.ok ? { ...outcome, items: sanitizeDeep(outcome.items) } : outcome, exit: 'ok' };
   }
@@ -142,7 +171,7 @@ export class Crawler {
     return fail('UPSTREAM_ERROR', `${url}: redirect not followed (${result.reason}) to ${result.location}`, result.reason === 'too_many');
   }
 
-  private itemsOf(input: CrawlInput, page: ParsedPage | { kind: 'failed'; message: string }, status: number): CrawlOutcome {
+  private itemsOf(input: CrawlInput, page: ParsedPage | { kind: 'failed'; message: string }, status: number, origin: string): CrawlOutcome {
     if (page.kind === 'failed') return fail('PARSE_ERROR', `the parser failed: ${page.message}`, false);
     if (page.kind === 'search') {
       if (page.noResults) return { ok: true, status, items: [], hasNextPage: false, noResults: true };
@@ -150,6 +179,7 @@ export class Crawler {
       const pageNo = input.page ?? 1;
       return { ok: true, status, hasNextPage: page.hasNextPage, noResults: false, items: page.cards.map((card) => ({ keyword: input.target, page: pageNo, ...card })) };
     }
+    if (page.kind === 'offers' || page.kind === 'bestsellers' || page.kind === 'reviews') return listingOutcome(input, page, status, origin);
     if (page.kind !== 'details' || !page.item) return fail('PARSE_ERROR', 'the page has no product', false);
     const item = page.item;
     const wanted = expectedAsin(input.type, input.target);
@@ -158,4 +188,17 @@ export class Crawler {
     }
     return { ok: true, status, items: [{ target: input.target, ...item }], hasNextPage: false, noResults: false };
   }
+}
+
+type ListingPage = Extract<ParsedPage, { kind: 'offers' | 'bestsellers' | 'reviews' }>;
+
+/**
+ * The items of an offers, best-seller or reviews page (crawler-listings.ts). A page that is not
+ * the listing asked for, or is about another product, is PARSE_ERROR; a product without offers
+ * or reviews is `noResults` (a success without rows, like a keyword without results).
+ */
+function listingOutcome(input: CrawlInput, parsed: ListingPage, status: number, origin: string): CrawlOutcome {
+  const items = listingItems(input, parsed, origin);
+  if ('error' in items) return fail('PARSE_ERROR', items.error, false);
+  return { ok: true, status, ...items };
 }

@@ -3,8 +3,9 @@
  * Kept free of pool concerns so both modes run the exact same function: a pooled result can
  * only differ from an inline one if dist is older than src (run `pnpm build`).
  */
-import { detectPageKind, parseDetailsPage, parseSearchResults } from './parsers';
-import type { DetailsItem, PageKind, SearchItem } from './parsers';
+import type { JobType } from '@crawl/core';
+import { detectPageKind, parseBestsellersPage, parseDetailsPage, parseOffersPage, parseReviewsPage, parseSearchResults } from './parsers';
+import type { BestsellersPage, DetailsItem, OffersPage, PageKind, ReviewsPage, SearchItem } from './parsers';
 
 /**
  * A page as the crawler got it: bytes (UTF-8, as marketplaces serve their pages) or text. Bytes
@@ -15,7 +16,7 @@ export type PageBody = string | Uint8Array;
 
 export interface ParseRequest {
   /** The job type: which parser runs when the page is not a robot check. */
-  type: 'search' | 'details';
+  type: JobType;
   html: PageBody;
   /** 'US', 'DE', ...: picks the currency of prices. */
   marketplace: string;
@@ -24,12 +25,18 @@ export interface ParseRequest {
 }
 
 /**
- * What the crawler needs from a 2xx body: a robot check is reported before any parser runs
- * (the crawler burns the session), otherwise the parser of the job type decides. An empty card
- * list or a null item is a page without the requested data (PARSE_ERROR), not a failure here.
+ * What the crawler needs from a 2xx body: a robot check or a sign-in wall is reported before any
+ * parser runs (the crawler burns the session), otherwise the parser of the job type decides. An
+ * empty card list or a null item or page is a page without the requested data (PARSE_ERROR), not
+ * a failure here.
  */
 export type ParsedPage =
   | { kind: 'captcha' }
+  /** Amazon's sign-in form instead of the page (review pages of some marketplaces, some sessions). */
+  | { kind: 'signin' }
+  | { kind: 'offers'; page: OffersPage | null }
+  | { kind: 'bestsellers'; page: BestsellersPage | null }
+  | { kind: 'reviews'; page: ReviewsPage | null }
   /** `hasNextPage`: the page links a next result page; `noResults`: the marketplace's own "no results" answer. */
   | { kind: 'search'; cards: SearchItem[]; hasNextPage: boolean; noResults: boolean }
   | { kind: 'details'; item: DetailsItem | null };
@@ -42,10 +49,22 @@ export const pageText = (body: PageBody): string => (typeof body === 'string' ? 
 
 export function parsePage(req: ParseRequest): ParsedPage {
   const html = pageText(req.html);
-  if (detectPageKind(html) === 'captcha') return { kind: 'captcha' };
+  const pageKind = detectPageKind(html);
+  if (pageKind === 'captcha') return { kind: 'captcha' };
+  if (pageKind === 'signin') return { kind: 'signin' };
   const ctx = { marketplace: req.marketplace, origin: req.origin };
-  if (req.type === 'search') return { kind: 'search', ...parseSearchResults(html, ctx) };
-  return { kind: 'details', item: parseDetailsPage(html, ctx) };
+  switch (req.type) {
+    case 'search':
+      return { kind: 'search', ...parseSearchResults(html, ctx) };
+    case 'details':
+      return { kind: 'details', item: parseDetailsPage(html, ctx) };
+    case 'offers':
+      return { kind: 'offers', page: parseOffersPage(html, ctx) };
+    case 'bestsellers':
+      return { kind: 'bestsellers', page: parseBestsellersPage(html, ctx) };
+    case 'reviews':
+      return { kind: 'reviews', page: parseReviewsPage(html, ctx) };
+  }
 }
 
 /** The pool's handler (piscina calls the default export with each task). */

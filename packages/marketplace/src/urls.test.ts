@@ -71,4 +71,28 @@ describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (DE
     expect(targetUrl('details', ASIN, 'http://127.0.0.1:9100/prefix/', null)).toBe(`http://127.0.0.1:9100/dp/${ASIN}`);
     expect(() => marketplaceOrigin('file:///etc/passwd')).toThrow(/http/);
   });
+
+  it('offers and reviews request their listing of the parsed ASIN; reviews add the page and sortBy', () => {
+    for (const t of ACCEPTED_HOSTILE_URLS) {
+      expect([t, targetUrl('offers', t, ORIGIN, null)]).toEqual([t, `${ORIGIN}/gp/offer-listing/${ASIN}`]);
+      expect([t, targetUrl('reviews', t, ORIGIN, null, 2, 'helpful')]).toEqual([t, `${ORIGIN}/product-reviews/${ASIN}?pageNumber=2&sortBy=helpful`]);
+    }
+    expect(targetUrl('reviews', ASIN, ORIGIN, 'de-DE')).toBe(`${ORIGIN}/product-reviews/${ASIN}?pageNumber=1&language=de_DE`);
+    expect(() => targetUrl('offers', 'not a target', ORIGIN, null)).toThrow(/ASIN/);
+  });
+
+  it("a best-seller list URL's path is re-rooted on the origin (query, userinfo and host dropped), never resolved", () => {
+    const lists = [
+      ['https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs?pg=2', '/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs'],
+      ['https://user:pw@www.amazon.com/gp/bestsellers/books', '/gp/bestsellers/books'],
+      ['https://www.amazon.com/zgbs//127.0.0.1:9999/x', '/zgbs//127.0.0.1:9999/x'],
+      ['https://www.amazon.com/zgbs/\\127.0.0.1:9999/x', '/zgbs//127.0.0.1:9999/x'],
+    ];
+    for (const [target, path] of lists) {
+      const accepted = normalizeTargets('bestsellers', [target!], 'US');
+      expect(accepted.issues).toEqual([]);
+      expect([target, targetUrl('bestsellers', accepted.targets[0]!, 'http://127.0.0.1:9100', null)]).toEqual([target, `http://127.0.0.1:9100${path}`]);
+    }
+    expect(() => targetUrl('bestsellers', 'https://www.amazon.com//127.0.0.1:9999/zgbs/x', ORIGIN, null)).toThrow(/best-seller/);
+  });
 });

@@ -25,7 +25,8 @@ export interface Command {
   run(ctx: CommandContext): Promise<number>;
 }
 
-const JOB_TYPES: JobType[] = ['details', 'search'];
+const JOB_TYPES: JobType[] = ['details', 'search', 'offers', 'bestsellers', 'reviews'];
+const REVIEW_SORTS = ['recent', 'helpful'] as const;
 const STATUSES: JobStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
 const FORMATS: ExportFormat[] = ['json', 'csv', 'llm'];
 
@@ -46,26 +47,40 @@ const str = (v: string | boolean | undefined): string | undefined => (typeof v =
 /** The job body of `jobs create` and `jobs estimate` (the same flags, the same validation server-side). */
 function jobBodyOf(values: Values, args: string[], command: string) {
   const type = oneOf(values.type, JOB_TYPES, '--type', command);
-  if (!type) throw new UsageError('--type is required (details or search)', `crawl ${command} --help`);
-  const config: { marketplace?: string; lang?: string; pages?: number } = {};
+  if (!type) throw new UsageError(`--type is required (${JOB_TYPES.join(', ')})`, `crawl ${command} --help`);
+  const config: { marketplace?: string; lang?: string; pages?: number; sort?: (typeof REVIEW_SORTS)[number] } = {};
   if (str(values.marketplace)) config.marketplace = str(values.marketplace);
   if (str(values.lang)) config.lang = str(values.lang);
   const pages = positiveInt(values.pages, '--pages', command);
   if (pages !== undefined) config.pages = pages;
+  const sort = oneOf(values.sort, [...REVIEW_SORTS], '--sort', command);
+  if (sort) config.sort = sort;
   return { type, targets: args, ...(Object.keys(config).length ? { config } : {}) };
 }
 
 const jobsCreate: Command = {
   name: 'jobs create',
-  usage: 'crawl jobs create --type details|search [--marketplace US] [--lang en-US] [--pages N] [--idempotency-key K] [--quiet] TARGET...',
+  usage:
+    'crawl jobs create --type details|search|offers|bestsellers|reviews [--marketplace US] [--lang en-US] [--pages N] [--sort recent|helpful] [--idempotency-key K] [--quiet] TARGET...',
   summary: 'create a crawl job (prints the job, or its id with --quiet)',
-  help: `Targets are ASINs or Amazon product URLs for 'details', keywords for 'search' (quote keywords
-with spaces); --pages (search, 1 to 7, default 1) crawls that many result pages per keyword.
-Credits are reserved at once: 2 per details target, 5 per keyword and page; pages a keyword
-does not have are refunded when the job ends. The request
+  help: `Targets are ASINs or Amazon product URLs for 'details', 'offers' and 'reviews', keywords for
+'search' (quote keywords with spaces), best-seller list URLs of the marketplace for 'bestsellers';
+--pages crawls that many pages per target (search: result pages, 1 to 7; reviews: review pages,
+1 to 10; default 1); --sort (reviews) orders reviews by recent or helpful.
+Credits are reserved at once: 2 per details or offers target, 5 per best-seller list, 5 per
+keyword and page, 2 per product and review page; pages a target does not have are refunded
+when the job ends. The request
 carries an Idempotency-Key (generated unless given), so a retry after a network error never
 creates a second job.`,
-  options: { type: { type: 'string' }, marketplace: { type: 'string' }, lang: { type: 'string' }, pages: { type: 'string' }, 'idempotency-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+  options: {
+    type: { type: 'string' },
+    marketplace: { type: 'string' },
+    lang: { type: 'string' },
+    pages: { type: 'string' },
+    sort: { type: 'string' },
+    'idempotency-key': { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+  },
   args: { min: 1, max: Infinity },
   async run({ client, project, args, values, io }) {
     const job = await client.jobs.create(project(), jobBodyOf(values, args, 'jobs create'), { idempotencyKey: str(values['idempotency-key']) });
@@ -76,11 +91,11 @@ creates a second job.`,
 
 const jobsEstimate: Command = {
   name: 'jobs estimate',
-  usage: 'crawl jobs estimate --type details|search [--marketplace US] [--lang en-US] [--pages N] TARGET...',
+  usage: 'crawl jobs estimate --type details|search|offers|bestsellers|reviews [--marketplace US] [--lang en-US] [--pages N] [--sort recent|helpful] TARGET...',
   summary: 'print what a job would cost and whether it would be accepted now (creates nothing)',
   help: `The same arguments as 'jobs create', validated the same way. Prints {targets, pages,
 creditsPerTarget, cost, balance, accepted, refusal}. Exit status 0 when it would be accepted, 1 when not.`,
-  options: { type: { type: 'string' }, marketplace: { type: 'string' }, lang: { type: 'string' }, pages: { type: 'string' } },
+  options: { type: { type: 'string' }, marketplace: { type: 'string' }, lang: { type: 'string' }, pages: { type: 'string' }, sort: { type: 'string' } },
   args: { min: 1, max: Infinity },
   async run({ client, project, args, values, io }) {
     const estimate = await client.jobs.estimate(project(), jobBodyOf(values, args, 'jobs estimate'));

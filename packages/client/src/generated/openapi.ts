@@ -4879,7 +4879,7 @@ export interface components {
             id: string;
             projectId: string;
             /** @enum {string} */
-            type: "search" | "details";
+            type: "search" | "details" | "offers" | "bestsellers" | "reviews";
             /** @enum {string} */
             status: "completed";
             marketplace: string;
@@ -4911,9 +4911,14 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
-            /** @description Search jobs: result pages crawled per keyword at most (`config.pages`); null for other job types */
+            /** @description Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types */
             pages: number | null;
-            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword (zero rows, refunded) */
+            /**
+             * @description Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked
+             * @enum {string|null}
+             */
+            sort: "recent" | "helpful" | null;
+            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded) */
             notes: {
                 target: string;
                 /** @enum {string} */
@@ -4945,7 +4950,7 @@ export interface components {
             id: string;
             projectId: string;
             /** @enum {string} */
-            type: "search" | "details";
+            type: "search" | "details" | "offers" | "bestsellers" | "reviews";
             /** @enum {string} */
             status: "failed";
             marketplace: string;
@@ -4977,9 +4982,14 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
-            /** @description Search jobs: result pages crawled per keyword at most (`config.pages`); null for other job types */
+            /** @description Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types */
             pages: number | null;
-            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword (zero rows, refunded) */
+            /**
+             * @description Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked
+             * @enum {string|null}
+             */
+            sort: "recent" | "helpful" | null;
+            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded) */
             notes: {
                 target: string;
                 /** @enum {string} */
@@ -5132,7 +5142,7 @@ export interface components {
             id: string;
             projectId: string;
             /** @enum {string} */
-            type: "search" | "details";
+            type: "search" | "details" | "offers" | "bestsellers" | "reviews";
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             marketplace: string;
@@ -5164,9 +5174,14 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
-            /** @description Search jobs: result pages crawled per keyword at most (`config.pages`); null for other job types */
+            /** @description Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types */
             pages: number | null;
-            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword (zero rows, refunded) */
+            /**
+             * @description Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked
+             * @enum {string|null}
+             */
+            sort: "recent" | "helpful" | null;
+            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded) */
             notes: {
                 target: string;
                 /** @enum {string} */
@@ -5205,13 +5220,18 @@ export interface components {
         };
         CreateJobBody: {
             /** @enum {string} */
-            type: "search" | "details";
+            type: "search" | "details" | "offers" | "bestsellers" | "reviews";
             targets: string[];
             config?: {
                 marketplace?: string;
                 lang?: string;
-                /** @description Search only: result pages crawled per keyword, 1 to 7 (default 1); charged per page crawled */
+                /** @description Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to 7; review pages per product, 1 to 10; charged per page crawled */
                 pages?: number;
+                /**
+                 * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent
+                 * @enum {string}
+                 */
+                sort?: "recent" | "helpful" | null;
             };
         };
         CostEstimate: {
@@ -5315,10 +5335,105 @@ export interface components {
             missingFields: string[];
             parserVersion: string;
         };
-        ResultItem: components["schemas"]["DetailsResultItem"] | components["schemas"]["SearchResultItem"];
+        OfferSeller: {
+            name: string;
+            /** @description Amazon merchant id (the seller= or /shops/ id of its link) */
+            id: string | null;
+        };
+        OfferResultItem: {
+            /** @description The target as submitted (ASIN or product URL) */
+            target: string;
+            /** @description The product whose offers these are */
+            asin: string;
+            /** @description 1-based on the page; the pinned (buy-box) offer of the 2021+ layout is 1 */
+            position: number;
+            price: components["schemas"]["Money"] | null;
+            shipping: components["schemas"]["Money"] | null;
+            /** @description As shown: "New", "Used - Like New", "Rental", ... */
+            condition: string | null;
+            seller: components["schemas"]["OfferSeller"] | null;
+            fulfilledByAmazon: boolean | null;
+            shipsFrom: string | null;
+            /** @description null on layouts that mark no buy-box offer (legacy offer listings) */
+            isBuyBox: boolean | null;
+            deliveryText: string | null;
+            /** @description Of: price, condition, seller */
+            missingFields: string[];
+            parserVersion: string;
+        };
+        BestsellerResultItem: {
+            /** @description The best-seller list URL as submitted */
+            target: string;
+            /** @description The list heading, e.g. "Best Sellers in Electronics" */
+            category: string | null;
+            /** @description The list rank shown on the card (#1 ...), continuing across list pages */
+            rank: number;
+            asin: string;
+            title: string | null;
+            /** @description The product page, {origin}/dp/{asin} */
+            url: string;
+            image: string | null;
+            price: components["schemas"]["Money"] | null;
+            /** @description 0-5 */
+            rating: number | null;
+            reviewsCount: number | null;
+            /** @description Of: title, image, price, rating, reviewsCount */
+            missingFields: string[];
+            parserVersion: string;
+        };
+        RatingHistogram: {
+            fiveStar: number | null;
+            fourStar: number | null;
+            threeStar: number | null;
+            twoStar: number | null;
+            oneStar: number | null;
+        };
+        /** @description The product's overall rating, ratings count and histogram, as shown on the review page */
+        ReviewsProductSummary: {
+            asin: string | null;
+            title: string | null;
+            /** @description Overall rating, 0-5 */
+            rating: number | null;
+            /** @description All ratings of the product ("25,181 global ratings"), not only the filtered ones */
+            ratingsCount: number | null;
+            histogram: components["schemas"]["RatingHistogram"] | null;
+        };
+        ReviewResultItem: {
+            /** @description The target as submitted (ASIN or product URL) */
+            target: string;
+            /** @description The reviewed product */
+            asin: string;
+            /** @description The review page (1-based) the review was on; see config.pages */
+            page: number;
+            /** @description Amazon review id (R...) */
+            id: string;
+            /** @description 1-5 */
+            rating: number | null;
+            /** @description In the original language when the page also offers a translation */
+            title: string | null;
+            /** @description Paragraphs separated by newlines */
+            body: string | null;
+            author: string | null;
+            /** @description ISO yyyy-mm-dd, parsed from dateText */
+            date: string | null;
+            /** @description The date line as shown */
+            dateText: string | null;
+            /** @description Country the review was written in, as named on the page ("the United States" -> "United States") */
+            country: string | null;
+            verifiedPurchase: boolean;
+            /** @description 0 when the page shows the vote widget without a count; null when it shows no widget */
+            helpfulVotes: number | null;
+            /** @description The variant line, e.g. "Size: 27-Inch | Style: Curved" */
+            variant: string | null;
+            /** @description Of: rating, title, body, author, date */
+            missingFields: string[];
+            parserVersion: string;
+            product: components["schemas"]["ReviewsProductSummary"];
+        };
+        ResultItem: components["schemas"]["DetailsResultItem"] | components["schemas"]["SearchResultItem"] | components["schemas"]["OfferResultItem"] | components["schemas"]["BestsellerResultItem"] | components["schemas"]["ReviewResultItem"];
         LlmExportItem: {
             /** @enum {string} */
-            source: "search" | "details";
+            source: "search" | "details" | "offers" | "bestsellers" | "reviews";
             /** @description The keyword (search) or the submitted target (details) */
             query: string | null;
             rank: number | null;
@@ -5353,17 +5468,37 @@ export interface components {
             specifications: {
                 [key: string]: string;
             };
+            /** @description Offers: the offer condition as shown */
+            condition: string | null;
+            /** @description Offers: shipping charge in `currency` (0 when free) */
+            shipping: number | null;
+            /** @description Offers: the offer holds the buy box */
+            isBuyBox: boolean | null;
+            /** @description Offers */
+            fulfilledByAmazon: boolean | null;
+            /** @description Reviews: Amazon review id */
+            reviewId: string | null;
+            /** @description Reviews */
+            author: string | null;
+            /** @description Reviews: ISO yyyy-mm-dd */
+            date: string | null;
+            /** @description Reviews */
+            verifiedPurchase: boolean | null;
+            /** @description Reviews */
+            helpfulVotes: number | null;
+            /** @description Reviews: the variant line */
+            variant: string | null;
             missingFields: string[];
         };
         LlmExport: {
             /** @enum {string} */
-            schemaVersion: "1.0";
+            schemaVersion: "1.1";
             /** Format: date-time */
             generatedAt: string;
             job: {
                 id: string;
                 /** @enum {string} */
-                type: "search" | "details";
+                type: "search" | "details" | "offers" | "bestsellers" | "reviews";
                 marketplace: string;
                 lang: string | null;
                 targets: string[];
@@ -5385,13 +5520,18 @@ export interface components {
         };
         CrawlConfig: {
             /** @enum {string} */
-            type: "search" | "details";
+            type: "search" | "details" | "offers" | "bestsellers" | "reviews";
             targets: string[];
             config: {
                 marketplace: string;
                 lang: string | null;
-                /** @description Search: result pages per keyword (absent for other types) */
+                /** @description Search and reviews: pages per target (absent for other types) */
                 pages?: number;
+                /**
+                 * @description Reviews: the review order (absent when not asked)
+                 * @enum {string}
+                 */
+                sort?: "recent" | "helpful" | null;
             };
         };
         Schedule: {
@@ -5419,13 +5559,18 @@ export interface components {
             cron: string;
             crawlConfig: {
                 /** @enum {string} */
-                type: "search" | "details";
+                type: "search" | "details" | "offers" | "bestsellers" | "reviews";
                 targets: string[];
                 config?: {
                     marketplace?: string;
                     lang?: string;
-                    /** @description Search only: result pages crawled per keyword, 1 to 7 (default 1); charged per page crawled */
+                    /** @description Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to 7; review pages per product, 1 to 10; charged per page crawled */
                     pages?: number;
+                    /**
+                     * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent
+                     * @enum {string}
+                     */
+                    sort?: "recent" | "helpful" | null;
                 };
             };
             /** @default true */
@@ -5436,13 +5581,18 @@ export interface components {
             cron?: string;
             crawlConfig?: {
                 /** @enum {string} */
-                type: "search" | "details";
+                type: "search" | "details" | "offers" | "bestsellers" | "reviews";
                 targets: string[];
                 config?: {
                     marketplace?: string;
                     lang?: string;
-                    /** @description Search only: result pages crawled per keyword, 1 to 7 (default 1); charged per page crawled */
+                    /** @description Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to 7; review pages per product, 1 to 10; charged per page crawled */
                     pages?: number;
+                    /**
+                     * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent
+                     * @enum {string}
+                     */
+                    sort?: "recent" | "helpful" | null;
                 };
             };
         };
@@ -5604,7 +5754,7 @@ export interface components {
              * @description The job type that captured the snapshot
              * @enum {string}
              */
-            source: "search" | "details";
+            source: "search" | "details" | "offers" | "bestsellers" | "reviews";
             /** Format: date-time */
             capturedAt: string;
             snapshot: components["schemas"]["ProductSnapshot"];
@@ -5627,7 +5777,7 @@ export interface components {
             from: {
                 id: string;
                 /** @enum {string} */
-                type: "search" | "details";
+                type: "search" | "details" | "offers" | "bestsellers" | "reviews";
                 marketplace: string;
                 /** @enum {string} */
                 status: "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -5637,7 +5787,7 @@ export interface components {
             to: {
                 id: string;
                 /** @enum {string} */
-                type: "search" | "details";
+                type: "search" | "details" | "offers" | "bestsellers" | "reviews";
                 marketplace: string;
                 /** @enum {string} */
                 status: "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -5645,7 +5795,7 @@ export interface components {
                 createdAt: string;
             };
             fieldsCompared: ("price" | "listPrice" | "currency" | "availability" | "rating" | "reviewsCount" | "title" | "seller" | "bestSellersRank" | "isPrime" | "mainImage")[];
-            /** @description Present when a details set is compared with a search set */
+            /** @description Present when result sets of two job types are compared (details, search, bestsellers) */
             note?: string;
             summary: {
                 onlyInFrom: number;
@@ -5660,9 +5810,10 @@ export interface components {
                 asin: string;
                 changes: components["schemas"]["FieldChange"][];
             }[];
-            /** @description Search vs search: position moves per keyword */
+            /** @description Search vs search: position moves per keyword; bestsellers vs bestsellers: rank moves per list */
             moved: {
                 asin: string;
+                /** @description The keyword (search) or the best-seller list URL (bestsellers) the position is on */
                 keyword: string;
                 from: number;
                 to: number;
@@ -5727,6 +5878,9 @@ export interface components {
                 byType: {
                     search: number;
                     details: number;
+                    offers: number;
+                    bestsellers: number;
+                    reviews: number;
                 };
                 bySource: {
                     api: number;

@@ -93,6 +93,7 @@ export interface Job {
   results_purged_at: Timestamp | null;
   retry_of: string | null;
   schedule_id: string | null;
+  sort: string | null;
   started_at: Timestamp | null;
   status: string;
   succeeded: Generated<number>;

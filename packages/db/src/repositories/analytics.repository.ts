@@ -12,6 +12,9 @@ export interface JobRangeTotals {
   cancelled: number;
   search: number;
   details: number;
+  offers: number;
+  bestsellers: number;
+  reviews: number;
   fromApi: number;
   fromSchedule: number;
   fromRetry: number;
@@ -68,6 +71,8 @@ export class AnalyticsRepository {
         count(*) filter (where status = 'completed') as completed, count(*) filter (where status = 'failed') as failed_jobs,
         count(*) filter (where status = 'cancelled') as cancelled,
         count(*) filter (where type = 'search') as search, count(*) filter (where type = 'details') as details,
+        count(*) filter (where type = 'offers') as offers, count(*) filter (where type = 'bestsellers') as bestsellers,
+        count(*) filter (where type = 'reviews') as reviews,
         count(*) filter (where retry_of is not null) as retry,
         count(*) filter (where retry_of is null and schedule_id is not null) as schedule,
         count(*) filter (where retry_of is null and schedule_id is null) as api,
@@ -87,6 +92,9 @@ export class AnalyticsRepository {
       cancelled: num(j.cancelled),
       search: num(j.search),
       details: num(j.details),
+      offers: num(j.offers),
+      bestsellers: num(j.bestsellers),
+      reviews: num(j.reviews),
       fromApi: num(j.api),
       fromSchedule: num(j.schedule),
       fromRetry: num(j.retry),

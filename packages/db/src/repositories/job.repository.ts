@@ -3,11 +3,11 @@ import type { Db } from '../connection';
 import type { Database, JobErrorRow, JobNoteRow, JobTable, PageCheckpoint } from '../schema';
 
 /**
- * A job row. The search-depth columns (`pages`, `pages_crawled`, `notes`) are optional in the
+ * A job row. The page-depth columns (`pages`, `pages_crawled`, `notes`, `sort`) are optional in the
  * type, like the retention state: every query returns them, and rows built by hand (samples,
- * tests) stay valid without them (read them with their defaults: null, 0, []).
+ * tests) stay valid without them (read them with their defaults: null, 0, [], null).
  */
-type JobDepthColumns = 'pages' | 'pages_crawled' | 'notes';
+type JobDepthColumns = 'pages' | 'pages_crawled' | 'notes' | 'sort';
 export type JobRow = Selectable<Omit<JobTable, JobDepthColumns>> & Partial<Pick<Selectable<JobTable>, JobDepthColumns>>;
 type Executor = Db | Transaction<Database>;
 
@@ -30,8 +30,10 @@ export interface NewJob {
   marketplace: string;
   lang: string | null;
   targets: string[];
-  /** Search: result pages per keyword (`config.pages`); null (the default) for other types. */
+  /** Search and reviews: pages per target (`config.pages`); null (the default) for other types. */
   pages?: number | null;
+  /** Reviews: `config.sort`; null (the default) when not asked and for other types. */
+  sort?: JobRow['sort'];
   creditsReserved: number;
   retryOf?: string | null;
   scheduleId?: string | null;
@@ -75,9 +77,9 @@ export class JobRepository {
         select ${job.organizationId}, ${job.id}, 'reserve', ${job.creditsReserved}, credit_balance from reserved
       ), inserted as (
         insert into job (id, project_id, organization_id, type, status, marketplace, lang, targets, target_count,
-                         pages, credits_reserved, retry_of, schedule_id)
+                         pages, sort, credits_reserved, retry_of, schedule_id)
         select ${job.id}, ${job.projectId}, ${job.organizationId}, ${job.type}, 'queued', ${job.marketplace}, ${job.lang},
-               ${JSON.stringify(job.targets)}::jsonb, ${job.targets.length}, ${job.pages ?? null}::int, ${job.creditsReserved},
+               ${JSON.stringify(job.targets)}::jsonb, ${job.targets.length}, ${job.pages ?? null}::int, ${job.sort ?? null}, ${job.creditsReserved},
                ${job.retryOf ?? null}, ${job.scheduleId ?? null}
         from reserved
         returning *
@@ -242,6 +244,7 @@ export class JobRepository {
         'j.marketplace',
         'j.lang',
         'j.pages',
+        'j.sort',
         't.idx',
         't.target',
         't.status as targetStatus',

@@ -99,7 +99,8 @@ export class TrackingRepository {
 
   /**
    * A job's result items reduced to the fields a result-set comparison reads (identity,
-   * keyword position and the monitored fields), in result order: target, then position.
+   * keyword position or best-seller list and rank, and the monitored fields), in result order:
+   * target, then position.
    * Missing fields are JSON null.
    */
   async comparableResults(jobId: string): Promise<Record<string, unknown>[]> {
@@ -108,7 +109,8 @@ export class TrackingRepository {
         'asin', data->'asin', 'keyword', data->'keyword', 'position', data->'position', 'price', data->'price',
         'listPrice', data->'listPrice', 'availability', data->'availability', 'rating', data->'rating',
         'reviewsCount', data->'reviewsCount', 'title', data->'title', 'seller', data->'seller',
-        'bestSellersRank', data->'bestSellersRank', 'isPrime', data->'isPrime', 'mainImage', data->'mainImage', 'image', data->'image'
+        'bestSellersRank', data->'bestSellersRank', 'isPrime', data->'isPrime', 'mainImage', data->'mainImage', 'image', data->'image',
+        'target', data->'target', 'rank', data->'rank'
       ) as data
       from result_item where job_id = ${jobId} order by target_idx, position`.execute(this.db);
     return rows.map((r) => r.data);

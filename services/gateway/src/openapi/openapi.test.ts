@@ -49,7 +49,7 @@ it('is OpenAPI 3.1 with the error codes, headers and examples clients rely on', 
   expect(Object.keys(create.responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-Request-Id']));
   expect(doc.paths['/v1/key/projects/{projectId}/schedules'].post.responses['201'].headers.Location.required).toBe(true);
   expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateJobBody' });
-  expect(doc.components.schemas.CreateJobBody.properties.type.enum).toEqual(['search', 'details']);
+  expect(doc.components.schemas.CreateJobBody.properties.type.enum).toEqual(['search', 'details', 'offers', 'bestsellers', 'reviews']);
   const list = doc.paths['/v1/key/projects/{projectId}/jobs'].get.parameters.map((p: { name: string }) => p.name);
   expect(list).toEqual(expect.arrayContaining(['status', 'q', 'from', 'to', 'limit', 'offset']));
 });
@@ -67,10 +67,12 @@ it('a documented request body is what the gateway accepts: an example built from
   expect((await h.http.get('/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
 });
 
-it('documents result items as a union of the two item schemas, and the llm export as an object', async () => {
+it('documents result items as a union of the item schemas, and the llm export as an object', async () => {
   const doc = (await h.http.get('/openapi.json')).body;
   const schemas = doc.components.schemas;
-  expect(schemas.ResultItem.anyOf).toEqual([{ $ref: '#/components/schemas/DetailsResultItem' }, { $ref: '#/components/schemas/SearchResultItem' }]);
+  expect(schemas.ResultItem.anyOf).toEqual(
+    ['DetailsResultItem', 'SearchResultItem', 'OfferResultItem', 'BestsellerResultItem', 'ReviewResultItem'].map((name) => ({ $ref: `#/components/schemas/${name}` })),
+  );
   expect(schemas.DetailsResultItem.required).toEqual(expect.arrayContaining(['target', 'asin', 'price', 'availability', 'missingFields', 'parserVersion']));
   expect(schemas.SearchResultItem.required).toEqual(expect.arrayContaining(['keyword', 'position', 'organicPosition', 'isSponsored']));
   // drift example of issue 12: the llm export was documented as an array of result items

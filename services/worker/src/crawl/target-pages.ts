@@ -1,4 +1,4 @@
-import type { JobType, MarketplaceCode, ResultItem, TargetNoteCode } from '@crawl/core';
+import { isMultiPage, type JobType, type MarketplaceCode, type ResultItem, type ReviewSort, type TargetNoteCode } from '@crawl/core';
 import type { PageCheckpoint } from '@crawl/db';
 import type { CrawlErrorCode, CrawlInput, CrawlOutcome } from '@crawl/marketplace';
 
@@ -11,8 +11,10 @@ export interface PagedTarget {
   target: string;
   marketplace: string;
   lang: string | null;
-  /** Search: `config.pages`; null for other types (one page). */
+  /** Search and reviews: `config.pages`; null for other types (one page). */
   pages: number | null;
+  /** Reviews: `config.sort`; null when not asked and for other types. */
+  sort?: ReviewSort | null;
   /** The pages an earlier attempt of this task crawled (null: none). */
   pageCheckpoint: PageCheckpoint | null;
 }
@@ -36,6 +38,13 @@ export type TargetPagesResult =
 
 export const NO_RESULTS_NOTE = { code: 'NO_RESULTS', message: 'the marketplace found no results for this keyword' } as const;
 
+/** The `NO_RESULTS` note of a target whose first page had nothing to return, in the words of its type. */
+export function noResultsNote(type: JobType): { code: TargetNoteCode; message: string } {
+  if (type === 'offers') return { code: 'NO_RESULTS', message: 'the marketplace lists no offers for this product' };
+  if (type === 'reviews') return { code: 'NO_RESULTS', message: 'the product has no reviews on the marketplace' };
+  return NO_RESULTS_NOTE;
+}
+
 /**
  * Page n's cards numbered after the cards of the pages before: `position` (every card) and
  * `organicPosition` (organic cards) continue across pages, so they are overall ranks.
@@ -53,17 +62,18 @@ function continuePositions(before: ResultItem[], pageItems: ResultItem[]): Resul
 }
 
 /**
- * Crawls a target's pages in order: a details target has one, a search keyword up to its
- * job's `pages`, stopping early (not an error) after a page without an enabled next-page link,
+ * Crawls a target's pages in order: details, offers and best-seller targets have one, a search
+ * keyword or a reviews product up to its job's `pages`, stopping early (not an error) after a page without an enabled next-page link,
  * at a later page the marketplace answers 404 for, or at a later page that shows no results.
  * Each page goes through the exit pool on its own; a page's retry leaves from another exit
  * (attempt keys are per page). A retryable failure before the last attempt keeps the pages
  * crawled so far (checkpoint) and asks for a retry of the task, which goes on from the failed
  * page. A keyword whose page fails for good fails as a whole (no rows, all refunded): a
- * partial ranking would report products absent from pages that were never seen.
+ * partial ranking would report products absent from pages that were never seen (reviews follow
+ * the same rule: one machinery, and a retry of the target refetches every page anyway).
  */
 export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, attempt: { attempt: number; maxAttempts: number }): Promise<TargetPagesResult> {
-  const wanted = t.type === 'search' ? (t.pages ?? 1) : 1;
+  const wanted = isMultiPage(t.type) ? (t.pages ?? 1) : 1;
   let items: ResultItem[] = t.pageCheckpoint?.items ?? [];
   let crawled = t.pageCheckpoint?.pages ?? 0;
   const checkpointed = crawled;
@@ -72,7 +82,7 @@ export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, at
     if (page > 1 && !(await deps.stillPending(t.jobId, t.idx))) return { kind: 'cancelled' };
     const started = process.hrtime.bigint();
     const outcome = await deps.crawler.crawl(
-      { type: t.type, target: t.target, marketplace: t.marketplace as MarketplaceCode, lang: t.lang, tenant: t.projectId, page },
+      { type: t.type, target: t.target, marketplace: t.marketplace as MarketplaceCode, lang: t.lang, tenant: t.projectId, page, sort: t.sort ?? null },
       page === 1 ? `${t.jobId}-${t.idx}` : `${t.jobId}-${t.idx}-p${page}`,
     );
     deps.onCrawled?.(outcome.ok ? 'OK' : outcome.code, Number(process.hrtime.bigint() - started) / 1e9);
@@ -85,7 +95,7 @@ export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, at
       return { kind: 'failed', code: outcome.code, message: outcome.message };
     }
     if (outcome.noResults) {
-      if (page === 1) return { kind: 'succeeded', items: [], pagesCrawled: 0, note: NO_RESULTS_NOTE };
+      if (page === 1) return { kind: 'succeeded', items: [], pagesCrawled: 0, note: noResultsNote(t.type) };
       break;
     }
     items = [...items, ...continuePositions(items, outcome.items)];

@@ -30,7 +30,7 @@ export class AnalyticsService {
       jobs: {
         total: j.total,
         byStatus: { queued: j.queued, running: j.running, completed: j.completed, failed: j.failedJobs, cancelled: j.cancelled },
-        byType: { search: j.search, details: j.details },
+        byType: { search: j.search, details: j.details, offers: j.offers, bestsellers: j.bestsellers, reviews: j.reviews },
         bySource: { api: j.fromApi, schedule: j.fromSchedule, retry: j.fromRetry },
       },
       targets: { crawled, succeeded: j.succeeded, failed: j.failed, successRate: crawled ? j.succeeded / crawled : null },

@@ -105,7 +105,7 @@ it('matches figures computed independently from the seeded jobs', async () => {
   expect(d.range).toEqual({ from: '2026-03-01T00:00:00.000Z', to: '2026-03-04T23:59:59.999Z' });
   expect(d.jobs.total).toBe(inRange.length);
   for (const status of ['queued', 'running', 'completed', 'failed', 'cancelled'] as const) expect(d.jobs.byStatus[status]).toBe(count((s) => s.status === status));
-  expect(d.jobs.byType).toEqual({ search: count((s) => s.type === 'search'), details: count((s) => s.type === 'details') });
+  expect(d.jobs.byType).toEqual({ search: count((s) => s.type === 'search'), details: count((s) => s.type === 'details'), offers: 0, bestsellers: 0, reviews: 0 });
   expect(d.jobs.bySource).toEqual({ api: count((s) => s.source === 'api'), schedule: count((s) => s.source === 'schedule'), retry: count((s) => s.source === 'retry') });
   const succeeded = sum((s) => s.succeeded);
   const failed = sum((s) => s.failed);

@@ -1,4 +1,15 @@
-import { detailsResultItemSchema, LLM_SCHEMA_VERSION, type LlmExport, type LlmExportItem, objectSchemaOf, type ResultItem, searchResultItemSchema } from '@crawl/core';
+import {
+  bestsellerResultItemSchema,
+  detailsResultItemSchema,
+  LLM_SCHEMA_VERSION,
+  type LlmExport,
+  type LlmExportItem,
+  objectSchemaOf,
+  offerResultItemSchema,
+  type ResultItem,
+  reviewResultItemSchema,
+  searchResultItemSchema,
+} from '@crawl/core';
 import type { z } from 'zod';
 import type { JobRow } from '@crawl/db';
 
@@ -36,6 +47,9 @@ function columnsOf(schema: z.AnyZodObject): Column[] {
 export const CSV_COLUMNS: Record<JobRow['type'], Column[]> = {
   search: columnsOf(searchResultItemSchema),
   details: columnsOf(detailsResultItemSchema),
+  offers: columnsOf(offerResultItemSchema),
+  bestsellers: columnsOf(bestsellerResultItemSchema),
+  reviews: columnsOf(reviewResultItemSchema),
 };
 
 /** Leading characters that make Excel, LibreOffice or Google Sheets read a cell as a formula (OWASP). */
@@ -81,38 +95,101 @@ export function llmHeader(job: JobRow, generatedAt: Date): string {
   return `{"schemaVersion":${JSON.stringify(LLM_SCHEMA_VERSION)},"generatedAt":${JSON.stringify(generatedAt.toISOString())},"job":${JSON.stringify(meta)},"items":[`;
 }
 
-/** The fields only one kind of item has: null (or empty) for the other kind. */
-function kindFields(item: ResultItem) {
+/**
+ * The `llm` values an item's kind has; every other key is null (or empty) in the item. Only
+ * these are allocated per row: the export builds 100,000s of items, and a full default object
+ * spread per row doubled the gateway's garbage (and its peak memory) for an llm export.
+ */
+type LlmValues = Pick<LlmExportItem, 'source' | 'query' | 'asin'> & Partial<Omit<LlmExportItem, 'marketplace' | 'missingFields'>>;
+
+/** The `llm` values of an item, by its kind (told apart by its keys, as in result-items.ts). */
+function llmValues(item: ResultItem): LlmValues {
   if ('keyword' in item) {
     return {
-      source: 'search' as const,
+      source: 'search',
       query: item.keyword,
       rank: item.position,
       organicRank: item.organicPosition,
       page: item.page,
-      brand: null,
-      availability: null,
+      asin: item.asin,
+      url: item.url,
+      title: item.title,
+      price: item.price?.amount ?? null,
+      listPrice: item.listPrice?.amount ?? null,
+      currency: item.price?.currency ?? item.listPrice?.currency ?? null,
+      rating: item.rating,
+      reviewCount: item.reviewsCount,
+      isPrime: item.isPrime,
       isSponsored: item.isSponsored,
       imageUrl: item.image,
       images: item.image ? [item.image] : [],
-      features: [],
-      description: null,
-      categories: [],
-      bestSellersRank: [],
-      seller: null,
       badges: item.badges,
-      specifications: {},
+    };
+  }
+  if ('shipping' in item) {
+    return {
+      source: 'offers',
+      query: item.target,
+      rank: item.position,
+      asin: item.asin,
+      price: item.price?.amount ?? null,
+      currency: item.price?.currency ?? item.shipping?.currency ?? null,
+      seller: item.seller?.name ?? null,
+      condition: item.condition,
+      shipping: item.shipping?.amount ?? null,
+      isBuyBox: item.isBuyBox,
+      fulfilledByAmazon: item.fulfilledByAmazon,
+    };
+  }
+  if ('rank' in item) {
+    return {
+      source: 'bestsellers',
+      query: item.target,
+      rank: item.rank,
+      asin: item.asin,
+      url: item.url,
+      title: item.title,
+      price: item.price?.amount ?? null,
+      currency: item.price?.currency ?? null,
+      rating: item.rating,
+      reviewCount: item.reviewsCount,
+      imageUrl: item.image,
+      images: item.image ? [item.image] : [],
+      categories: item.category ? [item.category] : [],
+    };
+  }
+  if ('body' in item) {
+    return {
+      source: 'reviews',
+      query: item.target,
+      page: item.page,
+      asin: item.asin,
+      title: item.title,
+      description: item.body,
+      rating: item.rating,
+      reviewCount: item.product.ratingsCount,
+      reviewId: item.id,
+      author: item.author,
+      date: item.date,
+      verifiedPurchase: item.verifiedPurchase,
+      helpfulVotes: item.helpfulVotes,
+      variant: item.variant,
     };
   }
   return {
-    source: 'details' as const,
+    source: 'details',
     query: item.target,
-    rank: null,
-    organicRank: null,
-    page: null,
+    asin: item.asin,
+    url: item.url,
+    title: item.title,
     brand: item.brand,
+    price: item.price?.amount ?? null,
+    listPrice: item.listPrice?.amount ?? null,
+    currency: item.price?.currency ?? item.listPrice?.currency ?? null,
+    rating: item.rating,
+    reviewCount: item.reviewsCount,
     availability: item.availability.status,
-    isSponsored: null,
+    isPrime: item.isPrime,
     imageUrl: item.mainImage,
     images: item.images,
     features: item.features,
@@ -120,46 +197,55 @@ function kindFields(item: ResultItem) {
     categories: item.categories,
     bestSellersRank: item.bestSellersRank,
     seller: item.seller?.name ?? null,
-    badges: [],
     specifications: item.specifications,
   };
 }
 
 /**
  * One item of the `llm` contract (`llmExportItemSchema` in @crawl/core): the same keys, in the
- * same order, for search and details rows (null where a kind has no such value), prices as
- * decimal numbers in major units with an ISO 4217 currency, ratings on a 0-5 scale.
+ * same order, for every kind of row (null where a kind has no such value), prices as decimal
+ * numbers in major units with an ISO 4217 currency, ratings on a 0-5 scale.
  */
 export function llmItem(job: JobRow, item: ResultItem): LlmExportItem {
-  const k = kindFields(item);
+  const v = llmValues(item);
   return {
-    source: k.source,
-    query: k.query,
-    rank: k.rank,
-    organicRank: k.organicRank,
-    page: k.page,
-    asin: item.asin,
+    source: v.source,
+    query: v.query,
+    rank: v.rank ?? null,
+    organicRank: v.organicRank ?? null,
+    page: v.page ?? null,
+    asin: v.asin,
     marketplace: job.marketplace,
-    url: item.url,
-    title: item.title,
-    brand: k.brand,
-    price: item.price?.amount ?? null,
-    listPrice: item.listPrice?.amount ?? null,
-    currency: item.price?.currency ?? item.listPrice?.currency ?? null,
-    rating: item.rating,
-    reviewCount: item.reviewsCount,
-    availability: k.availability,
-    isPrime: item.isPrime,
-    isSponsored: k.isSponsored,
-    imageUrl: k.imageUrl,
-    images: k.images,
-    features: k.features,
-    description: k.description,
-    categories: k.categories,
-    bestSellersRank: k.bestSellersRank,
-    seller: k.seller,
-    badges: k.badges,
-    specifications: k.specifications,
+    url: v.url ?? null,
+    title: v.title ?? null,
+    brand: v.brand ?? null,
+    price: v.price ?? null,
+    listPrice: v.listPrice ?? null,
+    currency: v.currency ?? null,
+    rating: v.rating ?? null,
+    reviewCount: v.reviewCount ?? null,
+    availability: v.availability ?? null,
+    isPrime: v.isPrime ?? null,
+    isSponsored: v.isSponsored ?? null,
+    imageUrl: v.imageUrl ?? null,
+    images: v.images ?? [],
+    features: v.features ?? [],
+    description: v.description ?? null,
+    categories: v.categories ?? [],
+    bestSellersRank: v.bestSellersRank ?? [],
+    seller: v.seller ?? null,
+    badges: v.badges ?? [],
+    specifications: v.specifications ?? {},
+    condition: v.condition ?? null,
+    shipping: v.shipping ?? null,
+    isBuyBox: v.isBuyBox ?? null,
+    fulfilledByAmazon: v.fulfilledByAmazon ?? null,
+    reviewId: v.reviewId ?? null,
+    author: v.author ?? null,
+    date: v.date ?? null,
+    verifiedPurchase: v.verifiedPurchase ?? null,
+    helpfulVotes: v.helpfulVotes ?? null,
+    variant: v.variant ?? null,
     missingFields: item.missingFields,
   };
 }

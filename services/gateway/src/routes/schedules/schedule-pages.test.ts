@@ -34,7 +34,7 @@ it('a search schedule without pages shows 1, and pages on a details schedule or 
   expect(plain.body.data.crawlConfig.config).toEqual({ marketplace: 'US', lang: null, pages: 1 });
   const details = await create({ type: 'details', targets: ['B0DR8G428S'], config: { pages: 2 } });
   expect(details.status).toBe(400);
-  expect(details.body.error.details).toEqual([{ path: 'body.crawlConfig.config.pages', message: 'applies to search jobs only' }]);
+  expect(details.body.error.details).toEqual([{ path: 'body.crawlConfig.config.pages', message: 'applies to search and reviews jobs only' }]);
   const deep = await create({ type: 'search', targets: ['desk lamp'], config: { pages: 8 } });
   expect(deep.status).toBe(400);
   expect(deep.body.error.details).toEqual([expect.objectContaining({ path: 'body.crawlConfig.config.pages' })]);

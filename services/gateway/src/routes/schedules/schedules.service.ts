@@ -1,4 +1,4 @@
-import { AppError, type SchedulePolicy, type ScheduleResource } from '@crawl/core';
+import { AppError, isMultiPage, type SchedulePolicy, type ScheduleResource } from '@crawl/core';
 import type { ScheduleRepository, ScheduleRow, StoredCrawlConfig } from '@crawl/db';
 import { type JobBody, nextFireAfter, shortestIntervalSeconds } from '@crawl/jobs';
 
@@ -8,7 +8,7 @@ export function toScheduleResource(row: ScheduleRow): ScheduleResource {
     id: row.id,
     projectId: row.project_id,
     cron: row.cron,
-    crawlConfig: { type: c.type, targets: c.targets, config: { marketplace: c.marketplace, lang: c.lang, ...(c.type === 'search' ? { pages: c.pages ?? 1 } : {}) } },
+    crawlConfig: { type: c.type, targets: c.targets, config: { marketplace: c.marketplace, lang: c.lang, ...(isMultiPage(c.type) ? { pages: c.pages ?? 1 } : {}), ...(c.sort ? { sort: c.sort } : {}) } },
     enabled: row.enabled,
     nextRunAt: row.enabled ? row.next_run_at.toISOString() : null,
     lastRunAt: row.last_run_at?.toISOString() ?? null,
@@ -33,6 +33,7 @@ const stored = (body: JobBody): StoredCrawlConfig => ({
   marketplace: body.marketplace,
   lang: body.lang,
   ...(body.pages !== undefined ? { pages: body.pages } : {}),
+  ...(body.sort !== undefined ? { sort: body.sort } : {}),
 });
 
 /** Spec 4.3 schedules. The scheduler service fires them; this only records what to fire and when. */

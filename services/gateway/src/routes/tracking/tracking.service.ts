@@ -1,4 +1,7 @@
 import { AppError, type ComparisonResource, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
+
+/** The job types whose results are products compared field by field (and search positions, list ranks). */
+type ComparableType = 'details' | 'search' | 'bestsellers';
 import type { JobRepository, TrackingRepository } from '@crawl/db';
 import { diffSnapshot, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS, snapshotOf } from '@crawl/jobs';
 
@@ -50,7 +53,7 @@ export class TrackingService {
    * first, so best, overall position over the keyword's result pages (a product shown on several
    * pages, or sponsored and organic, moves when its best position does).
    */
-  private async resultSet(jobId: string, type: 'search' | 'details'): Promise<Map<string, SetEntry>> {
+  private async resultSet(jobId: string, type: ComparableType): Promise<Map<string, SetEntry>> {
     const rows = await this.deps.tracking.comparableResults(jobId);
     const set = new Map<string, SetEntry>();
     for (const data of rows) {
@@ -58,11 +61,13 @@ export class TrackingService {
       if (!asin) continue;
       let entry = set.get(asin);
       if (!entry) {
-        entry = { asin, snapshot: snapshotOf(type, data), positions: new Map() };
+        // A best-seller card shows what a search card shows.
+        entry = { asin, snapshot: snapshotOf(type === 'details' ? 'details' : 'search', data), positions: new Map() };
         set.set(asin, entry);
       }
-      const keyword = String(data.keyword ?? '');
-      if (type === 'search' && typeof data.position === 'number' && !entry.positions.has(keyword)) entry.positions.set(keyword, data.position);
+      // Positions per keyword (search) or ranks per list URL (best sellers), first (best) one.
+      const [list, position] = type === 'bestsellers' ? [String(data.target ?? ''), data.rank] : [String(data.keyword ?? ''), data.position];
+      if (type !== 'details' && typeof position === 'number' && !entry.positions.has(list)) entry.positions.set(list, position);
     }
     return set;
   }
@@ -70,14 +75,20 @@ export class TrackingService {
   /**
    * Products only in `from`, only in `to`, and for products in both the monitored fields
    * that differ (same noise rules as change tracking). Search vs search also reports
-   * position moves per keyword; a details set against a search set compares only the fields
-   * a search card shows, and says so.
+   * position moves per keyword, bestsellers vs bestsellers rank moves per list URL; a details
+   * set against a search or best-seller set compares only the fields a card shows, and says so.
    */
   async compare(projectId: string, fromId: string, toId: string): Promise<ComparisonResource> {
     const [from, to] = await Promise.all([this.deps.jobs.findInProject(fromId, projectId), this.deps.jobs.findInProject(toId, projectId)]);
     if (!from) throw new AppError('NOT_FOUND', `Job ${fromId} not found.`);
     if (!to) throw new AppError('NOT_FOUND', `Job ${toId} not found.`);
-    const [a, b] = await Promise.all([this.resultSet(from.id, from.type), this.resultSet(to.id, to.type)]);
+    for (const job of [from, to]) {
+      if (job.type !== 'details' && job.type !== 'search' && job.type !== 'bestsellers') {
+        const message = `job ${job.id} is a ${job.type} job; compare applies to search, details and bestsellers jobs`;
+        throw new AppError('VALIDATION_ERROR', `Cannot compare: ${message}.`, { details: [{ path: 'query', message }] });
+      }
+    }
+    const [a, b] = await Promise.all([this.resultSet(from.id, from.type as ComparableType), this.resultSet(to.id, to.type as ComparableType)]);
     const mixed = from.type !== to.type;
     const fields: MonitoredField[] = from.type === 'details' && to.type === 'details' ? MONITORED_FIELDS : SEARCH_FIELDS;
     const changed: ComparisonResource['changed'] = [];
@@ -102,7 +113,7 @@ export class TrackingService {
       from: job(from),
       to: job(to),
       fieldsCompared: fields,
-      ...(mixed ? { note: 'a details result set compared with a search result set: only the fields a search card shows are compared, and positions are not' } : {}),
+      ...(mixed ? { note: `a ${from.type} result set compared with a ${to.type} result set: only the fields a search card shows are compared, and positions are not` } : {}),
       summary: { onlyInFrom: onlyInFrom.length, onlyInTo: onlyInTo.length, inBoth, changed: changed.length, moved: moved.length },
       onlyInFrom,
       onlyInTo,
