@@ -57,6 +57,24 @@ async function postgresCommits(db: Db): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
+/**
+ * The product pages the ceiling is measured on, fetched one at a time: the simulator's anti-bot
+ * rules apply to its direct port too, and parallel fetches over 1 request/s would measure the
+ * parser on robot-check pages (an early version did, and reported a ceiling 2.7x too high).
+ * Each page must parse to its own ASIN.
+ */
+async function ceilingPages(sim: string, asins: string[]): Promise<string[]> {
+  const pages: string[] = [];
+  for (const asin of asins) {
+    if (pages.length) await new Promise((r) => setTimeout(r, 1_200));
+    const html = await (await fetch(`${sim}/dp/${asin}`)).text();
+    const item = parseDetailsPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' });
+    if (item?.asin !== asin) throw new Error(`ceiling page for ${asin} is not that product's page (${html.length} bytes)`);
+    pages.push(html);
+  }
+  return pages;
+}
+
 async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; env: Record<string, string>; sim: string; others: ServiceProcess[] }): Promise<Sample> {
   const big = await createTenant(ctx.db, { plan: 'enterprise', credits: 10_000_000, name: `bench scale big ${workers}` });
   const small = await createTenant(ctx.db, { plan: 'enterprise', credits: 1_000, name: `bench scale small ${workers}` });
@@ -138,7 +156,7 @@ export async function benchCrawlScale(): Promise<void> {
     await waitForHttp(`${sim}/__sim/health`);
     await waitForHttp(`http://127.0.0.1:${gwPort}/healthz`);
     // (a) what one core parses of the pages the simulator serves (different ASINs, one template)
-    const pages = await Promise.all(['B0CEILING1', 'B0CEILING2', 'B0CEILING3'].map((a) => fetch(`${sim}/dp/${a}`).then((r) => r.text())));
+    const pages = await ceilingPages(sim, ['B0CEILING1', 'B0CEILING2', 'B0CEILING3']);
     ceiling = parseRate(pages, (h) => parseDetailsPage(h, { marketplace: 'US', origin: 'https://www.amazon.com' }));
     // what a worker's parser thread does per page: UTF-8 decode, robot-check probe, parse
     const bodies = new Map(pages.map((h) => [h, Buffer.from(h)]));
