@@ -23,7 +23,14 @@ const HEADER = `/**
  */
 `;
 
-const document = JSON.parse(readFileSync(source === '-' ? 0 : source, 'utf8'));
+/** stdin read as a stream: readFileSync(0) fails with EAGAIN when the pipe is non-blocking (a busy CI machine). */
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const document = JSON.parse(source === '-' ? await readStdin() : readFileSync(source, 'utf8'));
 const contents = HEADER + astToString(await openapiTS(document, { alphabetize: false, exportType: false, defaultNonNullable: false }));
 
 if (check) {
