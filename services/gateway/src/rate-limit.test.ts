@@ -17,7 +17,7 @@ async function startOfWindow(): Promise<void> {
 type Shot = { status: number; headers: Headers; started: number; ended: number };
 
 async function burst(calls: (() => Promise<Response>)[]): Promise<Shot[]> {
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 8; attempt++) {
     await startOfWindow();
     const window = Math.floor(Date.now() / 1000);
     const shots = await Promise.all(
@@ -32,7 +32,7 @@ async function burst(calls: (() => Promise<Response>)[]): Promise<Shot[]> {
     // window boundary on a loaded machine proves nothing, so it is repeated.
     if (shots.every((s) => Math.floor(s.ended / 1000) === window)) return shots;
   }
-  throw new Error('could not fit a burst into one window three times');
+  throw new Error('could not fit a burst into one window in 8 tries');
 }
 
 it('two gateways, one user with two keys, 60 concurrent requests in one window: exactly 20 pass', async () => {
