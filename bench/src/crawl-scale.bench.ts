@@ -16,6 +16,9 @@ import { deleteRedisPrefix, openBenchStore, table } from './processes';
  */
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1500);
 const EXITS = Number(process.env.BENCH_EXITS ?? 50);
+/** BENCH_TRACE=1 prints each worker's load gauges every 2 s (to see how the concurrency controller behaves). */
+const TRACE = process.env.BENCH_TRACE === '1';
+const TRACED = ['crawl_concurrency', 'crawl_in_flight', 'crawl_exit_waiting', 'crawl_parse_queue', 'crawl_parse_waiting', 'nodejs_eventloop_lag_p99_seconds', 'process_resident_memory_bytes'];
 const TEMPLATE = 'details-US-B0DR8G428S.html';
 
 interface Sample {
@@ -96,7 +99,11 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
     let lagP99 = 0;
     const lagPoll = setInterval(() => {
       void Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then((r) => r.text()))).then(
-        (texts) => texts.forEach((t) => (lagP99 = Math.max(lagP99, metricSum(t, 'nodejs_eventloop_lag_p99_seconds')))),
+        (texts) =>
+          texts.forEach((t, i) => {
+            lagP99 = Math.max(lagP99, metricSum(t, 'nodejs_eventloop_lag_p99_seconds'));
+            if (TRACE) console.log(`  [${((Date.now() - started) / 1000).toFixed(0)} s, worker ${i + 1}] ${TRACED.map((m) => `${m.replace(/^crawl_|^process_/, '')} ${+metricSum(t, m).toFixed(3)}`).join(', ')}`);
+          }),
         () => undefined,
       );
     }, 2_000);

@@ -138,6 +138,33 @@ describe('parse pool: failures stay with one parse', () => {
   });
 });
 
+d('parse pool: heap cap', () => {
+  it('a page too big for the thread heap rejects its parse; the pool starts a new thread and keeps parsing', () => {
+    // A 16 MB heap cannot hold the DOM of a 10 MB page (about 20x); a 50 KB page fits.
+    const big = { ...requestFor('details-ES-B01MUGXRT9.html')!, html: read('details-ES-B01MUGXRT9.html').repeat(5) };
+    const script = `
+      const { createParsePool } = require(${JSON.stringify(distFile('parse-pool.js'))});
+      const fs = require('fs');
+      const big = JSON.parse(fs.readFileSync(0, 'utf8'));
+      const ok = ${JSON.stringify(wellFormed())};
+      (async () => {
+        const p = createParsePool({ threads: 1, maxHeapMb: 16 });
+        const [huge, next] = await Promise.allSettled([p.parse(big), p.parse(ok)]);
+        const out = { huge: huge.status, code: huge.reason && huge.reason.code, next: next.value && next.value.kind, stats: p.stats() };
+        await p.destroy();
+        console.log(JSON.stringify(out));
+      })();
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(big), timeout: 60_000, encoding: 'utf8' }));
+    expect(out).toEqual({
+      huge: 'rejected',
+      code: 'ERR_WORKER_OUT_OF_MEMORY',
+      next: 'details',
+      stats: { threads: 1, queued: 0, waiting: 0, completed: 1, failed: 1, utilization: expect.any(Number) },
+    });
+  });
+});
+
 describe('parse pool: bounded queue and shutdown', () => {
   it('beyond maxQueue parse() waits for a slot instead of failing', async () => {
     const p = pool({ threads: 1, maxQueue: 1 });

@@ -4,7 +4,7 @@
  * only differ from an inline one if dist is older than src (run `pnpm build`).
  */
 import type { JobType } from '@crawl/core';
-import { detectPageKind, parseBestsellersPage, parseDetailsPage, parseOffersPage, parseReviewsPage, parseSearchResults } from './parsers';
+import { detectPageKind, interstitialKind, parseBestsellersPage, parseDetailsPage, parseOffersPage, parseReviewsPage, parseSearchResults } from './parsers';
 import type { BestsellersPage, DetailsItem, OffersPage, PageKind, ReviewsPage, SearchItem } from './parsers';
 
 /**
@@ -49,9 +49,8 @@ export const pageText = (body: PageBody): string => (typeof body === 'string' ? 
 
 export function parsePage(req: ParseRequest): ParsedPage {
   const html = pageText(req.html);
-  const pageKind = detectPageKind(html);
-  if (pageKind === 'captcha') return { kind: 'captcha' };
-  if (pageKind === 'signin') return { kind: 'signin' };
+  const interstitial = interstitialKind(html, req.type);
+  if (interstitial) return { kind: interstitial };
   const ctx = { marketplace: req.marketplace, origin: req.origin };
   switch (req.type) {
     case 'search':

@@ -118,6 +118,14 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
     },
   });
   new Gauge({
+    name: 'crawl_parse_waiting',
+    help: 'Fetched pages held back because the parse queue is full (the process is bound by parsing)',
+    registers: [metrics],
+    collect() {
+      this.set(deps.parser.stats().waiting);
+    },
+  });
+  new Gauge({
     name: 'crawl_parse_utilization',
     help: 'Share of the parser threads time spent parsing since the process started (0..1)',
     registers: [metrics],
@@ -130,12 +138,15 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
     max: config.CRAWL_CONCURRENCY,
     memoryBudgetMb: config.CRAWL_MEMORY_BUDGET_MB,
     maxLagMs: 50,
+    // about half a second of parsing per thread at 15-30 pages/s: fetch completions are bursty
+    parseSlack: 8 * Math.max(1, deps.parser.stats().threads),
     apply: (n) => {
       worker.concurrency = n;
       limit.set(n);
     },
     active: () => active,
     backlog: () => deps.producer.backlog('crawl'),
+    parseWaiting: () => deps.parser.stats().waiting,
   });
   const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics) : null;
   registry.add('intake', 'concurrency controller', () => controller.stop());

@@ -12,7 +12,7 @@
  */
 import { Doc } from './dom';
 import { parseCount, parseRating } from './numbers';
-import { detectPageKind } from './page-kind';
+import { interstitialKind } from './page-kind';
 import { hasNextPageLink, priceFrom } from './page-helpers';
 import { ancestorOf, classContains, elementsUnder, firstOf, hasClass, nodeText } from './node-walk';
 import { absUrl, ASIN_RE, asinFromUrl, clean, type DomNode, isRecord, normalizeOrigin, nullFields, type Sel, textOf } from './text';
@@ -175,8 +175,7 @@ function pageCategory(doc: Doc): string | null {
  */
 export function parseBestsellersPage(html: string, ctx: PageContext): BestsellersPage | null {
   if (!html) return null;
-  const kind = detectPageKind(html);
-  if (kind === 'captcha' || kind === 'signin') return null;
+  if (interstitialKind(html, 'bestsellers')) return null;
   const doc = new Doc(html);
   const marketplace = (ctx.marketplace || '').toUpperCase();
   const cards = selectCards(doc);

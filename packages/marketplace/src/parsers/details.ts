@@ -9,7 +9,7 @@ import { extractImages } from './details-media';
 import { extractPrices } from './details-price';
 import { extractVariants } from './details-variants';
 import { parseCount, parseRating } from './numbers';
-import { detectPageKind } from './page-kind';
+import { interstitialKind } from './page-kind';
 import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type AvailabilityStatus, type DetailsItem, type PageContext } from './types';
 
@@ -126,7 +126,7 @@ function extractIsPrime(doc: Doc): boolean | null {
 }
 
 export function parseDetailsPage(html: string, ctx: PageContext): DetailsItem | null {
-  if (!html || detectPageKind(html) === 'captcha') return null;
+  if (!html || interstitialKind(html, 'details') === 'captcha') return null;
   const doc = new Doc(html);
   const asin = extractAsin(doc);
   const title = extractTitle(doc);

@@ -14,7 +14,8 @@ export type {
   ReviewsPage,
   SearchItem,
 } from './types';
-export { detectPageKind } from './page-kind';
+export { detectPageKind, interstitialKind } from './page-kind';
+export type { ContentKind, InterstitialKind } from './page-kind';
 export { parseDetailsPage } from './details';
 export { parseSearchPage, parseSearchResults, type SearchResultsPage } from './search';
 export { parseOffersPage } from './offers';

@@ -15,7 +15,7 @@
 import { Doc } from './dom';
 import { ancestorOf, elementsUnder, firstOf, hasClass, nodeText } from './node-walk';
 import { currencyForMarketplace, parseMoney } from './numbers';
-import { detectPageKind } from './page-kind';
+import { interstitialKind } from './page-kind';
 import { hasNextPageLink, priceFrom } from './page-helpers';
 import { ASIN_RE, asinFromUrl, clean, type DomNode, linesOf, nullFields, textOf } from './text';
 import { PARSER_VERSION, type Money, type OfferItem, type OffersPage, type PageContext } from './types';
@@ -293,8 +293,7 @@ function totalOffers(doc: Doc): number | null {
  */
 export function parseOffersPage(html: string, ctx: PageContext): OffersPage | null {
   if (!html) return null;
-  const kind = detectPageKind(html);
-  if (kind === 'captcha' || kind === 'signin') return null;
+  if (interstitialKind(html, 'offers')) return null;
   const doc = new Doc(html);
   const marketplace = (ctx.marketplace || '').toUpperCase();
   const legacyRows = doc.$('.olpOffer').toArray() as DomNode[];

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseDetailsPage } from './details';
-import { detectPageKind } from './page-kind';
+import { type ContentKind, detectPageKind, interstitialKind } from './page-kind';
 import { parseSearchPage } from './search';
 
 const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
@@ -137,5 +137,34 @@ describe('detectPageKind on sign-in walls', () => {
   it('a page that only links /ap/signin is not a sign-in wall', () => {
     const html = '<html><body><a href="https://www.amazon.com/ap/signin?openid.return_to=x">Hello, sign in</a><p>Sorry</p></body></html>';
     expect(detectPageKind(html)).toBe('unknown');
+  });
+});
+
+describe('interstitialKind', () => {
+  const kinds: ContentKind[] = ['details', 'search', 'offers', 'reviews', 'bestsellers'];
+  const wrap = (head: string, body: string): string => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+  const samples: [string, string][] = [
+    ['robot check', wrap('<title>Robot Check</title>', '<p>x</p>')],
+    ['captcha form in site chrome', wrap('<title>Amazon.de</title>', '<span id="productTitle">x</span><form action="/errors/validateCaptcha"></form>')],
+    ['localized captcha text', wrap('<title>Amazon.fr</title>', '<h4>Saisissez les caractères que vous voyez ci-dessous</h4>')],
+    ['sign-in form', signInPage({ lang: 'en-us', title: 'Amazon Sign-In', heading: 'Sign in', label: 'Email', emailId: 'ap_email', action: '/ap/signin' })],
+    ['sign-in form on a captcha page', wrap('<title>Amazon</title>', '<form name="signIn"></form><form action="/errors/validateCaptcha"></form>')],
+    ['product page with a sign-in link', wrap('<title>x</title>', '<span id="productTitle">x</span><a href="/ap/signin">sign in</a><form name="signIn"></form>')],
+    ['offers panel', wrap('<title>x</title>', '<div id="aod-offer-list"></div>')],
+    ['unknown page', wrap('<title>Page Not Found</title>', '<p>Sorry</p>')],
+    ['empty', ''],
+  ];
+  const fixtures: [string, string][] = hasFixtures ? fs.readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => [f, read(f)]) : [];
+
+  // what the parse step relies on: whatever kind it expects, the answer is detectPageKind's
+  it.each([...samples, ...fixtures])('%s: detectPageKind when it is an interstitial, else null, for every expected kind', (_name, html) => {
+    const kind = detectPageKind(html);
+    const expected = kind === 'captcha' || kind === 'signin' ? kind : null;
+    for (const k of kinds) expect([k, interstitialKind(html, k)]).toEqual([k, expected]);
+  });
+
+  it('sees a captcha and a sign-in wall', () => {
+    expect(interstitialKind(samples[0]![1], 'details')).toBe('captcha');
+    expect(interstitialKind(samples[3]![1], 'reviews')).toBe('signin');
   });
 });

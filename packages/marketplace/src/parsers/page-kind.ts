@@ -103,15 +103,6 @@ function includesAny(hay: string, needles: readonly string[]): boolean {
   return false;
 }
 
-/** Kind of a page that is neither a search nor a product page; real content before the sign-in form. */
-function otherKind(html: string): PageKind | null {
-  if (html.includes('olpOffer') || hasAodOffers(html)) return 'offers';
-  if (includesAny(html, REVIEWS_MARKERS)) return 'reviews';
-  if (includesAny(html, BESTSELLERS_MARKERS)) return 'bestsellers';
-  if (includesAny(html, SIGNIN_MARKERS)) return 'signin';
-  return null;
-}
-
 /** A captcha form wrapped in site chrome (small pages only: real pages are 0.3-2 MB). */
 function isWrappedCaptcha(html: string): boolean {
   if (html.length >= 60000) return false;
@@ -119,21 +110,65 @@ function isWrappedCaptcha(html: string): boolean {
   return lower.includes('/errors/validatecaptcha') || lower.includes('captchacharacters');
 }
 
+/** The interstitials a crawl must not parse as content: they burn the session or fail the target. */
+export type InterstitialKind = 'captcha' | 'signin';
+
+/** The page kinds with content, each with its markup probe. */
+export type ContentKind = 'details' | 'search' | 'offers' | 'reviews' | 'bestsellers';
+const CONTENT_PROBES: Record<ContentKind, (html: string) => boolean> = {
+  details: (html) => includesAny(html, DETAILS_MARKERS),
+  // Every search layout has s-result-item rows; detail pages never do.
+  search: (html) => html.includes('s-result-item') && includesAny(html, SEARCH_MARKERS),
+  offers: (html) => html.includes('olpOffer') || hasAodOffers(html),
+  reviews: (html) => includesAny(html, REVIEWS_MARKERS),
+  bestsellers: (html) => includesAny(html, BESTSELLERS_MARKERS),
+};
+const CONTENT_KINDS = Object.keys(CONTENT_PROBES) as ContentKind[];
+/** Content pages that are neither a search nor a product page, in the order detectPageKind tells them apart. */
+const LISTING_KINDS = ['offers', 'reviews', 'bestsellers'] as const;
+
+/**
+ * Whether the page has the markup of any content kind, the expected one probed first: a probe
+ * that misses scans the whole 1-2 MB page, one that hits usually stops early.
+ */
+function hasContent(html: string, expected: ContentKind): boolean {
+  return CONTENT_PROBES[expected](html) || CONTENT_KINDS.some((kind) => kind !== expected && CONTENT_PROBES[kind](html));
+}
+
+const isCaptchaTitled = (html: string): boolean => CAPTCHA_TITLE_RE.test(html.slice(0, 20000));
+
+/** A page without any content markers: a sign-in form, a captcha in any language, or unknown. */
+function markerlessKind(html: string): PageKind {
+  if (includesAny(html, SIGNIN_MARKERS)) return 'signin';
+  const lower = html.toLowerCase();
+  if (includesAny(lower, CAPTCHA_STRONG) || includesAny(lower, CAPTCHA_TEXTS)) return 'captcha';
+  return 'unknown';
+}
+
+/**
+ * `detectPageKind(html)` when that is 'captcha' or 'signin', else null: what a parser asks before
+ * it parses a page of the kind it expects. On a page of the expected kind (nearly every page
+ * crawled) it costs a probe that stops at the first marker, where detectPageKind scans the
+ * whole page several times to tell the kinds apart.
+ */
+export function interstitialKind(html: string, expected: ContentKind): InterstitialKind | null {
+  if (!html) return null;
+  if (isCaptchaTitled(html)) return 'captcha';
+  if (hasContent(html, expected)) return isWrappedCaptcha(html) ? 'captcha' : null;
+  const kind = markerlessKind(html);
+  return kind === 'captcha' || kind === 'signin' ? kind : null;
+}
+
 export function detectPageKind(html: string): PageKind {
   if (!html) return 'unknown';
   // Interstitials are tiny; product/search pages are 0.3-2 MB. Probe the head and the
   // whole lowercase text only when the page is small enough to be an interstitial.
-  const head = html.slice(0, 20000);
-  if (CAPTCHA_TITLE_RE.test(head)) return 'captcha';
-  // Every search layout has s-result-item rows; detail pages never do. Each probe is a
-  // full scan of a 1-2 MB string when it misses, so the cheapest decisive ones go first.
-  const isSearch = html.includes('s-result-item') && includesAny(html, SEARCH_MARKERS);
+  if (isCaptchaTitled(html)) return 'captcha';
+  // Each probe is a full scan of a 1-2 MB string when it misses, so the cheapest decisive ones go first.
+  const isSearch = CONTENT_PROBES.search(html);
   // Offer rows win over product markup: a product page opened on its offers panel (/dp/ASIN?aod=1) is an offers page.
-  const kind: PageKind | null = isSearch ? 'search' : includesAny(html, DETAILS_MARKERS) && !hasAodOffers(html) ? 'details' : otherKind(html);
-  if (kind === 'signin') return kind;
+  const kind: PageKind | null = isSearch ? 'search' : CONTENT_PROBES.details(html) && !hasAodOffers(html) ? 'details' : (LISTING_KINDS.find((k) => CONTENT_PROBES[k](html)) ?? null);
   // A real page can still be a captcha wrapped in site chrome: the captcha form wins.
   if (kind) return isWrappedCaptcha(html) ? 'captcha' : kind;
-  const lower = html.toLowerCase();
-  if (includesAny(lower, CAPTCHA_STRONG) || includesAny(lower, CAPTCHA_TEXTS)) return 'captcha';
-  return 'unknown';
+  return markerlessKind(html);
 }

@@ -18,7 +18,7 @@ import type { RatingHistogram } from '@crawl/core';
 import { Doc } from './dom';
 import { ancestorOf, elementsUnder, firstOf, hasClass, hookIndex, nodeText } from './node-walk';
 import { parseCount, parseRating } from './numbers';
-import { detectPageKind } from './page-kind';
+import { interstitialKind } from './page-kind';
 import { hasNextPageLink } from './page-helpers';
 import { asciiDigits, parseReviewDate } from './review-date';
 import { ASIN_RE, asinFromUrl, clean, type DomNode, linesOf, nullFields, textOf } from './text';
@@ -265,8 +265,7 @@ function hasNextPage(doc: Doc, hooks: Map<string, DomNode[]>): boolean {
  */
 export function parseReviewsPage(html: string, _ctx: PageContext): ReviewsPage | null {
   if (!html) return null;
-  const kind = detectPageKind(html);
-  if (kind === 'captcha' || kind === 'signin') return null;
+  if (interstitialKind(html, 'reviews')) return null;
   const doc = new Doc(html);
   const hooks = hookIndex(doc.$.root()[0] as DomNode);
   const reviewNodes = hooks.get('review') ?? [];

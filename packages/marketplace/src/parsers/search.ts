@@ -16,7 +16,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { moneyFromElement } from './details-price';
 import { parseCount, parseRating } from './numbers';
-import { detectPageKind } from './page-kind';
+import { interstitialKind } from './page-kind';
 import { hasNextResultPage, isNoResultsPage } from './search-page-info';
 import { absUrl, ASIN_RE, asinFromUrl, clean, loadHtml, normalizeOrigin, nullFields, type Sel, textOf } from './text';
 import { PARSER_VERSION, type Money, type PageContext, type SearchItem } from './types';
@@ -242,7 +242,7 @@ export interface SearchResultsPage {
 }
 
 export function parseSearchResults(html: string, ctx: PageContext): SearchResultsPage {
-  if (!html || detectPageKind(html) === 'captcha') return { cards: [], hasNextPage: false, noResults: false };
+  if (!html || interstitialKind(html, 'search') === 'captcha') return { cards: [], hasNextPage: false, noResults: false };
   const $ = loadHtml(html);
   const cards = parseCards($, ctx);
   // A page without cards has nothing to go on from, whatever pagination it shows.

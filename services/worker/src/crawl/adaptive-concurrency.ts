@@ -5,7 +5,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
  * the marketplace), so a process can hold hundreds; what bounds it is memory (a page is held
  * from its response to its parse) and the event loop (every response is decoded on it). Each
  * tick grows the limit by a quarter while the process is saturated and tasks wait in the queue,
- * and cuts it by a quarter when the event loop lags or memory passes its budget.
+ * and cuts it by a quarter when the event loop lags or memory passes its budget. When fetched
+ * pages pile up in front of the parser threads the process is bound by parsing: more fetches
+ * would only hold more pages in memory, so the limit holds, and eases off by a tenth while the
+ * pile is deeper than the parsers need to never wait for a page.
  */
 export interface LoadSample {
   concurrency: number;
@@ -15,6 +18,8 @@ export interface LoadSample {
   backlog: number;
   lagP99Ms: number;
   rssMb: number;
+  /** Fetched pages waiting for room in the parse queue. */
+  parseWaiting: number;
 }
 
 export interface ConcurrencyBounds {
@@ -23,10 +28,14 @@ export interface ConcurrencyBounds {
   memoryBudgetMb: number;
   /** Event-loop lag (p99 over a tick) above which the limit shrinks. */
   maxLagMs: number;
+  /** Fetched pages that may wait for the parsers before the limit eases off (enough to cover gaps between arrivals). */
+  parseSlack: number;
 }
 
 export function nextConcurrency(s: LoadSample, b: ConcurrencyBounds): number {
   if (s.rssMb > b.memoryBudgetMb || s.lagP99Ms > b.maxLagMs) return Math.max(b.min, Math.floor(s.concurrency * 0.75));
+  if (s.parseWaiting > b.parseSlack) return Math.max(b.min, Math.floor(s.concurrency * 0.9));
+  if (s.parseWaiting > 0) return Math.min(b.max, Math.max(b.min, s.concurrency));
   if (s.backlog > 0 && s.active >= s.concurrency * 0.9) return Math.min(b.max, s.concurrency + Math.max(4, Math.ceil(s.concurrency * 0.25)));
   return Math.min(b.max, Math.max(b.min, s.concurrency));
 }
@@ -36,6 +45,7 @@ export interface AdaptiveConcurrencyOptions extends ConcurrencyBounds {
   apply(concurrency: number): void;
   active(): number;
   backlog(): Promise<number>;
+  parseWaiting(): number;
   tickMs?: number;
   onTick?(sample: LoadSample, next: number): void;
 }
@@ -54,7 +64,7 @@ export function startAdaptiveConcurrency(options: AdaptiveConcurrencyOptions): {
       .backlog()
       .catch(() => 0)
       .then((backlog) => {
-        const sample: LoadSample = { concurrency, active: options.active(), backlog, lagP99Ms: lag.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 1048576 };
+        const sample: LoadSample = { concurrency, active: options.active(), backlog, lagP99Ms: lag.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 1048576, parseWaiting: options.parseWaiting() };
         lag.reset();
         const next = nextConcurrency(sample, options);
         options.onTick?.(sample, next);
