@@ -199,26 +199,36 @@ it('results, exports and retries of the new types are scoped to the project (ano
   expect(retry.body.data).toMatchObject({ type: 'offers', credits: { reserved: 2 } });
 });
 
-withFixtures('change tracking: the review count changes as a product.changed event; a listing without a buy box observes nothing; best-seller rank moves in compare', async () => {
+withFixtures('change tracking: the lowest new price and the review count change as product.changed events; best-seller rank moves in compare', async () => {
   const tenant = await stack.tenant({ credits: 1000 });
   const changes = async () =>
     (await new EventRepository(stack.db).listForProject(tenant.projectId))
       .filter((e) => e.type === 'product.changed')
       .map((e) => ({ asin: (e.data as any).asin, changes: (e.data as any).changes }));
+  const offers = { type: 'offers', targets: ['0133356728'] };
 
-  // The saved listings are the legacy layout, which marks no buy box: prices moving there are no product change.
-  expect(await stack.waitForJob(await stack.createJob(tenant, { type: 'offers', targets: ['0133356728'] }))).toMatchObject({ status: 'completed' });
-  stack.simulator.setFaults([{ match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['$197.32', '$187.32']] } }]);
-  expect(await stack.waitForJob(await stack.createJob(tenant, { type: 'offers', targets: ['0133356728'] }))).toMatchObject({ status: 'completed' });
+  // The saved listing is the legacy layout, which marks no buy box: it observes the lowest new price ($197.32) only.
+  expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
+  // a used offer's price is no change of the product
+  stack.simulator.setFaults([{ match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['$189.74', '$179.74']] } }]);
+  expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
   expect(await changes()).toEqual([]);
+  stack.simulator.setFaults([{ match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['$197.32', '$187.32']] } }]);
+  expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
+  expect(await changes()).toEqual([{ asin: '0133356728', changes: [{ field: 'lowestNewPrice', from: 197.32, to: 187.32 }] }]);
   const timeline = await stack.http.get(`/v1/key/projects/${tenant.projectId}/tracked-targets/0133356728/timeline?marketplace=US`).set(auth(tenant));
-  expect(timeline.status).toBe(404);
+  expect(timeline.status).toBe(200);
+  expect(timeline.body.data.map((e: any) => [e.source, e.snapshot.lowestNewPrice, e.snapshot.seller])).toEqual([
+    ['offers', 187.32, null],
+    ['offers', 197.32, null],
+    ['offers', 197.32, null],
+  ]);
 
   const reviews = { type: 'reviews', targets: ['B0TRACKRV1'] };
   expect(await stack.waitForJob(await stack.createJob(tenant, reviews))).toMatchObject({ status: 'completed' });
   stack.simulator.setFaults([{ match: '/product-reviews/B0TRACKRV1', fault: { kind: 'rewrite', replace: [['25,181 global ratings', '25,190 global ratings']] } }]);
   expect(await stack.waitForJob(await stack.createJob(tenant, reviews))).toMatchObject({ status: 'completed' });
-  expect(await changes()).toEqual([{ asin: 'B0TRACKRV1', changes: [{ field: 'reviewsCount', from: 25181, to: 25190 }] }]);
+  expect((await changes()).filter((c) => c.asin === 'B0TRACKRV1')).toEqual([{ asin: 'B0TRACKRV1', changes: [{ field: 'reviewsCount', from: 25181, to: 25190 }] }]);
 
   const list = { type: 'bestsellers', targets: ['https://www.amazon.com/zgbs/electronics'] };
   const before = await stack.createJob(tenant, list);
@@ -236,7 +246,7 @@ withFixtures('change tracking: the review count changes as a product.changed eve
     ]),
   );
   // A best-seller list feeds compare only: no product.changed from list cards.
-  expect((await changes()).map((c) => c.asin)).toEqual(['B0TRACKRV1']);
+  expect((await changes()).map((c) => c.asin).sort()).toEqual(['0133356728', 'B0TRACKRV1']);
 
   const offersJob = await stack.createJob(tenant, { type: 'offers', targets: ['0133356728'] });
   const refused = await stack.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${before}&to=${offersJob}`).set(auth(tenant));

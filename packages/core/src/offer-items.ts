@@ -7,6 +7,18 @@ import { moneySchema } from './money';
  * Display panel (2021+, #aod-pinned-offer + #aod-offer-list). Fields a page does not show are null.
  */
 
+/**
+ * The word Amazon's offer listings open a new item's condition with, per marketplace language.
+ * Only the first word counts: used conditions end in one ("Used - Like New", "Gebraucht - Wie neu").
+ */
+const NEW_CONDITION_WORDS = new Set(['new', 'neu', 'neuf', 'nuevo', 'nuovo', 'novo', 'nieuw', 'ny', 'nowy', 'yeni', 'новый', '新品', 'جديد', 'nytt', 'uusi']);
+
+/** Whether an offer's condition (as shown) is new: "New", "Neu", "Neuf", "Nuevo", "新品", ... */
+export function isNewCondition(condition: string | null): boolean {
+  const first = condition?.trim().split(/[\s\-–:(（]/u)[0]?.toLocaleLowerCase();
+  return !!first && NEW_CONDITION_WORDS.has(first);
+}
+
 export const offerSellerSchema = z
   .object({
     name: z.string(),

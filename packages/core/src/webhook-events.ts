@@ -87,6 +87,7 @@ export const productSnapshotSchema = z
     bestSellersRank: z.object({ category: z.string(), rank: z.number().int() }).strict().nullable(),
     isPrime: z.boolean().nullable(),
     mainImage: z.string().nullable(),
+    lowestNewPrice: z.number().nullable().describe('Offer listings: the lowest item price (shipping excluded) of an offer in new condition, in `currency`'),
   })
   .strict().openapi('ProductSnapshot');
 export type ProductSnapshotData = z.infer<typeof productSnapshotSchema>;
@@ -108,6 +109,7 @@ export const fieldChangeSchema = z.discriminatedUnion('field', [
   change('bestSellersRank', s.bestSellersRank.unwrap()),
   change('isPrime', s.isPrime.unwrap()),
   change('mainImage', s.mainImage.unwrap()),
+  change('lowestNewPrice', s.lowestNewPrice.unwrap()),
 ]).openapi('FieldChange');
 export type FieldChangeData = z.infer<typeof fieldChangeSchema>;
 

@@ -73,16 +73,23 @@ it('isPrime null between observations is neither a change nor an erasure; a real
 
 const offer = (over: Record<string, unknown>) => ({ target: 'B0TEST0001', asin: 'B0TEST0001', condition: 'New', price: { amount: 30, currency: 'USD' }, seller: { name: 'Shop', id: null }, isBuyBox: null, ...over });
 
-/** Issue 15.3: an offer listing observes its buy box (winner and price); nothing else. */
-it('offers: the buy-box winner and its price per product; a listing that marks no buy box observes nothing', () => {
+/** Issue 15.3: an offer listing observes its buy box (winner and price) and its lowest new price; nothing else. */
+it('offers: the buy-box winner and its price, and the lowest price of a new offer, per product', () => {
   const snapshots = productSnapshots('offers', [
     offer({ condition: 'Used - Like New', price: { amount: 9, currency: 'USD' } }),
     offer({ isBuyBox: true, price: { amount: 25, currency: 'USD' }, seller: { name: ' Acme  Store ', id: 'A1' } }),
+    offer({ price: { amount: 27.5, currency: 'USD' } }),
+    offer({ condition: null, price: { amount: 1, currency: 'USD' } }),
     offer({ asin: 'B0TEST0002', price: { amount: 5, currency: 'USD' } }),
+    offer({ asin: 'B0TEST0003', condition: 'Rental', price: { amount: 5, currency: 'USD' } }),
   ]);
-  expect(snapshots.get('B0TEST0001')).toEqual({ ...snapshotOf('search', {}), price: 25, currency: 'USD', seller: 'Acme Store' });
-  // Legacy layouts mark no buy box: nothing observed, nothing erased, no snapshot.
-  expect(snapshots.has('B0TEST0002')).toBe(false);
+  const none = snapshotOf('search', {});
+  // a used offer and an offer of unknown condition are not new
+  expect(snapshots.get('B0TEST0001')).toEqual({ ...none, price: 25, currency: 'USD', seller: 'Acme Store', lowestNewPrice: 25 });
+  // Legacy layouts mark no buy box: only the lowest new price is observed.
+  expect(snapshots.get('B0TEST0002')).toEqual({ ...none, currency: 'USD', lowestNewPrice: 5 });
+  // nothing observed, nothing erased, no snapshot
+  expect(snapshots.has('B0TEST0003')).toBe(false);
 
   const before = snapshotOf('details', details());
   const { changes, merged } = diffSnapshot(before, snapshots.get('B0TEST0001')!);
@@ -90,7 +97,24 @@ it('offers: the buy-box winner and its price per product; a listing that marks n
     { field: 'price', from: 19.9, to: 25 },
     { field: 'seller', from: 'Acme', to: 'Acme Store' },
   ]);
-  expect(merged).toMatchObject({ rating: 4.5, availability: 'in_stock' });
+  expect(merged).toMatchObject({ rating: 4.5, availability: 'in_stock', lowestNewPrice: 25 });
+  const cheaper = productSnapshots('offers', [offer({ isBuyBox: true, price: { amount: 25, currency: 'USD' }, seller: { name: 'Acme Store', id: 'A1' } }), offer({ price: { amount: 22.99, currency: 'USD' } })]);
+  expect(diffSnapshot(merged, cheaper.get('B0TEST0001')!).changes).toEqual([{ field: 'lowestNewPrice', from: 25, to: 22.99 }]);
+});
+
+it('offers: new in every marketplace language, in the currency of the listing', () => {
+  const lowest = (...offers: Record<string, unknown>[]) => productSnapshots('offers', offers.map(offer)).get('B0TEST0001')?.lowestNewPrice ?? null;
+  for (const condition of ['New', 'Neu', 'Neuf', 'Nuevo', 'Nuovo', 'Novo', 'Nieuw', 'Nowy', 'Yeni', '新品', 'جديد', ' new ']) expect([condition, lowest({ condition })]).toEqual([condition, 30]);
+  for (const condition of ['Used - Like New', 'Gebraucht - Wie neu', "D'occasion - Comme neuf", 'Usato - Come nuovo', '中古品 - ほぼ新品', 'Collectible - New', 'Renewed', 'Rental']) expect([condition, lowest({ condition })]).toEqual([condition, null]);
+  // a price in another currency than the listing's buy box is not compared with it
+  expect(lowest({ isBuyBox: true, price: { amount: 40, currency: 'EUR' } }, { price: { amount: 30, currency: 'USD' } })).toBe(40);
+});
+
+it('a snapshot stored before a field existed reads as not observing it', () => {
+  const { lowestNewPrice: _dropped, ...old } = snapshotOf('details', details());
+  const { changes, merged } = diffSnapshot(old as ProductSnapshot, snapshotOf('details', details({ price: { amount: 21, currency: 'USD' } })));
+  expect(changes).toEqual([{ field: 'price', from: 19.9, to: 21 }]);
+  expect(merged.lowestNewPrice).toBeNull();
 });
 
 it('reviews: the rating summary of the first item of each product', () => {

@@ -1,4 +1,4 @@
-import type { FieldChangeData, ProductSnapshotData } from '@crawl/core';
+import { type FieldChangeData, isNewCondition, type ProductSnapshotData } from '@crawl/core';
 
 /**
  * Change tracking rules (issue 6), pure functions so that they are tested on their own.
@@ -31,7 +31,7 @@ export type MonitoredField = keyof ProductSnapshot;
 export type FieldChange = FieldChangeData;
 
 export const MONITORED_FIELDS: MonitoredField[] = [
-  'price', 'listPrice', 'currency', 'availability', 'rating', 'reviewsCount', 'title', 'seller', 'bestSellersRank', 'isPrime', 'mainImage',
+  'price', 'listPrice', 'currency', 'availability', 'rating', 'reviewsCount', 'title', 'seller', 'bestSellersRank', 'isPrime', 'mainImage', 'lowestNewPrice',
 ];
 
 /** Fields a search result card shows (and a best-seller list card). */
@@ -56,7 +56,16 @@ const NOT_OBSERVED: ProductSnapshot = {
   bestSellersRank: null,
   isPrime: null,
   mainImage: null,
+  lowestNewPrice: null,
 };
+
+/**
+ * A stored snapshot with every field: snapshots recorded before a field existed (lowestNewPrice
+ * came with issue 15) did not observe it.
+ */
+export function completeSnapshot(stored: Partial<ProductSnapshot>): ProductSnapshot {
+  return { ...NOT_OBSERVED, ...stored };
+}
 
 
 type Item = Record<string, unknown>;
@@ -83,6 +92,7 @@ export function snapshotOf(kind: 'details' | 'search', item: Item): ProductSnaps
     bestSellersRank: bsr ? { category: bsr.category, rank: bsr.rank } : null,
     isPrime: typeof item.isPrime === 'boolean' ? item.isPrime : null,
     mainImage: text(kind === 'search' ? item.image : item.mainImage),
+    lowestNewPrice: null,
   };
   if (kind === 'search') {
     snapshot.availability = null;
@@ -100,26 +110,41 @@ export function snapshotOf(kind: 'details' | 'search', item: Item): ProductSnaps
  * observed nothing (a listing that marks no buy box, a summary without figures) is left out.
  */
 export function productSnapshots(type: TrackedJobType, items: Item[]): Map<string, ProductSnapshot> {
+  if (type === 'offers') return offerSnapshots(items);
   const byAsin = new Map<string, ProductSnapshot>();
   for (const item of items) {
     const asin = item.asin;
     if (typeof asin !== 'string' || byAsin.has(asin)) continue;
-    if (type === 'offers') {
-      if (item.isBuyBox === true) byAsin.set(asin, buyBoxSnapshot(item));
-    } else if (type === 'reviews') {
-      byAsin.set(asin, reviewSummarySnapshot(item));
-    } else {
-      byAsin.set(asin, snapshotOf(type, item));
-    }
+    byAsin.set(asin, type === 'reviews' ? reviewSummarySnapshot(item) : snapshotOf(type, item));
   }
-  if (type === 'offers' || type === 'reviews') for (const [asin, snapshot] of byAsin) if (Object.values(snapshot).every((v) => v === null)) byAsin.delete(asin);
+  if (type === 'reviews') for (const [asin, snapshot] of byAsin) if (Object.values(snapshot).every((v) => v === null)) byAsin.delete(asin);
   return byAsin;
 }
 
-/** The buy-box offer's winner and price: what a product page's buy box shows too. */
-function buyBoxSnapshot(offer: Item): ProductSnapshot {
-  const price = money(offer.price);
-  return { ...NOT_OBSERVED, price: num(price?.amount), currency: price?.currency ?? null, seller: text((offer.seller as { name?: string } | null | undefined)?.name) };
+/**
+ * Per product of an offer listing: the buy-box offer's winner and price (what a product page's
+ * buy box shows too) and the lowest price of a new offer, in the currency of either.
+ */
+function offerSnapshots(items: Item[]): Map<string, ProductSnapshot> {
+  const offersByAsin = new Map<string, Item[]>();
+  for (const offer of items) if (typeof offer.asin === 'string') offersByAsin.set(offer.asin, [...(offersByAsin.get(offer.asin) ?? []), offer]);
+  const byAsin = new Map<string, ProductSnapshot>();
+  for (const [asin, offers] of offersByAsin) {
+    const buyBox = offers.find((o) => o.isBuyBox === true);
+    const buyBoxPrice = money(buyBox?.price);
+    const newPrices = offers.filter((o) => isNewCondition(typeof o.condition === 'string' ? o.condition : null)).map((o) => money(o.price)).filter((p) => num(p?.amount) !== null);
+    const currency = buyBoxPrice?.currency ?? newPrices[0]?.currency ?? null;
+    const amounts = newPrices.filter((p) => p!.currency === currency).map((p) => p!.amount!);
+    const snapshot: ProductSnapshot = {
+      ...NOT_OBSERVED,
+      price: num(buyBoxPrice?.amount),
+      currency,
+      seller: text((buyBox?.seller as { name?: string } | null | undefined)?.name),
+      lowestNewPrice: amounts.length ? Math.min(...amounts) : null,
+    };
+    if (Object.values(snapshot).some((v) => v !== null)) byAsin.set(asin, snapshot);
+  }
+  return byAsin;
 }
 
 function reviewSummarySnapshot(item: Item): ProductSnapshot {
@@ -133,6 +158,7 @@ function same(field: MonitoredField, a: unknown, b: unknown): boolean {
   switch (field) {
     case 'price':
     case 'listPrice':
+    case 'lowestNewPrice':
       return Math.round((a as number) * 100) === Math.round((b as number) * 100);
     case 'rating':
       return Math.round((a as number) * 10) === Math.round((b as number) * 10);
@@ -155,7 +181,7 @@ function same(field: MonitoredField, a: unknown, b: unknown): boolean {
 export function diffSnapshot(previous: ProductSnapshot | null, next: ProductSnapshot): { changes: FieldChange[]; merged: ProductSnapshot } {
   if (!previous) return { changes: [], merged: next };
   const changes: FieldChange[] = [];
-  const merged: ProductSnapshot = { ...previous };
+  const merged: ProductSnapshot = completeSnapshot(previous);
   for (const field of MONITORED_FIELDS) {
     const to = next[field];
     if (to === null) continue;

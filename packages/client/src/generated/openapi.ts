@@ -5099,6 +5099,11 @@ export interface components {
             field: "mainImage";
             from: string;
             to: string;
+        } | {
+            /** @enum {string} */
+            field: "lowestNewPrice";
+            from: number;
+            to: number;
         };
         ProductSnapshot: {
             price: number | null;
@@ -5115,6 +5120,8 @@ export interface components {
             } | null;
             isPrime: boolean | null;
             mainImage: string | null;
+            /** @description Offer listings: the lowest item price (shipping excluded) of an offer in new condition, in `currency` */
+            lowestNewPrice: number | null;
         };
         ProductChangedData: {
             asin: string;
@@ -5794,7 +5801,7 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
             };
-            fieldsCompared: ("price" | "listPrice" | "currency" | "availability" | "rating" | "reviewsCount" | "title" | "seller" | "bestSellersRank" | "isPrime" | "mainImage")[];
+            fieldsCompared: ("price" | "listPrice" | "currency" | "availability" | "rating" | "reviewsCount" | "title" | "seller" | "bestSellersRank" | "isPrime" | "mainImage" | "lowestNewPrice")[];
             /** @description Present when result sets of two job types are compared (details, search, bestsellers) */
             note?: string;
             summary: {

@@ -3,7 +3,7 @@ import { AppError, type ComparisonResource, type TimelineResource, type TrackedT
 /** The job types whose results are products compared field by field (and search positions, list ranks). */
 type ComparableType = 'details' | 'search' | 'bestsellers';
 import type { JobRepository, TrackingRepository } from '@crawl/db';
-import { diffSnapshot, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS, snapshotOf } from '@crawl/jobs';
+import { completeSnapshot, diffSnapshot, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS, snapshotOf } from '@crawl/jobs';
 
 export interface TrackingDeps {
   jobs: JobRepository;
@@ -28,7 +28,7 @@ export class TrackingService {
       data: rows.map((r) => ({
         asin: r.asin,
         marketplace: r.marketplace,
-        snapshot: r.latest_snapshot,
+        snapshot: r.latest_snapshot && completeSnapshot(r.latest_snapshot),
         changeCount: r.change_count,
         lastChangedAt: iso(r.last_changed_at),
         firstSeenAt: r.first_seen_at.toISOString(),
@@ -43,7 +43,7 @@ export class TrackingService {
     if (!target) throw new AppError('NOT_FOUND', `Product ${asin} on ${marketplace} was never crawled in this project.`);
     const rows = await this.deps.tracking.timeline(projectId, marketplace, asin, limit);
     return {
-      data: rows.map((r) => ({ jobId: r.job_id, source: r.source, capturedAt: r.captured_at.toISOString(), snapshot: r.snapshot, changes: r.changes })),
+      data: rows.map((r) => ({ jobId: r.job_id, source: r.source, capturedAt: r.captured_at.toISOString(), snapshot: completeSnapshot(r.snapshot), changes: r.changes })),
       target: { asin, marketplace, changeCount: target.change_count, firstSeenAt: target.first_seen_at.toISOString(), lastSeenAt: target.last_seen_at.toISOString() },
     } satisfies TimelineResource;
   }

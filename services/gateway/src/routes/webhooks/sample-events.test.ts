@@ -16,10 +16,10 @@ it.each(EVENT_TYPES)('the sample %s parses with its schema, alone and as a test 
   expect(body).toMatchObject({ event, projectId: PROJECT, test: true });
 });
 
-it('the sample product.changed has numeric price changes and the full 11-field snapshot, as live events do', () => {
+it('the sample product.changed has numeric price changes and the full 12-field snapshot, as live events do', () => {
   const data = sampleEventData('product.changed', PROJECT);
   expect(data.changes).toContainEqual({ field: 'price', from: 29.99, to: 24.99 });
-  expect(Object.keys(data.snapshot)).toHaveLength(11);
+  expect(Object.keys(data.snapshot)).toHaveLength(12);
   expect(data.snapshot).toMatchObject({ price: 24.99, currency: 'USD', availability: 'in_stock', seller: 'Sample Store' });
 });
 
