@@ -253,3 +253,66 @@ withFixtures('change tracking: the lowest new price and the review count change 
   expect(refused.status).toBe(400);
   expect(refused.body.error.code).toBe('VALIDATION_ERROR');
 });
+
+it('change tracking on the AOD layout: the buy-box seller and price (and the lowest new price they set) change as product.changed events', async () => {
+  const tenant = await stack.tenant({ credits: 1000 });
+  const asin = 'B0AODTRK01';
+  const offers = { type: 'offers', targets: [asin] };
+  const changes = async () =>
+    (await new EventRepository(stack.db).listForProject(tenant.projectId))
+      .filter((e) => e.type === 'product.changed' && (e.data as any).asin === asin)
+      .map((e) => (e.data as any).changes);
+  stack.simulator.setOffersLayout('aod');
+  try {
+    const first = await stack.createJob(tenant, offers);
+    expect(await stack.waitForJob(first)).toMatchObject({ status: 'completed', progress: { succeeded: 1 } });
+    const rows = await results(tenant, first);
+    for (const row of rows) expect(offerResultItemSchema.safeParse(row).success).toBe(true);
+    expect(rows.filter((r) => r.isBuyBox === true).map((r) => r.position)).toEqual([1]);
+    expect(rows.every((r) => r.asin === asin && r.seller?.id)).toBe(true);
+    const buyBox = rows[0]!;
+    // This listing's buy box is a third-party seller's New offer, the cheapest New one on it.
+    expect(buyBox).toMatchObject({ condition: 'New', fulfilledByAmazon: expect.any(Boolean) });
+    expect(buyBox.seller.name).not.toMatch(/^Amazon/);
+    const otherNew = rows.filter((r) => !r.isBuyBox && r.condition === 'New').map((r) => r.price.amount as number);
+    expect(otherNew.length).toBeGreaterThan(0);
+    expect(Math.min(...otherNew)).toBeGreaterThan(buyBox.price.amount);
+
+    // The rewrite must touch the pinned offer only (and the sticky header's copy of it): its price
+    // and seller name occur neither in the product block before them nor in the offer list after.
+    const oldPrice = `$${buyBox.price.amount.toFixed(2)}`;
+    const newAmount = Math.round((buyBox.price.amount - 2.5) * 100) / 100;
+    const newPrice = `$${newAmount.toFixed(2)}`;
+    const newSeller = 'Westbrook Merchants';
+    const html = await (await fetch(`${stack.simulator.url}/gp/offer-listing/${asin}`)).text();
+    const listStart = html.indexOf('id="aod-offer-list"');
+    for (const text of [oldPrice, buyBox.seller.name]) {
+      expect(html.indexOf(text)).toBeGreaterThan(html.indexOf('id="aod-sticky-pinned-container"'));
+      expect(html.lastIndexOf(text)).toBeLessThan(listStart);
+    }
+    expect(html).not.toContain(newPrice);
+
+    stack.simulator.setFaults([{ match: `/gp/offer-listing/${asin}`, fault: { kind: 'rewrite', replace: [[oldPrice, newPrice], [buyBox.seller.name, newSeller]] } }]);
+    const second = await stack.createJob(tenant, offers);
+    expect(await stack.waitForJob(second)).toMatchObject({ status: 'completed' });
+    const after = await results(tenant, second);
+    expect(after.filter((r) => r.isBuyBox === true).map((r) => [r.position, r.seller.name, r.price.amount])).toEqual([[1, newSeller, newAmount]]);
+
+    // The buy box was the cheapest New offer and got cheaper still: the lowest new price follows it.
+    expect(await changes()).toEqual([
+      [
+        { field: 'price', from: buyBox.price.amount, to: newAmount },
+        { field: 'seller', from: buyBox.seller.name, to: newSeller },
+        { field: 'lowestNewPrice', from: buyBox.price.amount, to: newAmount },
+      ],
+    ]);
+    const timeline = await stack.http.get(`/v1/key/projects/${tenant.projectId}/tracked-targets/${asin}/timeline?marketplace=US`).set(auth(tenant));
+    expect(timeline.status).toBe(200);
+    expect(timeline.body.data.map((e: any) => [e.source, e.snapshot.seller, e.snapshot.price, e.snapshot.lowestNewPrice])).toEqual([
+      ['offers', newSeller, newAmount, newAmount],
+      ['offers', buyBox.seller.name, buyBox.price.amount, buyBox.price.amount],
+    ]);
+  } finally {
+    stack.simulator.setOffersLayout('legacy');
+  }
+});

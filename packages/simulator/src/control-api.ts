@@ -21,6 +21,7 @@ export interface ControlDeps {
   latency: Setting;
   antiBot: Setting;
   pages: Setting;
+  offersLayout: Setting;
   exits: { list(): ExitStats[]; reset(): void };
   health(): Record<string, unknown>;
 }
@@ -133,6 +134,7 @@ export function handleControl(req: IncomingMessage, res: ServerResponse, deps: C
     if (pathname === '/__sim/latency') return settingRoute(req, res, deps.latency);
     if (pathname === '/__sim/antibot') return settingRoute(req, res, deps.antiBot);
     if (pathname === '/__sim/pages') return settingRoute(req, res, deps.pages);
+    if (pathname === '/__sim/offers-layout') return settingRoute(req, res, deps.offersLayout);
     if (pathname === '/__sim/exits') return exitsRoute(req, res, deps);
     if (pathname === '/__sim/health' && (req.method === 'GET' || req.method === 'HEAD')) return sendJson(res, 200, deps.health());
     sendError(res, 404, 'NOT_FOUND', `no control route ${req.method ?? ''} ${pathname}`);

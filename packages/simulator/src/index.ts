@@ -14,6 +14,7 @@ export type {
   FaultKind,
   FaultRule,
   LatencyConfig,
+  OffersLayout,
   RedirectStatus,
   RequestLogEntry,
   Simulator,
@@ -23,5 +24,6 @@ export { validateRule } from './fault-rules';
 export { keywordSlugs } from './keyword-slug';
 export { searchCardAsin, searchCardTitle, syntheticAsin, syntheticDetailsPage, syntheticSearchCards, syntheticSearchPage } from './synthetic';
 export { productPrice, productTitle } from './asin-template';
+export { aodOffersPage } from './aod-offers-page';
 export { createLatencySampler, lognormalParams, validateLatency } from './latency';
 export { DEFAULT_DETAILS_TEMPLATE, DEFAULT_SEARCH_TEMPLATE, defaultFixturesDir } from './page-store';

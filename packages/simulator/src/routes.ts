@@ -8,6 +8,8 @@ import { keywordSlugs } from './keyword-slug';
 import { reviewPageKey, type PageStore, type StoredPage } from './page-store';
 import { noResultsSearchPage } from './no-results-page';
 import { syntheticDetailsPage, syntheticSearchPage } from './synthetic';
+import { aodOffersPage } from './aod-offers-page';
+import type { OffersLayout } from './types';
 
 /** `/dp/{ASIN}`, `/gp/product/{ASIN}`, `/{slug}/dp/{ASIN}`, each optionally followed by `/ref=...`. */
 const DETAILS_PATH_RE = /^\/(?:[^?#]*\/)?(?:dp|gp\/product)\/([A-Za-z0-9]{10})(?:\/[^?#]*)?$/;
@@ -34,6 +36,8 @@ export interface RouteOptions {
    * pages answers every page with the "no results" page.
    */
   pageCounts?: ReadonlyMap<string, number>;
+  /** Offer listing of an ASIN without a saved one (the control API's `/__sim/offers-layout`); default legacy. */
+  offersLayout?: OffersLayout;
 }
 
 /**
@@ -124,7 +128,9 @@ function resolveListingPage(store: PageStore, options: RouteOptions, pathname: s
     const asin = offers[1]!.toUpperCase();
     const saved = store.offers.get(asin);
     if (saved) return fixed(pickPage(saved, query, headers).body);
-    return options.anyAsin && store.offersTemplate ? fixed(store.offersTemplate.render(asin)) : null;
+    if (!options.anyAsin) return null;
+    if (options.offersLayout === 'aod') return fixed(aodOffersPage(asin));
+    return store.offersTemplate ? fixed(store.offersTemplate.render(asin)) : null;
   }
   const reviews = REVIEWS_PATH_RE.exec(pathname);
   if (reviews) {

@@ -13,12 +13,13 @@ import { NOT_FOUND_PAGE, SIGNIN_WALL_PAGE, statusPage } from './error-pages';
 import { simulatorHosts, startExits, type ExitPool } from './exits';
 import { FaultEngine } from './fault-rules';
 import { createLatencySampler, validateLatency } from './latency';
+import { DEFAULT_OFFERS_LAYOUT, parseOffersLayoutBody, validateOffersLayout } from './offers-layout';
 import { validatePageCounts } from './page-counts';
 import { defaultFixturesDir, loadPageStore } from './page-store';
 import { createPrng } from './prng';
 import { RequestLog } from './request-log';
 import { resolvePage, type RouteOptions } from './routes';
-import type { AntiBotConfig, Fault, FaultRule, LatencyConfig, RequestLogEntry, Simulator, SimulatorOptions } from './types';
+import type { AntiBotConfig, Fault, FaultRule, LatencyConfig, OffersLayout, RequestLogEntry, Simulator, SimulatorOptions } from './types';
 
 const DEFAULT_SEED = 1;
 const EMPTY = Buffer.alloc(0);
@@ -72,7 +73,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const store = await loadPageStore(resolveFixturesDir(options.fixturesDir), options);
-  const routeOptions: RouteOptions = { anyAsin: options.anyAsin ?? true, anyKeyword: options.anyKeyword ?? true, pageCounts: new Map() };
+  const routeOptions: RouteOptions = { anyAsin: options.anyAsin ?? true, anyKeyword: options.anyKeyword ?? true, pageCounts: new Map(), offersLayout: DEFAULT_OFFERS_LAYOUT };
   const seed = options.seed ?? DEFAULT_SEED;
   const faults = new FaultEngine(seed);
   const log = new RequestLog(options.logLimit ?? 10_000);
@@ -207,6 +208,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     latency: { get: () => latency, set: setLatency },
     antiBot: { get: () => antiBot, set: setAntiBot },
     pages: { get: () => Object.fromEntries(routeOptions.pageCounts ?? []), set: setPageCounts },
+    offersLayout: {
+      get: () => ({ layout: routeOptions.offersLayout }),
+      set: (body) => {
+        routeOptions.offersLayout = parseOffersLayoutBody(body);
+      },
+    },
     exits: { list: exitStats, reset: resetExits },
     health: () => ({
       ok: true,
@@ -216,6 +223,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       detailsTemplateAsin: store.detailsTemplate?.ownAsin ?? null,
       searchTemplateKeyword: store.searchTemplate?.keyword ?? null,
       offersPages: store.offers.size,
+      offersLayout: routeOptions.offersLayout,
       reviewPages: store.reviews.size,
       bestsellerLists: store.bestsellers.size,
       anyAsin: routeOptions.anyAsin,
@@ -283,6 +291,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setLatency: (config: LatencyConfig | null) => setLatency(config),
     setAntiBot: (config: AntiBotConfig | null) => setAntiBot(config),
     setPageCounts: (counts: Record<string, number> | null) => setPageCounts(counts),
+    setOffersLayout: (layout: OffersLayout) => {
+      routeOptions.offersLayout = validateOffersLayout(layout);
+    },
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

@@ -30,6 +30,12 @@ export type Fault =
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
+/**
+ * Offer listing served for an ASIN without a saved one: `legacy` = the saved "Buying Choices"
+ * page re-targeted (no buy box marked), `aod` = the generated 2021+ All Offers Display page.
+ */
+export type OffersLayout = 'legacy' | 'aod';
+
 export type FaultKind = Fault['kind'];
 
 export interface FaultRule {
@@ -169,6 +175,11 @@ export interface Simulator {
    * pages of an ASIN; default 7 and 10); null clears them. Throws TypeError when invalid.
    */
   setPageCounts(counts: Record<string, number> | null): void;
+  /**
+   * Layout of the offer listing for ASINs without a saved one (default `legacy`); saved
+   * listings are served as saved. Throws TypeError on anything but `legacy` or `aod`.
+   */
+  setOffersLayout(layout: OffersLayout): void;
   /** Stops listening and destroys every open socket, including hung and keep-alive ones. */
   close(): Promise<void>;
 }

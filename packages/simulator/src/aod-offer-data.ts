@@ -1,0 +1,123 @@
+/**
+ * The offers of a generated 2021+ offer listing (aod-offers-page.ts), derived from the ASIN
+ * alone: the same ASIN always lists the same sellers, conditions, prices and delivery promises,
+ * another ASIN other ones. Kept apart from the markup so tests and the page share one model.
+ */
+import { productTitle } from './asin-template';
+import { createPrng, fnv1a } from './prng';
+
+export interface AodSeller {
+  name: string;
+  /** Merchant id, as the seller link's `seller=` parameter carries it. */
+  id: string;
+}
+
+export interface AodOffer {
+  /** 'New', or 'Used - <grade>' as the offer heading shows it. */
+  condition: string;
+  priceCents: number;
+  /** 0 = free delivery. */
+  shippingCents: number;
+  seller: AodSeller;
+  /** Ships from Amazon (Amazon's own offer or fulfilled by Amazon); else from the seller. */
+  fulfilledByAmazon: boolean;
+  /** The delivery promise's date ('Tuesday, June 3', 'June 9 - 13'). */
+  deliveryDate: string;
+}
+
+export interface AodListing {
+  asin: string;
+  title: string;
+  /** The featured (buy-box) offer: always New. */
+  pinned: AodOffer;
+  /** The other offers, cheapest (price + delivery) first, as the panel sorts them. */
+  listed: AodOffer[];
+}
+
+/** Amazon's US retail offer: the seller the buy box most often names. */
+export const AMAZON_US: AodSeller = { name: 'Amazon.com', id: 'ATVPDKIKX0DER' };
+
+/**
+ * Third-party sellers. No name contains another (nor "Amazon"), so a test can rewrite one
+ * seller's name without touching the others; no HTML-special characters, so the name is the
+ * same in the page's bytes as in the parsed offer.
+ */
+const SELLERS = [
+  'Brightwave Goods', 'Cedar Lane Outlet', 'Harbor Point Supply', 'Northgate Deals', 'Quiet Owl Trading', 'Redstone Retail',
+  'Silver Birch Market', 'Summit Direct US', 'Tri-County Liquidators', 'Blue Heron Books', 'Velvet Fox Store', 'Oakridge Electronics',
+  'Prairie Wind Sales', 'Kingfisher Wholesale', 'Lakeside Returns', 'Copperfield Traders',
+];
+const USED_GRADES = ['Used - Like New', 'Used - Very Good', 'Used - Good', 'Used - Acceptable'];
+const FAST_DATES = ['Tuesday, June 3', 'Wednesday, June 4', 'Thursday, June 5', 'Friday, June 6', 'Saturday, June 7'];
+const SLOW_DATES = ['June 9 - 13', 'June 10 - 16', 'June 11 - 18', 'June 12 - 20'];
+const SHIPPING_CHARGES = [399, 449, 549, 599, 649];
+const CENTS = [99, 49, 95, 0, 89, 79, 29, 19];
+
+/** A stable merchant id per seller name ('A' + 13 of [0-9A-Z]), the same on every listing. */
+export function sellerId(name: string): string {
+  return `A${(fnv1a(name).toString(36) + fnv1a(`${name}#merchant`).toString(36)).toUpperCase().padEnd(13, '7').slice(0, 13)}`;
+}
+
+type Random = () => number;
+const pickOf = <T>(list: readonly T[], random: Random): T => list[Math.floor(random() * list.length)]!;
+
+function shuffled<T>(list: readonly T[], random: Random): T[] {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * `base` scaled by a factor in [low, low + spread), with one of Amazon's usual cent endings;
+ * never a price another offer of the listing already has, so every price string on the page
+ * belongs to one offer (what lets a test rewrite the buy box's price alone).
+ */
+function priceNear(base: number, low: number, spread: number, taken: Set<number>, random: Random): number {
+  let cents = Math.floor((base * (low + random() * spread)) / 100) * 100 + pickOf(CENTS, random);
+  while (taken.has(cents)) cents += 10;
+  taken.add(cents);
+  return cents;
+}
+
+function offer(condition: string, priceCents: number, seller: AodSeller, fulfilledByAmazon: boolean, random: Random): AodOffer {
+  // Amazon ships its own and fulfilled offers for free and soon; a merchant half of the time charges, and ships later.
+  const free = fulfilledByAmazon || random() < 0.4;
+  return {
+    condition,
+    priceCents,
+    shippingCents: free ? 0 : pickOf(SHIPPING_CHARGES, random),
+    seller,
+    fulfilledByAmazon,
+    deliveryDate: fulfilledByAmazon ? pickOf(FAST_DATES, random) : pickOf(SLOW_DATES, random),
+  };
+}
+
+/**
+ * The listing of `asin`: a New buy-box offer (Amazon.com's in about 2 of 5 listings, else a
+ * third-party seller's) and 3-8 further offers, at least one New and one Used, each from its
+ * own seller. New offers cost 90-125% of the buy box's price (so the buy box is not always the
+ * cheapest new offer, as on Amazon), used ones 50-90%.
+ */
+export function aodListing(asin: string): AodListing {
+  const random = createPrng(fnv1a(`${asin}#aod-offers`));
+  const base = 1500 + Math.floor(random() * 15000);
+  const taken = new Set<number>();
+  const sellers = shuffled(SELLERS, random).map((name) => ({ name, id: sellerId(name) }));
+  const amazonWins = random() < 0.4;
+  const pinnedSeller = amazonWins ? AMAZON_US : sellers.shift()!;
+  const pinned = offer('New', priceNear(base, 1, 0, taken, random), pinnedSeller, amazonWins || random() < 0.6, random);
+  const count = 3 + Math.floor(random() * 6);
+  const listed: AodOffer[] = [];
+  for (let i = 0; i < count; i++) {
+    // The first two are one New and one Used offer, so every listing has both conditions.
+    const isNew = i === 0 || (i > 1 && random() < 0.45);
+    const condition = isNew ? 'New' : pickOf(USED_GRADES, random);
+    const price = isNew ? priceNear(base, 0.9, 0.35, taken, random) : priceNear(base, 0.5, 0.4, taken, random);
+    listed.push(offer(condition, price, sellers.shift()!, random() < 0.5, random));
+  }
+  listed.sort((a, b) => a.priceCents + a.shippingCents - (b.priceCents + b.shippingCents));
+  return { asin, title: productTitle(asin, 120), pinned, listed };
+}
