@@ -127,7 +127,12 @@ export function productSnapshots(type: TrackedJobType, items: Item[]): Map<strin
  */
 function offerSnapshots(items: Item[]): Map<string, ProductSnapshot> {
   const offersByAsin = new Map<string, Item[]>();
-  for (const offer of items) if (typeof offer.asin === 'string') offersByAsin.set(offer.asin, [...(offersByAsin.get(offer.asin) ?? []), offer]);
+  for (const offer of items) {
+    if (typeof offer.asin !== 'string') continue;
+    const offers = offersByAsin.get(offer.asin);
+    if (offers) offers.push(offer);
+    else offersByAsin.set(offer.asin, [offer]);
+  }
   const byAsin = new Map<string, ProductSnapshot>();
   for (const [asin, offers] of offersByAsin) {
     const buyBox = offers.find((o) => o.isBuyBox === true);
