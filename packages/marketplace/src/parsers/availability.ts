@@ -38,7 +38,7 @@ const IN_STOCK_RE = new RegExp(
     'in stock', 'left in stock', 'usually ships', 'usually dispatched', 'ships within', 'dispatched within', 'available to ship',
     'available from these sellers', 'available', 'auf lager', 'vorrätig', 'versandfertig', 'lieferbar', 'verfügbar',
     'en stock', 'expédié sous', 'habituellement expédié', 'disponible', 'en existencia', 'se envía en', 'normalmente se envía',
-    'em estoque', 'disponível', 'em stock', 'disponibile', 'disponibilità immediata', 'generalmente spedito',
+    'em estoque', 'disponível', 'estimativa de envio', 'enviado em', 'em stock', 'disponibile', 'disponibilità immediata', 'generalmente spedito',
     'op voorraad', 'leverbaar', 'beschikbaar', 'i lager', 'finns i lager', 'w magazynie', 'dostępn', 'stokta',
     '在庫あり', '残り', '通常', '発送', 'متوفر', 'متاح',
   ].join('|'),

@@ -71,25 +71,41 @@ function sellerIdFromHref(href: string | undefined): string | null {
 const SOLD_BY_RE =
   /(?:sold by|vendu par|verkauf und versand durch|verkauf durch|vendido y enviado por|vendido por|venduto e spedito da|venduto da|verkocht door|säljs av|sprzedaż przez|sprzedawany przez|販売元)\s*[:：]?\s*([^.,;、]+(?:\.(?:com|co\.uk|de|fr|es|it|nl|se|pl|com\.br|com\.mx|ca|co\.jp|in|com\.au|sg|ae|sa|eg|com\.tr|com\.be))?)/i;
 
+/**
+ * Pages with several buying options (new, used) repeat the seller blocks once per accordion row;
+ * only the active row's block is the buy box. Blocks outside any accordion are the buy box too.
+ */
+function inBuyBox(el: Sel): boolean {
+  const row = el.closest('[data-a-accordion-row-name]');
+  return row.length === 0 || row.hasClass('a-accordion-active');
+}
+
+function firstInBuyBox(sel: Sel): Sel | null {
+  for (let i = 0; i < sel.length; i++) if (inBuyBox(sel.eq(i))) return sel.eq(i);
+  return null;
+}
+
 export function extractSeller(doc: Doc): { name: string; id: string | null } | null {
-  const trigger = doc.q('#sellerProfileTriggerId').first();
-  const name = textOf(trigger);
-  if (name) return { name, id: sellerIdFromHref(trigger.attr('href')) };
+  const trigger = firstInBuyBox(doc.byId('sellerProfileTriggerId'));
+  const name = trigger ? textOf(trigger) : '';
+  if (trigger && name) return { name, id: sellerIdFromHref(trigger.attr('href')) };
 
   // 2021+ tabular buy box: the row named "Sold by" in the page language.
   const rows = doc.q('#tabular-buybox .tabular-buybox-text[tabular-attribute-name]');
   for (let i = 0; i < rows.length; i++) {
     const row = rows.eq(i);
     const label = row.attr('tabular-attribute-name') ?? '';
-    if (/sold by|vendido por|vendu par|verkäufer|verkauf|venduto da|verkoper|säljs av|sprzedawca|satıcı|販売元|البائع/i.test(label)) {
+    if (inBuyBox(row) && /sold by|vendido por|vendu par|verkäufer|verkauf|venduto da|verkoper|säljs av|sprzedawca|satıcı|販売元|البائع/i.test(label)) {
       const v = textOf(row);
       if (v) return { name: v, id: sellerIdFromHref(row.find('a').attr('href')) };
     }
   }
-  const merchant = textOf(doc.q('#merchant-info').first()) || textOf(doc.q('#merchantInfoFeature_feature_div').first());
-  const m = SOLD_BY_RE.exec(merchant);
-  // "Sold by X and Fulfilled by Amazon." -> X
-  if (m) return { name: clean(m[1]!.replace(/\s+(?:and|y|et|und|e|en|och)\s+(?:fulfilled|gestionado|expédié|versand|spedito|verzonden|enviado|skickas).*$/i, '')), id: null };
+  for (const id of ['merchant-info', 'merchantInfoFeature_feature_div']) {
+    const block = firstInBuyBox(doc.byId(id));
+    const m = block ? SOLD_BY_RE.exec(textOf(block)) : null;
+    // "Sold by X and Fulfilled by Amazon." -> X
+    if (m) return { name: clean(m[1]!.replace(/\s+(?:and|y|et|und|e|en|och)\s+(?:fulfilled|gestionado|expédié|versand|spedito|verzonden|enviado|skickas).*$/i, '')), id: null };
+  }
   return null;
 }
 

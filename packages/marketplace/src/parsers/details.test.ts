@@ -68,6 +68,23 @@ const EXPECTED: Record<string, Expected> = {
     mainImage: 'https://m.media-amazon.com/images/I/81kqffaeEDL._AC_SL1500_.jpg',
     missingFields: ['availability'],
   },
+  // Smartwatch from a marketplace seller, no reviews yet: no #acrPopover, #corePrice "R$272,00" with a
+  // clippable coupon beside it (not a price), #availability "Estimativa de envio de 2 a 3 dias." (a
+  // shipping estimate, so orderable), "Marca: HIKA" byline, landing data-old-hires.
+  'details-BR-B09YRKYRSM.html': {
+    asin: 'B09YRKYRSM',
+    title:
+      "Relógio inteligente HIKA Mens, Chamadas Bluetooth, Pedômetro com Alto -Falante, Tela de Toque Completa de 1,28 ', Monitor de Freqüência Cardíaca, IP68 WaterProf, Composição com Android OS Verde",
+    price: brl(272),
+    listPrice: null,
+    rating: null,
+    reviewsCount: null,
+    availability: 'in_stock',
+    availabilityText: 'Estimativa de envio de 2 a 3 dias.',
+    brand: 'HIKA',
+    mainImage: 'https://m.media-amazon.com/images/I/719aH4BHRCL._AC_SL1500_.jpg',
+    missingFields: ['rating', 'reviewsCount'],
+  },
   // Unavailable watch: no price block, no #acrPopover (no reviews), "Derzeit nicht verfügbar.",
   // byline link "Lintimes".
   'details-DE-B01GAWQSFW.html': {
@@ -113,6 +130,22 @@ const EXPECTED: Record<string, Expected> = {
     brand: null,
     mainImage: 'https://m.media-amazon.com/images/I/41RGCW5hvzL.jpg',
     missingFields: ['availability', 'brand'],
+  },
+  // New and used buying options as accordion rows: the active "Nuevo" row's .priceToPay 63,42 € with
+  // "Precio recomendado: 79,99 €" struck, "En stock"; "4,3 de 5 estrellas", "972 valoraciones",
+  // "Visita la tienda de Hercules" byline, landing data-old-hires.
+  'details-ES-B07JH148DF.html': {
+    asin: 'B07JH148DF',
+    title: 'Hercules DJMonitor 32 - 2 altavoces activos de monitorización de 15 vatios RMS',
+    price: eur(63.42),
+    listPrice: eur(79.99),
+    rating: 4.3,
+    reviewsCount: 972,
+    availability: 'in_stock',
+    availabilityText: 'En stock',
+    brand: 'Hercules',
+    mainImage: 'https://m.media-amazon.com/images/I/71nRjIHlpNL._AC_SL1500_.jpg',
+    missingFields: [],
   },
   // Music CD: #priceblock_ourprice "EUR 9,99", "4.3 étoiles sur 5", "34 commentaires client",
   // "En stock.", artist byline (no brand).
@@ -372,6 +405,10 @@ d('parseDetailsPage: secondary fields', () => {
     expect(parse('details-FR-B07H57DNVV.html').seller).toEqual({ name: 'Amazon', id: null });
     expect(parse('details-BR-8565042472.html').seller).toEqual({ name: 'Amazon.com.br', id: null });
     expect(parse('details-DE-B01GAWQSFW.html').seller).toBeNull();
+    // The used row's "Vendido por Amazon Segunda mano" (#merchant-info in an inactive accordion row)
+    // is not the buy box; the active row's offer-display block says "Vendido por Amazon".
+    expect(parse('details-ES-B07JH148DF.html').seller).toEqual({ name: 'Amazon', id: null });
+    expect(parse('details-BR-B09YRKYRSM.html').seller).toEqual({ name: 'HiKA', id: 'A1WPWEG18ZHPU4' });
   });
 
   it('variants from twister scripts and from the scripts-stripped inline twister', () => {

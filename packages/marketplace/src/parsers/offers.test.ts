@@ -210,6 +210,61 @@ function aodPage(opts: { total: number; endShown: boolean }): string {
 </div></body></html>`;
 }
 
+d('parseOffersPage: a real All Offers Display panel (2021), VTech CS6114', () => {
+  // #aod-pinned-offer (plus its #aod-sticky-pinned-container copy) and six #aod-offer blocks: the
+  // .a-price inside #aod-price-N, "+ $14.38 shipping" as a plain secondary span under the price,
+  // #aod-offer-soldBy links "/gp/aag/main?...seller=<id>&isAmazonFulfilled=<0|1>", #aod-offer-shipsFrom
+  // values, "Arrives: <b>March 3 - 9</b>" with a hidden "... More" expander, aod-total-offer-count 6.
+  const file = 'offers-US-B004OA758C-aod.html';
+
+  it('the pinned Amazon.com offer is the buy box; six more offers; no next page after "End of results"', () => {
+    const page = parse(file);
+    expect(page.title).toBe('VTech CS6114 DECT 6.0 Cordless Phone with Caller ID/Call Waiting, White/Grey with 1 Handset');
+    expect(page.totalOffers).toBe(6);
+    expect(page.hasNextPage).toBe(false);
+    expect(page.offers.map((o) => [o.seller?.name, o.price?.amount, o.shipping?.amount ?? null, o.fulfilledByAmazon])).toEqual([
+      ['Amazon.com', 14.97, 14.38, true],
+      ['Essence2Beauty', 21.95, 14.38, true],
+      ['Essence2Beauty', 21.99, 22.38, true],
+      ["Get 'N' Go 1", 22.59, 16.68, true],
+      ['Triplenet Pricing INC', 25.99, 58, false],
+      ['Moon Tech', 24.75, 359.95, false],
+      // "beyond seller's shipping coverage": no shipping charge is offered at all
+      ['BikeSomeWhere', 36.89, null, false],
+    ]);
+  });
+
+  it('first and a merchant-fulfilled offer in full; delivery text without the hidden expander', () => {
+    const [first, , , , triplenet] = parse(file).offers;
+    expect(first).toEqual(
+      offer({
+        position: 1,
+        price: usd(14.97),
+        shipping: usd(14.38),
+        condition: 'New',
+        seller: { name: 'Amazon.com', id: null },
+        fulfilledByAmazon: true,
+        shipsFrom: 'Amazon.com',
+        isBuyBox: true,
+        deliveryText: 'Arrives: March 3 - 9',
+      }),
+    );
+    expect(triplenet).toEqual(
+      offer({
+        position: 5,
+        price: usd(25.99),
+        shipping: usd(58),
+        condition: 'New',
+        seller: { name: 'Triplenet Pricing INC', id: 'AAZRLVTNON75Z' },
+        fulfilledByAmazon: false,
+        shipsFrom: 'Triplenet Pricing INC',
+        isBuyBox: false,
+        deliveryText: 'Arrives: Feb 24 - March 4',
+      }),
+    );
+  });
+});
+
 describe('parseOffersPage: All Offers Display layout (2021+)', () => {
   it('pinned offer is the buy box; the sticky copy is ignored; sellers, FBA and shipping per offer', () => {
     const page = parseOffersPage(aodPage({ total: 2, endShown: true }), DE);

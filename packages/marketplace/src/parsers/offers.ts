@@ -200,9 +200,22 @@ function aodShipping(doc: Doc, offer: Block, price: Money | null, marketplace: s
     return m && m.amount === 0 ? freeShipping(price, marketplace) : m;
   }
   const text = nodeText(firstOf(offer.els, (n) => hasClass(n, 'aod-ship-charge') || (attr(n, 'id') ?? '').startsWith('aod-offer-shipping')));
-  if (!text) return null;
+  if (!text) return surchargeShipping(offer, marketplace);
   if (/\d/.test(text)) return moneyOf(doc, firstOf(offer.els, (n) => hasClass(n, 'aod-ship-charge')), marketplace) ?? parseMoney(text, marketplace);
   return FREE_RE.test(text) ? freeShipping(price, marketplace) : null;
+}
+
+/**
+ * Older panels print the charge as a plain secondary line under the price: "+ $14.38 shipping",
+ * "+ 3,99 € Versand". The leading "+" and a money amount mark it in every language.
+ */
+function surchargeShipping(offer: Block, marketplace: string): Money | null {
+  for (const n of offer.els) {
+    if (n.name !== 'span' || !hasClass(n, 'a-color-secondary')) continue;
+    const text = nodeText(n);
+    if (/^\+\s*\S*\d/.test(text)) return positive(parseMoney(text.slice(1), marketplace));
+  }
+  return null;
 }
 
 function aodDelivery(doc: Doc, offer: Block): string | null {
@@ -210,7 +223,10 @@ function aodDelivery(doc: Doc, offer: Block): string | null {
     offer.els,
     (n) => attr(n, 'id') === 'mir-layout-DELIVERY_BLOCK' || (attr(n, 'id') ?? '').startsWith('delivery-block') || hasClass(n, 'aod-delivery-promise'),
   ) ?? firstOf(offer.els, (n) => attr(n, 'data-csa-c-delivery-time') !== undefined);
-  const lines = block ? linesOf(doc.$(block as never)) : [];
+  // Hidden parts ("... More" expanders) are not shown to a shopper.
+  const shown = block ? doc.$(block as never).clone() : null;
+  shown?.find('.aok-hidden').remove();
+  const lines = shown ? linesOf(shown) : [];
   return lines.length ? lines.join(' ') : null;
 }
 

@@ -15,8 +15,10 @@ d('detectPageKind on fixture pages', () => {
     'captcha-1.html': 'captcha',
     'details-BR-8565042472.html': 'details',
     'details-BR-B085VK7LYQ.html': 'details',
+    'details-BR-B09YRKYRSM.html': 'details',
     'details-DE-B01GAWQSFW.html': 'details',
     'details-ES-B01MUGXRT9.html': 'details',
+    'details-ES-B07JH148DF.html': 'details',
     'details-ES-B08PBWPQ16.html': 'details',
     'details-FR-B07H57DNVV.html': 'details',
     'details-UK-1439878676.html': 'details',
@@ -33,6 +35,7 @@ d('detectPageKind on fixture pages', () => {
     'search-US-portable-charger.html': 'search',
     'offers-US-0133356728.html': 'offers',
     'offers-US-1133958095.html': 'offers',
+    'offers-US-B004OA758C-aod.html': 'offers',
     'bestsellers-IN-books.html': 'bestsellers',
     'bestsellers-US-electronics.html': 'bestsellers',
     // Review pages link /ap/signin (vote buttons, the next page) without being a sign-in wall.
