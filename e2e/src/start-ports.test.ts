@@ -74,18 +74,19 @@ it('`pnpm start:sim` runs the stack against an in-process simulator on a free po
     expect(created.status).toBe(202);
     const jobId = ((await created.json()) as { data: { id: string } }).data.id;
     let status = '';
-    while (!['completed', 'failed'].includes(status) && Date.now() < started + 60_000) {
+    while (!['completed', 'failed'].includes(status) && Date.now() < started + 90_000) {
       await new Promise((r) => setTimeout(r, 250));
       status = (((await (await fetch(`http://127.0.0.1:${port}/v1/key/jobs/${jobId}`, { headers })).json()) as { data: { status: string } }).data.status);
     }
     expect(status).toBe('completed');
     // At the production politeness (0.8 requests per second through the one exit) 60 targets
-    // cannot take less than 74 s; the local default makes it seconds. 40 s leaves a loaded
-    // 2-core machine a wide margin while still failing if the default were not applied.
-    expect(Date.now() - started).toBeLessThan(40_000);
+    // cannot take less than 74 s; the local default makes it seconds (13 s measured on a 2-core
+    // machine at load 12, where parsing is the bound). 60 s leaves a loaded machine a wide margin
+    // while still failing if the default were not applied.
+    expect(Date.now() - started).toBeLessThan(60_000);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   } finally {
     if (run.child.exitCode === null) run.child.kill('SIGKILL');
   }
-}, 90_000);
+}, 150_000);
