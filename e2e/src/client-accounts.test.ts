@@ -93,7 +93,15 @@ it('the crawl CLI: jobs estimate, usage, jobs retry --failed, jobs delete', asyn
 
   const usage = await crawl(['usage', '--limit', '2'], env);
   expect(usage.code).toBe(0);
-  expect(JSON.parse(usage.stdout)).toMatchObject({ data: { balance: expect.any(Number), ledger: [expect.any(Object), expect.any(Object)] }, pagination: { limit: 2 } });
+  // the bare usage object, like every other command; the ledger's paging is a line on stderr
+  const printed = JSON.parse(usage.stdout);
+  expect(printed).toMatchObject({ balance: expect.any(Number), plan: 'growth', ledger: [expect.any(Object), expect.any(Object)] });
+  expect(printed).not.toHaveProperty('data');
+  expect(printed).not.toHaveProperty('pagination');
+  expect(usage.stderr).toMatch(/^ledger: entries 1-2 of \d+; --offset 2 for the next page\n$/);
+  const next = await crawl(['usage', '--limit', '2', '--offset', '2'], env);
+  expect(JSON.parse(next.stdout).ledger).toHaveLength(2);
+  expect(next.stderr).toMatch(/^(ledger: entries 3-4 of \d+; --offset 4 for the next page\n)?$/);
 
   const del = await crawl(['jobs', 'delete', jobId], env);
   expect(del.code).toBe(0);

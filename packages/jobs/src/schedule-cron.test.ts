@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import { checkCron, nextFireAfter, shortestIntervalSeconds } from './schedule-cron';
+import { checkCron, FIVE_FIELD_EXAMPLE, nextFireAfter, shortestIntervalSeconds, SIX_FIELD_EXAMPLE } from './schedule-cron';
 
 it('accepts 5- and 6-field expressions and computes UTC fire times', () => {
   expect(checkCron('0 9 * * 1')).toEqual({ ok: true, fields: 5 });
@@ -14,6 +14,16 @@ it.each(['* * *', '* * * * * * *', '61 * * * *', 'every minute', '', '0 25 * * *
   const check = checkCron(expr);
   expect(check.ok).toBe(false);
   if (!check.ok) expect(check.message.length).toBeGreaterThan(10);
+});
+
+it('recommends, in the refusal, examples that are valid and respect the 60 s minimum interval', () => {
+  const check = checkCron('*/30 * * *');
+  expect(check).toEqual({ ok: false, message: expect.stringContaining(`"${FIVE_FIELD_EXAMPLE}"`) });
+  if (!check.ok) expect(check.message).toContain(`"${SIX_FIELD_EXAMPLE}"`);
+  expect(checkCron(FIVE_FIELD_EXAMPLE)).toEqual({ ok: true, fields: 5 });
+  expect(checkCron(SIX_FIELD_EXAMPLE)).toEqual({ ok: true, fields: 6 });
+  for (const example of [FIVE_FIELD_EXAMPLE, SIX_FIELD_EXAMPLE]) expect(shortestIntervalSeconds(example)).toBeGreaterThanOrEqual(60);
+  expect(shortestIntervalSeconds(SIX_FIELD_EXAMPLE)).toBe(900);
 });
 
 describe('shortestIntervalSeconds', () => {

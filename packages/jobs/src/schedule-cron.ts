@@ -1,5 +1,12 @@
 import { CronExpressionParser } from 'cron-parser';
 
+/**
+ * The examples the refusal message recommends. Both fire far less often than the plans' minimum
+ * interval between runs (60 s), so a user who copies one gets a schedule, not a second 400.
+ */
+export const FIVE_FIELD_EXAMPLE = '0 9 * * 1'; // Mondays at 09:00 UTC
+export const SIX_FIELD_EXAMPLE = '30 */15 * * * *'; // every 15 minutes, at second 30
+
 export type CronCheck = { ok: true; fields: 5 | 6 } | { ok: false; message: string };
 
 /**
@@ -12,7 +19,7 @@ export function checkCron(expression: string): CronCheck {
   if (fields.length !== 5 && fields.length !== 6) {
     return {
       ok: false,
-      message: `has ${fields.length} field${fields.length === 1 ? '' : 's'}; use 5 fields "minute hour day-of-month month day-of-week" (e.g. "0 9 * * 1") or 6 with seconds first (e.g. "*/30 * * * * *")`,
+      message: `has ${fields.length} field${fields.length === 1 ? '' : 's'}; use 5 fields "minute hour day-of-month month day-of-week" (e.g. "${FIVE_FIELD_EXAMPLE}") or 6 with seconds first (e.g. "${SIX_FIELD_EXAMPLE}")`,
     };
   }
   try {

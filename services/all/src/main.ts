@@ -6,7 +6,7 @@
 import { exitOnConfigError } from '@crawl/config';
 import { createLogger, exitOnPortInUse, ShutdownRegistry } from '@crawl/observability';
 import { createDemoProjectIfEmpty } from './demo';
-import { ALL_USAGE, parseAllArgs, startLocalSimulator } from './simulator';
+import { ALL_USAGE, crawlingBannerLines, parseAllArgs, simulatorEnv, startLocalSimulator } from './simulator';
 import { loadGatewayConfig, startGateway } from '@crawl/gateway';
 import { loadSchedulerConfig, startScheduler } from '@crawl/scheduler';
 import { loadWebhooksConfig, startWebhooks } from '@crawl/webhooks';
@@ -26,16 +26,16 @@ async function main(): Promise<void> {
   }
   // Started first: the worker's config takes its origin as MARKETPLACE_ORIGIN_OVERRIDE.
   const simulator = options.simulator ? await startLocalSimulator(options.simulatorPort) : null;
-  const env = simulator ? { ...process.env, MARKETPLACE_ORIGIN_OVERRIDE: simulator.url } : process.env;
+  const { env, defaulted } = simulator ? simulatorEnv(process.env, simulator.url) : { env: process.env, defaulted: [] };
   let gatewayConfig;
   let workerConfig;
   let webhooksConfig;
   let schedulerConfig;
   try {
     schedulerConfig = loadSchedulerConfig(process.env);
-    gatewayConfig = loadGatewayConfig(process.env);
+    gatewayConfig = loadGatewayConfig(env);
     workerConfig = loadWorkerConfig(env);
-    webhooksConfig = loadWebhooksConfig(process.env);
+    webhooksConfig = loadWebhooksConfig(env);
   } catch (err) {
     exitOnConfigError(err);
   }
@@ -59,7 +59,13 @@ async function main(): Promise<void> {
     `  docs     ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  health   ${base}/healthz  ${base}/readyz`,
     `  metrics  ${base}/metrics${workerConfig.METRICS_PORT ? `  worker :${workerConfig.METRICS_PORT}/metrics  webhooks :${webhooksMetricsPort}/metrics` : ''}`,
-    `  crawling ${workerConfig.origins.override ?? 'real marketplaces (set MARKETPLACE_ORIGIN_OVERRIDE to use the simulator)'}`,
+    ...crawlingBannerLines({
+      override: workerConfig.origins.override,
+      simulator: simulator !== null,
+      exitRps: workerConfig.CRAWL_EXIT_RPS,
+      allowPrivateWebhooks: gatewayConfig.WEBHOOK_ALLOW_PRIVATE_URLS,
+      defaulted,
+    }),
   ];
   if (demo) {
     lines.push(

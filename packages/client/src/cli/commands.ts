@@ -206,14 +206,21 @@ const usageCommand: Command = {
   name: 'usage',
   usage: 'crawl usage [--from DATE] [--to DATE] [--limit N] [--offset N]',
   summary: "print the credit balance, plan, rate limit and the project's credit ledger",
-  help: `Prints {data, pagination}: the organization's balance and plan, the rate limit in force, the
-project's credit totals over the range (default: the last 30 days) and one page of its ledger.`,
+  help: `Prints the usage object, like the other commands print theirs: the organization's balance and
+plan, the rate limit in force, the project's credit totals over the range (default: the last 30
+days) and one page of its ledger (--limit entries from --offset). When the ledger has more
+entries than that page, one line on stderr says how many and which --offset comes next.`,
   options: { from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' } },
   args: { min: 0, max: 0 },
   async run({ client, project, values, io }) {
     const offset = str(values.offset) === '0' ? 0 : positiveInt(values.offset, '--offset', 'usage');
     const query = { from: str(values.from), to: str(values.to), limit: positiveInt(values.limit, '--limit', 'usage'), offset };
-    await write(io.stdout, json(await client.usage(project(), query)));
+    const { data, pagination } = await client.usage(project(), query);
+    await write(io.stdout, json(data));
+    if (pagination.hasMore) {
+      const shown = `${pagination.offset + 1}-${pagination.offset + data.ledger.length}`;
+      await write(io.stderr, `ledger: entries ${shown} of ${pagination.total}; --offset ${pagination.offset + data.ledger.length} for the next page\n`);
+    }
     return 0;
   },
 };

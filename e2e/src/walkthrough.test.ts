@@ -1,0 +1,100 @@
+/**
+ * The README's "Walk-through with curl" is `scripts/walkthrough.sh`: the README's blocks are the
+ * script's blocks, verbatim and in order, and the script runs with bash against `pnpm start:sim`
+ * (services/all with --simulator, as a newcomer starts it, without any setting of ours), checking
+ * what each step returned.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createTestDatabase, freePort, type TestDatabase, TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
+
+const ROOT = path.resolve(__dirname, '../..');
+const SCRIPT = path.join(ROOT, 'scripts/walkthrough.sh');
+const STEPS = ['helpers', 'project', 'receiver', 'webhooks', 'job', 'poll', 'results', 'deliveries', 'tracking', 'schedules', 'analytics', 'usage', 'estimate', 'delete', 'stop'];
+
+/** The script's blocks: the lines between `# >>> name` and `# <<<`. */
+function scriptBlocks(): { name: string; text: string }[] {
+  return [...readFileSync(SCRIPT, 'utf8').matchAll(/^# >>> (\S+)\n([\s\S]*?)^# <<<$/gm)].map((m) => ({ name: m[1]!, text: m[2]! }));
+}
+
+/** The ```sh blocks of the README's walk-through section, but the one that starts the stack. */
+function readmeBlocks(): string[] {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## Walk-through with curl\n');
+  expect(start).toBeGreaterThan(0);
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end);
+  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((text) => !text.startsWith('pnpm start:sim '));
+}
+
+it("the README's walk-through blocks are the script's blocks, verbatim and in order", () => {
+  const blocks = scriptBlocks();
+  expect(blocks.map((b) => b.name)).toEqual(STEPS);
+  expect(readmeBlocks()).toEqual(blocks.map((b) => b.text));
+});
+
+describe('scripts/walkthrough.sh against `pnpm start:sim`', () => {
+  let database: TestDatabase;
+  let stack: ChildProcess;
+  let banner = '';
+  let port: number;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
+    port = await freePort();
+    // the newcomer's environment: start:sim's own defaults for loopback receivers and politeness
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: uniquePrefix('walk'), PORT: String(port), METRICS_PORT: '', LOG_LEVEL: 'silent' };
+    delete env.WEBHOOK_ALLOW_PRIVATE_URLS;
+    delete env.CRAWL_EXIT_RPS;
+    stack = spawn(process.execPath, [path.join(ROOT, 'services/all/dist/main.js'), '--simulator'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    stack.stdout!.on('data', (c: Buffer) => (banner += c.toString()));
+    stack.stderr!.on('data', (c: Buffer) => (banner += c.toString()));
+    const deadline = Date.now() + 30_000;
+    while (!banner.includes('  webhooks ') && stack.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(banner).toContain('WEBHOOK_ALLOW_PRIVATE_URLS=true (the start:sim default');
+  }, 60_000);
+
+  afterAll(async () => {
+    if (stack && stack.exitCode === null) {
+      const exited = new Promise((resolve) => stack.once('exit', resolve));
+      stack.kill('SIGTERM');
+      await exited;
+    }
+    await database?.drop();
+  }, 30_000);
+
+  it('passes every step, and leaves no file in the repository', async () => {
+    const receiverPort = await freePort();
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn('bash', [SCRIPT], {
+        cwd: ROOT,
+        env: { ...process.env, API: `http://localhost:${port}`, RECEIVER_PORT: String(receiverPort), DATABASE_URL: database.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+    const passed = run.stdout.split('\n').filter((l) => l.startsWith('ok: ')).map((l) => l.slice(4));
+    // every step checked its outcome (the script stops at the first wrong one, naming it on stderr)
+    expect({ passed, failure: run.stderr.split('\n').filter((l) => l.startsWith('FAILED')) }).toEqual({ passed: STEPS, failure: [] });
+    expect(run.code).toBe(0);
+    // what the steps printed, as the README's comments say
+    expect(run.stdout).toMatch(/"success":true,"statusCode":200/);
+    // (curl prints no newline after a body: what follows one starts on the same line)
+    expect(run.stdout).toMatch(/job\.completed \{"id":"dlv_\w+","event":"job\.completed"/);
+    expect(run.stdout).toMatch(/\}\}204\n/);
+    expect(run.stdout).toContain('"code":"GONE"');
+    for (const file of ['deliveries.log', 'items.csv', 'webhooks.json']) expect(existsSync(path.join(ROOT, file))).toBe(false);
+    // the receiver was stopped by the script
+    await expect(fetch(`http://127.0.0.1:${receiverPort}/`)).rejects.toThrow();
+  }, 180_000);
+});
