@@ -522,7 +522,7 @@ export interface webhooks {
          * job.completed delivery
          * @description A crawl job completed: at least one target produced a result. `data` is the finished job.
          */
-        post: operations["jobCompletedWebhook"];
+        post: operations["jobCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -542,7 +542,7 @@ export interface webhooks {
          * job.failed delivery
          * @description A crawl job failed: no target produced a result (everything was refunded). `data` is the finished job.
          */
-        post: operations["jobFailedWebhook"];
+        post: operations["jobFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -562,7 +562,7 @@ export interface webhooks {
          * schedule.triggered delivery
          * @description Accepted as a trigger and sent by test deliveries; scheduled runs do not emit it live (their jobs' events carry `scheduleId`).
          */
-        post: operations["scheduleTriggeredWebhook"];
+        post: operations["scheduleTriggered"];
         delete?: never;
         options?: never;
         head?: never;
@@ -582,7 +582,7 @@ export interface webhooks {
          * product.changed delivery
          * @description A monitored field of a product changed between two crawls (details, or search: a card is compared only on what it shows). `data` has the changes and the merged last known snapshot.
          */
-        post: operations["productChangedWebhook"];
+        post: operations["productChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5969,7 +5969,7 @@ export interface operations {
             };
         };
     };
-    jobCompletedWebhook: {
+    jobCompleted: {
         parameters: {
             query?: never;
             header: {
@@ -5996,7 +5996,7 @@ export interface operations {
             };
         };
     };
-    jobFailedWebhook: {
+    jobFailed: {
         parameters: {
             query?: never;
             header: {
@@ -6023,7 +6023,7 @@ export interface operations {
             };
         };
     };
-    scheduleTriggeredWebhook: {
+    scheduleTriggered: {
         parameters: {
             query?: never;
             header: {
@@ -6050,7 +6050,7 @@ export interface operations {
             };
         };
     };
-    productChangedWebhook: {
+    productChanged: {
         parameters: {
             query?: never;
             header: {

