@@ -13,19 +13,23 @@
  *   ```<lang> illustrative  a sketch that is not meant to compile or parse (signatures, queries in
  *                           a language nothing here parses). Not checked.
  *
- * Any other info string, and a fence without one, fails: a new block states what it is.
+ * Any other info string, a fence without one, and an indented code block fail: a new block
+ * states what it is.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import MarkdownIt from 'markdown-it';
 
 const ROOT = path.resolve(__dirname, '../..');
 
 interface Block {
   /** README path relative to the repository root. */
   file: string;
+  /** 1-based line of the fence, or of an indented block's first line. */
+  at: number;
   /** 1-based line of the first line of the block's content. */
   line: number;
   info: string;
@@ -43,24 +47,22 @@ function readmes(dir = ROOT): string[] {
   return out.sort();
 }
 
-/** Fenced blocks (``` or ~~~, indented or not) of a markdown file. */
-function fencedBlocks(file: string, markdown: string): Block[] {
-  const blocks: Block[] = [];
-  const lines = markdown.split('\n');
-  let open: { fence: string; indent: number; info: string; line: number; body: string[] } | null = null;
-  for (const [i, line] of lines.entries()) {
-    const m = /^( *)(`{3,}|~{3,})(.*)$/.exec(line);
-    if (!open) {
-      if (m) open = { fence: m[2]!, indent: m[1]!.length, info: m[3]!.trim(), line: i + 2, body: [] };
-    } else if (m && m[2]!.startsWith(open.fence[0]!) && m[2]!.length >= open.fence.length && m[3]!.trim() === '') {
-      blocks.push({ file, line: open.line, info: open.info, text: open.body.join('\n') });
-      open = null;
-    } else {
-      open.body.push(line.slice(Math.min(open.indent, line.length - line.trimStart().length)));
-    }
-  }
-  if (open) throw new Error(`${file}:${open.line - 1}: unclosed code fence`);
-  return blocks;
+/**
+ * The code blocks of a markdown file, as CommonMark reads it (markdown-it): fenced ones, in lists
+ * too, and indented ones, which have no info string and so always fail the check below.
+ */
+function codeBlocks(file: string, markdown: string): Block[] {
+  return new MarkdownIt()
+    .parse(markdown, {})
+    .filter((t) => t.type === 'fence' || t.type === 'code_block')
+    .map((t) => ({
+      file,
+      // map[0] is the fence's line (0-based) for a fence, the first code line for an indented block
+      at: t.map![0] + 1,
+      line: t.map![0] + (t.type === 'fence' ? 2 : 1),
+      info: t.type === 'fence' ? t.info.trim() : '(indented: use a fence with an info string)',
+      text: t.content.replace(/\n$/, ''),
+    }));
 }
 
 type Kind = 'ts' | 'ts-continued' | 'sh' | 'json' | 'unchecked';
@@ -82,8 +84,8 @@ function kindOf(info: string): Kind | undefined {
   return undefined;
 }
 
-const all = readmes().flatMap((file) => fencedBlocks(file, readFileSync(path.join(ROOT, file), 'utf8')));
-const where = (b: Block) => `${b.file}:${b.line - 1}`;
+const all = readmes().flatMap((file) => codeBlocks(file, readFileSync(path.join(ROOT, file), 'utf8')));
+const where = (b: Block) => `${b.file}:${b.at}`;
 
 let dir: string;
 beforeAll(() => {
