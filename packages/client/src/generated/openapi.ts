@@ -356,7 +356,7 @@ export interface paths {
         };
         /**
          * Compare two jobs
-         * @description Compare the result sets of two jobs of the project: added, removed and changed products.
+         * @description Compare the result sets of two jobs of the project: the products only in one of them, in both, changed or moved.
          */
         get: operations["compareJobs"];
         put?: never;

@@ -181,7 +181,7 @@ export const API_OPERATIONS: Op[] = [
   { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/replay', tag: 'Webhooks', operationId: 'replayWebhookDeliveries', summary: 'Replay failed webhook deliveries', description: 'One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore).', params: projectId, body: ReplayWebhooksBody, headers: idempotencyHeader, status: 202, response: data(WebhookReplayResult), responseHeaders: REPLAYED, errors: [403, 409, 422] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'List tracked products', description: 'Tracked products with their latest snapshot and change counts.', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: "Get a tracked product's timeline", description: 'Snapshots of one product, newest first, with the changes between them.', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: Timeline, errors: [403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', operationId: 'compareJobs', summary: 'Compare two jobs', description: 'Compare the result sets of two jobs of the project: added, removed and changed products.', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', operationId: 'compareJobs', summary: 'Compare two jobs', description: 'Compare the result sets of two jobs of the project: the products only in one of them, in both, changed or moved.', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
   { method: 'get', path: '/v1/key/projects/{projectId}/usage', tag: 'Usage', summary: 'Get usage', description: "Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`.", params: projectId, query: usageQuery, status: 200, response: z.object({ data: Usage, pagination: Pagination }).strict(), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Get analytics', description: 'Project analytics over a date range (default: last 30 days).', params: projectId, query: analyticsQuery, status: 200, response: data(Analytics), errors: [403] },
 ];
@@ -234,15 +234,13 @@ function register(registry: OpenAPIRegistry, op: Op): void {
  * Mends what zod-to-openapi 7 writes for nullable schemas, in place, so that every schema accepts
  * null exactly when zod does and says so once:
  * - a nullable enum comes as `type: [string, null]` with an enum that lacks null (which rejects
- *   null), or, when also optional, as `type: string` with null in the enum (a value of another
- *   type than the schema's): both become `type: [string, null]` with null in the enum;
+ *   null): null joins the enum;
  * - a union with null (`orNull`) comes as `anyOf` with `{type: null}` twice: once is enough.
  */
 function mendNullables(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(mendNullables);
   if (!node || typeof node !== 'object') return;
   const schema = node as { type?: unknown; enum?: unknown[]; anyOf?: unknown[]; oneOf?: unknown[] };
-  if (Array.isArray(schema.enum) && typeof schema.type === 'string' && schema.enum.includes(null)) schema.type = [schema.type, 'null'];
   // a new array: the generator hands out zod's own array of values, which other schemas share
   if (Array.isArray(schema.type) && schema.type.includes('null') && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
   for (const key of ['anyOf', 'oneOf'] as const) {
