@@ -10,378 +10,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List jobs, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "queued" | "running" | "completed" | "failed" | "cancelled";
-                    q?: string;
-                    from?: string;
-                    to?: string;
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Job"][];
-                            pagination: components["schemas"]["Pagination"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * List jobs
+         * @description The project's jobs, newest first, filtered by status, text and creation time.
+         */
+        get: operations["listJobs"];
         put?: never;
-        /** Create a crawl job (credits reserved; 202 with Location) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "Idempotency-Key"?: string;
-                };
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateJobBody"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                202: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Path of the job */
-                        Location: string;
-                        /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: "true";
-                        /** @description The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time */
-                        "X-Credits-Remaining"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Job"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically */
-                402: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
-                409: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
-                422: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Create a crawl job
+         * @description Validates the body, reserves the credits of every target and queues the crawl; answers 202 with the job and its `Location`. Send an `Idempotency-Key` to make a retry of this request safe.
+         */
+        post: operations["createJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -397,160 +36,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cost of a job body and whether a create would be accepted now (validated like a create; creates and reserves nothing) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateJobBody"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["CostEstimate"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Estimate the cost of a job
+         * @description Cost of a job body and whether a create would be accepted now. The body is validated like a create; nothing is created or reserved.
+         */
+        post: operations["estimateJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -564,325 +54,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a job */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    jobId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Job"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get a job
+         * @description One job with its status, progress, credits and errors.
+         */
+        get: operations["getJob"];
         put?: never;
         post?: never;
-        /** Delete the results of a finished job; the job stays (with `resultsPurgedAt`) for the ledger, and its results and export answer 410 */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    jobId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Job"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
-                409: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a job's results
+         * @description Delete the results of a finished job. The job stays (with `resultsPurgedAt`) for the ledger, and its results and export answer 410.
+         */
+        delete: operations["deleteJob"];
         options?: never;
         head?: never;
         patch?: never;
@@ -895,177 +78,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A job's result items, paginated */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path: {
-                    jobId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["ResultItem"][];
-                            pagination: components["schemas"]["Pagination"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains */
-                410: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * List a job's results
+         * @description The result items of a job, paginated; each item's shape depends on the job type.
+         */
+        get: operations["listJobResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1081,193 +98,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the results of a completed job (json, csv or the versioned llm format) */
-        get: {
-            parameters: {
-                query?: {
-                    format?: "json" | "csv" | "llm";
-                };
-                header?: never;
-                path: {
-                    jobId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180 */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description `attachment; filename="<jobId>-<type>.<json|csv|llm.json>"` */
-                        "Content-Disposition"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ResultItem"][] | components["schemas"]["LlmExport"];
-                        "text/csv": string;
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
-                409: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains */
-                410: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Export the results of a job
+         * @description Download the results of a completed job as a file: json, csv or the versioned llm format.
+         */
+        get: operations["exportJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1285,219 +120,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry a job as a new job: every target of a failed or cancelled job (default), or `{"targets": "failed"}` for only the failed or cancelled targets of a finished job */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "Idempotency-Key"?: string;
-                };
-                path: {
-                    jobId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["RetryJobBody"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                202: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Path of the new job */
-                        Location: string;
-                        /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: "true";
-                        /** @description The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time */
-                        "X-Credits-Remaining"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Job"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically */
-                402: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
-                409: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
-                422: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Retry a job
+         * @description Retry a job as a new job: every target of a failed or cancelled job (default), or `{"targets": "failed"}` for only the failed or cancelled targets of a finished job.
+         */
+        post: operations["retryJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1513,173 +140,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a queued or running job (not-crawled targets refunded) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    jobId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Job"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
-                409: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Cancel a job
+         * @description Cancel a queued or running job; the targets not crawled yet are refunded.
+         */
+        post: operations["cancelJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1693,355 +158,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List schedules */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Schedule"][];
-                            pagination: components["schemas"]["Pagination"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * List schedules
+         * @description The project's schedules.
+         */
+        get: operations["listSchedules"];
         put?: never;
-        /** Create a schedule (cron in UTC, 5 or 6 fields) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "Idempotency-Key"?: string;
-                };
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateScheduleBody"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                201: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Path of the schedule */
-                        Location: string;
-                        /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: "true";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Schedule"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
-                409: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
-                422: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Create a schedule
+         * @description A schedule creates a job from its crawl config at each time of its cron expression (UTC, 5 or 6 fields).
+         */
+        post: operations["createSchedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2055,460 +182,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a schedule */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    scheduleId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Schedule"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get a schedule
+         * @description One schedule with its cron expression, crawl config and next run.
+         */
+        get: operations["getSchedule"];
         put?: never;
         post?: never;
-        /** Delete a schedule (its jobs stay) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    scheduleId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a schedule
+         * @description Delete a schedule; the jobs it created stay.
+         */
+        delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
-        /** Update enabled, cron or crawlConfig */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    scheduleId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateScheduleBody"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Schedule"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Update a schedule
+         * @description Change `enabled`, `cron` or `crawlConfig` of a schedule.
+         */
+        patch: operations["updateSchedule"];
         trace?: never;
     };
     "/v1/key/projects/{projectId}/webhooks": {
@@ -2518,317 +210,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhook configurations (with secrets) and recent delivery attempts */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Webhooks"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get the webhook configurations
+         * @description The project's webhook configurations (with their secrets) and the recent delivery attempts.
+         */
+        get: operations["getWebhooks"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace all webhook configurations (at most 20) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ReplaceWebhooksBody"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookConfigs"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Replace the webhook configurations
+         * @description Replace all of the project's webhook configurations (at most 20) in one request.
+         */
+        patch: operations["replaceWebhooks"];
         trace?: never;
     };
     "/v1/key/projects/{projectId}/webhooks/test": {
@@ -2840,177 +236,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one signed test delivery now */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TestWebhookBody"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookTestResult"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Send a test delivery
+         * @description Send one signed test delivery of an event to a webhook now and report its answer.
+         */
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3024,165 +254,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Deliveries, newest first, each with its last attempts (filters: status, event, webhookId, from, to) */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "pending" | "delivered" | "failed";
-                    event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
-                    webhookId?: string;
-                    from?: string;
-                    to?: string;
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookDelivery"][];
-                            pagination: components["schemas"]["Pagination"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * List webhook deliveries
+         * @description Deliveries, newest first, each with its last attempts; filters: status, event, webhookId, from, to.
+         */
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3200,191 +276,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending or with its webhook disabled) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    deliveryId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                202: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookDelivery"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
-                409: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Resend a webhook delivery
+         * @description One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending or with its webhook disabled).
+         */
+        post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3400,198 +296,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "Idempotency-Key"?: string;
-                };
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ReplayWebhooksBody"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                202: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: "true";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookReplayResult"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
-                409: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
-                422: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Replay failed webhook deliveries
+         * @description One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore).
+         */
+        post: operations["replayWebhookDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3605,162 +314,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tracked products with their latest snapshot and change counts */
-        get: {
-            parameters: {
-                query?: {
-                    marketplace?: string;
-                    changedSince?: string;
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["TrackedTarget"][];
-                            pagination: components["schemas"]["Pagination"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * List tracked products
+         * @description Tracked products with their latest snapshot and change counts.
+         */
+        get: operations["listTrackedTargets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3776,175 +334,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Snapshots of one product, newest first, with changes */
-        get: {
-            parameters: {
-                query: {
-                    marketplace: string;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                    asin: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Timeline"];
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get a tracked product's timeline
+         * @description Snapshots of one product, newest first, with the changes between them.
+         */
+        get: operations["getTrackedTargetTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3960,176 +354,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Compare two result sets (jobs) of the project */
-        get: {
-            parameters: {
-                query: {
-                    from: string;
-                    to: string;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Comparison"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown id, or an id of another project */
-                404: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Compare two jobs
+         * @description Compare the result sets of two jobs of the project: the products only in one of them, in both, changed or moved.
+         */
+        get: operations["compareJobs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4145,162 +374,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger` */
-        get: {
-            parameters: {
-                query?: {
-                    from?: string;
-                    to?: string;
-                    limit?: number;
-                    offset?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Usage"];
-                            pagination: components["schemas"]["Pagination"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get usage
+         * @description Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`.
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4316,159 +394,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Project analytics over a date range (default: last 30 days) */
-        get: {
-            parameters: {
-                query?: {
-                    from?: string;
-                    to?: string;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Analytics"];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
-                400: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-                401: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN: the path names another project than the key's */
-                403: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
-                413: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
-                429: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description INTERNAL: a fault of the service; the request id is in the logs */
-                500: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
-                        "X-RateLimit-Limit"?: number;
-                        /** @description Requests left in the current window */
-                        "X-RateLimit-Remaining"?: number;
-                        /** @description Whole seconds until the window resets */
-                        "X-RateLimit-Reset"?: number;
-                        /** @description Whole seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Get analytics
+         * @description Project analytics over a date range (default: last 30 days).
+         */
+        get: operations["getAnalytics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4484,31 +414,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Liveness"];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Liveness
+         * @description Answers 200 while the process is up.
+         */
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4524,44 +434,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: Postgres and Redis reachable (503 with the same body otherwise) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Readiness"];
-                        };
-                    };
-                };
-                /** @description Not ready: Postgres or Redis unreachable */
-                503: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Readiness"];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Readiness
+         * @description Answers 200 when Postgres and Redis are reachable, 503 with the same body otherwise.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4577,29 +454,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Prometheus text format */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/plain": string;
-                    };
-                };
-            };
-        };
+        /**
+         * Metrics
+         * @description The gateway's metrics in the Prometheus text format.
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4615,31 +474,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OpenAPI 3.1 JSON */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * This document
+         * @description The OpenAPI 3.1 document of this API.
+         */
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4655,29 +494,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interactive API documentation (works offline) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description HTML page */
-                200: {
-                    headers: {
-                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
-                        "X-Request-Id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-            };
-        };
+        /**
+         * API documentation
+         * @description Interactive API documentation of this document (works offline).
+         */
+        get: operations["getDocs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4701,33 +522,7 @@ export interface webhooks {
          * job.completed delivery
          * @description A crawl job completed: at least one target produced a result. `data` is the finished job.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    "X-Service-Signature": string;
-                    "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
-                    "X-Service-Delivery": string;
-                    "X-Service-Webhook-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["JobCompletedDelivery"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["jobCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4747,33 +542,7 @@ export interface webhooks {
          * job.failed delivery
          * @description A crawl job failed: no target produced a result (everything was refunded). `data` is the finished job.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    "X-Service-Signature": string;
-                    "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
-                    "X-Service-Delivery": string;
-                    "X-Service-Webhook-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["JobFailedDelivery"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["jobFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4793,33 +562,7 @@ export interface webhooks {
          * schedule.triggered delivery
          * @description Accepted as a trigger and sent by test deliveries; scheduled runs do not emit it live (their jobs' events carry `scheduleId`).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    "X-Service-Signature": string;
-                    "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
-                    "X-Service-Delivery": string;
-                    "X-Service-Webhook-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ScheduleTriggeredDelivery"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["scheduleTriggered"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4839,33 +582,7 @@ export interface webhooks {
          * product.changed delivery
          * @description A monitored field of a product changed between two crawls (details, or search: a card is compared only on what it shows). `data` has the changes and the merged last known snapshot.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    "X-Service-Signature": string;
-                    "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
-                    "X-Service-Delivery": string;
-                    "X-Service-Webhook-Id": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ProductChangedDelivery"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["productChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5238,7 +955,7 @@ export interface components {
                  * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent
                  * @enum {string}
                  */
-                sort?: "recent" | "helpful" | null;
+                sort?: "recent" | "helpful";
             };
         };
         CostEstimate: {
@@ -5285,7 +1002,7 @@ export interface components {
             reviewsCount: number | null;
             availability: {
                 /** @enum {string} */
-                status: "in_stock" | "out_of_stock" | "preorder" | "unknown" | null;
+                status: "in_stock" | "out_of_stock" | "preorder" | "unknown";
                 text: string | null;
             };
             mainImage: string | null;
@@ -5538,7 +1255,7 @@ export interface components {
                  * @description Reviews: the review order (absent when not asked)
                  * @enum {string}
                  */
-                sort?: "recent" | "helpful" | null;
+                sort?: "recent" | "helpful";
             };
         };
         Schedule: {
@@ -5577,7 +1294,7 @@ export interface components {
                      * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent
                      * @enum {string}
                      */
-                    sort?: "recent" | "helpful" | null;
+                    sort?: "recent" | "helpful";
                 };
             };
             /** @default true */
@@ -5599,7 +1316,7 @@ export interface components {
                      * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent
                      * @enum {string}
                      */
-                    sort?: "recent" | "helpful" | null;
+                    sort?: "recent" | "helpful";
                 };
             };
         };
@@ -5952,4 +1669,4412 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listJobs: {
+        parameters: {
+            query?: {
+                status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                q?: string;
+                from?: string;
+                to?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJobBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Path of the job */
+                    Location: string;
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically */
+            402: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    estimateJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJobBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CostEstimate"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listJobResults: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ResultItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains */
+            410: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportJob: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv" | "llm";
+            };
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180 */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `attachment; filename="<jobId>-<type>.<json|csv|llm.json>"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultItem"][] | components["schemas"]["LlmExport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains */
+            410: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RetryJobBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Path of the new job */
+                    Location: string;
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically */
+            402: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Path of the schedule */
+                    Location: string;
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhooks"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplaceWebhooksBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookConfigs"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookTestResult"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                webhookId?: string;
+                from?: string;
+                to?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayWebhooksBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookReplayResult"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTrackedTargets: {
+        parameters: {
+            query?: {
+                marketplace?: string;
+                changedSince?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TrackedTarget"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTrackedTargetTimeline: {
+        parameters: {
+            query: {
+                marketplace: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                asin: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compareJobs: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Comparison"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Usage"];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalytics: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Analytics"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Liveness"];
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Readiness"];
+                    };
+                };
+            };
+            /** @description Not ready: Postgres or Redis unreachable */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Readiness"];
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text format */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1 JSON */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    jobCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Signature": string;
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                "X-Service-Delivery": string;
+                "X-Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobCompletedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Signature": string;
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                "X-Service-Delivery": string;
+                "X-Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobFailedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    scheduleTriggered: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Signature": string;
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                "X-Service-Delivery": string;
+                "X-Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleTriggeredDelivery"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Signature": string;
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                "X-Service-Delivery": string;
+                "X-Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductChangedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

@@ -28,6 +28,7 @@ import {
   webhooksSchema as Webhooks,
   webhookTestResultSchema as WebhookTestResult,
 } from '@crawl/core';
+import { deriveOperationId } from './operation-ids';
 import { registerWebhooks } from './webhooks';
 
 /**
@@ -112,11 +113,27 @@ const scheduleId = z.object({ scheduleId: z.string() });
 
 type Headers = Record<string, { description: string; required?: boolean; schema: { type: 'string' | 'integer'; enum?: string[] } }>;
 
+/** The document's tags, each described (a new tag needs a description here). */
+const TAGS = {
+  Jobs: 'Crawl jobs: create, follow, retry, cancel, and read or export their results',
+  Schedules: 'Jobs created on a cron schedule',
+  Webhooks: 'Signed deliveries of job and product events to your endpoints, and their history',
+  'Change tracking': 'Products followed across crawls: snapshots, changes and comparisons of jobs',
+  Usage: 'Credits, plan, rate limit and the credit ledger',
+  Analytics: 'Aggregates of the crawls of a project',
+  Operations: 'Health, metrics and this document (no API key)',
+} as const;
+
 interface Op {
   method: Method;
   path: string;
-  tag: string;
+  tag: keyof typeof TAGS;
+  /** A few words (a title in documentation). */
   summary: string;
+  /** A sentence or two: what it does and what it answers. */
+  description: string;
+  /** Only where the name `deriveOperationId` gives reads badly; once published, never changed. */
+  operationId?: string;
   params?: z.AnyZodObject;
   query?: ZodTypeAny;
   body?: ZodTypeAny;
@@ -138,44 +155,49 @@ const data = (schema: ZodTypeAny) => z.object({ data: schema }).strict();
 const list = (schema: ZodTypeAny) => z.object({ data: z.array(schema), pagination: Pagination }).strict();
 
 export const API_OPERATIONS: Op[] = [
-  { method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job (credits reserved; 202 with Location)', params: projectId, body: CreateJobBody, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('job'), ...REPLAYED, ...CREDITS_REMAINING }, errors: [402, 403, 409, 422] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/jobs/estimate', tag: 'Jobs', summary: 'Cost of a job body and whether a create would be accepted now (validated like a create; creates and reserves nothing)', params: projectId, body: CreateJobBody, status: 200, response: data(CostEstimate), errors: [403] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'List jobs, newest first', params: projectId, query: listJobsQuery, status: 200, response: list(Job), errors: [403] },
-  { method: 'get', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: 'Get a job', params: jobId, status: 200, response: data(Job), errors: [404] },
-  { method: 'get', path: '/v1/key/jobs/{jobId}/results', tag: 'Jobs', summary: "A job's result items, paginated", params: jobId, query: resultsQuery, status: 200, response: list(ResultItem), errors: [404, 410] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job', description: 'Validates the body, reserves the credits of every target and queues the crawl; answers 202 with the job and its `Location`. Send an `Idempotency-Key` to make a retry of this request safe.', params: projectId, body: CreateJobBody, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('job'), ...REPLAYED, ...CREDITS_REMAINING }, errors: [402, 403, 409, 422] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/jobs/estimate', tag: 'Jobs', summary: 'Estimate the cost of a job', description: 'Cost of a job body and whether a create would be accepted now. The body is validated like a create; nothing is created or reserved.', params: projectId, body: CreateJobBody, status: 200, response: data(CostEstimate), errors: [403] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'List jobs', description: "The project's jobs, newest first, filtered by status, text and creation time.", params: projectId, query: listJobsQuery, status: 200, response: list(Job), errors: [403] },
+  { method: 'get', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: 'Get a job', description: 'One job with its status, progress, credits and errors.', params: jobId, status: 200, response: data(Job), errors: [404] },
+  { method: 'get', path: '/v1/key/jobs/{jobId}/results', tag: 'Jobs', summary: "List a job's results", description: "The result items of a job, paginated; each item's shape depends on the job type.", params: jobId, query: resultsQuery, status: 200, response: list(ResultItem), errors: [404, 410] },
   {
-    method: 'get', path: '/v1/key/jobs/{jobId}/export', tag: 'Jobs', summary: 'Download the results of a completed job (json, csv or the versioned llm format)', params: jobId, query: exportQuery, status: 200,
+    method: 'get', path: '/v1/key/jobs/{jobId}/export', tag: 'Jobs', operationId: 'exportJob', summary: 'Export the results of a job', description: 'Download the results of a completed job as a file: json, csv or the versioned llm format.', params: jobId, query: exportQuery, status: 200,
     responseDescription: 'A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180', responseHeaders: ATTACHMENT, errors: [404, 409, 410],
     content: { 'application/json': { schema: z.union([z.array(ResultItem), LlmExport]) }, 'text/csv': { schema: z.string() } },
   },
-  { method: 'post', path: '/v1/key/jobs/{jobId}/retry', tag: 'Jobs', summary: 'Retry a job as a new job: every target of a failed or cancelled job (default), or `{"targets": "failed"}` for only the failed or cancelled targets of a finished job', params: jobId, body: RetryJobBody, bodyOptional: true, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('new job'), ...REPLAYED, ...CREDITS_REMAINING }, errors: [402, 404, 409, 422] },
-  { method: 'delete', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: 'Delete the results of a finished job; the job stays (with `resultsPurgedAt`) for the ledger, and its results and export answer 410', params: jobId, status: 200, response: data(Job), errors: [404, 409] },
-  { method: 'post', path: '/v1/key/jobs/{jobId}/cancel', tag: 'Jobs', summary: 'Cancel a queued or running job (not-crawled targets refunded)', params: jobId, status: 200, response: data(Job), errors: [404, 409] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule (cron in UTC, 5 or 6 fields)', params: projectId, body: CreateScheduleBody, headers: idempotencyHeader, status: 201, response: data(Schedule), responseHeaders: { ...LOCATION('schedule'), ...REPLAYED }, errors: [403, 409, 422] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'List schedules', params: projectId, query: schedulesQuery, status: 200, response: list(Schedule), errors: [403] },
-  { method: 'get', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Get a schedule', params: scheduleId, status: 200, response: data(Schedule), errors: [404] },
-  { method: 'patch', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Update enabled, cron or crawlConfig', params: scheduleId, body: UpdateScheduleBody, status: 200, response: data(Schedule), errors: [404] },
-  { method: 'delete', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Delete a schedule (its jobs stay)', params: scheduleId, status: 204, responseDescription: 'Deleted', errors: [404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Webhook configurations (with secrets) and recent delivery attempts', params: projectId, query: webhooksQuery, status: 200, response: data(Webhooks), errors: [403] },
-  { method: 'patch', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Replace all webhook configurations (at most 20)', params: projectId, body: ReplaceWebhooksBody, status: 200, response: data(WebhookConfigs), errors: [403] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/test', tag: 'Webhooks', summary: 'Send one signed test delivery now', params: projectId, body: TestWebhookBody, status: 200, response: data(WebhookTestResult), errors: [403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/webhooks/deliveries', tag: 'Webhooks', summary: 'Deliveries, newest first, each with its last attempts (filters: status, event, webhookId, from, to)', params: projectId, query: deliveriesQuery, status: 200, response: list(WebhookDelivery), errors: [403] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/deliveries/{deliveryId}/resend', tag: 'Webhooks', summary: 'One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending or with its webhook disabled)', params: projectId.extend({ deliveryId: z.string() }), status: 202, response: data(WebhookDelivery), errors: [403, 404, 409] },
-  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/replay', tag: 'Webhooks', summary: 'One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore)', params: projectId, body: ReplayWebhooksBody, headers: idempotencyHeader, status: 202, response: data(WebhookReplayResult), responseHeaders: REPLAYED, errors: [403, 409, 422] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'Tracked products with their latest snapshot and change counts', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: 'Snapshots of one product, newest first, with changes', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: Timeline, errors: [403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', summary: 'Compare two result sets (jobs) of the project', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/usage', tag: 'Usage', summary: "Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`", params: projectId, query: usageQuery, status: 200, response: z.object({ data: Usage, pagination: Pagination }).strict(), errors: [403] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Project analytics over a date range (default: last 30 days)', params: projectId, query: analyticsQuery, status: 200, response: data(Analytics), errors: [403] },
+  { method: 'post', path: '/v1/key/jobs/{jobId}/retry', tag: 'Jobs', summary: 'Retry a job', description: 'Retry a job as a new job: every target of a failed or cancelled job (default), or `{"targets": "failed"}` for only the failed or cancelled targets of a finished job.', params: jobId, body: RetryJobBody, bodyOptional: true, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('new job'), ...REPLAYED, ...CREDITS_REMAINING }, errors: [402, 404, 409, 422] },
+  { method: 'delete', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: "Delete a job's results", description: 'Delete the results of a finished job. The job stays (with `resultsPurgedAt`) for the ledger, and its results and export answer 410.', params: jobId, status: 200, response: data(Job), errors: [404, 409] },
+  { method: 'post', path: '/v1/key/jobs/{jobId}/cancel', tag: 'Jobs', summary: 'Cancel a job', description: 'Cancel a queued or running job; the targets not crawled yet are refunded.', params: jobId, status: 200, response: data(Job), errors: [404, 409] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule', description: 'A schedule creates a job from its crawl config at each time of its cron expression (UTC, 5 or 6 fields).', params: projectId, body: CreateScheduleBody, headers: idempotencyHeader, status: 201, response: data(Schedule), responseHeaders: { ...LOCATION('schedule'), ...REPLAYED }, errors: [403, 409, 422] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'List schedules', description: "The project's schedules.", params: projectId, query: schedulesQuery, status: 200, response: list(Schedule), errors: [403] },
+  { method: 'get', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Get a schedule', description: 'One schedule with its cron expression, crawl config and next run.', params: scheduleId, status: 200, response: data(Schedule), errors: [404] },
+  { method: 'patch', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Update a schedule', description: 'Change `enabled`, `cron` or `crawlConfig` of a schedule.', params: scheduleId, body: UpdateScheduleBody, status: 200, response: data(Schedule), errors: [404] },
+  { method: 'delete', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Delete a schedule', description: 'Delete a schedule; the jobs it created stay.', params: scheduleId, status: 204, responseDescription: 'Deleted', errors: [404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Get the webhook configurations', description: "The project's webhook configurations (with their secrets) and the recent delivery attempts.", params: projectId, query: webhooksQuery, status: 200, response: data(Webhooks), errors: [403] },
+  { method: 'patch', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', operationId: 'replaceWebhooks', summary: 'Replace the webhook configurations', description: "Replace all of the project's webhook configurations (at most 20) in one request.", params: projectId, body: ReplaceWebhooksBody, status: 200, response: data(WebhookConfigs), errors: [403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/test', tag: 'Webhooks', summary: 'Send a test delivery', description: 'Send one signed test delivery of an event to a webhook now and report its answer.', params: projectId, body: TestWebhookBody, status: 200, response: data(WebhookTestResult), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/webhooks/deliveries', tag: 'Webhooks', summary: 'List webhook deliveries', description: 'Deliveries, newest first, each with its last attempts; filters: status, event, webhookId, from, to.', params: projectId, query: deliveriesQuery, status: 200, response: list(WebhookDelivery), errors: [403] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/deliveries/{deliveryId}/resend', tag: 'Webhooks', summary: 'Resend a webhook delivery', description: 'One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending or with its webhook disabled).', params: projectId.extend({ deliveryId: z.string() }), status: 202, response: data(WebhookDelivery), errors: [403, 404, 409] },
+  { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/replay', tag: 'Webhooks', operationId: 'replayWebhookDeliveries', summary: 'Replay failed webhook deliveries', description: 'One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore).', params: projectId, body: ReplayWebhooksBody, headers: idempotencyHeader, status: 202, response: data(WebhookReplayResult), responseHeaders: REPLAYED, errors: [403, 409, 422] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'List tracked products', description: 'Tracked products with their latest snapshot and change counts.', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: "Get a tracked product's timeline", description: 'Snapshots of one product, newest first, with the changes between them.', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: Timeline, errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', operationId: 'compareJobs', summary: 'Compare two jobs', description: 'Compare the result sets of two jobs of the project: the products only in one of them, in both, changed or moved.', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/usage', tag: 'Usage', summary: 'Get usage', description: "Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`.", params: projectId, query: usageQuery, status: 200, response: z.object({ data: Usage, pagination: Pagination }).strict(), errors: [403] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Get analytics', description: 'Project analytics over a date range (default: last 30 days).', params: projectId, query: analyticsQuery, status: 200, response: data(Analytics), errors: [403] },
 ];
 
 export const PUBLIC_OPERATIONS: Op[] = [
-  { method: 'get', path: '/healthz', tag: 'Operations', summary: 'Liveness: the process is up', status: 200, response: data(Liveness), errors: [], auth: false },
-  { method: 'get', path: '/readyz', tag: 'Operations', summary: 'Readiness: Postgres and Redis reachable (503 with the same body otherwise)', status: 200, response: data(Readiness), errors: [], auth: false },
-  { method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics', status: 200, responseDescription: 'Prometheus text format', errors: [], auth: false, content: { 'text/plain': { schema: z.string() } } },
-  { method: 'get', path: '/openapi.json', tag: 'Operations', summary: 'This document', status: 200, responseDescription: 'OpenAPI 3.1 JSON', errors: [], auth: false, content: { 'application/json': { schema: z.record(z.unknown()) } } },
-  { method: 'get', path: '/docs', tag: 'Operations', summary: 'Interactive API documentation (works offline)', status: 200, responseDescription: 'HTML page', errors: [], auth: false, content: { 'text/html': { schema: z.string() } } },
+  { method: 'get', path: '/healthz', tag: 'Operations', operationId: 'getLiveness', summary: 'Liveness', description: 'Answers 200 while the process is up.', status: 200, response: data(Liveness), errors: [], auth: false },
+  { method: 'get', path: '/readyz', tag: 'Operations', operationId: 'getReadiness', summary: 'Readiness', description: 'Answers 200 when Postgres and Redis are reachable, 503 with the same body otherwise.', status: 200, response: data(Readiness), errors: [], auth: false },
+  { method: 'get', path: '/metrics', tag: 'Operations', summary: 'Metrics', description: "The gateway's metrics in the Prometheus text format.", status: 200, responseDescription: 'Prometheus text format', errors: [], auth: false, content: { 'text/plain': { schema: z.string() } } },
+  { method: 'get', path: '/openapi.json', tag: 'Operations', operationId: 'getOpenApiDocument', summary: 'This document', description: 'The OpenAPI 3.1 document of this API.', status: 200, responseDescription: 'OpenAPI 3.1 JSON', errors: [], auth: false, content: { 'application/json': { schema: z.record(z.unknown()) } } },
+  { method: 'get', path: '/docs', tag: 'Operations', summary: 'API documentation', description: 'Interactive API documentation of this document (works offline).', status: 200, responseDescription: 'HTML page', errors: [], auth: false, content: { 'text/html': { schema: z.string() } } },
 ];
+
+/** A list answer (`{ data, pagination }`) of the form `list()` builds. */
+function isPaginated(response: ZodTypeAny | undefined): boolean {
+  return response instanceof z.ZodObject && 'pagination' in response.shape && response.shape.data instanceof z.ZodArray;
+}
 
 function register(registry: OpenAPIRegistry, op: Op): void {
   const authed = op.auth !== false;
@@ -187,8 +209,10 @@ function register(registry: OpenAPIRegistry, op: Op): void {
   const route: RouteConfig = {
     method: op.method,
     path: op.path,
+    operationId: op.operationId ?? deriveOperationId(op.method, op.path, { paginated: isPaginated(op.response) }),
     tags: [op.tag],
     summary: op.summary,
+    description: op.description,
     security: authed ? [{ apiKey: [] }] : [],
     request: {
       ...(op.params ? { params: op.params } : {}),
@@ -207,15 +231,23 @@ function register(registry: OpenAPIRegistry, op: Op): void {
 }
 
 /**
- * zod-to-openapi 7 renders a nullable enum as `type: [string, null]` with an `enum` that lacks
- * null, which rejects null; JSON Schema needs null in the enum too.
+ * Mends what zod-to-openapi 7 writes for nullable schemas, in place, so that every schema accepts
+ * null exactly when zod does and says so once:
+ * - a nullable enum comes as `type: [string, null]` with an enum that lacks null (which rejects
+ *   null): null joins the enum;
+ * - a union with null (`orNull`) comes as `anyOf` with `{type: null}` twice: once is enough.
  */
-function allowNullInNullableEnums(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(allowNullInNullableEnums);
+function mendNullables(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(mendNullables);
   if (!node || typeof node !== 'object') return;
-  const schema = node as { type?: unknown; enum?: unknown[] };
-  if (Array.isArray(schema.type) && schema.type.includes('null') && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
-  Object.values(node).forEach(allowNullInNullableEnums);
+  const schema = node as { type?: unknown; enum?: unknown[]; anyOf?: unknown[]; oneOf?: unknown[] };
+  // a new array: the generator hands out zod's own array of values, which other schemas share
+  if (Array.isArray(schema.type) && schema.type.includes('null') && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches)) schema[key] = branches.filter((b, i) => branches.findIndex((o) => JSON.stringify(o) === JSON.stringify(b)) === i);
+  }
+  Object.values(node).forEach(mendNullables);
 }
 
 let cached: object | null = null;
@@ -235,7 +267,8 @@ export function openApiDocument(): object {
         'Crawl jobs (keyword searches and product details on Amazon marketplaces), results and exports, schedules, change tracking, analytics and signed webhooks. Every `/v1/key` endpoint takes a project API key as a bearer token. Errors are `{"error": {"code", "message", "requestId", "details"}}`.',
     },
     servers: [{ url: '/' }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
   });
-  allowNullInNullableEnums(cached);
+  mendNullables(cached);
   return cached;
 }

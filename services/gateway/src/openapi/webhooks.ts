@@ -36,7 +36,12 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
     registry.registerWebhook({
       method: 'post',
       path: event,
+      // `job.completed` -> `jobCompleted` (generators add their own suffix: `JobCompletedWebhookPayload`)
+      operationId: event.replace(/\.(\w)/g, (_m, c: string) => c.toUpperCase()),
       tags: ['Webhooks'],
+      // No security scheme: the receiver authenticates a delivery by its signature header
+      // (X-Service-Signature, a parameter below), which no OpenAPI scheme describes.
+      security: [],
       summary: `${event} delivery`,
       description: WHEN[event],
       request: {
