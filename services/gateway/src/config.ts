@@ -1,4 +1,4 @@
-import { crawlWindowEnv, resolveSecretsKey, envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import { crawlWindowEnv, resolveSecretsKey, envBoolean, envInt, envNumber, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
 import { z } from 'zod';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
 import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
@@ -38,6 +38,11 @@ export const gatewayEnv = {
    *   clients in turn, and replicas x (10 + 4) stays far below Postgres' 100 connections.
    * - EXPORT_MAX_PER_PROJECT (2): one project cannot take every gateway's export slots; two let
    *   a client fetch two formats at once. The SDK retries the 429 after Retry-After.
+   * - EXPORT_MAX_PER_ORGANIZATION (4): the same across all projects of one organization, so
+   *   that creating projects does not multiply the cap.
+   * - EXPORT_ORGANIZATION_SHARE (0.5): the fraction of one gateway's EXPORT_POOL_SIZE that one
+   *   organization may hold (at least one slot): with the pool of 4, one organization streams
+   *   2 at most and the other 2 stay for the others. Beyond it: 429, like the caps above.
    * - EXPORT_IDLE_TIMEOUT_MS (30 s): a client that accepted no byte for that long (kernel
    *   buffers full) has stalled or gone; a slow but live link drains within seconds.
    * - EXPORT_MAX_DURATION_MS (5 min): the largest job (~100 MB of json) needs under 2 min at
@@ -48,6 +53,8 @@ export const gatewayEnv = {
    */
   EXPORT_POOL_SIZE: envInt(DEFAULT_EXPORT_LIMITS.poolSize, 1, 100),
   EXPORT_MAX_PER_PROJECT: envInt(DEFAULT_EXPORT_LIMITS.maxPerProject, 1, 1_000),
+  EXPORT_MAX_PER_ORGANIZATION: envInt(DEFAULT_EXPORT_LIMITS.maxPerOrganization, 1, 1_000),
+  EXPORT_ORGANIZATION_SHARE: envNumber(DEFAULT_EXPORT_LIMITS.organizationShare, 0.01, 1),
   EXPORT_IDLE_TIMEOUT_MS: envInt(DEFAULT_EXPORT_LIMITS.idleTimeoutMs, 100, 600_000),
   EXPORT_MAX_DURATION_MS: envInt(DEFAULT_EXPORT_LIMITS.maxDurationMs, 1_000, 3_600_000),
   EXPORT_SHUTDOWN_GRACE_MS: envInt(DEFAULT_EXPORT_LIMITS.shutdownGraceMs, 0, 20_000),

@@ -94,7 +94,11 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
   const redis = createRedisConnection(options.redisUrl);
   const exportLimits = { ...DEFAULT_EXPORT_LIMITS, ...options.exports };
   const exportDb = createDb({ url: options.databaseUrl, poolSize: exportLimits.poolSize, applicationName: 'gateway-export' });
-  const exportSlots = new LeaseSemaphore(redis, `${options.queuePrefix}:export`, exportLimits.maxPerProject, exportLimits.maxDurationMs + EXPORT_LEASE_SLACK_MS);
+  const leaseMs = exportLimits.maxDurationMs + EXPORT_LEASE_SLACK_MS;
+  const exportSlots = {
+    project: new LeaseSemaphore(redis, `${options.queuePrefix}:export`, exportLimits.maxPerProject, leaseMs),
+    organization: new LeaseSemaphore(redis, `${options.queuePrefix}:export-org`, exportLimits.maxPerOrganization, leaseMs),
+  };
   const producer = new QueueProducer(redis, options.queuePrefix);
   const jobs = new JobRepository(db);
   const credits = new CreditRepository(db);

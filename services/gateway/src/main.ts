@@ -25,6 +25,8 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     exports: {
       poolSize: config.EXPORT_POOL_SIZE,
       maxPerProject: config.EXPORT_MAX_PER_PROJECT,
+      maxPerOrganization: config.EXPORT_MAX_PER_ORGANIZATION,
+      organizationShare: config.EXPORT_ORGANIZATION_SHARE,
       idleTimeoutMs: config.EXPORT_IDLE_TIMEOUT_MS,
       maxDurationMs: config.EXPORT_MAX_DURATION_MS,
       shutdownGraceMs: config.EXPORT_SHUTDOWN_GRACE_MS,
