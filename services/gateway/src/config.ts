@@ -17,6 +17,8 @@ export const gatewayEnv = {
   /** A cancel refills the organization's release window at once (the same value as the workers'). */
   ...crawlWindowEnv,
   PORT: envInt(8080, 0, 65535),
+  /** Side port for /metrics and /healthz, never the API's PORT; unset = no metrics server. */
+  METRICS_PORT: envInt(0, 0, 65535),
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** How long a gateway trusts a looked-up API key (revocation delay); 0 disables. */
   AUTH_CACHE_TTL_MS: envInt(5_000, 0, 300_000),

@@ -172,7 +172,6 @@ export const API_OPERATIONS: Op[] = [
 export const PUBLIC_OPERATIONS: Op[] = [
   { method: 'get', path: '/healthz', tag: 'Operations', summary: 'Liveness: the process is up', status: 200, response: data(Liveness), errors: [], auth: false },
   { method: 'get', path: '/readyz', tag: 'Operations', summary: 'Readiness: Postgres and Redis reachable (503 with the same body otherwise)', status: 200, response: data(Readiness), errors: [], auth: false },
-  { method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics', status: 200, responseDescription: 'Prometheus text format', errors: [], auth: false, content: { 'text/plain': { schema: z.string() } } },
   { method: 'get', path: '/openapi.json', tag: 'Operations', summary: 'This document', status: 200, responseDescription: 'OpenAPI 3.1 JSON', errors: [], auth: false, content: { 'application/json': { schema: z.record(z.unknown()) } } },
   { method: 'get', path: '/docs', tag: 'Operations', summary: 'Interactive API documentation (works offline)', status: 200, responseDescription: 'HTML page', errors: [], auth: false, content: { 'text/html': { schema: z.string() } } },
 ];
