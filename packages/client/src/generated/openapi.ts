@@ -49,7 +49,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -111,7 +111,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -212,7 +212,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -325,7 +325,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -432,7 +432,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -494,7 +494,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -595,7 +595,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -657,7 +657,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -747,7 +747,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -826,7 +826,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -930,7 +930,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1009,7 +1009,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1115,7 +1115,7 @@ export interface paths {
                         "text/csv": string;
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1211,7 +1211,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1328,7 +1328,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1441,7 +1441,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1544,7 +1544,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1623,7 +1623,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1728,7 +1728,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1790,7 +1790,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1889,7 +1889,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1985,7 +1985,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2086,7 +2086,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2148,7 +2148,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2234,7 +2234,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2296,7 +2296,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2390,7 +2390,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2452,7 +2452,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2551,7 +2551,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2613,7 +2613,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2710,7 +2710,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2772,7 +2772,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2875,7 +2875,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2954,7 +2954,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3064,7 +3064,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3126,7 +3126,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3232,7 +3232,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3328,7 +3328,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3439,7 +3439,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3535,7 +3535,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3642,7 +3642,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3704,7 +3704,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3809,7 +3809,7 @@ export interface paths {
                         "application/json": components["schemas"]["Timeline"];
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3888,7 +3888,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3994,7 +3994,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4056,6 +4056,23 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains */
+                410: {
+                    headers: {
+                        /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                        "X-Request-Id"?: string;
+                        /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Whole seconds until the window resets */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
                 413: {
                     headers: {
@@ -4073,7 +4090,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4182,7 +4199,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4244,7 +4261,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4350,7 +4367,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem */
+                /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
                 400: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4412,7 +4429,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5206,8 +5223,8 @@ export interface components {
         CostEstimate: {
             /** @description Targets after normalization and de-duplication (what would be crawled and charged) */
             targets: number;
-            /** @description Search: result pages per keyword (`config.pages`); 1 for other types */
-            pages: number;
+            /** @description Search and reviews: pages per target (`config.pages`, default 1); null for other job types (one page per target), as on the job */
+            pages: number | null;
             /** @description What one target reserves: 5 per result page for search, 2 for details */
             creditsPerTarget: number;
             cost: number;

@@ -37,7 +37,7 @@ import { registerWebhooks } from './webhooks';
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
 const ERRORS: Record<number, string> = {
-  400: 'VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem',
+  400: 'VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem',
   401: 'UNAUTHORIZED: missing, malformed, unknown or revoked API key',
   402: 'INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically',
   403: "FORBIDDEN: the path names another project than the key's",
@@ -46,7 +46,7 @@ const ERRORS: Record<number, string> = {
   410: 'GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains',
   413: 'PAYLOAD_TOO_LARGE: body over 1 MiB',
   422: 'IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body',
-  429: 'RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds',
+  429: 'RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds',
   500: 'INTERNAL: a fault of the service; the request id is in the logs',
   503: 'UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds',
 };
@@ -164,7 +164,7 @@ export const API_OPERATIONS: Op[] = [
   { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/replay', tag: 'Webhooks', summary: 'One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore)', params: projectId, body: ReplayWebhooksBody, headers: idempotencyHeader, status: 202, response: data(WebhookReplayResult), responseHeaders: REPLAYED, errors: [403, 409, 422] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'Tracked products with their latest snapshot and change counts', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: 'Snapshots of one product, newest first, with changes', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: Timeline, errors: [403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', summary: 'Compare two result sets (jobs) of the project', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', summary: 'Compare two result sets (jobs) of the project', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404, 410] },
   { method: 'get', path: '/v1/key/projects/{projectId}/usage', tag: 'Usage', summary: "Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`", params: projectId, query: usageQuery, status: 200, response: z.object({ data: Usage, pagination: Pagination }).strict(), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Project analytics over a date range (default: last 30 days)', params: projectId, query: analyticsQuery, status: 200, response: data(Analytics), errors: [403] },
 ];
