@@ -29,7 +29,8 @@ export const gatewayEnv = {
    * TCP peer), `true` (any: only when nothing but your load balancer can reach the gateway),
    * a hop count (`1` behind one load balancer), or comma-separated addresses/subnets
    * (`10.0.0.0/8,loopback`). Behind a load balancer without it, every client shares the
-   * balancer's address and one client's failed logins would lock out the others.
+   * balancer's address, and one client's failed logins would get every other client's
+   * mistyped keys answered with 429 (valid keys are never refused).
    */
   TRUST_PROXY: trustProxyEnv,
   /**
