@@ -87,13 +87,13 @@ COPY --from=build /out /app
 # can verify it.
 USER 1000:1000
 
-# The gateway's port (PORT); worker and webhooks serve /metrics and /healthz on METRICS_PORT
-# (9464 in docker-compose.yml and infra/).
+# The gateway's port (PORT); every service serves /metrics and /healthz on METRICS_PORT
+# (9464 in docker-compose.yml and infra/), never on the API port.
 EXPOSE 8080
 
-# Liveness of the HTTP side of the process: /healthz on METRICS_PORT when it is set (worker,
-# webhooks), otherwise on PORT (gateway, default 8080). It fits the gateway, and the worker and
-# webhooks when METRICS_PORT is set. The scheduler and the one-shot commands (migration, CLI)
+# Liveness of the HTTP side of the process: /healthz on METRICS_PORT when it is set, otherwise
+# on PORT (gateway, default 8080). It fits the gateway, and the worker and webhooks when
+# METRICS_PORT is set. The scheduler and the one-shot commands (migration, CLI)
 # serve no HTTP: disable it for them (`docker run --no-healthcheck`, compose
 # `healthcheck: {disable: true}`). Kubernetes ignores HEALTHCHECK and uses the probes in infra/.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \

@@ -44,7 +44,7 @@ it('estimate, usage, retry of the failed targets and delete, through the SDK', a
   const projectId = tenant.projectId;
   const targets = ['B0ACCOUNT1', 'B0ACCFAIL2', 'B0ACCOUNT3'];
 
-  expect(await client.jobs.estimate(projectId, { type: 'details', targets })).toEqual({ targets: 3, pages: 1, creditsPerTarget: 2, cost: 6, balance: 20, accepted: true, refusal: null });
+  expect(await client.jobs.estimate(projectId, { type: 'details', targets })).toEqual({ targets: 3, pages: null, creditsPerTarget: 2, cost: 6, balance: 20, accepted: true, refusal: null });
   const tooBig = await client.jobs.estimate(projectId, { type: 'search', targets: ['a', 'b', 'c', 'd', 'e'] });
   expect(tooBig).toMatchObject({ cost: 25, accepted: false, refusal: { code: 'INSUFFICIENT_CREDITS' } });
 

@@ -90,6 +90,10 @@ interface EntryPoint {
   portVar: 'PORT' | 'METRICS_PORT' | null;
   /** Paths its HTTP server answers. */
   paths: Set<string>;
+  /** The env variable of the port serving /metrics (a side port, never the gateway's API port), or null. */
+  metricsPortVar: 'METRICS_PORT' | null;
+  /** Paths the metrics port answers. */
+  metricsPaths: Set<string>;
 }
 
 const gatewayPaths = new Set(sourceFiles('services/gateway/src').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/router\.get\(\s*'([^']+)'/g)].map((m) => m[1]!)));
@@ -112,13 +116,15 @@ function serviceEntry(name: string, load: (env: Env) => Obj): EntryPoint {
     load,
     portVar,
     paths: name === 'gateway' ? gatewayPaths : sideServer ? sidePaths : new Set(),
+    metricsPortVar: sideServer ? 'METRICS_PORT' : null,
+    metricsPaths: sideServer ? sidePaths : new Set(),
   };
 }
 
 function scriptEntry(entry: string, load: ((env: Env) => Obj) | null, paths: Set<string> = new Set()): EntryPoint {
   const src = read(entry.replace('/dist/', '/src/').replace(/\.js$/, '.ts'));
   const schema = /parseEnv(?:OrExit)?\((\w+)/.exec(src)?.[1];
-  return { entry, envNames: schema ? resolveBlock(schema, new Map()) : new Set(), marketplaceOrigins: false, load, portVar: null, paths };
+  return { entry, envNames: schema ? resolveBlock(schema, new Map()) : new Set(), marketplaceOrigins: false, load, portVar: null, paths, metricsPortVar: null, metricsPaths: new Set() };
 }
 
 const ENTRIES = new Map<string, EntryPoint>(
@@ -339,8 +345,13 @@ function checkKubernetes(objects: Obj[], configMaps: Map<string, Env>, label: st
 
     const annotations = pod.metadata.annotations ?? {};
     expect([where, annotations['prometheus.io/scrape']]).toEqual([where, 'true']);
-    expect([where, Number(annotations['prometheus.io/port'])]).toEqual([where, port]);
-    expect(entry.paths.has(annotations['prometheus.io/path'])).toBe(true);
+    expect([where, entry.metricsPortVar]).toEqual([where, 'METRICS_PORT']);
+    const metricsPort = Number(config[entry.metricsPortVar!]);
+    expect([where, Number(annotations['prometheus.io/port'])]).toEqual([where, metricsPort]);
+    expect([...ports.values()]).toContain(metricsPort);
+    expect(entry.metricsPaths.has(annotations['prometheus.io/path'])).toBe(true);
+    // The gateway's metrics are never on its API port.
+    if (entry.portVar === 'PORT') expect([where, metricsPort === port]).toEqual([where, false]);
   }
 
   // Init containers and Jobs run known entries too, with only the variables those read.
@@ -395,7 +406,9 @@ describe('source facts the checks rely on', () => {
     expect(ENTRIES.get('services/worker/dist/main.js')!.marketplaceOrigins).toBe(true);
     expect(ENTRIES.get('services/scheduler/dist/main.js')!.portVar).toBeNull();
     expect([...ENTRIES.get('packages/db/dist/migrate-main.js')!.envNames].sort()).toEqual(['DATABASE_POOL_SIZE', 'DATABASE_URL']);
-    expect([...gatewayPaths]).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/metrics']));
+    expect([...gatewayPaths]).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
+    expect(gatewayPaths.has('/metrics')).toBe(false);
+    expect(ENTRIES.get('services/gateway/dist/main.js')!.metricsPortVar).toBe('METRICS_PORT');
     expect([...sidePaths].sort()).toEqual(['/healthz', '/metrics']);
     expect(simulatorPaths.has('/__sim/health')).toBe(true);
     // The brute-force reading of the brief (every `KEY:` in the config files) adds nothing unknown.
@@ -730,8 +743,8 @@ describe('monitoring: Grafana dashboard and Prometheus rules', () => {
       const entry = entryOf(service.command, `scrape job ${job.job_name}`);
       const required = { SECRETS_KEY: 'ab'.repeat(32) } as Env; // the one variable without a default
       const env = { ...Object.fromEntries(Object.entries(service.environment as Obj).map(([k, v]) => [k, String(v).replace(/\$\{\w+:-([^}]*)\}/g, '$1')])), ...required };
-      expect([job.job_name, sd.port]).toEqual([job.job_name, Number(entry.load!(env)[entry.portVar!])]);
-      expect(entry.paths.has(job.metrics_path)).toBe(true);
+      expect([job.job_name, sd.port]).toEqual([job.job_name, Number(entry.load!(env)[entry.metricsPortVar!])]);
+      expect(entry.metricsPaths.has(job.metrics_path)).toBe(true);
     }
   });
 });

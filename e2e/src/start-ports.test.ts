@@ -33,6 +33,8 @@ function start(entry: string, env: Record<string, string>, args: string[] = []):
 it.each([
   ['the gateway', 'PORT', 'services/gateway/dist/main.js'],
   ['`pnpm start` (its gateway)', 'PORT', 'services/all/dist/main.js'],
+  ['the gateway (metrics side server)', 'METRICS_PORT', 'services/gateway/dist/main.js'],
+  ['`pnpm start` (its one metrics server)', 'METRICS_PORT', 'services/all/dist/main.js'],
   ['the worker (metrics side server)', 'METRICS_PORT', 'services/worker/dist/main.js'],
   ['the webhooks service (metrics side server)', 'METRICS_PORT', 'services/webhooks/dist/main.js'],
 ])('%s on a taken port prints one line naming %s and exits 1', async (_name, variable, entry) => {

@@ -48,7 +48,9 @@ export const ESTIMATE_REFUSALS = ['INSUFFICIENT_CREDITS'] as const;
 export const costEstimateSchema = z
   .object({
     targets: count.describe('Targets after normalization and de-duplication (what would be crawled and charged)'),
-    pages: count.describe('Search: result pages per keyword (`config.pages`); 1 for other types'),
+    pages: count
+      .nullable()
+      .describe('Search and reviews: pages per target (`config.pages`, default 1); null for other job types (one page per target), as on the job'),
     creditsPerTarget: count.describe('What one target reserves: 5 per result page for search, 2 for details'),
     cost: count,
     balance: z.number().int(),

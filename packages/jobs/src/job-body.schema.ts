@@ -4,7 +4,6 @@ import {
   JOB_TYPES,
   MARKETPLACE_CODES,
   MAX_PAGES,
-  MAX_PAGES_ANY_TYPE,
   MAX_REVIEW_PAGES,
   MAX_SEARCH_PAGES,
   type MarketplaceCode,
@@ -48,7 +47,8 @@ export const jobBodySchema = z
           .number()
           .int('must be a whole number of pages')
           .min(1, 'must be at least 1')
-          .max(MAX_PAGES_ANY_TYPE, `must be at most ${MAX_PAGES_ANY_TYPE}`)
+          // The maximum depends on the type (checked below, naming the type's own maximum): a
+          // bound of the largest here would answer "at most 10" to a search, whose maximum is 7.
           .optional()
           .describe(
             `Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to ${MAX_SEARCH_PAGES}; review pages per product, 1 to ${MAX_REVIEW_PAGES}; charged per page crawled`,

@@ -219,7 +219,8 @@ export class JobService {
     const accepted = balance >= cost;
     return {
       targets: body.targets.length,
-      pages,
+      // As on the job resource: a page count only for the types that crawl several pages.
+      pages: pagesOf(body),
       creditsPerTarget: creditCost(body.type, 1, pages),
       cost,
       balance,

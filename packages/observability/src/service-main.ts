@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exitOnConfigError } from '@crawl/config';
 import { exitOnPortInUse, listenOn } from './listen';
 import { createLogger } from './logger';
@@ -31,20 +31,50 @@ export function runServiceMain<C extends { LOG_LEVEL: string }>(
   });
 }
 
+/** Where a `/metrics` answer comes from: a registry, or a function giving Prometheus text. */
+export type MetricsSource = Registry | (() => Promise<string>);
+
+const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
 /**
- * `/metrics` and `/healthz` on a side port, for services without an HTTP API of their own.
- * Returns at once (callers start it alongside their consumers); a port that cannot be bound
- * prints one line naming `variable` and exits 1, like a bad environment variable, rather than
- * leaving a service running that Prometheus and the orchestrator's probe cannot reach.
+ * Several services' Prometheus texts as one exposition: a metric family that more than one
+ * of them exports (the process metrics every registry collects, each with its own `service`
+ * label) gets its HELP and TYPE once, followed by every service's samples. Scrapers refuse a
+ * family declared twice.
  */
-export function serveMetrics(port: number, registry: Registry, variable = 'METRICS_PORT'): Server {
-  const server = createServer((req, res) => {
+export function combineMetricsText(texts: string[]): string {
+  const families = new Map<string, { header: string[]; samples: string[] }>();
+  for (const text of texts) {
+    let current: { header: string[]; samples: string[] } | undefined;
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      const declared = /^# (HELP|TYPE) (\S+)/.exec(line);
+      if (declared) {
+        const name = declared[2]!;
+        current = families.get(name);
+        if (!current) families.set(name, (current = { header: [], samples: [] }));
+        if (!current.header.some((h) => h.startsWith(`# ${declared[1]} `))) current.header.push(line);
+        continue;
+      }
+      if (current) current.samples.push(line);
+    }
+  }
+  return [...families.values()].map((f) => [...f.header, ...f.samples].join('\n')).join('\n') + '\n';
+}
+
+/** The handler of a metrics side server: `/metrics` (every source, combined) and `/healthz`. */
+export function metricsRequestHandler(sources: MetricsSource[]) {
+  const collect = async (): Promise<string> => {
+    const texts = await Promise.all(sources.map((s) => (typeof s === 'function' ? s() : s.metrics())));
+    return texts.length === 1 ? texts[0]! : combineMetricsText(texts);
+  };
+  return (req: IncomingMessage, res: ServerResponse): void => {
     if (req.url === '/metrics') {
       // A collector that throws (e.g. a queue gauge while Redis is down) answers 500 to this
-      // scrape; an unhandled rejection here would take the whole worker down with it.
-      registry.metrics().then(
+      // scrape; an unhandled rejection here would take the whole process down with it.
+      collect().then(
         (body) => {
-          res.setHeader('content-type', registry.contentType);
+          res.setHeader('content-type', PROMETHEUS_CONTENT_TYPE);
           res.end(body);
         },
         (err: unknown) => {
@@ -59,7 +89,19 @@ export function serveMetrics(port: number, registry: Registry, variable = 'METRI
       res.statusCode = 404;
       res.end();
     }
-  });
+  };
+}
+
+/**
+ * `/metrics` and `/healthz` on a side port (METRICS_PORT), never on a public API port: the
+ * metrics show platform-wide counts, and scrapes must not compete with API requests. Returns
+ * at once (callers start it alongside their consumers); a port that cannot be bound prints one
+ * line naming `variable` and exits 1, like a bad environment variable, rather than leaving a
+ * service running that Prometheus and the orchestrator's probe cannot reach. Several sources
+ * (`pnpm start`, every service in one process) are served as one exposition.
+ */
+export function serveMetrics(port: number, sources: MetricsSource | MetricsSource[], variable = 'METRICS_PORT'): Server {
+  const server = createServer(metricsRequestHandler(Array.isArray(sources) ? sources : [sources]));
   listenOn(server, port, variable).catch((err: unknown) => {
     if (!exitOnPortInUse(err)) throw err;
   });

@@ -4,13 +4,38 @@
  * `pnpm start:sim` (`--simulator`) adds the marketplace simulator and crawls it.
  */
 import { exitOnConfigError } from '@crawl/config';
-import { createLogger, exitOnPortInUse, ShutdownRegistry } from '@crawl/observability';
+import { createServer } from 'node:http';
+import { createLogger, exitOnPortInUse, listenOn, type MetricsSource, metricsRequestHandler, PortInUseError, ShutdownRegistry } from '@crawl/observability';
 import { createDemoProjectIfEmpty } from './demo';
 import { ALL_USAGE, crawlingBannerLines, parseAllArgs, simulatorEnv, startLocalSimulator } from './simulator';
 import { loadGatewayConfig, startGateway } from '@crawl/gateway';
 import { loadSchedulerConfig, startScheduler } from '@crawl/scheduler';
 import { loadWebhooksConfig, startWebhooks } from '@crawl/webhooks';
 import { loadWorkerConfig, startWorker } from '@crawl/worker';
+
+/** METRICS_PORT when the environment does not set it (the Kubernetes and compose port too). */
+const DEFAULT_METRICS_PORT = 9464;
+
+/**
+ * Serves every service's metrics on METRICS_PORT (9464 when unset; 0 or empty turns it off). An explicit
+ * port that is taken stops the start with one line, like PORT; the default one only turns
+ * metrics off with a warning, so that two local stacks (or tests) can run side by side.
+ */
+async function serveAllMetrics(configured: number, sources: MetricsSource[], shutdown: ShutdownRegistry): Promise<number> {
+  const explicit = process.env.METRICS_PORT !== undefined;
+  const port = explicit ? configured : DEFAULT_METRICS_PORT;
+  if (!port) return 0;
+  const server = createServer(metricsRequestHandler(sources));
+  try {
+    await listenOn(server, port, 'METRICS_PORT');
+  } catch (err) {
+    if (explicit || !(err instanceof PortInUseError)) throw err;
+    process.stderr.write(`METRICS_PORT: port ${port} is in use, serving no metrics; set METRICS_PORT to a free port (0: none)\n`);
+    return 0;
+  }
+  shutdown.add('intake', 'metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));
+  return port;
+}
 
 async function main(): Promise<void> {
   let options;
@@ -44,12 +69,12 @@ async function main(): Promise<void> {
   shutdown.installSignalHandlers();
   // Closed last, after the workers stopped fetching from it.
   if (simulator) shutdown.add('connections', 'simulator', () => simulator.close());
-  const { port } = await startGateway(gatewayConfig, shutdown);
-  // In one process the worker and the webhooks service would both bind METRICS_PORT: the
-  // worker takes it and the webhooks service the next port.
-  const webhooksMetricsPort = webhooksConfig.METRICS_PORT ? webhooksConfig.METRICS_PORT + 1 : 0;
-  await startWorker(workerConfig, shutdown);
-  await startWebhooks({ ...webhooksConfig, METRICS_PORT: webhooksMetricsPort }, shutdown);
+  // One /metrics for every service, on METRICS_PORT, never on the API's PORT: each service's
+  // own side server stays off, and one server here serves their series together.
+  const { port, deps: gateway } = await startGateway({ ...gatewayConfig, METRICS_PORT: 0 }, shutdown);
+  const worker = await startWorker({ ...workerConfig, METRICS_PORT: 0 }, shutdown);
+  const webhooks = await startWebhooks({ ...webhooksConfig, METRICS_PORT: 0 }, shutdown);
+  const metricsPort = await serveAllMetrics(gatewayConfig.METRICS_PORT, [gateway.metrics, worker.metrics, webhooks.metrics], shutdown);
   await startScheduler(schedulerConfig, shutdown);
   const base = `http://localhost:${port}`;
   const demo = await createDemoProjectIfEmpty(gatewayConfig.DATABASE_URL);
@@ -58,7 +83,7 @@ async function main(): Promise<void> {
     `  API      ${base}/v1/key`,
     `  docs     ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  health   ${base}/healthz  ${base}/readyz`,
-    `  metrics  ${base}/metrics${workerConfig.METRICS_PORT ? `  worker :${workerConfig.METRICS_PORT}/metrics  webhooks :${webhooksMetricsPort}/metrics` : ''}`,
+    `  metrics  ${metricsPort ? `http://localhost:${metricsPort}/metrics   (every service; METRICS_PORT)` : `off (METRICS_PORT=0, or port ${DEFAULT_METRICS_PORT} in use)`}`,
     ...crawlingBannerLines({
       override: workerConfig.origins.override,
       simulator: simulator !== null,

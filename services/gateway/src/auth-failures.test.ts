@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
-/** Issue 11.6: unknown keys are limited per client address, before they cost a Postgres lookup. */
+/**
+ * Failed authentications are limited per client address; a valid key is never refused for
+ * what its address did (a guesser behind the same NAT must not lock out valid clients).
+ */
 let behindProxy: Harness;
 let direct: Harness;
+let uncached: Harness;
 let tenant: TestTenant;
-let lookups = 0;
 
 const randomKey = () => `cds_${randomBytes(4).toString('hex')}_${randomBytes(32).toString('base64url')}`;
 const jobsOf = (h: Harness, key: string, address?: string) => {
@@ -26,45 +29,66 @@ beforeAll(async () => {
   // Behind one trusted proxy (the test client on loopback plays the load balancer).
   behindProxy = await startHarness({ authFailuresPerMinute: 5, trustProxy: ['loopback'], authCacheTtlMs: 60_000 });
   direct = await startHarness({ authFailuresPerMinute: 5 });
+  // The defaults' limit, and no principal cache: every request's key is looked up.
+  uncached = await startHarness({ authFailuresPerMinute: 30, trustProxy: ['loopback'], authCacheTtlMs: 0 });
   tenant = await createTenant(behindProxy.deps.db);
-  const find = behindProxy.deps.tenancy.findPrincipalByKeyHash.bind(behindProxy.deps.tenancy);
-  behindProxy.deps.tenancy.findPrincipalByKeyHash = async (hash) => {
-    lookups += 1;
-    return find(hash);
-  };
 });
 afterAll(async () => {
   await behindProxy.close();
   await direct.close();
+  await uncached.close();
 });
 
-it('after 5 failed authentications an address gets 429 with Retry-After, and its guesses no longer reach Postgres', async () => {
+it('after 5 failed authentications an address gets 429 with Retry-After for unknown keys; other addresses are not affected', async () => {
   const address = '203.0.113.7';
-  lookups = 0;
   for (let i = 0; i < 5; i++) {
     const res = await jobsOf(behindProxy, randomKey(), address);
     expect([res.status, res.body.error.code, res.body.error.message]).toEqual([401, 'UNAUTHORIZED', 'Invalid API key.']);
   }
-  expect(lookups).toBe(5);
-  for (let i = 0; i < 50; i++) {
-    const res = await jobsOf(behindProxy, randomKey(), address);
+  for (let i = 0; i < 20; i++) {
+    const res = await jobsOf(behindProxy, i % 2 ? randomKey() : 'cds_bad', address);
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('RATE_LIMITED');
     expect(res.body.error.message).toMatch(/^Too many failed authentications from this address; retry after \d+ s\.$/);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
   }
-  expect(lookups).toBe(5);
+  // A request without any key is limited too.
+  expect((await behindProxy.http.get(`/v1/key/projects/${tenant.projectId}/jobs`).set('X-Forwarded-For', address)).status).toBe(429);
   // Another client is not affected.
   expect((await jobsOf(behindProxy, tenant.apiKey, '198.51.100.20')).status).toBe(200);
 });
 
-it('a key this gateway already knows keeps working from a blocked address (a valid client behind the same NAT)', async () => {
-  const address = '203.0.113.8';
-  expect((await jobsOf(behindProxy, tenant.apiKey, address)).status).toBe(200); // cached now
-  for (let i = 0; i < 5; i++) await jobsOf(behindProxy, 'cds_bad', address);
-  expect((await jobsOf(behindProxy, randomKey(), address)).status).toBe(429);
-  expect((await jobsOf(behindProxy, tenant.apiKey, address)).status).toBe(200);
+it('a valid key is never refused for its address\'s failures, even one this gateway has never seen', async () => {
+  const address = '203.0.113.9';
+  // 30 invalid keys (the default limit), then more: the address is over its limit.
+  for (let i = 0; i < 30; i++) expect((await jobsOf(uncached, randomKey(), address)).status).toBe(401);
+  expect((await jobsOf(uncached, randomKey(), address)).status).toBe(429);
+  // Keys of two other projects, never used before, from the same address: served at once.
+  const others = [await createTenant(uncached.deps.db), await createTenant(uncached.deps.db)];
+  for (const other of others) {
+    for (let i = 0; i < 3; i++) {
+      const res = await uncached.http.get(`/v1/key/projects/${other.projectId}/jobs`).set(bearer(other.apiKey)).set('X-Forwarded-For', address);
+      expect([res.status, res.headers['retry-after']]).toEqual([200, undefined]);
+    }
+  }
+  // ...while unknown keys from it stay limited, interleaved with the valid ones.
+  const unknown = await jobsOf(uncached, randomKey(), address);
+  expect([unknown.status, unknown.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+  expect(Number(unknown.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  const valid = await uncached.http.get(`/v1/key/projects/${others[0]!.projectId}/jobs`).set(bearer(others[0]!.apiKey)).set('X-Forwarded-For', address);
+  expect(valid.status).toBe(200);
+});
+
+it('a revoked key from a limited address is limited like an unknown one', async () => {
+  const address = '203.0.113.10';
+  const revoked = await createTenant(uncached.deps.db);
+  await uncached.deps.db.updateTable('api_key').set({ revoked_at: new Date() }).where('project_id', '=', revoked.projectId).execute();
+  const res = await uncached.http.get(`/v1/key/projects/${revoked.projectId}/jobs`).set(bearer(revoked.apiKey)).set('X-Forwarded-For', address);
+  expect([res.status, res.body.error.message]).toEqual([401, 'This API key has been revoked.']);
+  for (let i = 0; i < 30; i++) await jobsOf(uncached, 'cds_bad', address);
+  const limited = await uncached.http.get(`/v1/key/projects/${revoked.projectId}/jobs`).set(bearer(revoked.apiKey)).set('X-Forwarded-For', address);
+  expect(limited.status).toBe(429);
 });
 
 it('without a trusted proxy, X-Forwarded-For is ignored: rotating it does not escape the limit', async () => {

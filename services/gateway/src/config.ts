@@ -1,4 +1,4 @@
-import { crawlWindowEnv, resolveSecretsKey, envBoolean, envInt, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import { crawlWindowEnv, resolveSecretsKey, envBoolean, envInt, envNumber, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
 import { z } from 'zod';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
 import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
@@ -17,17 +17,20 @@ export const gatewayEnv = {
   /** A cancel refills the organization's release window at once (the same value as the workers'). */
   ...crawlWindowEnv,
   PORT: envInt(8080, 0, 65535),
+  /** Side port for /metrics and /healthz, never the API's PORT; unset = no metrics server. */
+  METRICS_PORT: envInt(0, 0, 65535),
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** How long a gateway trusts a looked-up API key (revocation delay); 0 disables. */
   AUTH_CACHE_TTL_MS: envInt(5_000, 0, 300_000),
-  /** Failed authentications per client address per minute before 429 (middleware/auth-failures.ts); 0 disables. */
+  /** Failed authentications per client address per minute before its invalid keys get 429 (middleware/auth-failures.ts); 0 disables. */
   AUTH_FAILURES_PER_MINUTE: envInt(DEFAULT_AUTH_FAILURES_PER_MINUTE, 0, 1_000_000),
   /**
    * Which proxies' X-Forwarded-For to believe for the client address: `false` (default: the
    * TCP peer), `true` (any: only when nothing but your load balancer can reach the gateway),
    * a hop count (`1` behind one load balancer), or comma-separated addresses/subnets
    * (`10.0.0.0/8,loopback`). Behind a load balancer without it, every client shares the
-   * balancer's address and one client's failed logins would lock out the others.
+   * balancer's address, and one client's failed logins would get every other client's
+   * mistyped keys answered with 429 (valid keys are never refused).
    */
   TRUST_PROXY: trustProxyEnv,
   /**
@@ -38,6 +41,11 @@ export const gatewayEnv = {
    *   clients in turn, and replicas x (10 + 4) stays far below Postgres' 100 connections.
    * - EXPORT_MAX_PER_PROJECT (2): one project cannot take every gateway's export slots; two let
    *   a client fetch two formats at once. The SDK retries the 429 after Retry-After.
+   * - EXPORT_MAX_PER_ORGANIZATION (4): the same across all projects of one organization, so
+   *   that creating projects does not multiply the cap.
+   * - EXPORT_ORGANIZATION_SHARE (0.5): the fraction of one gateway's EXPORT_POOL_SIZE that one
+   *   organization may hold (at least one slot): with the pool of 4, one organization streams
+   *   2 at most and the other 2 stay for the others. Beyond it: 429, like the caps above.
    * - EXPORT_IDLE_TIMEOUT_MS (30 s): a client that accepted no byte for that long (kernel
    *   buffers full) has stalled or gone; a slow but live link drains within seconds.
    * - EXPORT_MAX_DURATION_MS (5 min): the largest job (~100 MB of json) needs under 2 min at
@@ -48,6 +56,8 @@ export const gatewayEnv = {
    */
   EXPORT_POOL_SIZE: envInt(DEFAULT_EXPORT_LIMITS.poolSize, 1, 100),
   EXPORT_MAX_PER_PROJECT: envInt(DEFAULT_EXPORT_LIMITS.maxPerProject, 1, 1_000),
+  EXPORT_MAX_PER_ORGANIZATION: envInt(DEFAULT_EXPORT_LIMITS.maxPerOrganization, 1, 1_000),
+  EXPORT_ORGANIZATION_SHARE: envNumber(DEFAULT_EXPORT_LIMITS.organizationShare, 0.01, 1),
   EXPORT_IDLE_TIMEOUT_MS: envInt(DEFAULT_EXPORT_LIMITS.idleTimeoutMs, 100, 600_000),
   EXPORT_MAX_DURATION_MS: envInt(DEFAULT_EXPORT_LIMITS.maxDurationMs, 1_000, 3_600_000),
   EXPORT_SHUTDOWN_GRACE_MS: envInt(DEFAULT_EXPORT_LIMITS.shutdownGraceMs, 0, 20_000),

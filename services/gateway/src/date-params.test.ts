@@ -72,3 +72,26 @@ it('parses leap days, fractions and offsets exactly', () => {
     expect(parseApiDate(bad)).toHaveProperty('problem');
   }
 });
+
+it('keeps years 0000 to 0099 as written (Date.UTC alone reads them as 1900 to 1999)', () => {
+  const at = (value: string) => {
+    const parsed = parseApiDate(value);
+    if ('problem' in parsed) throw new Error(parsed.problem);
+    return [parsed.start.toISOString(), parsed.end.toISOString()];
+  };
+  expect(at('0050-01-01')).toEqual(['0050-01-01T00:00:00.000Z', '0050-01-01T23:59:59.999Z']);
+  expect(at('0099-12-31T23:59:59Z')).toEqual(['0099-12-31T23:59:59.000Z', '0099-12-31T23:59:59.000Z']);
+  expect(at('0001-03-01T00:30+01:00')[0]).toBe('0001-02-28T23:30:00.000Z');
+  expect(at('0000-02-29')[0]).toBe('0000-02-29T00:00:00.000Z'); // year 0 is a leap year (divisible by 400)
+  expect(parseApiDate('1900-02-29')).toEqual({ problem: '1900-02-29 is not a calendar date' });
+  expect(parseApiDate('0100-02-29')).toEqual({ problem: '0100-02-29 is not a calendar date' });
+  expect(at('2024-02-29')[0]).toBe('2024-02-29T00:00:00.000Z');
+});
+
+it('answers early-year ranges over HTTP without an error: nothing was created then', async () => {
+  for (const query of ['from=0050-01-01&to=0099-12-31', 'from=0000-01-01T00:00:00%2B01:00', 'to=0001-01-01']) {
+    const res = await get(`/jobs?${query}`);
+    expect([query, res.status, res.body.data]).toEqual([query, 200, []]);
+  }
+  expect((await get('/jobs?from=0050-01-01')).body.pagination.total).toBe(0);
+});

@@ -17,7 +17,18 @@ export interface ApiDate {
   end: Date;
 }
 
-const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const daysInMonth = (year: number, month: number) => (month === 2 ? (isLeap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
+
+/**
+ * `Date.UTC` for every four-digit year: `Date.UTC` itself reads years 0 to 99 as 1900 to 1999,
+ * so `0050-01-01` would silently mean 1950. The year is set apart, after the rest.
+ */
+function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): number {
+  const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second, millis));
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getTime();
+}
 
 /** Parses a date parameter, or says in a few words what is wrong with it. */
 export function parseApiDate(value: string): ApiDate | { problem: string } {
@@ -26,7 +37,7 @@ export function parseApiDate(value: string): ApiDate | { problem: string } {
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return { problem: `${m[1]}-${m[2]}-${m[3]} is not a calendar date` };
   if (m[4] === undefined) {
-    const start = Date.UTC(year, month - 1, day);
+    const start = utc(year, month, day);
     return { start: new Date(start), end: new Date(start + DAY_MS - 1) };
   }
   const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
@@ -34,7 +45,7 @@ export function parseApiDate(value: string): ApiDate | { problem: string } {
   const millis = Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3));
   const offset = offsetMinutes(m[8]);
   if (offset === null) return { problem: 'has an offset out of range (Z, or -23:59 to +23:59)' };
-  const instant = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis) - offset * 60_000);
+  const instant = new Date(utc(year, month, day, hour, minute, second, millis) - offset * 60_000);
   return { start: instant, end: instant };
 }
 

@@ -27,7 +27,7 @@ import { DEFAULT_CRAWL_ORG_WINDOW } from '@crawl/config';
 import { JobService, ReleaseWindow } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
 import { createRedisConnection, LeaseSemaphore, QueueProducer, type Redis } from '@crawl/queue';
-import { type AuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, NoopAuthFailureLimiter, RedisAuthFailureLimiter, type TrustProxy } from './middleware/auth-failures';
+import { apiKeyFailureLimiter, type AuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
 import { PrincipalCache } from './middleware/principal-cache';
 import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './middleware/rate-limiter';
 import { DEFAULT_EXPORT_LIMITS, EXPORT_LEASE_SLACK_MS, ExportGate, type ExportLimits } from './routes/jobs/export-gate';
@@ -94,7 +94,11 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
   const redis = createRedisConnection(options.redisUrl);
   const exportLimits = { ...DEFAULT_EXPORT_LIMITS, ...options.exports };
   const exportDb = createDb({ url: options.databaseUrl, poolSize: exportLimits.poolSize, applicationName: 'gateway-export' });
-  const exportSlots = new LeaseSemaphore(redis, `${options.queuePrefix}:export`, exportLimits.maxPerProject, exportLimits.maxDurationMs + EXPORT_LEASE_SLACK_MS);
+  const leaseMs = exportLimits.maxDurationMs + EXPORT_LEASE_SLACK_MS;
+  const exportSlots = {
+    project: new LeaseSemaphore(redis, `${options.queuePrefix}:export`, exportLimits.maxPerProject, leaseMs),
+    organization: new LeaseSemaphore(redis, `${options.queuePrefix}:export-org`, exportLimits.maxPerOrganization, leaseMs),
+  };
   const producer = new QueueProducer(redis, options.queuePrefix);
   const jobs = new JobRepository(db);
   const credits = new CreditRepository(db);
@@ -132,9 +136,7 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     }),
     webhookDeliveries: new WebhookDeliveryService(new WebhookLogRepository(db)),
     principalCache: new PrincipalCache(options.authCacheTtlMs),
-    authFailures: (options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE) > 0
-      ? new RedisAuthFailureLimiter(redis, options.queuePrefix, options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE, 60_000)
-      : new NoopAuthFailureLimiter(),
+    authFailures: apiKeyFailureLimiter(redis, options.queuePrefix, options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE),
     trustProxy: options.trustProxy ?? false,
     rateLimiter: options.rateLimitEnabled ? new RedisRateLimiter(redis, options.queuePrefix) : new NoopRateLimiter(),
     log: options.log,

@@ -35,7 +35,7 @@ it('labels 2xx, 4xx, 401 and 429 of one endpoint with the same route template; u
   expect(statuses).toContain(429);
   expect((await h.http.get('/v1/key/no/such/route/123').set(bearer(tenant.apiKey))).status).toBeGreaterThanOrEqual(400);
 
-  const text = (await h.http.get('/metrics')).text;
+  const text = await h.deps.metrics.metrics();
   const byRoute = statusesByRoute(text);
   expect([...byRoute.get('/v1/key/projects/:projectId/jobs')!].sort()).toEqual(expect.arrayContaining(['200', '202', '400', '401', '429']));
   expect([...byRoute.get('/v1/key/jobs/:jobId')!].sort()).toEqual(['401', '404']);

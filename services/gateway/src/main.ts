@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { DEV_SECRETS_KEY } from '@crawl/config';
-import { createLogger, createMetricsRegistry, listenOn, ShutdownRegistry, runServiceMain } from '@crawl/observability';
+import { createLogger, createMetricsRegistry, listenOn, serveMetrics, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { createApp } from './app';
 import { type GatewayConfig, loadGatewayConfig } from './config';
 import { buildGatewayDeps, closeGatewayDeps } from './deps';
@@ -25,6 +25,8 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     exports: {
       poolSize: config.EXPORT_POOL_SIZE,
       maxPerProject: config.EXPORT_MAX_PER_PROJECT,
+      maxPerOrganization: config.EXPORT_MAX_PER_ORGANIZATION,
+      organizationShare: config.EXPORT_ORGANIZATION_SHARE,
       idleTimeoutMs: config.EXPORT_IDLE_TIMEOUT_MS,
       maxDurationMs: config.EXPORT_MAX_DURATION_MS,
       shutdownGraceMs: config.EXPORT_SHUTDOWN_GRACE_MS,
@@ -52,6 +54,10 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     server.closeIdleConnections();
   });
   registry.add('connections', 'gateway pools', () => closeGatewayDeps(deps));
+  // Metrics on their own port (never the API's): unset, none (`pnpm start` serves every
+  // service's metrics together on its METRICS_PORT).
+  const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, deps.metrics) : null;
+  if (side) registry.add('intake', 'metrics server', () => new Promise<void>((resolve) => side.close(() => resolve())));
 
   // Jobs accepted before Redis is connected would all wait for the reconciler: give it a moment.
   await Promise.race([

@@ -1,15 +1,22 @@
 import { AppError, type FieldIssue } from '@crawl/core';
 import { z } from 'zod';
 
-/** Every zod issue becomes a `{path, message}` entry of a 400's details, not just the first. */
+/**
+ * Every zod issue becomes a `{path, message}` entry of a 400's details (`query.limit`,
+ * `body.config.pages`), not just the first. The message names the first problem once:
+ * `Invalid request query: unknown field(s): type.`, `Invalid request body: config.pages must be
+ * at most 7 for search jobs.` (the part of the request, then the field within it, if any).
+ */
 export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, value: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details: FieldIssue[] = result.error.issues.map((issue) => ({
-    path: [where, ...issue.path].join('.'),
+  const issues = result.error.issues.map((issue) => ({
+    field: issue.path.join('.'),
     message: issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message,
   }));
-  throw new AppError('VALIDATION_ERROR', `Invalid request ${where}: ${details[0]!.path} ${details[0]!.message}.`, { details });
+  const details: FieldIssue[] = issues.map(({ field, message }) => ({ path: field ? `${where}.${field}` : where, message }));
+  const first = issues[0]!;
+  throw new AppError('VALIDATION_ERROR', `Invalid request ${where}: ${first.field ? `${first.field} ` : ''}${first.message.replace(/\.$/, '')}.`, { details });
 }
 
 /**

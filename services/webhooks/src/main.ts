@@ -17,6 +17,8 @@ function deliveryMetrics(registry: Registry) {
 }
 
 export interface WebhooksHandle {
+  /** The Prometheus text of this service's registry (what /metrics serves). */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -66,7 +68,7 @@ export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownR
     await db.destroy();
   });
   log.info('webhooks service delivering');
-  return { close: () => registry.run('close') };
+  return { metrics: () => metrics.metrics(), close: () => registry.run('close') };
 }
 
 if (require.main === module) runServiceMain('webhooks', loadWebhooksConfig, startWebhooks);

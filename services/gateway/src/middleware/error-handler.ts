@@ -4,15 +4,22 @@ import type { Logger } from '@crawl/observability';
 import type { NextFunction, Request, Response } from 'express';
 
 /** body-parser errors carry a `type`; each maps to a documented code, never to a 500. */
-function fromBodyParser(err: { type?: string; status?: number }): AppError | null {
+function fromBodyParser(err: { type?: string; status?: number; encoding?: unknown; charset?: unknown }): AppError | null {
   switch (err.type) {
     case 'entity.too.large':
       return new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than 1 MiB.');
     case 'entity.parse.failed':
       return new AppError('VALIDATION_ERROR', 'Request body is not valid JSON.');
+    // A 400 naming what was sent (not a 415: the error codes are a closed set, and a client
+    // fixes both the same way, by sending what the message names).
     case 'encoding.unsupported':
+      return new AppError('VALIDATION_ERROR', `Content-Encoding ${quoted(err.encoding)} is not supported; send the body uncompressed or with gzip, deflate or br.`, {
+        details: [{ path: 'header.Content-Encoding', message: 'must be identity, gzip, deflate or br' }],
+      });
     case 'charset.unsupported':
-      return new AppError('VALIDATION_ERROR', 'Request body must be UTF-8 JSON.');
+      return new AppError('VALIDATION_ERROR', `Charset ${quoted(err.charset)} is not supported; the body must be UTF-8 JSON.`, {
+        details: [{ path: 'header.Content-Type', message: 'charset must be utf-8' }],
+      });
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
@@ -25,6 +32,11 @@ function fromBodyParser(err: { type?: string; status?: number }): AppError | nul
   }
 }
 
+/** A client-sent value in a message: quoted, printable, short. */
+function quoted(value: unknown): string {
+  return JSON.stringify(String(value ?? '').replace(/[^\x20-\x7e]/g, '?').slice(0, 40));
+}
+
 /** ioredis errors meaning "Redis is not reachable right now". */
 function isRedisUnavailable(err: unknown): boolean {
   const message = err instanceof Error ? err.message : '';
@@ -33,10 +45,15 @@ function isRedisUnavailable(err: unknown): boolean {
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  // express's router fails to decode a path parameter such as `%zz` or `%ff` (not UTF-8). Before
+  // the body parser's errors: this one also carries status 400, and is about the path.
+  if (err instanceof URIError) {
+    return new AppError('VALIDATION_ERROR', 'The URL path is not valid percent-encoding (each %XX must encode UTF-8).', {
+      details: [{ path: 'path', message: 'must be valid percent-encoded UTF-8' }],
+    });
+  }
   const parsed = err && typeof err === 'object' ? fromBodyParser(err as { type?: string }) : null;
   if (parsed) return parsed;
-  // express's router fails to decode a path parameter such as `%zz`
-  if (err instanceof URIError) return new AppError('VALIDATION_ERROR', 'The URL path is not valid percent-encoding.');
   // Safety net behind validation: Postgres refusing a value (SQLSTATE class 22, "data
   // exception": bad encoding, out-of-range number...) is the client's input, not our fault.
   if (err && typeof err === 'object' && /^22/.test(String((err as { code?: unknown }).code ?? ''))) {

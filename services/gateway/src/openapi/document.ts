@@ -38,7 +38,7 @@ import { registerWebhooks } from './webhooks';
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
 const ERRORS: Record<number, string> = {
-  400: 'VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding, a path that is not valid percent-encoding; `details` lists every problem',
+  400: 'VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem',
   401: 'UNAUTHORIZED: missing, malformed, unknown or revoked API key',
   402: 'INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically',
   403: "FORBIDDEN: the path names another project than the key's",
@@ -47,7 +47,7 @@ const ERRORS: Record<number, string> = {
   410: 'GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains',
   413: 'PAYLOAD_TOO_LARGE: body over 1 MiB',
   422: 'IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body',
-  429: 'RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds',
+  429: 'RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds',
   500: 'INTERNAL: a fault of the service; the request id is in the logs',
   503: 'UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds',
 };
@@ -121,7 +121,7 @@ const TAGS = {
   'Change tracking': 'Products followed across crawls: snapshots, changes and comparisons of jobs',
   Usage: 'Credits, plan, rate limit and the credit ledger',
   Analytics: 'Aggregates of the crawls of a project',
-  Operations: 'Health, metrics and this document (no API key)',
+  Operations: 'Health checks and this document (no API key)',
 } as const;
 
 interface Op {
@@ -181,7 +181,7 @@ export const API_OPERATIONS: Op[] = [
   { method: 'post', path: '/v1/key/projects/{projectId}/webhooks/replay', tag: 'Webhooks', operationId: 'replayWebhookDeliveries', summary: 'Replay failed webhook deliveries', description: 'One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore).', params: projectId, body: ReplayWebhooksBody, headers: idempotencyHeader, status: 202, response: data(WebhookReplayResult), responseHeaders: REPLAYED, errors: [403, 409, 422] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'List tracked products', description: 'Tracked products with their latest snapshot and change counts.', params: projectId, query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: "Get a tracked product's timeline", description: 'Snapshots of one product, newest first, with the changes between them.', params: projectId.extend({ asin: z.string().openapi({ example: 'B0DR8G428S' }) }), query: timelineQuery, status: 200, response: Timeline, errors: [403, 404] },
-  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', operationId: 'compareJobs', summary: 'Compare two jobs', description: 'Compare the result sets of two jobs of the project: the products only in one of them, in both, changed or moved.', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404] },
+  { method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', operationId: 'compareJobs', summary: 'Compare two jobs', description: 'Compare the result sets of two jobs of the project: the products only in one of them, in both, changed or moved.', params: projectId, query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404, 410] },
   { method: 'get', path: '/v1/key/projects/{projectId}/usage', tag: 'Usage', summary: 'Get usage', description: "Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`.", params: projectId, query: usageQuery, status: 200, response: z.object({ data: Usage, pagination: Pagination }).strict(), errors: [403] },
   { method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Get analytics', description: 'Project analytics over a date range (default: last 30 days).', params: projectId, query: analyticsQuery, status: 200, response: data(Analytics), errors: [403] },
 ];
@@ -189,7 +189,6 @@ export const API_OPERATIONS: Op[] = [
 export const PUBLIC_OPERATIONS: Op[] = [
   { method: 'get', path: '/healthz', tag: 'Operations', operationId: 'getLiveness', summary: 'Liveness', description: 'Answers 200 while the process is up.', status: 200, response: data(Liveness), errors: [], auth: false },
   { method: 'get', path: '/readyz', tag: 'Operations', operationId: 'getReadiness', summary: 'Readiness', description: 'Answers 200 when Postgres and Redis are reachable, 503 with the same body otherwise.', status: 200, response: data(Readiness), errors: [], auth: false },
-  { method: 'get', path: '/metrics', tag: 'Operations', summary: 'Metrics', description: "The gateway's metrics in the Prometheus text format.", status: 200, responseDescription: 'Prometheus text format', errors: [], auth: false, content: { 'text/plain': { schema: z.string() } } },
   { method: 'get', path: '/openapi.json', tag: 'Operations', operationId: 'getOpenApiDocument', summary: 'This document', description: 'The OpenAPI 3.1 document of this API.', status: 200, responseDescription: 'OpenAPI 3.1 JSON', errors: [], auth: false, content: { 'application/json': { schema: z.record(z.unknown()) } } },
   { method: 'get', path: '/docs', tag: 'Operations', summary: 'API documentation', description: 'Interactive API documentation of this document (works offline).', status: 200, responseDescription: 'HTML page', errors: [], auth: false, content: { 'text/html': { schema: z.string() } } },
 ];

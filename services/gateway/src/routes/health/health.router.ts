@@ -4,7 +4,10 @@ import { withTimeoutOf } from './probe';
 import { Router } from 'express';
 import type { GatewayDeps } from '../../deps';
 
-/** Liveness, readiness and Prometheus metrics: unauthenticated, outside /v1/key. */
+/**
+ * Liveness and readiness: unauthenticated, outside /v1/key. The queue gauge registered here is
+ * served with the other metrics on METRICS_PORT (main.ts), never on the API port.
+ */
 export function healthRouter(deps: Pick<GatewayDeps, 'db' | 'redis' | 'producer' | 'metrics'>): Router {
   const router = Router();
   const queueDepth = new Gauge({
@@ -36,11 +39,6 @@ export function healthRouter(deps: Pick<GatewayDeps, 'db' | 'redis' | 'producer'
     ]);
     const ready = postgres && redis;
     res.status(ready ? 200 : 503).json({ data: { status: ready ? 'ready' : 'unavailable', postgres, redis } });
-  });
-
-  router.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', deps.metrics.contentType);
-    res.end(await deps.metrics.metrics());
   });
 
   return router;

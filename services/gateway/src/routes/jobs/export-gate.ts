@@ -10,6 +10,13 @@ export interface ExportLimits {
   poolSize: number;
   /** Exports one project runs at once across every gateway (a Redis lease per export). */
   maxPerProject: number;
+  /** Exports one organization (all its projects) runs at once across every gateway (a Redis lease too). */
+  maxPerOrganization: number;
+  /**
+   * The fraction of one gateway's pool that one organization may hold (at least one slot), so
+   * that another organization always finds a free slot however many projects the first has.
+   */
+  organizationShare: number;
   /** Longest wait for a client to accept more bytes before the export is abandoned. */
   idleTimeoutMs: number;
   /** Longest an export may run, however fast the client reads. */
@@ -21,6 +28,8 @@ export interface ExportLimits {
 export const DEFAULT_EXPORT_LIMITS: ExportLimits = {
   poolSize: 4,
   maxPerProject: 2,
+  maxPerOrganization: 4,
+  organizationShare: 0.5,
   idleTimeoutMs: 30_000,
   maxDurationMs: 300_000,
   shutdownGraceMs: 10_000,
@@ -28,7 +37,7 @@ export const DEFAULT_EXPORT_LIMITS: ExportLimits = {
 
 /** A lease outlives the longest export by this much, so a live export never loses its slot. */
 export const EXPORT_LEASE_SLACK_MS = 5_000;
-/** Seconds a client refused for the per-project cap is told to wait: exports take seconds to minutes. */
+/** Seconds a client refused for a per-project or per-organization cap is told to wait: exports take seconds to minutes. */
 const CAP_RETRY_AFTER_SECONDS = 5;
 /** Like the rate limiter: a Redis that does not answer in time does not block exports. */
 const REDIS_TIMEOUT_MS = 250;
@@ -50,12 +59,19 @@ export interface Ticket {
   release(): Promise<void>;
 }
 
+/** Slots of a gateway's pool that one organization may hold: `share` of it, at least one. */
+export function organizationSlots(limits: Pick<ExportLimits, 'poolSize' | 'organizationShare'>): number {
+  return Math.max(1, Math.floor(limits.poolSize * limits.organizationShare));
+}
+
 /**
  * Admission and lifetime of streamed exports. Every export holds a Postgres connection for as
  * long as the client reads, so each one is bounded: by a per-gateway count equal to the
- * export pool's size (API queries use another pool and never wait behind downloads), by a
- * per-project lease in Redis shared by every gateway (crash-safe: a dead gateway's leases
- * expire), and in time (idle writes, total duration, shutdown). Whatever ends an export, the
+ * export pool's size (API queries use another pool and never wait behind downloads), by the
+ * organization's share of that pool (one organization with many projects cannot take every
+ * slot and leave others with 503s), by per-organization and per-project leases in Redis
+ * shared by every gateway (crash-safe: a dead gateway's leases expire), and in time (idle
+ * writes, total duration, shutdown). Whatever ends an export, the
  * response is destroyed and the cursor's connection returns to the pool.
  *
  * Fail-open on Redis: if the lease cannot be taken within 250 ms the export runs without it;
@@ -63,12 +79,12 @@ export interface Ticket {
  * Redis blinks would be an outage of its own.
  */
 export class ExportGate {
-  private readonly running = new Set<{ abort(reason: AbortReason): void; done: Promise<void> }>();
+  private readonly running = new Set<{ organizationId: string; abort(reason: AbortReason): void; done: Promise<void> }>();
   private closing = false;
   private readonly aborts: Counter<'reason'> | undefined;
 
   constructor(
-    private readonly slots: LeaseSemaphore,
+    private readonly slots: { project: LeaseSemaphore; organization: LeaseSemaphore },
     readonly limits: ExportLimits,
     private readonly log: Logger,
     metrics?: { registry: Registry; poolStats: () => PoolStats },
@@ -103,34 +119,58 @@ export class ExportGate {
     return this.running.size;
   }
 
-  /** Takes a slot for an export of `projectId`, or throws 503 (gateway full) / 429 (project cap). */
-  async admit(projectId: string, res: Response): Promise<Ticket> {
+  /**
+   * Takes a slot for an export of `projectId` (of `organizationId`), or throws 503 (gateway
+   * full, shutting down) or 429 (the organization's share of this gateway, or its or the
+   * project's cap across gateways).
+   */
+  async admit(projectId: string, organizationId: string, res: Response): Promise<Ticket> {
     if (this.closing) throw refusal(res, 'UNAVAILABLE', 'The gateway is shutting down; retry the export.', 1);
+    // Before the pool check: an organization holding its whole share hears that it is its own
+    // limit (429), not that the service is full (unless its share is the whole pool).
+    const share = organizationSlots(this.limits);
+    let held = 0;
+    for (const e of this.running) if (e.organizationId === organizationId) held += 1;
+    if (held >= share && share < this.limits.poolSize) {
+      throw refusal(res, 'RATE_LIMITED', `At most ${share} of this gateway's ${this.limits.poolSize} export slots may serve one organization at once; retry when one of its exports has finished.`, CAP_RETRY_AFTER_SECONDS, {
+        limit: share,
+        retryAfterSeconds: CAP_RETRY_AFTER_SECONDS,
+      });
+    }
     if (this.running.size >= this.limits.poolSize) {
       throw refusal(res, 'UNAVAILABLE', `This gateway is already streaming its maximum of ${this.limits.poolSize} exports; retry shortly.`, 2);
     }
     let markDone!: () => void;
-    const entry = { abort: (_reason: AbortReason) => undefined as void, done: new Promise<void>((resolve) => (markDone = resolve)) };
+    const entry = { organizationId, abort: (_reason: AbortReason) => undefined as void, done: new Promise<void>((resolve) => (markDone = resolve)) };
     this.running.add(entry); // before any await: concurrent admissions see it
     const leave = () => {
       this.running.delete(entry);
       markDone();
     };
-    let lease: (() => Promise<void>) | null;
+    let organizationLease: (() => Promise<void>) | null;
+    let projectLease: (() => Promise<void>) | null = null;
     try {
-      lease = await this.lease(projectId);
+      organizationLease = await this.lease(this.slots.organization, organizationId);
+      if (organizationLease) {
+        projectLease = await this.lease(this.slots.project, projectId);
+        if (!projectLease) await withTimeout(organizationLease(), REDIS_TIMEOUT_MS).catch(() => undefined);
+      }
     } catch (err) {
       leave();
       throw err;
     }
-    if (!lease) {
+    if (!organizationLease || !projectLease) {
       leave();
-      const max = this.limits.maxPerProject;
-      throw refusal(res, 'RATE_LIMITED', `At most ${max} exports of a project may run at once; retry when one has finished.`, CAP_RETRY_AFTER_SECONDS, {
+      const [max, what] = organizationLease ? [this.limits.maxPerProject, 'a project'] : [this.limits.maxPerOrganization, 'an organization'];
+      throw refusal(res, 'RATE_LIMITED', `At most ${max} export${max === 1 ? '' : 's'} of ${what} may run at once; retry when one has finished.`, CAP_RETRY_AFTER_SECONDS, {
         limit: max,
         retryAfterSeconds: CAP_RETRY_AFTER_SECONDS,
       });
     }
+    const [releaseOrganization, releaseProject] = [organizationLease, projectLease];
+    const lease = async () => {
+      await Promise.all([releaseProject(), releaseOrganization()]);
+    };
     return this.ticket(entry, res, lease, leave, projectId);
   }
 
@@ -172,13 +212,13 @@ export class ExportGate {
     };
   }
 
-  /** A release function, null when the project is at its cap; a no-op release when Redis is slow. */
-  private async lease(projectId: string): Promise<(() => Promise<void>) | null> {
-    const pending = this.slots.tryAcquire(projectId);
+  /** A release function, null when `resource` is at its cap; a no-op release when Redis is slow. */
+  private async lease(slots: LeaseSemaphore, resource: string): Promise<(() => Promise<void>) | null> {
+    const pending = slots.tryAcquire(resource);
     try {
       return await withTimeout(pending, REDIS_TIMEOUT_MS);
     } catch (err) {
-      this.log.warn({ err, projectId }, 'export lease unavailable, admitting without it');
+      this.log.warn({ err, resource }, 'export lease unavailable, admitting without it');
       // A lease granted after we gave up on it would hold a slot for nothing.
       pending.then((late) => late?.(), () => undefined).catch(() => undefined);
       return async () => undefined;

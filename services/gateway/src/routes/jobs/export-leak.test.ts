@@ -14,7 +14,10 @@ let otherJobId: string;
 const EXPORT_POOL_SIZE = 3;
 
 beforeAll(async () => {
-  h = await startHarness({ exports: { poolSize: EXPORT_POOL_SIZE, maxPerProject: 100 } });
+  h = await startHarness({
+    // One organization may fill the whole pool here: this suite is about the pool's connections.
+    exports: { poolSize: EXPORT_POOL_SIZE, maxPerProject: 100, maxPerOrganization: 100, organizationShare: 1 },
+  });
   url = (await h.listen()).url;
   observer = createDb({ url: h.database.url, poolSize: 1 });
   owner = await createTenant(h.deps.db);

@@ -97,6 +97,83 @@ describe('per-project cap', () => {
   });
 });
 
+describe('per-organization share', () => {
+  it('one organization exporting from two projects holds at most half the pool: another organization still gets a slot', async () => {
+    const h = await startHarness({ exports: { poolSize: 4, maxPerProject: 2 } });
+    try {
+      const { url } = await h.listen();
+      const first = await createTenant(h.deps.db);
+      const second = await createTenant(h.deps.db, { org: first.organizationId });
+      const other = await createTenant(h.deps.db);
+      const [job1, job2, otherJob] = [
+        await seedCompletedJob(h.deps.db, first, 3_000, 5_000),
+        await seedCompletedJob(h.deps.db, second, 3_000, 5_000),
+        await seedCompletedJob(h.deps.db, other, 3_000, 5_000),
+      ];
+      expect(second.organizationId).toBe(first.organizationId);
+      // Two stalled downloads per project of one organization, one after the other.
+      const attempts = [
+        download(url, exportPath(job1), bearer(first.apiKey)),
+        download(url, exportPath(job1, 'csv'), bearer(first.apiKey)),
+        download(url, exportPath(job2), bearer(second.apiKey)),
+        download(url, exportPath(job2, 'csv'), bearer(second.apiKey)),
+      ];
+      const statuses = (await Promise.all(attempts.map((d) => d.response))).map((r) => r?.statusCode);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(2);
+      expect(h.deps.exportGate.active).toBe(2);
+
+      const refused = await h.http.get(exportPath(job2, 'llm')).set(bearer(second.apiKey));
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 2 } });
+      expect(refused.body.error.message).toBe(
+        "At most 2 of this gateway's 4 export slots may serve one organization at once; retry when one of its exports has finished.",
+      );
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+      // The other organization is served (twice: its own share), not told the gateway is full.
+      const others = [download(url, exportPath(otherJob), bearer(other.apiKey)), download(url, exportPath(otherJob, 'csv'), bearer(other.apiKey))];
+      expect((await Promise.all(others.map((d) => d.response))).map((r) => r?.statusCode)).toEqual([200, 200]);
+      // Now the pool is full: a third organization hears so (503), the first still its own cap (429).
+      const third = await createTenant(h.deps.db);
+      const thirdJob = await seedCompletedJob(h.deps.db, third, 5);
+      expect((await readAll(url, exportPath(thirdJob), third)).status).toBe(503);
+      expect((await readAll(url, exportPath(job1, 'llm'), first)).status).toBe(429);
+
+      for (const d of [...attempts, ...others]) d.destroy();
+      await eventually(released(h.deps));
+      expect((await readAll(url, exportPath(thirdJob), third)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('caps an organization across gateways (EXPORT_MAX_PER_ORGANIZATION): a replica sees its other projects\' exports', async () => {
+    const h = await startHarness({ exports: { maxPerOrganization: 1, organizationShare: 1 } });
+    try {
+      const { url } = await h.listen();
+      const replica = await h.replica();
+      const first = await createTenant(h.deps.db);
+      const second = await createTenant(h.deps.db, { org: first.organizationId });
+      const job1 = await seedCompletedJob(h.deps.db, first, 3_000, 5_000);
+      const job2 = await seedCompletedJob(h.deps.db, second, 5);
+      const held = download(url, exportPath(job1), bearer(first.apiKey));
+      expect((await held.response)?.statusCode).toBe(200);
+      const refused = await fetch(`${replica.url}${exportPath(job2)}`, { headers: bearer(second.apiKey) });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+        'At most 1 export of an organization may run at once; retry when one has finished.',
+      );
+      held.destroy();
+      await eventually(released(h.deps));
+      // The project lease taken for the refused attempt was not kept: the export now runs.
+      expect((await readAll(replica.url, exportPath(job2), second)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('time limits', () => {
   it('cuts an export whose client stops reading but keeps the socket open (idle timeout)', async () => {
     const h = await startHarness({ exports: { idleTimeoutMs: 300 } });

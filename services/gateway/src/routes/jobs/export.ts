@@ -48,7 +48,7 @@ export async function streamExport(
   format: Format,
   res: Response,
 ): Promise<void> {
-  const ticket = await deps.exportGate.admit(job.project_id, res);
+  const ticket = await deps.exportGate.admit(job.project_id, job.organization_id, res);
   try {
     await pump(deps.results, job, format, res, ticket, deps.exportGate.limits.idleTimeoutMs);
   } catch (err) {

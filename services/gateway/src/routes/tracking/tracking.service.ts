@@ -3,6 +3,7 @@ import { AppError, type ComparisonResource, type TimelineResource, type TrackedT
 /** The job types whose results are products compared field by field (and search positions, list ranks). */
 type ComparableType = 'details' | 'search' | 'bestsellers';
 import type { JobRepository, TrackingRepository } from '@crawl/db';
+import { assertResultsAvailable } from '../jobs/job-results.service';
 import { completeSnapshot, diffSnapshot, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS, snapshotOf } from '@crawl/jobs';
 
 export interface TrackingDeps {
@@ -88,6 +89,9 @@ export class TrackingService {
         throw new AppError('VALIDATION_ERROR', `Cannot compare: ${message}.`, { details: [{ path: 'query', message }] });
       }
     }
+    // Deleted results (by request or retention) are gone, as for results and export: comparing
+    // against the empty set left would report every product as removed.
+    for (const job of [from, to]) assertResultsAvailable(job);
     const [a, b] = await Promise.all([this.resultSet(from.id, from.type as ComparableType), this.resultSet(to.id, to.type as ComparableType)]);
     const mixed = from.type !== to.type;
     const fields: MonitoredField[] = from.type === 'details' && to.type === 'details' ? MONITORED_FIELDS : SEARCH_FIELDS;
