@@ -15,8 +15,10 @@ d('detectPageKind on fixture pages', () => {
     'captcha-1.html': 'captcha',
     'details-BR-8565042472.html': 'details',
     'details-BR-B085VK7LYQ.html': 'details',
+    'details-BR-B09YRKYRSM.html': 'details',
     'details-DE-B01GAWQSFW.html': 'details',
     'details-ES-B01MUGXRT9.html': 'details',
+    'details-ES-B07JH148DF.html': 'details',
     'details-ES-B08PBWPQ16.html': 'details',
     'details-FR-B07H57DNVV.html': 'details',
     'details-UK-1439878676.html': 'details',
@@ -33,12 +35,16 @@ d('detectPageKind on fixture pages', () => {
     'search-US-portable-charger.html': 'search',
     'offers-US-0133356728.html': 'offers',
     'offers-US-1133958095.html': 'offers',
+    'offers-US-B004OA758C-aod.html': 'offers',
     'bestsellers-IN-books.html': 'bestsellers',
     'bestsellers-US-electronics.html': 'bestsellers',
     // Review pages link /ap/signin (vote buttons, the next page) without being a sign-in wall.
     'reviews-IT-B07747FR44.html': 'reviews',
     'reviews-UK-B086X5XDD3-p10.html': 'reviews',
     'reviews-US-B01IPHVFUI.html': 'reviews',
+    // The 2025 unified "Sign in or create account" page a review URL led to, and the classic form.
+    'signin-IN-B0CZXXSC3C.html': 'signin',
+    'signin-US-1.html': 'signin',
   };
   it.each(Object.entries(expected))('%s -> %s', (file, kind) => {
     expect(detectPageKind(read(file))).toBe(kind);
@@ -47,6 +53,15 @@ d('detectPageKind on fixture pages', () => {
   it('covers every fixture page', () => {
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
     expect(files.sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it.each(['signin-IN-B0CZXXSC3C.html', 'signin-US-1.html'])('%s is a sign-in wall whatever page was asked for, and yields no product or results', (file) => {
+    const html = read(file);
+    for (const expected of ['details', 'search', 'offers', 'reviews', 'bestsellers'] as ContentKind[]) {
+      expect(interstitialKind(html, expected)).toBe('signin');
+    }
+    expect(parseDetailsPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toBeNull();
+    expect(parseSearchPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toEqual([]);
   });
 
   it('the captcha page yields no product and no results', () => {
