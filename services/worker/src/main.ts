@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Counter, createLogger, Gauge, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
 import { failJobInternally, failTargetInternally } from '@crawl/jobs';
 import { runWorker } from '@crawl/queue';
@@ -68,6 +69,7 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   let active = 0;
   // Aborted when the shutdown grace is over: fetches still in flight are given up and handed back.
   const graceOver = new AbortController();
+  setMaxListeners(0, graceOver.signal); // one listener per crawl in flight, by design
   const liveness = new JobLiveness(async (jobId) => (await deps.jobs.findById(jobId))?.status === 'running');
   const fetchTarget = fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled, liveness, fetchDeadline: graceOver.signal });
   const worker = runWorker(
