@@ -70,7 +70,7 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   // Aborted when the shutdown grace is over: fetches still in flight are given up and handed back.
   const graceOver = new AbortController();
   setMaxListeners(0, graceOver.signal); // one listener per crawl in flight, by design
-  const liveness = new JobLiveness(async (jobId) => (await deps.jobs.findById(jobId))?.status === 'running');
+  const liveness = new JobLiveness((jobId) => deps.jobs.isRunning(jobId));
   const fetchTarget = fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled, liveness, fetchDeadline: graceOver.signal });
   const worker = runWorker(
     'crawl',

@@ -27,8 +27,9 @@ export class RetryableCrawlError extends Error {
  * Crawls one target, page by page (crawl/target-pages.ts). Skips targets that are no longer
  * pending (cancelled job, or a task redelivered after a crash whose first run already
  * committed) and pages of a job cancelled while they waited for an exit, hands the task back
- * to the queue when the process shuts down before its page was fetched, retries blocked/upstream failures through the queue, and records the outcome
- * (last attempt included) in one transaction with the job's progress.
+ * to the queue when the process shuts down before its page was fetched, retries
+ * blocked/upstream failures through the queue, and records the outcome (last attempt
+ * included) in one transaction with the job's progress.
  */
 export function fetchTargetHandler(deps: FetchTargetDeps) {
   const pagesDeps = {
