@@ -313,6 +313,11 @@ function checkKubernetes(objects: Obj[], configMaps: Map<string, Env>, label: st
     expect([where, unknownEnvNames(entry, Object.keys(env))]).toEqual([where, []]);
     // The deployed values start the service: its own zod schema accepts them.
     const config = entry.load!({ ...env });
+    // A worker's drain is bounded by its SHUTDOWN_GRACE_MS: the pod's grace covers it, with margin.
+    if (config.SHUTDOWN_GRACE_MS !== undefined) {
+      const graceMs = Number(pod.spec.terminationGracePeriodSeconds) * 1000;
+      expect([where, graceMs >= Number(config.SHUTDOWN_GRACE_MS) + 5_000]).toEqual([where, true]);
+    }
     const heap = /--max-old-space-size=(\d+)/.exec(env.NODE_OPTIONS ?? '')?.[1];
     if (heap) expect(Number(heap)).toBeLessThan(mebibytes(c.resources.limits.memory));
 

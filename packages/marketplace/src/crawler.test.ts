@@ -1,6 +1,6 @@
 import type { Logger } from '@crawl/observability';
 import { type RecordingServer as Recorder, startRecordingServer as listen, tunnelConnect as tunnel } from '@crawl/testing';
-import { CRAWL_ERROR_MESSAGES, type CrawlOutcome, Crawler } from './crawler';
+import { CRAWL_ERROR_MESSAGES, type CrawlOutcome, Crawler, SIGNIN_MESSAGES } from './crawler';
 import { type ExitGate, ExitPool, exitsFrom } from './exits';
 import { createParsePool } from './parse-pool';
 
@@ -167,5 +167,47 @@ describe('robot checks are told at once', () => {
       exits.destroy();
       await captcha.close();
     }
+  });
+});
+
+describe('sign-in walls are the page, not a refusal of the exit', () => {
+  const signInWall = `<!doctype html><html lang="en-us"><head><title dir="ltr">Amazon Sign-In</title></head><body>
+<div id="authportal-main-section"><form name="signIn" method="post" action="https://www.amazon.com/ap/signin">
+<input type="email" id="ap_email" name="email"></form></div></body></html>`;
+
+  async function reviewsBehindSignIn(proxies: (port: number) => string[]): Promise<{ outcome: CrawlOutcome; rested: string[]; requests: number }> {
+    const wall = await listen((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(signInWall));
+    const proxyServer = await listen((_req, res) => res.writeHead(405).end(), tunnel);
+    const rested: string[] = [];
+    const requests: string[] = [];
+    const exits = new ExitPool(exitsFrom(proxies(proxyServer.port), { rps: 1 }), {
+      gate: { ...openGate, coolDown: async (_host, spec) => void rested.push(spec.key) },
+      cooldownMs: 1_000,
+      maxCooldownMs: 1_000,
+      leaseMs: 10_000,
+      onRequest: (exit) => requests.push(exit),
+    });
+    try {
+      const crawler = new Crawler({ origins: { override: `http://127.0.0.1:${wall.port}`, perCode: {} }, exits, parser, timeoutMs: 2_000, log });
+      const outcome = await crawler.crawl({ type: 'reviews', target: ASIN, marketplace: 'US', lang: null }, 'job-0');
+      return { outcome, rested, requests: requests.length };
+    } finally {
+      exits.destroy();
+      await wall.close();
+      await proxyServer.close();
+    }
+  }
+
+  it('with one exit: BLOCKED naming the sign-in, not retryable, and the exit does not rest', async () => {
+    const { outcome, rested, requests } = await reviewsBehindSignIn(() => []);
+    expect(outcome).toMatchObject({ ok: false, code: 'BLOCKED', message: SIGNIN_MESSAGES.reviews, retryable: false, signIn: true });
+    expect(rested).toEqual([]);
+    expect(requests).toBe(1);
+  });
+
+  it('with another exit to try: retryable (the task decides it gets one retry), and still no rest', async () => {
+    const { outcome, rested } = await reviewsBehindSignIn((port) => [`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+    expect(outcome).toMatchObject({ ok: false, code: 'BLOCKED', message: SIGNIN_MESSAGES.reviews, retryable: true, signIn: true });
+    expect(rested).toEqual([]);
   });
 });

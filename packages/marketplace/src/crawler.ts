@@ -1,7 +1,7 @@
 import { type JobType, type ResultItem, type ReviewSort, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
-import type { ExitOutcome, ExitPool } from './exits';
+import type { ExitOutcome, ExitPool, StillWanted } from './exits';
 import { type FetchResult, fetchPage } from './fetch-page';
 import type { ParsedPage, ParsePool } from './parse-pool';
 import { detectPageKind } from './parsers';
@@ -19,6 +19,8 @@ export interface CrawlInput {
   sort?: ReviewSort | null;
   /** Whose turn the request waits in for an exit (the job's project): see ExitPool. */
   tenant?: string;
+  /** Asked before the request takes an exit's turn: false drops it (ExitTurnRefused). */
+  wanted?: StillWanted;
 }
 
 /** The target error codes a crawl attempt itself can end in. */
@@ -36,7 +38,12 @@ export const CRAWL_ERROR_MESSAGES: Readonly<Record<CrawlErrorCode, string>> = {
   PARSE_ERROR: 'the page did not contain the requested product or search results',
 };
 
-/** BLOCKED by a sign-in wall: said as such, since another exit rarely helps and the tenant should know why. */
+/**
+ * BLOCKED by a sign-in wall: said as such, since another exit rarely helps and the tenant should
+ * know why. A sign-in wall is what the marketplace shows every visitor without an account on
+ * that page, not a refusal of the exit: the exit does not rest, and the target is retried at
+ * most once, from another exit (see `signIn` on CrawlOutcome).
+ */
 export const SIGNIN_MESSAGES = {
   reviews: 'the marketplace requires a sign-in to show reviews for this product',
   other: 'the marketplace asked for a sign-in instead of the page',
@@ -49,8 +56,11 @@ export const SIGNIN_MESSAGES = {
  */
 export type CrawlOutcome =
   | { ok: true; items: ResultItem[]; status: number; hasNextPage: boolean; noResults: boolean }
-  /** `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. */
-  | { ok: false; code: CrawlErrorCode; message: string; detail: string; retryable: boolean };
+  /**
+   * `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. `signIn`: the
+   * page was a sign-in wall (retryable only when another exit could be tried).
+   */
+  | { ok: false; code: CrawlErrorCode; message: string; detail: string; retryable: boolean; signIn?: true };
 
 export interface CrawlerOptions {
   origins: MarketplaceOrigins;
@@ -107,7 +117,7 @@ export class Crawler {
   private async attempt(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
     const origin = marketplaceOrigin(originFor(input.marketplace, this.options.origins));
     const url = targetUrl(input.type, input.target, origin, input.lang, input.page, input.sort ?? null);
-    const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey), input.tenant);
+    const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey), input.tenant, input.wanted);
     this.lastExit.set(attemptKey, lease.exit.spec.key);
     if (this.lastExit.size > 10_000) this.lastExit.delete(this.lastExit.keys().next().value!);
     let exitOutcome: ExitOutcome = 'other';
@@ -143,7 +153,9 @@ export class Crawler {
     if (page.kind === 'captcha') return blocked(`robot check page at ${url}`);
     if (page.kind === 'signin') {
       const message = input.type === 'reviews' ? SIGNIN_MESSAGES.reviews : SIGNIN_MESSAGES.other;
-      return { outcome: fail('BLOCKED', `sign-in wall at ${url}`, true, message), exit: 'blocked' };
+      // The exit is not refused ('other': no rest, no fresh identity); another exit may get the page.
+      const retryable = this.options.exits.exits.length > 1;
+      return { outcome: { ok: false, code: 'BLOCKED', message, detail: `sign-in wall at ${url}`, retryable, signIn: true }, exit: 'other' };
     }
     const outcome = this.itemsOf(input, page, status, origin);
     // Page text can carry NULs or broken surrogates that Postgres cannot store.

@@ -108,6 +108,24 @@ export interface ExitLease {
   done(outcome: ExitOutcome): void;
 }
 
+/**
+ * Why a waiting request was given no exit: its job was cancelled meanwhile (`cancelled`), or
+ * this process is shutting down and hands its waiting work back to the queue (`withdrawn`).
+ * Either way nothing was sent.
+ */
+export class ExitTurnRefused extends Error {
+  constructor(readonly reason: 'cancelled' | 'withdrawn') {
+    super(reason === 'cancelled' ? 'the request is no longer wanted (its job was cancelled)' : 'the exit pool is shutting down');
+    this.name = 'ExitTurnRefused';
+  }
+}
+
+/**
+ * Asked when a waiting request reaches the front of its line, before it takes an exit's turn:
+ * false drops it (ExitTurnRefused 'cancelled'). Called once per turn, so it should be cached.
+ */
+export type StillWanted = () => Promise<boolean>;
+
 /** How long a retry waits for another exit before it may take the one that failed it again. */
 const AVOIDED_EXIT_WAIT_MS = 2_000;
 
@@ -116,6 +134,7 @@ const FAILURE_STORM = 3;
 
 interface Waiter {
   avoid?: string;
+  wanted?: StillWanted;
   resolve(lease: ExitLease): void;
   reject(err: unknown): void;
 }
@@ -138,6 +157,7 @@ export class ExitPool {
   private readonly queues = new Map<string, WaitQueue>();
   private cursor = Math.floor(Math.random() * 1_000_000);
   private closed = false;
+  private withdrawn = false;
 
   constructor(specs: ExitSpec[], private readonly options: ExitPoolOptions) {
     if (!specs.length) throw new Error('ExitPool needs at least one exit');
@@ -147,15 +167,17 @@ export class ExitPool {
   /**
    * Waits for an exit that may send to `host` now; `avoid` (an exit key, for a retry) only when
    * every other one rests. `tenant` (the job's project) is whose turn this request waits in: one
-   * tenant's backlog does not hold up another tenant's first request.
+   * tenant's backlog does not hold up another tenant's first request. `wanted` is asked when
+   * the request reaches the front, before it takes a turn (a cancelled job's requests take none).
    */
-  acquire(host: string, avoid?: string, tenant = ''): Promise<ExitLease> {
+  acquire(host: string, avoid?: string, tenant = '', wanted?: StillWanted): Promise<ExitLease> {
     if (this.closed) return Promise.reject(new Error('exit pool closed'));
+    if (this.withdrawn) return Promise.reject(new ExitTurnRefused('withdrawn'));
     let queue = this.queues.get(host);
     if (!queue) this.queues.set(host, (queue = new WaitQueue()));
     const q = queue;
     return new Promise<ExitLease>((resolve, reject) => {
-      q.push(tenant, { avoid, resolve, reject });
+      q.push(tenant, { avoid, wanted, resolve, reject });
       void this.pump(host, q);
     });
   }
@@ -173,6 +195,13 @@ export class ExitPool {
     queue.pumping = true;
     try {
       for (let waiter = queue.peek(); waiter && !this.closed; waiter = queue.peek()) {
+        if (waiter.wanted && !(await this.stillWanted(waiter))) {
+          // only this loop takes waiters off the front, but a withdraw may have emptied the line
+          if (queue.peek() === waiter) queue.shift();
+          waiter.reject(new ExitTurnRefused('cancelled'));
+          continue;
+        }
+        if (queue.peek() !== waiter) continue;
         let order = this.order(waiter.avoid);
         let pick: Awaited<ReturnType<ExitGate['pick']>>;
         try {
@@ -191,12 +220,26 @@ export class ExitPool {
           await new Promise((r) => setTimeout(r, Math.min(pick.waitMs, 1_000) + Math.floor(Math.random() * 5)));
           continue;
         }
+        if (queue.peek() !== waiter) {
+          // withdrawn while the gate answered: the booked turn goes unused
+          void pick.release().catch(() => undefined);
+          continue;
+        }
         queue.shift();
         const spec = order[pick.index]!;
         waiter.resolve(this.lease(host, this.exits.find((e) => e.spec === spec)!, pick.release));
       }
     } finally {
       queue.pumping = false;
+    }
+  }
+
+  /** A failing check keeps the request (a cancel is rare; a lost request is not). */
+  private async stillWanted(waiter: Waiter): Promise<boolean> {
+    try {
+      return await waiter.wanted!();
+    } catch {
+      return true;
     }
   }
 
@@ -246,6 +289,16 @@ export class ExitPool {
     let n = 0;
     for (const q of this.queues.values()) n += q.size;
     return n;
+  }
+
+  /**
+   * Shutdown: every waiting request, and every later one, is refused with ExitTurnRefused
+   * 'withdrawn' (its task goes back to the queue for another worker); leases already granted
+   * (fetches in flight) are unaffected.
+   */
+  withdraw(): void {
+    this.withdrawn = true;
+    for (const q of this.queues.values()) for (const w of q.drain()) w.reject(new ExitTurnRefused('withdrawn'));
   }
 
   destroy(): void {

@@ -12,7 +12,12 @@ export class ShutdownRegistry {
   private readonly hooks = new Map<Phase, { name: string; fn: () => Promise<unknown> | unknown }[]>();
   private running: Promise<void> | null = null;
 
-  constructor(private readonly log: Logger, private readonly deadlineMs = 25_000) {}
+  constructor(private readonly log: Logger, private deadlineMs = 25_000) {}
+
+  /** Raises the force-exit deadline to at least `ms` (a service whose drain has a configured grace). */
+  requireDeadline(ms: number): void {
+    this.deadlineMs = Math.max(this.deadlineMs, ms);
+  }
 
   add(phase: Phase, name: string, fn: () => Promise<unknown> | unknown): void {
     const list = this.hooks.get(phase) ?? [];

@@ -1,6 +1,6 @@
 import { createLogger } from '@crawl/observability';
 import { TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
-import { PermanentJobError, runWorker } from './consumer';
+import { HandBackTask, type HandlerContext, PermanentJobError, runWorker } from './consumer';
 import { createRedisConnection, QueueProducer } from './producer';
 
 /**
@@ -19,8 +19,7 @@ async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
   }
 }
 
-function setup(run: (payload: { jobId: string }) => Promise<unknown>) {
-  const prefix = uniquePrefix('consumer');
+function setup(run: (payload: { jobId: string }, ctx: HandlerContext) => Promise<unknown>, prefix = uniquePrefix('consumer')) {
   const producer = new QueueProducer(redis, prefix, 2_000, { 'crawl.startJob': 1 });
   const runs: string[] = [];
   const finals: { jobId: string; error: string; attempt: number }[] = [];
@@ -28,9 +27,9 @@ function setup(run: (payload: { jobId: string }) => Promise<unknown>) {
     'crawl',
     {
       'crawl.startJob': {
-        run: async (payload) => {
+        run: async (payload, ctx) => {
           runs.push(payload.jobId);
-          return run(payload);
+          return run(payload, ctx);
         },
         onFinalFailure: async (payload, error, ctx) => {
           finals.push({ jobId: payload.jobId, error: (error as Error).message, attempt: ctx.attempt });
@@ -79,5 +78,43 @@ it('a PermanentJobError goes to onFinalFailure at once, without further attempts
   } finally {
     await worker.close();
     await producer.close();
+  }
+});
+
+it('a handed-back task goes back to the queue without costing an attempt, and an idle worker takes it', async () => {
+  const prefix = uniquePrefix('consumer');
+  let letGo!: () => void;
+  const held = new Promise<void>((resolve) => (letGo = resolve));
+  const first = setup(async () => {
+    await held;
+    throw new HandBackTask();
+  }, prefix);
+  const attempts: number[] = [];
+  let second: ReturnType<typeof setup> | undefined;
+  try {
+    await first.producer.enqueue('crawl.startJob', { jobId: 'job_back' }, { jobId: 'job_back' });
+    await until(() => first.runs.length === 1);
+    // the second worker starts once the first holds the task, so it waits idle
+    second = setup(async (_payload, ctx) => {
+      attempts.push(ctx.attempt);
+      return 'done';
+    }, prefix);
+    await second.worker.waitUntilReady();
+    await new Promise((r) => setTimeout(r, 200));
+    const closing = first.worker.close(); // shutting down: takes nothing new
+    letGo();
+    await closing;
+    await until(() => attempts.length === 1);
+    expect(attempts).toEqual([1]);
+    // A fetch the closing worker was already blocked in may take the task once more (BullMQ does
+    // not interrupt it); that run hands it back again.
+    expect(first.runs.length).toBeLessThanOrEqual(2);
+    expect(first.finals).toEqual([]);
+    expect(second.finals).toEqual([]);
+  } finally {
+    await first.worker.close();
+    await second?.worker.close();
+    await first.producer.close();
+    await second?.producer.close();
   }
 });

@@ -1,4 +1,4 @@
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import IORedis from 'ioredis';
 import type { Logger } from '@crawl/observability';
 import { catalog, type JobName, type JobsOfQueue, type ParsedPayloadOf, type QueueName } from './catalog';
@@ -8,6 +8,18 @@ export class PermanentJobError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PermanentJobError';
+  }
+}
+
+/**
+ * Thrown by a handler that has not done its work and gives the task back (its process is
+ * shutting down): the task returns to the queue at once, without costing an attempt, and
+ * another worker takes it without waiting for a lock to expire.
+ */
+export class HandBackTask extends Error {
+  constructor(message = 'handed back to the queue') {
+    super(message);
+    this.name = 'HandBackTask';
   }
 }
 
@@ -42,7 +54,7 @@ export interface ConsumerOptions {
   /** How long a task may run without its lock being renewed before another worker takes it over. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
-  onOutcome?: (name: string, outcome: 'completed' | 'failed' | 'invalid', seconds: number) => void;
+  onOutcome?: (name: string, outcome: 'completed' | 'failed' | 'invalid' | 'handed_back', seconds: number) => void;
 }
 
 /**
@@ -61,7 +73,7 @@ export function runWorker<Q extends QueueName>(queue: Q, handlers: HandlersOf<Q>
   connection.on('error', () => undefined);
   const worker = new Worker(
     queue,
-    async (job: Job) => {
+    async (job: Job, token?: string) => {
       const name = job.name as JobName;
       const entry = catalog[name];
       const started = process.hrtime.bigint();
@@ -86,6 +98,14 @@ export function runWorker<Q extends QueueName>(queue: Q, handlers: HandlersOf<Q>
         options.onOutcome?.(name, 'completed', seconds());
         return result;
       } catch (err) {
+        if (err instanceof HandBackTask && token) {
+          options.onOutcome?.(name, 'handed_back', seconds());
+          // Due now: BullMQ's documented way for a processor to put its task back (DelayedError
+          // tells the worker it moved); the delay marker wakes idle workers at once. The
+          // attempt is not counted and the priority is kept.
+          await job.moveToDelayed(Date.now(), token);
+          throw new DelayedError(err.message);
+        }
         options.onOutcome?.(name, 'failed', seconds());
         const permanent = err instanceof PermanentJobError;
         if (permanent || ctx.attempt >= ctx.maxAttempts) {

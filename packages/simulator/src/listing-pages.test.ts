@@ -114,11 +114,13 @@ describeFixtures('listing pages', () => {
 
   it('answers review pages with the sign-in wall as a fault, and validates page counts over the control API', async () => {
     sim.addFault({ match: '/product-reviews/', fault: { kind: 'signin' } });
+    sim.addFault({ match: '/dp/B0SIMSIGNI', fault: { kind: 'signin' } });
+    // the saved pages themselves: the 2025 unified page for a review URL, the classic form elsewhere
     const wall = await get('/product-reviews/B0SIMREVWS');
-    expect(wall.status).toBe(200);
-    expect(wall.html).toContain('<form name="signIn"');
-    expect(wall.html).toContain('id="ap_email"');
+    expect(wall).toEqual({ status: 200, html: fixture('signin-IN-B0CZXXSC3C.html') });
+    expect(wall.html).toContain('id="ap_email_login"');
     expect(wall.html).not.toContain('data-hook="review"');
+    expect(await get('/dp/B0SIMSIGNI')).toEqual({ status: 200, html: fixture('signin-US-1.html') });
 
     const put = (body: unknown) => fetch(`${sim.url}/__sim/pages`, { method: 'PUT', body: JSON.stringify(body) });
     expect((await put({ 'usb c hub': -1 })).status).toBe(400);

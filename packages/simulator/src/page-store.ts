@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { AsinTemplate } from './asin-template';
-import { SYNTHETIC_CAPTCHA_PAGE } from './error-pages';
+import { SIGNIN_WALL_PAGE, SYNTHETIC_CAPTCHA_PAGE } from './error-pages';
 import { keywordSlugs } from './keyword-slug';
 import { BestsellersTemplate, OffersTemplate, ReviewsTemplate } from './listing-templates';
 import { absolutizeLinks, marketplaceOrigin } from './marketplace-hosts';
@@ -26,6 +26,12 @@ export interface PageStore {
   /** By every slug spelling of the file's keyword (see keyword-slug.ts). */
   searches: Map<string, StoredPage[]>;
   captcha: Buffer;
+  /**
+   * Sign-in walls: `unified` is the 2025 "Sign in or create account" page (/ax/claim form) that
+   * review URLs now lead to, `classic` the /ap/signin form. Saved ones (`signin-*.html`) when
+   * present, else the synthetic classic page for both.
+   */
+  signIn: { unified: Buffer; classic: Buffer };
   /**
    * null: no usable details fixture, unknown ASINs get the synthetic page. Its links are
    * absolute on its marketplace's host (see marketplace-hosts.ts).
@@ -67,6 +73,9 @@ const DP_RE = /\/(?:dp|gp\/product)\/([A-Za-z0-9]{10})(?:[/?#"']|$)/;
 const DETAILS_FILE_RE = /^details-(?:([A-Z]{2})-)?(.+)\.html?$/;
 const SEARCH_FILE_RE = /^search-(?:([A-Z]{2})-)?(.+)\.html?$/;
 const CAPTCHA_FILE_RE = /^captcha-.*\.html?$/;
+const SIGNIN_FILE_RE = /^signin-.*\.html?$/;
+/** The unified sign-in page's e-mail field (the classic form's is `ap_email`). */
+const UNIFIED_SIGNIN_RE = /\bid\s*=\s*["']ap_email_login["']/;
 const OFFERS_FILE_RE = /^offers-(?:([A-Z]{2})-)?([A-Z0-9]{10})\.html?$/;
 const REVIEWS_FILE_RE = /^reviews-(?:([A-Z]{2})-)?([A-Z0-9]{10})(?:-p(\d+))?\.html?$/;
 const BESTSELLERS_FILE_RE = /^bestsellers-(?:([A-Z]{2})-)?(.+)\.html?$/;
@@ -123,6 +132,7 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
     details: new Map(),
     searches: new Map(),
     captcha: SYNTHETIC_CAPTCHA_PAGE,
+    signIn: { unified: SIGNIN_WALL_PAGE, classic: SIGNIN_WALL_PAGE },
     detailsTemplate: null,
     searchTemplate: null,
     offers: new Map(),
@@ -143,6 +153,7 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
   const detailsAsins = new Map<string, string>();
   const searchBodies = new Map<string, Buffer>();
   let captchaFile: string | null = null;
+  const signInSeen = new Set<'unified' | 'classic'>();
 
   files.forEach((file, i) => {
     const body = bodies[i]!; // Promise.all keeps one body per file, in order
@@ -162,6 +173,13 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
       return;
     }
     if (indexListingPage(store, file, body)) return;
+    if (SIGNIN_FILE_RE.test(file)) {
+      // the first saved page of each form (files are sorted)
+      const form = UNIFIED_SIGNIN_RE.test(body.toString('latin1')) ? 'unified' : 'classic';
+      if (!signInSeen.has(form)) store.signIn[form] = body;
+      signInSeen.add(form);
+      return;
+    }
     // captcha-1.html is the documented one; otherwise the first captcha file.
     if (CAPTCHA_FILE_RE.test(file) && (captchaFile === null || file === 'captcha-1.html')) {
       captchaFile = file;

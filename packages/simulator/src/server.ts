@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { Socket } from 'node:net';
 import { Identity, SessionRegistry, validateAntiBot, type ResolvedAntiBot } from './anti-bot';
 import { handleControl, type ControlDeps } from './control-api';
-import { NOT_FOUND_PAGE, SIGNIN_WALL_PAGE, statusPage } from './error-pages';
+import { NOT_FOUND_PAGE, statusPage } from './error-pages';
 import { simulatorHosts, startExits, type ExitPool } from './exits';
 import { FaultEngine } from './fault-rules';
 import { createLatencySampler, validateLatency } from './latency';
@@ -137,7 +137,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       case 'captcha':
         return send(req, res, ctx, 200, store.captcha);
       case 'signin':
-        return send(req, res, ctx, 200, SIGNIN_WALL_PAGE);
+        // review pages lead to the unified sign-in page nowadays; other pages to the classic form
+        return send(req, res, ctx, 200, (req.url ?? '').includes('/product-reviews/') ? store.signIn.unified : store.signIn.classic);
       case 'not_found':
         return send(req, res, ctx, 404, NOT_FOUND_PAGE);
       case 'empty':

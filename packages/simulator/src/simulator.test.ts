@@ -174,6 +174,15 @@ describe('synthetic pages (no fixtures folder)', () => {
     expect(res.body.toString()).toContain('<title dir="ltr">Robot Check</title>');
     expect(res.body.toString()).toContain('action="/errors/validateCaptcha"');
   });
+
+  it('serves the built-in sign-in wall for the signin fault', async () => {
+    sim.setFaults([{ match: '/product-reviews/', fault: { kind: 'signin' } }]);
+    const res = await get(`${sim.url}/product-reviews/B0TEST0001`);
+    sim.clearFaults();
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toContain('<form name="signIn"');
+    expect(res.body.toString()).toContain('id="ap_email"');
+  });
 });
 
 describe('faults', () => {

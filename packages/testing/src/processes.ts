@@ -37,6 +37,11 @@ export class ServiceProcess {
     return new ServiceProcess(name, child);
   }
 
+  /** The exit code once the process has exited (null while it runs, or when a signal ended it). */
+  get exitCode(): number | null {
+    return this.child.exitCode;
+  }
+
   get pid(): number | undefined {
     return this.child.pid;
   }

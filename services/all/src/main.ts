@@ -67,6 +67,12 @@ async function main(): Promise<void> {
   const log = createLogger({ level: gatewayConfig.LOG_LEVEL, service: 'all' });
   const shutdown = new ShutdownRegistry(log);
   shutdown.installSignalHandlers();
+  // Started by `pnpm start`'s launcher (services/all/launch.mjs), in a process group of its own:
+  // if the launcher dies without passing a signal on, stop as if it had sent SIGTERM.
+  if (process.channel) {
+    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+    process.channel.unref();
+  }
   // Closed last, after the workers stopped fetching from it.
   if (simulator) shutdown.add('connections', 'simulator', () => simulator.close());
   // One /metrics for every service, on METRICS_PORT, never on the API's PORT: each service's

@@ -44,6 +44,12 @@ export const workerEnv = {
     .optional()
     .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.string().url('PROXY_URLS must be comma-separated http(s) URLs'))),
+  /**
+   * On SIGTERM/SIGINT: how long fetches already in flight may take to finish before their tasks
+   * are handed back to the queue. Tasks still waiting for an exit are handed back at once. Keep
+   * an orchestrator's termination grace above this (infra/ sets 20 s for 10 s).
+   */
+  SHUTDOWN_GRACE_MS: envInt(10_000, 0, 600_000),
   /** Side port for /metrics and /healthz; unset = none (several workers can share a host). */
   METRICS_PORT: envInt(0, 0, 65535),
 };

@@ -1,8 +1,10 @@
+import { setMaxListeners } from 'node:events';
 import { Counter, createLogger, Gauge, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
 import { failJobInternally, failTargetInternally } from '@crawl/jobs';
 import { runWorker } from '@crawl/queue';
 import { loadWorkerConfig, type WorkerConfig } from './config';
 import { startAdaptiveConcurrency } from './crawl/adaptive-concurrency';
+import { JobLiveness } from './crawl/job-liveness';
 import { buildWorkerDeps, closeWorkerDeps, type WorkerDeps } from './deps';
 import { fetchTargetHandler } from './handlers/fetch-target.handler';
 import { startJobHandler } from './handlers/start-job.handler';
@@ -65,7 +67,11 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   const observe = workerMetrics(metrics);
   const deps = buildWorkerDeps(config, log, exitMetrics(metrics));
   let active = 0;
-  const fetchTarget = fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled });
+  // Aborted when the shutdown grace is over: fetches still in flight are given up and handed back.
+  const graceOver = new AbortController();
+  setMaxListeners(0, graceOver.signal); // one listener per crawl in flight, by design
+  const liveness = new JobLiveness((jobId) => deps.jobs.isRunning(jobId));
+  const fetchTarget = fetchTargetHandler({ ...deps, onCrawled: observe.onCrawled, liveness, fetchDeadline: graceOver.signal });
   const worker = runWorker(
     'crawl',
     {
@@ -150,7 +156,21 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   });
   const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics) : null;
   registry.add('intake', 'concurrency controller', () => controller.stop());
-  registry.add('intake', 'crawl worker', () => worker.close());
+  registry.requireDeadline(config.SHUTDOWN_GRACE_MS + 10_000);
+  registry.add('intake', 'crawl worker', async () => {
+    // No new tasks; tasks waiting for an exit go back to the queue at once (another worker takes
+    // them without waiting for a lock to expire); fetches in flight get SHUTDOWN_GRACE_MS to
+    // finish, then their tasks are handed back too.
+    const closed = worker.close();
+    deps.exits.withdraw();
+    log.info({ inFlight: active, graceMs: config.SHUTDOWN_GRACE_MS }, 'crawl worker stopping: waiting tasks handed back');
+    const timer = setTimeout(() => graceOver.abort(), config.SHUTDOWN_GRACE_MS);
+    try {
+      await closed;
+    } finally {
+      clearTimeout(timer);
+    }
+  });
   registry.add('intake', 'metrics server', () => side && new Promise((r) => side.close(r)));
   registry.add('connections', 'worker pools', () => closeWorkerDeps(deps));
   await worker.waitUntilReady();

@@ -255,6 +255,12 @@ export class JobRepository {
       .executeTakeFirst();
   }
 
+  /** Whether a job is running (its status only: asked often, by the workers' exit turns). */
+  async isRunning(jobId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('job').select('id').where('id', '=', jobId).where('status', '=', 'running').executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Whether a target is still to be crawled: pending, of a running job (a cheap check between pages). */
   async isTargetPending(jobId: string, idx: number): Promise<boolean> {
     const row = await this.db

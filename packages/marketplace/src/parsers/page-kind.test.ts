@@ -42,6 +42,9 @@ d('detectPageKind on fixture pages', () => {
     'reviews-IT-B07747FR44.html': 'reviews',
     'reviews-UK-B086X5XDD3-p10.html': 'reviews',
     'reviews-US-B01IPHVFUI.html': 'reviews',
+    // The 2025 unified "Sign in or create account" page a review URL led to, and the classic form.
+    'signin-IN-B0CZXXSC3C.html': 'signin',
+    'signin-US-1.html': 'signin',
   };
   it.each(Object.entries(expected))('%s -> %s', (file, kind) => {
     expect(detectPageKind(read(file))).toBe(kind);
@@ -50,6 +53,15 @@ d('detectPageKind on fixture pages', () => {
   it('covers every fixture page', () => {
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
     expect(files.sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it.each(['signin-IN-B0CZXXSC3C.html', 'signin-US-1.html'])('%s is a sign-in wall whatever page was asked for, and yields no product or results', (file) => {
+    const html = read(file);
+    for (const expected of ['details', 'search', 'offers', 'reviews', 'bestsellers'] as ContentKind[]) {
+      expect(interstitialKind(html, expected)).toBe('signin');
+    }
+    expect(parseDetailsPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toBeNull();
+    expect(parseSearchPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toEqual([]);
   });
 
   it('the captcha page yields no product and no results', () => {

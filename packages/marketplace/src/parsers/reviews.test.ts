@@ -339,6 +339,17 @@ describe('parseReviewsPage: sign-in wall and other pages', () => {
     expect(parseReviewsPage(signIn, CTX.US!)).toBeNull();
   });
 
+  d('the saved sign-in pages', () => {
+    it.each([
+      ['signin-IN-B0CZXXSC3C.html', 'IN'],
+      ['signin-US-1.html', 'US'],
+    ])('%s is a sign-in wall and yields no reviews page', (file, marketplace) => {
+      const html = fs.readFileSync(path.join(dir, file), 'utf8');
+      expect(detectPageKind(html)).toBe('signin');
+      expect(parseReviewsPage(html, CTX[marketplace] ?? { marketplace, origin: 'https://www.amazon.in' })).toBeNull();
+    });
+  });
+
   it('pages that are not review pages yield null', () => {
     expect(parseReviewsPage('', CTX.US!)).toBeNull();
     expect(parseReviewsPage('<html><body><p>Page not found</p></body></html>', CTX.US!)).toBeNull();

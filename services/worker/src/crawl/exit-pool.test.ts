@@ -1,7 +1,8 @@
-import { type ExitLease, ExitPool, type ExitPoolOptions, exitsFrom } from '@crawl/marketplace';
+import { type ExitLease, ExitPool, type ExitPoolOptions, ExitTurnRefused, exitsFrom } from '@crawl/marketplace';
 import { createRedisConnection } from '@crawl/queue';
 import { TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
 import { RedisExitGate } from './exit-gate';
+import { JobLiveness } from './job-liveness';
 
 /**
  * Exits as the worker runs them: ExitPool over the Redis gate, two pools standing for two worker
@@ -133,4 +134,58 @@ it('a rotating gateway proxy takes its own rate and in-flight cap from its URL f
   expect(plain).toMatchObject({ rps: 0.8, maxInFlight: 0 });
   expect(() => exitsFrom(['http://p.example:1#rps=fast'], { rps: 1 })).toThrow(/#rps must be a positive number/);
   expect(exitsFrom([], { rps: 0.8 })).toEqual([expect.objectContaining({ label: 'direct', proxy: null, rps: 0.8 })]);
+});
+
+it("a cancelled job's waiting requests take no exit turn: they are dropped when they reach the front", async () => {
+  const exits = pool(uniquePrefix('exits'), proxies(1), 20); // one grant per 50 ms
+  const running = new Map([
+    ['job-a', true],
+    ['job-b', true],
+  ]);
+  const cancelledLookups: string[] = [];
+  const liveness = new JobLiveness(async (jobId) => {
+    const yes = running.get(jobId) ?? false;
+    if (!yes) cancelledLookups.push(jobId);
+    return yes;
+  }, 10);
+  const granted: string[] = [];
+  const refused: string[] = [];
+  const take = (job: string, n: number) =>
+    Array.from({ length: n }, () =>
+      exits.acquire('www.amazon.com', undefined, job, liveness.wanted(job)).then(
+        (lease) => {
+          granted.push(job);
+          lease.done('ok');
+        },
+        (err: unknown) => {
+          expect(err).toBeInstanceOf(ExitTurnRefused);
+          expect((err as ExitTurnRefused).reason).toBe('cancelled');
+          refused.push(job);
+        },
+      ),
+    );
+  const waits = [...take('job-a', 10), ...take('job-b', 4)];
+  await new Promise((r) => setTimeout(r, 120)); // a couple of grants each
+  running.set('job-a', false); // job-a is cancelled
+  const before = granted.filter((j) => j === 'job-a').length;
+  await Promise.all(waits);
+  // within one check's cache life at most one more of job-a's requests went; the rest were dropped
+  expect(granted.filter((j) => j === 'job-a').length - before).toBeLessThanOrEqual(1);
+  expect(refused.filter((j) => j === 'job-a').length).toBeGreaterThanOrEqual(10 - before - 1);
+  expect(granted.filter((j) => j === 'job-b')).toHaveLength(4);
+  // a cancelled job is looked up once and remembered, however many of its requests wait
+  expect(cancelledLookups).toEqual(['job-a']);
+});
+
+it('withdraw (shutdown) refuses every waiting and later request at once, and leaves granted leases alone', async () => {
+  const exits = pool(uniquePrefix('exits'), proxies(1), 1 / 600);
+  const lease = await exits.acquire('www.amazon.com');
+  const waiting = Array.from({ length: 5 }, () => exits.acquire('www.amazon.com').then(() => 'granted', (err: unknown) => err));
+  await new Promise((r) => setTimeout(r, 50));
+  exits.withdraw();
+  // without the withdraw they would wait ten minutes for the exit's next turn
+  const outcomes = await Promise.all(waiting);
+  for (const o of outcomes) expect(o).toMatchObject({ name: 'ExitTurnRefused', reason: 'withdrawn' });
+  await expect(exits.acquire('www.amazon.com')).rejects.toMatchObject({ reason: 'withdrawn' });
+  lease.done('ok');
 });

@@ -1,6 +1,6 @@
 import { isMultiPage, type JobType, type MarketplaceCode, type ResultItem, type ReviewSort, type TargetNoteCode } from '@crawl/core';
 import type { PageCheckpoint } from '@crawl/db';
-import type { CrawlErrorCode, CrawlInput, CrawlOutcome } from '@crawl/marketplace';
+import { type CrawlErrorCode, type CrawlInput, type CrawlOutcome, ExitTurnRefused, type StillWanted } from '@crawl/marketplace';
 
 /** A target as the crawl task sees it (JobRepository.findTargetContext). */
 export interface PagedTarget {
@@ -25,6 +25,13 @@ export interface TargetPagesDeps {
   saveCheckpoint(jobId: string, idx: number, checkpoint: PageCheckpoint): Promise<boolean>;
   /** Whether the target is still to be crawled (its job was not cancelled meanwhile). */
   stillPending(jobId: string, idx: number): Promise<boolean>;
+  /** Asked before each page takes an exit's turn (cached: a cancelled job's pages take none). */
+  jobWanted?: (jobId: string) => StillWanted;
+  /**
+   * Aborted when this process's shutdown grace is over: a page still being fetched is given up
+   * and the task handed back (the page is fetched again by whoever takes the task).
+   */
+  fetchDeadline?: AbortSignal;
   onCrawled?: (outcome: string, seconds: number) => void;
 }
 
@@ -34,7 +41,12 @@ export type TargetPagesResult =
   /** A retryable failure before the task's last attempt: the queue retries the task (from the checkpoint). */
   | { kind: 'retry'; code: CrawlErrorCode; message: string }
   /** The target stopped being pending between two pages (its job was cancelled). */
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  /**
+   * This process is shutting down before the page was fetched (or its grace ran out): the task
+   * goes back to the queue as it is, without costing an attempt (pages crawled so far are kept).
+   */
+  | { kind: 'handBack' };
 
 export const NO_RESULTS_NOTE = { code: 'NO_RESULTS', message: 'the marketplace found no results for this keyword' } as const;
 
@@ -43,6 +55,33 @@ export function noResultsNote(type: JobType): { code: TargetNoteCode; message: s
   if (type === 'offers') return { code: 'NO_RESULTS', message: 'the marketplace lists no offers for this product' };
   if (type === 'reviews') return { code: 'NO_RESULTS', message: 'the product has no reviews on the marketplace' };
   return NO_RESULTS_NOTE;
+}
+
+/**
+ * The crawl's outcome, or why there is none: the page's turn was refused (its job was cancelled;
+ * the process is shutting down), or the shutdown grace ran out while it was being fetched.
+ */
+async function crawlBefore(crawl: Promise<CrawlOutcome>, deadline: AbortSignal | undefined): Promise<CrawlOutcome | 'cancelled' | 'handBack'> {
+  const refused = (err: unknown) => {
+    if (err instanceof ExitTurnRefused) return err.reason === 'cancelled' ? ('cancelled' as const) : ('handBack' as const);
+    throw err;
+  };
+  if (!deadline) return crawl.catch(refused);
+  if (deadline.aborted) {
+    crawl.catch(() => undefined);
+    return 'handBack';
+  }
+  let onAbort: () => void = () => undefined;
+  const expired = new Promise<'handBack'>((resolve) => {
+    onAbort = () => resolve('handBack');
+    deadline.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([crawl.catch(refused), expired]);
+  } finally {
+    deadline.removeEventListener('abort', onAbort);
+    crawl.catch(() => undefined);
+  }
 }
 
 /**
@@ -81,14 +120,20 @@ export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, at
     // A cancel between pages stops the keyword (its outcome would be discarded anyway).
     if (page > 1 && !(await deps.stillPending(t.jobId, t.idx))) return { kind: 'cancelled' };
     const started = process.hrtime.bigint();
-    const outcome = await deps.crawler.crawl(
-      { type: t.type, target: t.target, marketplace: t.marketplace as MarketplaceCode, lang: t.lang, tenant: t.projectId, page, sort: t.sort ?? null },
-      page === 1 ? `${t.jobId}-${t.idx}` : `${t.jobId}-${t.idx}-p${page}`,
-    );
+    const input: CrawlInput = { type: t.type, target: t.target, marketplace: t.marketplace as MarketplaceCode, lang: t.lang, tenant: t.projectId, page, sort: t.sort ?? null };
+    if (deps.jobWanted) input.wanted = deps.jobWanted(t.jobId);
+    const outcome = await crawlBefore(deps.crawler.crawl(input, page === 1 ? `${t.jobId}-${t.idx}` : `${t.jobId}-${t.idx}-p${page}`), deps.fetchDeadline);
+    if (outcome === 'cancelled') return { kind: 'cancelled' };
+    if (outcome === 'handBack') {
+      if (crawled > checkpointed) await deps.saveCheckpoint(t.jobId, t.idx, { pages: crawled, items });
+      return { kind: 'handBack' };
+    }
     deps.onCrawled?.(outcome.ok ? 'OK' : outcome.code, Number(process.hrtime.bigint() - started) / 1e9);
     if (!outcome.ok) {
       if (page > 1 && outcome.code === 'NOT_FOUND') break;
-      if (outcome.retryable && attempt.attempt < attempt.maxAttempts) {
+      // A sign-in wall is the page's, not the exit's: one more try (from another exit) at most.
+      const retryable = outcome.retryable && !(outcome.signIn && attempt.attempt > 1);
+      if (retryable && attempt.attempt < attempt.maxAttempts) {
         if (crawled > checkpointed) await deps.saveCheckpoint(t.jobId, t.idx, { pages: crawled, items });
         return { kind: 'retry', code: outcome.code, message: outcome.message };
       }

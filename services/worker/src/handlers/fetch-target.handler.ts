@@ -1,13 +1,18 @@
 import type { JobRepository, PageCheckpoint } from '@crawl/db';
 import { type JobProgressDeps, recordTargetOutcome } from '@crawl/jobs';
 import type { Crawler } from '@crawl/marketplace';
-import type { HandlerContext, ParsedPayloadOf } from '@crawl/queue';
+import { HandBackTask, type HandlerContext, type ParsedPayloadOf } from '@crawl/queue';
+import type { JobLiveness } from '../crawl/job-liveness';
 import { crawlTargetPages } from '../crawl/target-pages';
 
 export interface FetchTargetDeps extends JobProgressDeps {
   jobs: JobRepository;
   crawler: Crawler;
   onCrawled?: (outcome: string, seconds: number) => void;
+  /** Cached "is the job still running" for the exit turns (see JobLiveness). */
+  liveness?: JobLiveness;
+  /** Aborted when the shutdown grace is over (see crawlTargetPages). */
+  fetchDeadline?: AbortSignal;
 }
 
 /** A retryable outcome before the last attempt: BullMQ retries the task with backoff. */
@@ -21,8 +26,10 @@ export class RetryableCrawlError extends Error {
 /**
  * Crawls one target, page by page (crawl/target-pages.ts). Skips targets that are no longer
  * pending (cancelled job, or a task redelivered after a crash whose first run already
- * committed), retries blocked/upstream failures through the queue, and records the outcome
- * (last attempt included) in one transaction with the job's progress.
+ * committed) and pages of a job cancelled while they waited for an exit, hands the task back
+ * to the queue when the process shuts down before its page was fetched, retries
+ * blocked/upstream failures through the queue, and records the outcome (last attempt
+ * included) in one transaction with the job's progress.
  */
 export function fetchTargetHandler(deps: FetchTargetDeps) {
   const pagesDeps = {
@@ -30,6 +37,8 @@ export function fetchTargetHandler(deps: FetchTargetDeps) {
     saveCheckpoint: (jobId: string, idx: number, checkpoint: PageCheckpoint) => deps.jobs.saveCheckpoint(jobId, idx, checkpoint),
     stillPending: (jobId: string, idx: number) => deps.jobs.isTargetPending(jobId, idx),
     onCrawled: deps.onCrawled,
+    ...(deps.liveness ? { jobWanted: (jobId: string) => deps.liveness!.wanted(jobId) } : {}),
+    ...(deps.fetchDeadline ? { fetchDeadline: deps.fetchDeadline } : {}),
   };
   return async ({ jobId, idx }: ParsedPayloadOf<'crawl.fetchTarget'>, ctx: HandlerContext): Promise<string> => {
     const target = await deps.jobs.findTargetContext(jobId, idx);
@@ -37,6 +46,7 @@ export function fetchTargetHandler(deps: FetchTargetDeps) {
     const result = await crawlTargetPages(pagesDeps, { ...target, jobId, idx }, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts });
     if (result.kind === 'retry') throw new RetryableCrawlError(result.code, result.message);
     if (result.kind === 'cancelled') return 'skipped';
+    if (result.kind === 'handBack') throw new HandBackTask('worker shutting down before the page was fetched');
     return recordTargetOutcome(
       deps,
       jobId,
