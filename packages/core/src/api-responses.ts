@@ -36,6 +36,11 @@ export const errorBodySchema = z
             z.object({ status: z.enum(JOB_STATUSES) }).strict().describe('JOB_NOT_COMPLETE, INVALID_STATE: the job status'),
             z.object({ limit: z.number().int(), retryAfterSeconds: z.number().int() }).strict().describe('RATE_LIMITED by the per-user limit'),
             z.object({ retryAfterSeconds: z.number().int() }).strict().describe('RATE_LIMITED after too many failed authentications'),
+            z
+              .object({ budgetPerHour: z.number().int(), retryAfterSeconds: z.number().int() })
+              .strict()
+              .describe("RATE_LIMITED: the project's webhook replays re-armed `budgetPerHour` deliveries in the last hour"),
+            z.object({ maxManualAttempts: z.number().int() }).strict().describe('INVALID_STATE: the delivery had its manual attempts (resends and replays)'),
           ])
           .optional(),
       })
