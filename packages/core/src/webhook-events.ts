@@ -1,4 +1,5 @@
 import { z } from './openapi-zod';
+import { orderLike } from './schema-order';
 import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
 
 /**
@@ -182,3 +183,22 @@ export const webhookDeliverySchema = z.discriminatedUnion('event', [
   WEBHOOK_DELIVERY_BODIES['product.changed'],
 ]);
 export type WebhookDeliveryBody = z.infer<typeof webhookDeliverySchema>;
+
+/**
+ * The JSON body of a delivery: the one serializer of live events (from the outbox) and test
+ * deliveries alike. Serialized once, when the delivery is created, and stored: every attempt
+ * sends the same bytes. `data` keys follow the order of the event's schema, which is the order
+ * the API answers the same objects in (a job in `job.completed` reads like `GET /jobs/{id}`),
+ * whatever order the stored event came back in.
+ */
+export function webhookDeliveryBody(d: { id: string; event: string; createdAt: Date; projectId: string; data: unknown; test?: boolean }): string {
+  const schema = Object.hasOwn(WEBHOOK_EVENT_DATA, d.event) ? WEBHOOK_EVENT_DATA[d.event as EventType] : null;
+  return JSON.stringify({
+    id: d.id,
+    event: d.event,
+    createdAt: d.createdAt.toISOString(),
+    projectId: d.projectId,
+    data: schema ? orderLike(schema, d.data) : d.data,
+    ...(d.test ? { test: true } : {}),
+  });
+}
