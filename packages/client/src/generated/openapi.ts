@@ -111,7 +111,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -325,7 +325,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -494,7 +494,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -657,7 +657,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -826,7 +826,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1009,7 +1009,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1211,7 +1211,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1441,7 +1441,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1623,7 +1623,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1790,7 +1790,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1985,7 +1985,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2148,7 +2148,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2296,7 +2296,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2452,7 +2452,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2613,7 +2613,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2772,7 +2772,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2954,7 +2954,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3028,7 +3028,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    status?: "pending" | "delivered" | "failed";
+                    status?: "pending" | "delivered" | "failed" | "cancelled";
                     event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
                     webhookId?: string;
                     from?: string;
@@ -3126,7 +3126,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3200,7 +3200,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending or with its webhook disabled) */
+        /** One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending, with its webhook disabled or removed, or after its 5 manual attempts) */
         post: {
             parameters: {
                 query?: never;
@@ -3328,7 +3328,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3400,7 +3400,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore) */
+        /** One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore). Skips deliveries that had 5 manual attempts or were re-armed in the last minute; 409 while another replay of the project runs; 429 with Retry-After once the replays of the project re-armed its hourly budget of deliveries (WEBHOOK_REPLAY_BUDGET_PER_HOUR, default 2,000) */
         post: {
             parameters: {
                 query?: never;
@@ -3535,7 +3535,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3704,7 +3704,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3888,7 +3888,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4073,7 +4073,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4244,7 +4244,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4412,7 +4412,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project at once; retry after `Retry-After` seconds */
+                /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
                 429: {
                     headers: {
                         /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5222,6 +5222,11 @@ export interface components {
                     retryAfterSeconds: number;
                 } | {
                     retryAfterSeconds: number;
+                } | {
+                    budgetPerHour: number;
+                    retryAfterSeconds: number;
+                } | {
+                    maxManualAttempts: number;
                 };
             };
         };
@@ -5684,7 +5689,7 @@ export interface components {
             triggerAction?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
         };
         WebhookAttempt: {
-            /** @description 1-5: the automatic schedule; higher: resends and replays */
+            /** @description 1-5: the automatic schedule; higher: resends and replays (5 at most per delivery) */
             attempt: number;
             /** @description true for an attempt asked for by a resend or a replay */
             manual: boolean;
@@ -5705,10 +5710,10 @@ export interface components {
             /** @enum {string} */
             event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
             /**
-             * @description pending: an attempt is due or in flight; delivered: a 2xx was received; failed: no attempt is left
+             * @description pending: an attempt is due or in flight; delivered: a 2xx was received; failed: no attempt is left; cancelled: its webhook configuration was deleted before the delivery was made (never sent again)
              * @enum {string}
              */
-            status: "pending" | "delivered" | "failed";
+            status: "pending" | "delivered" | "failed" | "cancelled";
             attemptCount: number;
             /**
              * Format: date-time
@@ -5726,7 +5731,7 @@ export interface components {
             /** @description Failed deliveries re-armed for one more attempt by this call */
             replayed: number;
             deliveryIds: string[];
-            /** @description More failed deliveries match: send the same request again to continue */
+            /** @description More failed deliveries can be replayed now: send the same request again to continue. Deliveries that had their 5 manual attempts, or were re-armed in the last 60 s, are not counted */
             hasMore: boolean;
         };
         ReplayWebhooksBody: {
