@@ -13,7 +13,7 @@ import type {
   ParsedSearchCard,
 } from '@crawl/core';
 
-export const PARSER_VERSION = 'amazon-2026.11.2';
+export const PARSER_VERSION = 'amazon-2026.11.3';
 
 /**
  * The parsers' output types are inferred from the result item schemas of @crawl/core (the
