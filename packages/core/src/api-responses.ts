@@ -216,7 +216,9 @@ export const analyticsSchema = z
     results: count,
     jobDurationSeconds: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }).strict(),
     changesDetected: count,
-    webhookDeliveries: countsOf(['succeeded', 'failed', 'pending'] as const),
+    webhookDeliveries: countsOf(['succeeded', 'failed', 'pending', 'cancelled'] as const).describe(
+      'Deliveries created in the range by status (`succeeded`: delivered; `cancelled`: their webhook was deleted first)',
+    ),
     daily: z
       .array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), jobs: count, targets: count, credits: creditTotals }).strict())
       .describe('Zero-filled, one entry per UTC day; sums to the totals'),

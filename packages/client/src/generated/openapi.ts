@@ -5921,10 +5921,12 @@ export interface components {
                 p95: number | null;
             };
             changesDetected: number;
+            /** @description Deliveries created in the range by status (`succeeded`: delivered; `cancelled`: their webhook was deleted first) */
             webhookDeliveries: {
                 succeeded: number;
                 failed: number;
                 pending: number;
+                cancelled: number;
             };
             /** @description Zero-filled, one entry per UTC day; sums to the totals */
             daily: {

@@ -207,4 +207,24 @@ it('deleting a webhook cancels its waiting deliveries: listed as cancelled, not 
   const refused = await resend(tenant, cancelled.data[0].id);
   expect(refused.status).toBe(409);
   expect(refused.body.error.message).toMatch(/disabled or was removed/);
+  // Analytics count them apart too.
+  const analytics = await h.http.get(`/v1/key/projects/${tenant.projectId}/analytics`).set(bearer(tenant.apiKey));
+  expect(analytics.body.data.webhookDeliveries).toEqual({ succeeded: 0, failed: 0, pending: 1, cancelled: 1 });
+});
+
+it('an attempt in flight when its webhook is deleted ends by its outcome; if another attempt would follow, the deliverer cancels it', async () => {
+  const { tenant, webhookIds } = await tenantWithWebhooks(1);
+  await buildEvent(h.deps.db, tenant.projectId, { type: 'job.completed' });
+  await repo.dispatchEvents(1_000, (id) => JSON.stringify({ id }));
+  const [inFlight] = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => c.project_id === tenant.projectId);
+  expect(inFlight).toMatchObject({ webhook_id: webhookIds[0] });
+  await h.http.patch(`/v1/key/projects/${tenant.projectId}/webhooks`).set(bearer(tenant.apiKey)).send({ configs: [] });
+  // Leased: left alone by the deletion; its failed outcome schedules a retry as usual.
+  expect((await deliveries(tenant)).body.data[0]).toMatchObject({ status: 'pending' });
+  await repo.recordAttempts([outcome(inFlight!, { nextAttemptAt: new Date() })], null);
+  // The retry is claimed without a configuration (url null): the deliverer cancels it.
+  const [orphan] = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => c.project_id === tenant.projectId);
+  expect(orphan).toMatchObject({ id: inFlight!.id, url: null });
+  await repo.markCancelled(orphan!.id);
+  expect((await deliveries(tenant)).body.data[0]).toMatchObject({ status: 'cancelled', attemptCount: 1, nextAttemptAt: null });
 });
