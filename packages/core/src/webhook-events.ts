@@ -9,8 +9,9 @@ import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR
  * no longer teach a receiver a shape that live events do not have (issue 12, item 1).
  *
  * The schemas are strict (unknown keys fail): a field added to a producer must be added here,
- * where receivers and the docs read it. They are used by tests and documentation, not parsed on
- * the delivery path: events are serialized once and stored (the outbox).
+ * where receivers and the docs read it. They are used by tests and documentation, and on the
+ * delivery path only for the order of keys (`webhookDeliveryBody`): events are not validated
+ * there, they are serialized once and stored (the outbox).
  *
  * `@crawl/client` (src/webhook-signature.ts) keeps its own copy of the event names because it
  * must stay dependency-free (it is packed on its own, and receivers copy that file as it is);
