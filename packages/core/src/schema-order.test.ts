@@ -1,8 +1,8 @@
 import { productChangedDataSchema, webhookDeliveryBody } from './webhook-events';
-import { orderLike } from './schema-order';
+import { inSchemaOrder } from './schema-order';
 
 /** Postgres jsonb gives keys back shortest first; these objects are in that order. */
-describe('orderLike / webhookDeliveryBody', () => {
+describe('inSchemaOrder / webhookDeliveryBody', () => {
   it('puts product.changed data (nested objects and union members) back in schema order, unknown keys last', () => {
     const fromJsonb = {
       asin: 'B0TEST0001',
@@ -12,7 +12,7 @@ describe('orderLike / webhookDeliveryBody', () => {
       snapshot: { price: 10, title: 'Lamp', rating: null, seller: null, isPrime: null, currency: 'USD', listPrice: null, mainImage: null, availability: null, reviewsCount: null, lowestNewPrice: null, bestSellersRank: { rank: 3, category: 'Lamps' } },
       marketplace: 'US',
     };
-    const ordered = orderLike(productChangedDataSchema, fromJsonb) as typeof fromJsonb;
+    const ordered = inSchemaOrder(productChangedDataSchema, fromJsonb) as typeof fromJsonb;
     expect(Object.keys(ordered)).toEqual(['asin', 'marketplace', 'jobId', 'changes', 'snapshot', 'extra']);
     expect(ordered.changes.map((c) => Object.keys(c))).toEqual([['field', 'from', 'to'], ['field', 'from', 'to']]);
     expect(Object.keys(ordered.changes[1]!.to as object)).toEqual(['category', 'rank']);

@@ -1,5 +1,5 @@
 import { z } from './openapi-zod';
-import { orderLike } from './schema-order';
+import { inSchemaOrder } from './schema-order';
 import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
 
 /**
@@ -199,7 +199,7 @@ export function webhookDeliveryBody(d: { id: string; event: string; createdAt: D
     event: d.event,
     createdAt: d.createdAt.toISOString(),
     projectId: d.projectId,
-    data: schema ? orderLike(schema, d.data) : d.data,
+    data: schema ? inSchemaOrder(schema, d.data) : d.data,
     ...(d.test ? { test: true } : {}),
   });
 }
