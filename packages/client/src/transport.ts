@@ -34,6 +34,12 @@ export interface RequestSpec {
    * a job-creating POST only with an Idempotency-Key (the server then replays the first answer).
    */
   retryable: boolean;
+  /**
+   * A 429 or 503 asking to wait longer than this is not waited for: it is thrown at once (with
+   * `retryAfterSeconds`), e.g. a spent hourly budget the caller should hear about rather than
+   * sleep through. Unset: any wait is honoured.
+   */
+  maxRetryAfterSeconds?: number;
   signal?: AbortSignal;
 }
 
@@ -151,7 +157,8 @@ export class Transport {
           });
         }
         const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-        if (mayRetry && RETRYABLE_STATUS.has(res.status)) {
+        const waitTooLong = retryAfter !== null && spec.maxRetryAfterSeconds !== undefined && retryAfter > spec.maxRetryAfterSeconds;
+        if (mayRetry && RETRYABLE_STATUS.has(res.status) && !waitTooLong) {
           await res.body?.cancel().catch(() => undefined);
           const jitter = Math.random() * Math.min(this.options.retry.baseDelayMs, 1000);
           await sleep(retryAfter !== null ? retryAfter * 1000 + jitter : this.backoff(attempt), spec.signal);

@@ -36,6 +36,11 @@ export const errorBodySchema = z
             z.object({ status: z.enum(JOB_STATUSES) }).strict().describe('JOB_NOT_COMPLETE, INVALID_STATE: the job status'),
             z.object({ limit: z.number().int(), retryAfterSeconds: z.number().int() }).strict().describe('RATE_LIMITED by the per-user limit'),
             z.object({ retryAfterSeconds: z.number().int() }).strict().describe('RATE_LIMITED after too many failed authentications'),
+            z
+              .object({ budgetPerHour: z.number().int(), retryAfterSeconds: z.number().int() })
+              .strict()
+              .describe("RATE_LIMITED: the project's webhook replays re-armed `budgetPerHour` deliveries in the last hour"),
+            z.object({ maxManualAttempts: z.number().int() }).strict().describe('INVALID_STATE: the delivery had its manual attempts (resends and replays)'),
           ])
           .optional(),
       })
@@ -211,7 +216,9 @@ export const analyticsSchema = z
     results: count,
     jobDurationSeconds: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }).strict(),
     changesDetected: count,
-    webhookDeliveries: countsOf(['succeeded', 'failed', 'pending'] as const),
+    webhookDeliveries: countsOf(['succeeded', 'failed', 'pending', 'cancelled'] as const).describe(
+      'Deliveries created in the range by status (`succeeded`: delivered; `cancelled`: their webhook was deleted first)',
+    ),
     daily: z
       .array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), jobs: count, targets: count, credits: creditTotals }).strict())
       .describe('Zero-filled, one entry per UTC day; sums to the totals'),

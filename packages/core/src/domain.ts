@@ -103,22 +103,6 @@ export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
 export const TARGET_NOTE_CODES = ['NO_RESULTS'] as const;
 export type TargetNoteCode = (typeof TARGET_NOTE_CODES)[number];
 
-/**
- * The JSON body of a webhook delivery (spec 2.6; its schema is `webhookDeliverySchema` in
- * webhook-events.ts). Serialized once, when the delivery is
- * created, and stored: every attempt sends the same bytes.
- */
-export function webhookDeliveryBody(d: { id: string; event: string; createdAt: Date; projectId: string; data: unknown; test?: boolean }): string {
-  return JSON.stringify({
-    id: d.id,
-    event: d.event,
-    createdAt: d.createdAt.toISOString(),
-    projectId: d.projectId,
-    data: d.data,
-    ...(d.test ? { test: true } : {}),
-  });
-}
-
 /** Spec 8.3: at most 5 automatic delivery attempts (a resend or a replay adds one each). */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 

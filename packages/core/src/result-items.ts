@@ -4,6 +4,7 @@ import { JOB_TYPES } from './domain';
 import { moneySchema } from './money';
 import { offerResultItemSchema } from './offer-items';
 import { reviewResultItemSchema } from './review-items';
+import { inSchemaOrder, shapeOf } from './schema-order';
 
 /**
  * The one definition of a stored result item (what `GET /jobs/{id}/results` and the json
@@ -119,36 +120,6 @@ export function objectSchemaOf(schema: z.ZodTypeAny): z.AnyZodObject | undefined
   if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return objectSchemaOf(schema.unwrap());
   if (schema instanceof z.ZodUnion) return (schema.options as z.ZodTypeAny[]).map(objectSchemaOf).find(Boolean);
   return undefined;
-}
-
-/**
- * A zod object's shape, computed once: `.shape` of a merged or extended object builds a new
- * object on every read (~25 us), and an export orders every field of every row by it.
- */
-const shapes = new WeakMap<z.AnyZodObject, Record<string, z.ZodTypeAny>>();
-function shapeOf(object: z.AnyZodObject): Record<string, z.ZodTypeAny> {
-  let shape = shapes.get(object);
-  if (!shape) {
-    shape = object.shape as Record<string, z.ZodTypeAny>;
-    shapes.set(object, shape);
-  }
-  return shape;
-}
-
-/** `value` with every object's keys in the order of `schema`'s shapes; keys a schema does not name follow, unchanged. */
-function inSchemaOrder(schema: z.ZodTypeAny, value: unknown): unknown {
-  if (Array.isArray(value)) {
-    const inner = schema instanceof z.ZodNullable || schema instanceof z.ZodOptional ? schema.unwrap() : schema;
-    return inner instanceof z.ZodArray ? value.map((v) => inSchemaOrder(inner.element as z.ZodTypeAny, v)) : value;
-  }
-  const object = objectSchemaOf(schema);
-  if (!object || value === null || typeof value !== 'object') return value;
-  const source = value as Record<string, unknown>;
-  const shape = shapeOf(object);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(shape)) if (key in source) out[key] = inSchemaOrder(shape[key]!, source[key]);
-  for (const key of Object.keys(source)) if (!(key in out)) out[key] = source[key];
-  return out;
 }
 
 /**

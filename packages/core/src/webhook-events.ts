@@ -1,4 +1,5 @@
 import { z } from './openapi-zod';
+import { inSchemaOrder } from './schema-order';
 import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
 
 /**
@@ -8,8 +9,9 @@ import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR
  * no longer teach a receiver a shape that live events do not have (issue 12, item 1).
  *
  * The schemas are strict (unknown keys fail): a field added to a producer must be added here,
- * where receivers and the docs read it. They are used by tests and documentation, not parsed on
- * the delivery path: events are serialized once and stored (the outbox).
+ * where receivers and the docs read it. They are used by tests and documentation, and on the
+ * delivery path only for the order of keys (`webhookDeliveryBody`): events are not validated
+ * there, they are serialized once and stored (the outbox).
  *
  * `@crawl/client` (src/webhook-signature.ts) keeps its own copy of the event names because it
  * must stay dependency-free (it is packed on its own, and receivers copy that file as it is);
@@ -182,3 +184,22 @@ export const webhookDeliverySchema = z.discriminatedUnion('event', [
   WEBHOOK_DELIVERY_BODIES['product.changed'],
 ]);
 export type WebhookDeliveryBody = z.infer<typeof webhookDeliverySchema>;
+
+/**
+ * The JSON body of a delivery: the one serializer of live events (from the outbox) and test
+ * deliveries alike. Serialized once, when the delivery is created, and stored: every attempt
+ * sends the same bytes. `data` keys follow the order of the event's schema, which is the order
+ * the API answers the same objects in (a job in `job.completed` reads like `GET /jobs/{id}`),
+ * whatever order the stored event came back in.
+ */
+export function webhookDeliveryBody(d: { id: string; event: string; createdAt: Date; projectId: string; data: unknown; test?: boolean }): string {
+  const schema = Object.hasOwn(WEBHOOK_EVENT_DATA, d.event) ? WEBHOOK_EVENT_DATA[d.event as EventType] : null;
+  return JSON.stringify({
+    id: d.id,
+    event: d.event,
+    createdAt: d.createdAt.toISOString(),
+    projectId: d.projectId,
+    data: schema ? inSchemaOrder(schema, d.data) : d.data,
+    ...(d.test ? { test: true } : {}),
+  });
+}

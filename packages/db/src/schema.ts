@@ -22,7 +22,7 @@ export type LedgerKind = 'grant' | 'reserve' | 'refund' | 'consume';
 /** Mirrors `job_target.status`'s check constraint. */
 export type JobTargetStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 /** Mirrors `webhook_delivery.status`'s check constraint. */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 export interface JobErrorRow {
   target: string;
@@ -106,6 +106,7 @@ export interface Database {
   webhook_config: WebhookConfigTable;
   webhook_delivery: WebhookDeliveryTable;
   webhook_attempt: WebhookAttemptTable;
+  webhook_replay: G.WebhookReplay;
   schedule: ScheduleTable;
   schedule_run: G.ScheduleRun;
   tracked_target: TrackedTargetTable;

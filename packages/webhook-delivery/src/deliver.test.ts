@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { promises as fs, mkdtempSync } from 'node:fs';
 import { promises as dnsPromises } from 'node:dns';
 import { verify } from '@crawl/client';
-import { closeDeliveryAgents, deliverWebhook, isPrivateAddress, type DeliveryRequest } from './index';
+import { closeDeliveryAgents, deliverWebhook, isPrivateAddress, type DeliveryRequest, UNUSABLE_HOST_REASON } from './index';
 
 interface Received {
   method: string | undefined;
@@ -244,7 +244,10 @@ describe('deliverWebhook', () => {
 
     const blocked = await deliverWebhook(request(url, { allowPrivate: false }));
     expect(blocked).toMatchObject({ success: false, statusCode: null, responseBodySnippet: null });
-    expect(blocked.error).toBe('blocked: resolves to a private address: private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true');
+    expect(blocked.error).toBe(`blocked: ${UNUSABLE_HOST_REASON}`);
+    // A name that does not resolve reads the same: the log tells no internal name from a missing one.
+    const missing = await deliverWebhook(request('http://does-not-exist.invalid/hook', { allowPrivate: false }));
+    expect(missing).toEqual({ ...blocked, durationMs: missing.durationMs });
     expect(receiver.connections).toBe(0);
     expect(receiver.received).toHaveLength(0);
 

@@ -12,7 +12,7 @@ import {
   sign,
 } from '@crawl/client';
 import { isPrivateAddress } from './address';
-import { PRIVATE_URL_HINT, staticCheck } from './url-check';
+import { staticCheck, UNUSABLE_HOST_REASON } from './url-check';
 
 export interface DeliveryRequest {
   url: string;
@@ -162,18 +162,10 @@ function guardedLookup(
   }
   const wantAll = opts.all === true;
   dns.lookup(hostname, { ...opts, all: true }, (err, addresses) => {
-    if (err) {
-      cb(err);
-      return;
-    }
-    if (addresses.length === 0) {
-      const notFound: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
-      notFound.code = 'ENOTFOUND';
-      cb(notFound);
-      return;
-    }
-    if (addresses.some((a) => isPrivateAddress(a.address))) {
-      cb(new BlockedError(`resolves to a private address: ${PRIVATE_URL_HINT}`));
+    // No record, a failed lookup and a private address read the same in the attempt log: the
+    // difference would tell a tenant which internal names exist.
+    if (err || addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) {
+      cb(new BlockedError(UNUSABLE_HOST_REASON));
       return;
     }
     if (wantAll) cb(null, addresses);

@@ -3,7 +3,7 @@
  * connection time, plus the config-time URL check (spec section 2.5).
  */
 export { isPrivateAddress } from './address';
-export { checkWebhookUrl, PRIVATE_URL_HINT, type UrlCheck } from './url-check';
+export { checkWebhookUrl, PRIVATE_URL_HINT, UNUSABLE_HOST_REASON, type UrlCheck } from './url-check';
 export {
   deliverWebhook,
   closeDeliveryAgents,

@@ -12,6 +12,15 @@ export type UrlCheck = { ok: true } | { ok: false; reason: string };
  */
 export const PRIVATE_URL_HINT = 'private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true';
 
+/**
+ * The one answer for a host name whose lookup gives nothing usable: no record, a DNS timeout or
+ * failure, or a private address among its records. Telling these apart would let a tenant probe
+ * which internal names exist (a public name of theirs can CNAME to any internal one), so the
+ * reason, and the error it becomes, is the same for all of them.
+ */
+export const UNUSABLE_HOST_REASON =
+  'host does not resolve to an address webhooks may be sent to (public addresses only, unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true)';
+
 /** Longest URL accepted for a webhook. */
 export const MAX_URL_LENGTH = 2048;
 /** Time limit of the DNS resolution done by {@link checkWebhookUrl}. */
@@ -87,8 +96,8 @@ export async function resolveAll(host: string, timeoutMs: number): Promise<strin
 
 /**
  * For config validation: http(s) only, no credentials in the URL, host present; resolves the
- * host (all A/AAAA records, timeout ~3 s) and rejects when ANY address is private, unless
- * `allowPrivate`. Literal IPs are checked without DNS. Internal names (`localhost`,
+ * host (all A/AAAA records, timeout ~3 s) and rejects when it does not resolve or ANY address is
+ * private (unless `allowPrivate`), with one reason for both ({@link UNUSABLE_HOST_REASON}). Literal IPs are checked without DNS. Internal names (`localhost`,
  * `*.localhost`, `*.internal`, `*.local`, ...) are rejected without DNS unless `allowPrivate`.
  *
  * This is a config-time check only; {@link deliverWebhook} re-checks at connection time.
@@ -102,14 +111,10 @@ export async function checkWebhookUrl(url: string, options: { allowPrivate: bool
   let addresses: string[];
   try {
     addresses = await resolveAll(host, DNS_CHECK_TIMEOUT_MS);
-  } catch (err) {
-    if (err instanceof DnsTimeoutError) return { ok: false, reason: 'host does not resolve (DNS timeout)' };
-    return { ok: false, reason: 'host does not resolve' };
+  } catch {
+    return { ok: false, reason: UNUSABLE_HOST_REASON };
   }
-  if (addresses.length === 0) return { ok: false, reason: 'host does not resolve' };
-  if (!allowPrivate) {
-    const bad = addresses.find((a) => isPrivateAddress(a));
-    if (bad !== undefined) return { ok: false, reason: `resolves to a private address: ${PRIVATE_URL_HINT}` };
-  }
+  if (addresses.length === 0) return { ok: false, reason: UNUSABLE_HOST_REASON };
+  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a))) return { ok: false, reason: UNUSABLE_HOST_REASON };
   return { ok: true };
 }

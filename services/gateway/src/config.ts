@@ -1,4 +1,5 @@
 import { crawlWindowEnv, resolveSecretsKey, envBoolean, envInt, envNumber, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import { DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR } from '@crawl/core';
 import { z } from 'zod';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
 import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
@@ -61,6 +62,12 @@ export const gatewayEnv = {
   EXPORT_IDLE_TIMEOUT_MS: envInt(DEFAULT_EXPORT_LIMITS.idleTimeoutMs, 100, 600_000),
   EXPORT_MAX_DURATION_MS: envInt(DEFAULT_EXPORT_LIMITS.maxDurationMs, 1_000, 3_600_000),
   EXPORT_SHUTDOWN_GRACE_MS: envInt(DEFAULT_EXPORT_LIMITS.shutdownGraceMs, 0, 20_000),
+  /**
+   * Failed deliveries `POST .../webhooks/replay` may re-arm per project in any hour (2,000: two
+   * full replay calls). Each re-armed delivery is one signed request to a receiver, so this bounds
+   * what a replay loop can send; beyond it the replay answers 429 with Retry-After.
+   */
+  WEBHOOK_REPLAY_BUDGET_PER_HOUR: envInt(DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR, 1, 1_000_000),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

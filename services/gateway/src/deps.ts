@@ -20,7 +20,7 @@ import { TrackingService } from './routes/tracking/tracking.service';
 import { AnalyticsService } from './routes/analytics/analytics.service';
 import { JobResultsService } from './routes/jobs/job-results.service';
 import { UsageService } from './routes/usage/usage.service';
-import { SecretBox } from '@crawl/core';
+import { DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR, SecretBox } from '@crawl/core';
 import { WebhookService } from './routes/webhooks/webhooks.service';
 import { WebhookDeliveryService } from './routes/webhooks/deliveries.service';
 import { DEFAULT_CRAWL_ORG_WINDOW } from '@crawl/config';
@@ -82,6 +82,8 @@ export interface BuildDepsOptions {
   allowPrivateWebhookUrls: boolean;
   /** WEBHOOK_SECRET_ROTATION_GRACE_MS (default 24 h). */
   webhookRotationGraceMs?: number;
+  /** Deliveries replays may re-arm per project per hour (WEBHOOK_REPLAY_BUDGET_PER_HOUR). */
+  webhookReplayBudgetPerHour?: number;
   /** Export limits; unset fields take DEFAULT_EXPORT_LIMITS. */
   exports?: Partial<ExportLimits>;
   log: Logger;
@@ -134,7 +136,9 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
       timeoutMs: 10_000,
       rotationGraceMs: options.webhookRotationGraceMs ?? DEFAULT_ROTATION_GRACE_MS,
     }),
-    webhookDeliveries: new WebhookDeliveryService(new WebhookLogRepository(db)),
+    webhookDeliveries: new WebhookDeliveryService(new WebhookLogRepository(db), {
+      replayBudgetPerHour: options.webhookReplayBudgetPerHour ?? DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR,
+    }),
     principalCache: new PrincipalCache(options.authCacheTtlMs),
     authFailures: apiKeyFailureLimiter(redis, options.queuePrefix, options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE),
     trustProxy: options.trustProxy ?? false,

@@ -22,6 +22,7 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     secretsKey: config.SECRETS_KEY,
     allowPrivateWebhookUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     webhookRotationGraceMs: config.WEBHOOK_SECRET_ROTATION_GRACE_MS,
+    webhookReplayBudgetPerHour: config.WEBHOOK_REPLAY_BUDGET_PER_HOUR,
     exports: {
       poolSize: config.EXPORT_POOL_SIZE,
       maxPerProject: config.EXPORT_MAX_PER_PROJECT,

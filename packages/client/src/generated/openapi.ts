@@ -278,7 +278,7 @@ export interface paths {
         put?: never;
         /**
          * Resend a webhook delivery
-         * @description One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending or with its webhook disabled).
+         * @description One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending, with its webhook disabled or removed, or after its 5 manual attempts).
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -298,7 +298,7 @@ export interface paths {
         put?: never;
         /**
          * Replay failed webhook deliveries
-         * @description One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore).
+         * @description One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore). Skips deliveries that had 5 manual attempts or were re-armed in the last minute; 409 while another replay of the project runs; 429 with Retry-After once the replays of the project re-armed its hourly budget of deliveries (WEBHOOK_REPLAY_BUDGET_PER_HOUR, default 2,000).
          */
         post: operations["replayWebhookDeliveries"];
         delete?: never;
@@ -919,6 +919,11 @@ export interface components {
                     retryAfterSeconds: number;
                 } | {
                     retryAfterSeconds: number;
+                } | {
+                    budgetPerHour: number;
+                    retryAfterSeconds: number;
+                } | {
+                    maxManualAttempts: number;
                 };
             };
         };
@@ -1381,7 +1386,7 @@ export interface components {
             triggerAction?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
         };
         WebhookAttempt: {
-            /** @description 1-5: the automatic schedule; higher: resends and replays */
+            /** @description 1-5: the automatic schedule; higher: resends and replays (5 at most per delivery) */
             attempt: number;
             /** @description true for an attempt asked for by a resend or a replay */
             manual: boolean;
@@ -1402,10 +1407,10 @@ export interface components {
             /** @enum {string} */
             event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
             /**
-             * @description pending: an attempt is due or in flight; delivered: a 2xx was received; failed: no attempt is left
+             * @description pending: an attempt is due or in flight; delivered: a 2xx was received; failed: no attempt is left; cancelled: its webhook configuration was deleted before the delivery was made (never sent again)
              * @enum {string}
              */
-            status: "pending" | "delivered" | "failed";
+            status: "pending" | "delivered" | "failed" | "cancelled";
             attemptCount: number;
             /**
              * Format: date-time
@@ -1423,7 +1428,7 @@ export interface components {
             /** @description Failed deliveries re-armed for one more attempt by this call */
             replayed: number;
             deliveryIds: string[];
-            /** @description More failed deliveries match: send the same request again to continue */
+            /** @description More failed deliveries can be replayed now: send the same request again to continue. Deliveries that had their 5 manual attempts, or were re-armed in the last 60 s, are not counted */
             hasMore: boolean;
         };
         ReplayWebhooksBody: {
@@ -1613,10 +1618,12 @@ export interface components {
                 p95: number | null;
             };
             changesDetected: number;
+            /** @description Deliveries created in the range by status (`succeeded`: delivered; `cancelled`: their webhook was deleted first) */
             webhookDeliveries: {
                 succeeded: number;
                 failed: number;
                 pending: number;
+                cancelled: number;
             };
             /** @description Zero-filled, one entry per UTC day; sums to the totals */
             daily: {
@@ -1750,7 +1757,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1962,7 +1969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2115,7 +2122,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2264,7 +2271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2430,7 +2437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2600,7 +2607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2786,7 +2793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2998,7 +3005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3164,7 +3171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3317,7 +3324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3510,7 +3517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3659,7 +3666,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3804,7 +3811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3957,7 +3964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4108,7 +4115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4261,7 +4268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4431,7 +4438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4491,7 +4498,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                status?: "pending" | "delivered" | "failed";
+                status?: "pending" | "delivered" | "failed" | "cancelled";
                 event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
                 webhookId?: string;
                 from?: string;
@@ -4589,7 +4596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4773,7 +4780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4964,7 +4971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5119,7 +5126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5287,7 +5294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5473,7 +5480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5628,7 +5635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5780,7 +5787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, or too many exports of the project or organization at once; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */

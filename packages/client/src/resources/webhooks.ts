@@ -85,7 +85,11 @@ export class WebhooksResource {
   /**
    * One more attempt of each failed delivery created in [from, to) (at most `limit`, 1,000, per
    * call). Safe to repeat: re-armed deliveries are pending, so a repeat never sends one twice;
-   * with the same idempotency key it answers the first call's result.
+   * with the same idempotency key it answers the first call's result. A delivery gets 5 manual
+   * attempts at most and is skipped for a minute after being re-armed. Throws `INVALID_STATE`
+   * (409) while another replay of the project runs, and `RATE_LIMITED` (429, with
+   * `retryAfterSeconds`) once the project's hourly replay budget is spent: a short wait is
+   * retried, a wait over a minute is left to the caller.
    */
   async replay(projectId: string, body: ReplayWebhooksBody, options: { idempotencyKey?: string } = {}): Promise<WebhookReplayResult> {
     const res = await this.transport.json<{ data: WebhookReplayResult }>({
@@ -94,11 +98,16 @@ export class WebhooksResource {
       body,
       idempotencyKey: options.idempotencyKey ?? randomUUID(),
       retryable: true,
+      maxRetryAfterSeconds: 60,
     });
     return res.data;
   }
 
-  /** Replays every failed delivery of the range, call after call while `hasMore`; returns the ids re-armed. */
+  /**
+   * Replays every failed delivery of the range, call after call while `hasMore`; returns the ids
+   * re-armed. Ends when nothing more can be replayed now; throws what `replay` throws (a spent
+   * hourly budget: `RATE_LIMITED` with `retryAfterSeconds`).
+   */
   async replayAll(projectId: string, body: ReplayWebhooksBody): Promise<string[]> {
     const ids: string[] = [];
     for (;;) {

@@ -240,12 +240,21 @@ export interface WebhookDelivery {
   finished_at: Timestamp | null;
   id: string;
   locked_until: Timestamp | null;
+  manual_attempts: Generated<number>;
   max_attempts: Generated<number>;
   next_attempt_at: Generated<Timestamp>;
   project_id: string;
+  rearmed_at: Timestamp | null;
   resend_requested_at: Timestamp | null;
   status: Generated<string>;
   webhook_id: string;
+}
+
+export interface WebhookReplay {
+  created_at: Generated<Timestamp>;
+  deliveries: number;
+  id: Generated<number>;
+  project_id: string;
 }
 
 export interface DB {
@@ -267,4 +276,5 @@ export interface DB {
   webhook_attempt: WebhookAttempt;
   webhook_config: WebhookConfig;
   webhook_delivery: WebhookDelivery;
+  webhook_replay: WebhookReplay;
 }

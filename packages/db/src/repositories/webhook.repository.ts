@@ -80,7 +80,6 @@ export interface ReplaceOptions {
 }
 
 /** Webhook configurations of a project. */
-/** Webhook configurations of a project. */
 export class WebhookConfigRepository {
   constructor(private readonly db: Db) {}
 
@@ -122,11 +121,22 @@ export class WebhookConfigRepository {
       const known = new Set(current.keys());
       const unknownIds = configs.filter((c) => c.id && !known.has(c.id)).map((c) => c.id!);
       if (unknownIds.length) return { unknownIds };
-      const keep = configs.filter((c) => c.id).map((c) => c.id!);
-      let del = trx.deleteFrom('webhook_config').where('project_id', '=', projectId);
-      if (keep.length) del = del.where('id', 'not in', keep);
-      await del.execute();
       const now = new Date();
+      const keep = new Set(configs.filter((c) => c.id).map((c) => c.id!));
+      const removed = [...known].filter((id) => !keep.has(id));
+      if (removed.length) {
+        await trx.deleteFrom('webhook_config').where('id', 'in', removed).execute();
+        // Their waiting deliveries will never be sent: cancelled now, not listed as pending until
+        // their next attempt comes due. An attempt in flight (leased) ends by its own outcome, and
+        // the deliverer cancels the delivery if it would be attempted again.
+        await trx
+          .updateTable('webhook_delivery')
+          .set({ status: 'cancelled', finished_at: now, locked_until: null })
+          .where('webhook_id', 'in', removed)
+          .where('status', '=', 'pending')
+          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
+          .execute();
+      }
       for (const [position, c] of configs.entries()) {
         const values = { name: c.name, url: c.url, trigger_action: c.triggerAction, enabled: c.enabled, secret_encrypted: c.secretEncrypted, position, updated_at: now };
         if (c.id) {
@@ -334,6 +344,16 @@ export class WebhookDeliveryRepository {
         .execute();
     }
     return rows;
+  }
+
+  /** A pending delivery whose webhook configuration was deleted: it will never be sent. */
+  async markCancelled(id: string): Promise<void> {
+    await this.db
+      .updateTable('webhook_delivery')
+      .set({ status: 'cancelled', locked_until: null, finished_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
   }
 
   async markFailed(id: string): Promise<void> {

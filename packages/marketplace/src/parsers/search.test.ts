@@ -279,8 +279,9 @@ describe('parseSearchPage on synthetic markup', () => {
 
 /** Issue 16.5: unknown is not false. */
 d('parseSearchPage: isPrime and isSponsored say null when the page does not tell', () => {
-  it('a page without any Prime badge gives null, not false, for every card', () => {
-    expect(new Set(parse('search-US-portable-charger.html').map((c) => c.isPrime))).toEqual(new Set([null]));
+  it('a page without any Prime icon gives null, not false, to every card but the one with a Prime deal', () => {
+    const prime = parse('search-US-portable-charger.html').map((c) => [c.asin, c.isPrime]);
+    expect(prime.filter(([, p]) => p !== null)).toEqual([['B0GTM5NV64', true]]);
   });
   it('a page that shows Prime badges gives false to the cards without one', () => {
     const prime = parse('search-DE-plastikfrei-besteck.html').map((c) => c.isPrime);
@@ -306,6 +307,64 @@ describe('parseSearchPage: sponsorship of a card without a product link', () => 
       [null, null],
       [true, null],
       [false, 2],
+    ]);
+  });
+});
+
+d('parseSearchPage: deal badges of the 2026 US page', () => {
+  it('a countdown ("Ends in 15:20:44") is no badge; a Prime deal ("With Prime") is a badge and marks the card Prime', () => {
+    const withBadges = parse('search-US-portable-charger.html')
+      .filter((c) => c.badges.length || c.isPrime !== null)
+      .map((c) => [c.position, c.asin, c.isPrime, c.badges]);
+    expect(withBadges).toEqual([
+      [3, 'B0CB1FW5FC', null, ["Amazon's Choice", 'Overall Pick', 'Limited time deal']],
+      [4, 'B0GTM5NV64', true, ['With Prime']],
+      [6, 'B0FW34MF6F', null, ['Limited time deal']],
+      [19, 'B0FRSRFFZR', null, ['Limited time deal']],
+      [22, 'B0FCKLSC8Y', null, ['Limited time deal']],
+    ]);
+    // The four countdown cards: no badge at all.
+    for (const asin of ['B0FQVG4RWW', 'B099284SRR', 'B0GQH1QHDH', 'B0CF26S341']) expect(card('search-US-portable-charger.html', asin).badges).toEqual([]);
+  });
+});
+
+describe('parseSearchPage: deal badges, by their structure', () => {
+  const DE_CTX = { marketplace: 'DE', origin: 'https://www.amazon.de' };
+  const deal = (inner: string) => `<span class="a-badge" data-a-badge-type="deal"><span class="a-badge-label"><span class="a-badge-label-inner">${inner}</span></span></span>`;
+  const cardHtml = (asin: string, badge: string, prime = '') =>
+    `<div data-component-type="s-search-result" data-asin="${asin}"><h2><a href="/x/dp/${asin}"><span>Lamp</span></a></h2>${prime}${badge}</div>`;
+  const parsePage = (...cards: string[]) => parseSearchPage(`<html><body>${cards.join('')}</body></html>`, DE_CTX);
+
+  it('drops a countdown and its lead-in in any language, keeps a static label beside it', () => {
+    const [a, b] = parsePage(
+      cardHtml('B0TEST0001', deal('<span class="a-badge-text">Endet in </span><span class="dealBadge-countdown-timer" data-target-time="2026-08-17T06:59:59Z">03:12:09</span>')),
+      cardHtml('B0TEST0002', `<div><span class="a-badge" data-a-badge-type="deal"><span class="a-badge-label"><span class="a-badge-text">Blitzangebot</span></span><span class="a-badge-supplementary"><span class="a-badge-text">Endet in </span><span id="deal-countdown-1">01:02:03</span></span></span></div>`),
+    );
+    expect(a!.badges).toEqual([]);
+    expect(b!.badges).toEqual(['Blitzangebot']);
+  });
+
+  it('a Prime deal marks the card Prime; without Prime icons on the page other cards stay null', () => {
+    const items = parsePage(
+      cardHtml('B0TEST0003', deal('<span class="a-badge-text">Mit Prime</span>')),
+      cardHtml('B0TEST0004', deal('<span class="a-badge-text">Angebot</span>')),
+    );
+    expect(items.map((c) => [c.asin, c.isPrime, c.badges])).toEqual([
+      ['B0TEST0003', true, ['Mit Prime']],
+      ['B0TEST0004', null, ['Angebot']],
+    ]);
+  });
+
+  it('on a page that shows Prime icons, a card with neither icon nor Prime deal is false', () => {
+    const items = parsePage(
+      cardHtml('B0TEST0005', '', '<i class="a-icon a-icon-prime" aria-label="Amazon Prime"></i>'),
+      cardHtml('B0TEST0006', deal('<span class="a-badge-text">Mit Prime</span>')),
+      cardHtml('B0TEST0007', ''),
+    );
+    expect(items.map((c) => [c.asin, c.isPrime])).toEqual([
+      ['B0TEST0005', true],
+      ['B0TEST0006', true],
+      ['B0TEST0007', false],
     ]);
   });
 });

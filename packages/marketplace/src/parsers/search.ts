@@ -92,12 +92,25 @@ function detectSponsored(card: Sel, href: string | undefined, origin: string): b
 /** Prime badge of a card (search pages of every layout so far use these). */
 const PRIME_BADGE = '.a-icon-prime, [aria-label="Amazon Prime"], .s-prime';
 
+/** A deal badge's ticking countdown (its static lead-in, "Ends in", is a sibling `.a-badge-text`). */
+const COUNTDOWN = '[id*="countdown"], .dealBadge-countdown-timer, [data-target-time]';
+
 /**
- * `isPrime` of a card: true with a Prime badge; false without one only when other cards of the
- * same page show badges (the page displays Prime eligibility); null when no card does (signed-out
- * or regional pages may show none at all, which says nothing about the products).
+ * A deal badge offering the price to Prime members ("With Prime", "Mit Prime", "Avec Prime"):
+ * the card is marked Prime even where the page shows no Prime icons (signed out). "Prime" is a
+ * brand name, written the same in every language.
  */
-const primeOf = (card: Sel, pageShowsPrime: boolean): boolean | null => (card.find(PRIME_BADGE).length > 0 ? true : pageShowsPrime ? false : null);
+function hasPrimeDeal($: CheerioAPI, card: Sel): boolean {
+  return card.find('.a-badge[data-a-badge-type="deal"]').filter((_, el) => /\bPrime\b/.test(clean($(el).text()))).length > 0;
+}
+
+/**
+ * `isPrime` of a card: true with a Prime badge or a Prime deal; false without one only when other
+ * cards of the same page show Prime badges (the page displays Prime eligibility); null when no card
+ * does (signed-out or regional pages may show none at all, which says nothing about the products).
+ */
+const primeOf = ($: CheerioAPI, card: Sel, pageShowsPrime: boolean): boolean | null =>
+  card.find(PRIME_BADGE).length > 0 || hasPrimeDeal($, card) ? true : pageShowsPrime ? false : null;
 
 function titleAndLink(card: Sel): { title: string | null; href: string | undefined } {
   // Pre-2019: the detail link carries the clean title in its title attribute.
@@ -193,17 +206,22 @@ function cardReviewsCount(card: Sel, star: Sel | null): number | null {
 function cardBadges($: CheerioAPI, card: Sel): string[] {
   const out: string[] = [];
   card.find('.a-badge').each((_, el) => {
-    const badge = $(el);
+    // A deal's countdown ("Ends in 15:20:44") is not a badge: the timer and its lead-in (the
+    // badge texts next to it) go; a static label elsewhere in the badge stays.
+    const badge = $(el).clone();
+    badge.find(COUNTDOWN).each((__, timer) => {
+      $(timer).siblings('.a-badge-text').remove();
+      $(timer).remove();
+    });
     const parts = badge.find('.a-badge-text');
     const body = parts.length ? parts : badge.find('.a-badge-label');
-    // Lightning-deal badges embed a ticking countdown; keep only the static label.
     const text = clean(
       body
-        .map((__, p) => $(p).clone().find('[id*="countdown"], .dealBadge-countdown-timer').remove().end().text())
+        .map((__, p) => $(p).text())
         .get()
         .join(''),
     );
-    const id = badge.attr('id') ?? '';
+    const id = $(el).attr('id') ?? '';
     if (/amazons-choice|AMAZONS_CHOICE/i.test(id) && !/choice/i.test(text) && !out.includes("Amazon's Choice")) out.push("Amazon's Choice");
     if (text && !out.includes(text)) out.push(text);
   });
@@ -287,7 +305,7 @@ function parseCards($: CheerioAPI, ctx: PageContext): SearchItem[] {
       rating,
       reviewsCount,
       isSponsored,
-      isPrime: primeOf(card, pageShowsPrime),
+      isPrime: primeOf($, card, pageShowsPrime),
       badges: cardBadges($, card),
       missingFields: [],
       parserVersion: PARSER_VERSION,

@@ -41,6 +41,7 @@ function build(databaseUrl: string, prefix: string, options: HarnessOptions): Ga
     secretsKey: TEST_SECRETS_KEY,
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? true,
     exports: options.exports,
+    webhookReplayBudgetPerHour: options.webhookReplayBudgetPerHour,
     log: createLogger({ level: 'silent', service: 'gateway-test' }),
     metrics: createMetricsRegistry('gateway'),
   });
@@ -77,6 +78,8 @@ export interface HarnessOptions {
   trustProxy?: GatewayDeps['trustProxy'];
   /** Export limits (pool size, per-project cap, timeouts); unset fields keep the defaults. */
   exports?: Partial<ExportLimits>;
+  /** Deliveries replays may re-arm per project per hour (default: the gateway's default). */
+  webhookReplayBudgetPerHour?: number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {

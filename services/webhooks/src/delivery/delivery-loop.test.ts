@@ -190,3 +190,20 @@ it('disables an endpoint that failed every attempt for longer than the limit; it
   await new Promise((res) => setTimeout(res, 700));
   expect(r.got.length).toBe(sent); // nothing more goes to a disabled endpoint
 });
+
+it('cancels, without sending it, the retry of a delivery whose webhook was deleted while its attempt was in flight', async () => {
+  const r = await receiver(() => 'hang');
+  const owner = await buildProject(db);
+  const config = await buildWebhookConfig(db, owner.projectId, { url: r.url, secretEncrypted: box.encrypt('whsec_loop') });
+  await buildEvent(db, owner.projectId);
+  const { dispatch } = startLoop({ timeoutMs: 500, backoffBaseMs: 2 });
+  await dispatch();
+  await until(() => r.got.length === 1);
+  // Deleted mid-attempt (a PATCH leaves a leased delivery to its outcome).
+  await db.deleteFrom('webhook_config').where('id', '=', config.id).execute();
+  await until(async () => (await statusesOf(config.id))[0] === 'cancelled');
+  await new Promise((res) => setTimeout(res, 200));
+  expect(r.got).toHaveLength(1);
+  const logged = await db.selectFrom('webhook_attempt').select(['attempt', 'success']).where('webhook_id', '=', config.id).execute();
+  expect(logged).toEqual([{ attempt: 1, success: false }]);
+});

@@ -100,8 +100,13 @@ export class DeliveryLoop {
   }
 
   private start(delivery: ClaimedDelivery): void {
-    if (!delivery.url || !delivery.enabled || !delivery.secret_encrypted) {
-      // Removed or disabled since: failed (replayable once re-enabled), without an attempt.
+    if (!delivery.url) {
+      // Its configuration was deleted since (after an attempt in flight at the deletion): cancelled.
+      this.deps.deliveries.markCancelled(delivery.id).catch((err) => this.deps.log.warn({ err, deliveryId: delivery.id }, 'marking a delivery cancelled did not work'));
+      return;
+    }
+    if (!delivery.enabled || !delivery.secret_encrypted) {
+      // Disabled since: failed (replayable once re-enabled), without an attempt.
       this.deps.deliveries.markFailed(delivery.id).catch((err) => this.deps.log.warn({ err, deliveryId: delivery.id }, 'marking a delivery failed did not work'));
       return;
     }

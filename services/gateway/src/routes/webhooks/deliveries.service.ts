@@ -1,6 +1,7 @@
 import {
   AppError,
   DELIVERY_ATTEMPTS_SHOWN,
+  WEBHOOK_MAX_MANUAL_ATTEMPTS,
   type WebhookAttemptResource,
   type WebhookDeliveryResource,
   type WebhookReplayResultResource,
@@ -38,7 +39,11 @@ function toDeliveryResource(row: DeliveryLogRow, attempts: DeliveryAttemptRow[])
 
 /** The delivery log with attempts, resend of one delivery and bulk replay of failed ones (issue 14 item 4). */
 export class WebhookDeliveryService {
-  constructor(private readonly log: WebhookLogRepository) {}
+  constructor(
+    private readonly log: WebhookLogRepository,
+    /** Deliveries replays may re-arm per project in any hour. */
+    private readonly options: { replayBudgetPerHour: number },
+  ) {}
 
   async list(projectId: string, query: z.output<typeof deliveriesQuery>) {
     const { limit, offset, ...filter } = query;
@@ -57,13 +62,31 @@ export class WebhookDeliveryService {
         throw new AppError('INVALID_STATE', `Delivery ${deliveryId} is still pending: its next attempt is already due or scheduled.`);
       case 'webhook_disabled':
         throw new AppError('INVALID_STATE', `The webhook of delivery ${deliveryId} is disabled or was removed; re-enable it (PATCH with enabled: true) first.`);
+      case 'manual_cap':
+        throw new AppError(
+          'INVALID_STATE',
+          `Delivery ${deliveryId} already had its ${WEBHOOK_MAX_MANUAL_ATTEMPTS} manual attempts (resends and replays); it is not sent again.`,
+          { details: { maxManualAttempts: WEBHOOK_MAX_MANUAL_ATTEMPTS } },
+        );
     }
   }
 
+  /**
+   * Re-arms failed deliveries (see WebhookLogRepository.replayFailed for the limits). Refusals:
+   * 409 while another replay of the project runs; 429 once the project's hourly budget is spent,
+   * with `details.retryAfterSeconds` (the router sends it as Retry-After).
+   */
   async replay(projectId: string, body: z.output<typeof replayBody>): Promise<WebhookReplayResultResource> {
     const { limit, ...filter } = body;
-    const { ids, hasMore } = await this.log.replayFailed(projectId, filter, limit);
-    return { replayed: ids.length, deliveryIds: ids, hasMore };
+    const result = await this.log.replayFailed(projectId, filter, limit, this.options.replayBudgetPerHour);
+    if ('ids' in result) return { replayed: result.ids.length, deliveryIds: result.ids, hasMore: result.hasMore };
+    if (result.refused === 'busy') throw new AppError('INVALID_STATE', 'Another replay of this project is in progress; send this one again once it has answered.');
+    const budget = this.options.replayBudgetPerHour;
+    throw new AppError(
+      'RATE_LIMITED',
+      `The replays of this project re-armed ${budget} deliveries in the last hour, its hourly replay budget; retry after ${result.retryAfterSeconds} s.`,
+      { details: { budgetPerHour: budget, retryAfterSeconds: result.retryAfterSeconds } },
+    );
   }
 
   private async withAttempts(projectId: string, rows: DeliveryLogRow[]): Promise<WebhookDeliveryResource[]> {

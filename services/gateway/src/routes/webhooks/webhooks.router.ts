@@ -53,7 +53,12 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
     const result = await withIdempotency(deps.idempotency, req, res, { recover: async () => undefined }, async () => ({
       status: 202,
       body: { data: await deps.webhookDeliveries.replay(req.principal.projectId, body) },
-    }));
+    })).catch((err: unknown) => {
+      // The hourly replay budget is spent: say when part of it comes back.
+      const retryAfter = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
+      if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+      throw err;
+    });
     res.status(result.status).json(result.body);
   });
 

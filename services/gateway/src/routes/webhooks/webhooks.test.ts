@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { hostname } from 'node:os';
+import { UNUSABLE_HOST_REASON } from '@crawl/webhook-delivery';
 import { createContractChecker, createTenant, recordContractProblems, type TestTenant } from '@crawl/testing';
 import { verify } from '@crawl/client';
 import { openApiDocument } from '../../openapi/document';
@@ -124,6 +126,25 @@ it('the refusal of a loopback URL names WEBHOOK_ALLOW_PRIVATE_URLS as an operato
       expect(message).not.toMatch(/SECRETS_KEY|DATABASE_URL|REDIS_URL|getaddrinfo|\bE[A-Z]{4,}\b/);
     }
   }
+});
+
+it('a host name resolving to a private address and one that does not resolve get the same refusal: same code, message and details', async () => {
+  const other = await createTenant(strict.deps.db);
+  // This machine's name resolves (system resolver, /etc/hosts) to a loopback or private address.
+  const refusal = async (url: string) => {
+    const res = await patch({ configs: [{ url, triggerAction: 'job.completed' }] }, strict, other);
+    expect(res.status).toBe(400);
+    const { requestId: _requestId, ...error } = res.body.error;
+    return error;
+  };
+  const internal = await refusal(`http://${hostname()}:8080/hook`);
+  const missing = await refusal('http://no-such-host.invalid/hook');
+  expect(missing).toEqual(internal);
+  expect(internal).toEqual({
+    code: 'VALIDATION_ERROR',
+    message: `Invalid webhook URL: ${UNUSABLE_HOST_REASON}.`,
+    details: [{ path: 'body.configs.0.url', message: UNUSABLE_HOST_REASON }],
+  });
 });
 
 it('POST webhooks/test delivers a signed sample event and logs the attempt; failures are results', async () => {
