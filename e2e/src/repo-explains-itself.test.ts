@@ -36,10 +36,10 @@ function citationsIn(text: string): { line: number; what: string; text: string }
 const CHECKED = /\.(?:ts|tsx|cts|mts|js|cjs|mjs|sh|md|ya?ml|json)$|(?:^|\/)(?:Dockerfile|\.ci\/run|\.[a-z]+ignore|\.npmrc)$/;
 const SKIPPED = /(?:^|\/)(?:node_modules|dist|chaos-out)\/|^pnpm-lock\.yaml$/;
 
-/** Tracked files (git), or every file outside node_modules and dist when git is unavailable. */
+/** Tracked and new unignored files (git), or every file outside node_modules and dist when git is unavailable. */
 function repositoryFiles(): string[] {
   try {
-    return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\0').filter(Boolean);
+    return execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\0').filter(Boolean);
   } catch {
     const out: string[] = [];
     const walk = (dir: string) => {
