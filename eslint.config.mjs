@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * Library ownership (STYLE.md "Module boundaries"): only the owning packages may import these.
+ * Library ownership (docs/architecture.md, "Packages"): only the owning packages may import these.
  * A library with several owners is a decision, written next to it.
  */
 const owned = {
@@ -61,8 +61,8 @@ for (const [lib, owners] of Object.entries(owned)) {
 }
 
 /**
- * SQL lives only in packages/db (STYLE.md "Repositories: … No query building outside
- * packages/db"). @crawl/db re-exports kysely's `sql` for test harnesses, so services may not
+ * SQL lives only in packages/db (repositories with intent-named methods; no query building
+ * elsewhere). @crawl/db re-exports kysely's `sql` for test harnesses, so services may not
  * import that name; the query-builder entry points are caught by `noQueryBuilding` below.
  * Exception: `test-support/**` (test harness code, like `*.test.ts`) may seed rows with SQL.
  */

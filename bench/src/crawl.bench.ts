@@ -67,7 +67,7 @@ export async function benchCrawl(): Promise<void> {
   const parserDetails = parseRate(details, (h) => parseDetailsPage(h, ctx));
   const parserSearch = parseRate(search, (h) => parseSearchPage(h, ctx));
   const parserTemplate = parseRate([read(TEMPLATE)], (h) => parseDetailsPage(h, ctx));
-  // The job types of issue 15.2: one line each (a page of each kind is one target or one review page).
+  // The offers, bestsellers and reviews job types: one line each (a page of each kind is one target or one review page).
   const listings = (['offers', 'bestsellers', 'reviews'] as const).map((kind) => {
     const pages = files.filter((f) => f.startsWith(`${kind}-`)).map(read);
     const parse = { offers: parseOffersPage, bestsellers: parseBestsellersPage, reviews: parseReviewsPage }[kind];

@@ -15,7 +15,7 @@ export async function postDetailsJob(gateway: string, tenant: TestTenant, target
 
 const jobStatus = (db: Db, id: string) => db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', id).executeTakeFirstOrThrow();
 
-/** The run's targets as jobs of at most 1,000 (DESIGN section 4); their ids. */
+/** The run's targets as jobs of at most 1,000 (the API's limit per job); their ids. */
 export async function postBigRun(gateway: string, tenant: TestTenant, targets: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < targets.length; i += 1000) ids.push(await postDetailsJob(gateway, tenant, targets.slice(i, i + 1000)));

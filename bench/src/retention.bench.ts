@@ -39,7 +39,7 @@ interface Sample {
 }
 
 /**
- * `pnpm bench retention` (issue 14, item 5): 1,000,000 expired result rows (1,000 jobs of a
+ * `pnpm bench retention` (per-plan retention): 1,000,000 expired result rows (1,000 jobs of a
  * starter project finished 40 days ago) purged by a real scheduler process, while CLIENTS
  * clients hammer GET job / GET results of another project and of the same project (a recent
  * job, and a job being purged) through a real gateway. Reports request latency before and

@@ -1,5 +1,5 @@
 /**
- * Issue 14 through the SDK and the `crawl` CLI against a real gateway and real workers: cost
+ * The account features through the SDK and the `crawl` CLI against a real gateway and real workers: cost
  * estimate, usage and ledger, retry of the failed targets only, and deleting a job's results.
  */
 import { execFile } from 'node:child_process';

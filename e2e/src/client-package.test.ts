@@ -1,5 +1,5 @@
 /**
- * @crawl/client as someone outside this repository gets it (issue 12, item 4): `pnpm pack` of
+ * @crawl/client as someone outside this repository gets it: `pnpm pack` of
  * packages/client gives one tarball, and `npm install <tarball>` in an empty project, with no
  * registry (`--offline`), gives a working `crawl` bin and a requirable SDK. This holds only while
  * the package has no runtime dependencies and no `workspace:` specifiers, which is checked on the

@@ -1,6 +1,6 @@
 /**
- * The offers, bestsellers and reviews job types (issue 15.2) end to end through the gateway, the
- * workers and the simulator: the request each target makes (DESIGN section 3), lifecycle,
+ * The offers, bestsellers and reviews job types end to end through the gateway, the
+ * workers and the simulator: the request each target makes (docs/fetch-contract.md), lifecycle,
  * credits (reserved for every page, review pages a product does not have refunded), exports,
  * the sign-in wall as BLOCKED, validation of the bodies, and results scoped to the project.
  */

@@ -1,5 +1,5 @@
 /**
- * Egress (DESIGN section 3): whatever a tenant puts in a target, a worker only requests the
+ * Egress (docs/fetch-contract.md): whatever a tenant puts in a target, a worker only requests the
  * marketplace origin (directly or through a proxy), follows redirects only within it, and the
  * job's errors name the failure, never an address, port, errno or proxy. A canary HTTP server
  * on 127.0.0.1 stands for every internal service: it must never see a request.

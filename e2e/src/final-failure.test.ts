@@ -5,7 +5,7 @@ import { failDeliveryInternally } from '@crawl/webhooks';
 import { type Stack, startStack } from './stack';
 
 /**
- * Issue 11.7: a task whose handler throws (our exception, not a crawl outcome) on its last
+ * Every queue entry has a final-failure path: a task whose handler throws (our exception, not a crawl outcome) on its last
  * attempt used to leave its row pending forever, with credits reserved. Every queue entry now
  * has a final-failure path that records the failure like a normal outcome.
  */

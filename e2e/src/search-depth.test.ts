@@ -1,5 +1,5 @@
 /**
- * Search depth (issue 15.1) end to end through the gateway, the workers and the simulator:
+ * Search depth (`config.pages`) end to end through the gateway, the workers and the simulator:
  * `config.pages` result pages per keyword, overall positions across pages, early stops, keywords
  * without results, and credits charged per page crawled (reserved for all, the rest refunded).
  */

@@ -1,5 +1,5 @@
 /**
- * The simulator as a crawler sees it (issue 13 item 3), with the real parsers and the real
+ * The simulator as a crawler sees it, with the real parsers and the real
  * proxy agents (hpagent via SessionPool): generated pages parse as the ASIN or keyword that
  * was asked for, and exits know who came through them and block a crawler without cookies.
  */

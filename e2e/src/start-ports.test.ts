@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, freePort, type TestDatabase, TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
 
-/** Issue 12.1: a taken port was a Node stack trace; the simulator needed a second `pnpm start`. */
+/** A taken port is one line naming the variable (it was a Node stack trace); the simulator starts with the first `pnpm start`. */
 const ROOT = path.resolve(__dirname, '../..');
 let database: TestDatabase;
 beforeAll(async () => {

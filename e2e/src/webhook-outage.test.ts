@@ -4,7 +4,7 @@ import { Receiver } from './receivers';
 import { auth, type Stack, startStack } from './stack';
 
 /**
- * Issue 14 item 4: a receiver down for longer than the whole retry schedule loses nothing. Time
+ * Webhook retries and replay: a receiver down for longer than the whole retry schedule loses nothing. Time
  * is scaled down: with a 2 ms base (x10 per retry) the 5 attempts span ~2.2 s, and the receiver
  * stays down past them, as a 2-hour outage outlasts a schedule whose base is ~6 s (the default
  * 80 s base spans about a day, so a real 2-hour outage is covered by the retries alone). Once

@@ -1,7 +1,7 @@
 import { AppError, generateApiKey, PLANS, type Plan } from '@crawl/core';
 import type { CreditRepository, TenancyRepository } from '@crawl/db';
 
-/** The admin CLI's commands (DESIGN section 7): the dashboard stand-in that makes tenants. */
+/** The admin CLI's commands (docs/operations.md): the dashboard stand-in that makes tenants. */
 export interface AdminDeps {
   tenancy: TenancyRepository;
   credits: CreditRepository;

@@ -84,7 +84,7 @@ function describe(err: unknown): string {
 /**
  * One HTTP exchange with retries. Retries only what is safe to send again (`spec.retryable`)
  * and only on 429, 503 and network failures: any other 4xx is the caller's to fix, and a 402
- * in particular must never be retried automatically (spec section 7). Waits `Retry-After` when
+ * in particular must never be retried automatically (the API contract says so). Waits `Retry-After` when
  * the server sends it (plus a little jitter, so clients refused in the same window do not all
  * come back at the same instant), else exponential backoff with full jitter.
  */

@@ -1,7 +1,7 @@
 import type { ExportFormat, LlmExport, ProductChangedDelivery, ResultItem, WebhookLogEntry } from './types';
 
 /**
- * Type-level checks of drift the hand-kept SDK types once had (issue 12); `pnpm typecheck`
+ * Type-level checks of drift the hand-kept SDK types once had; `pnpm typecheck`
  * compiles this file, so a regression fails CI before any test runs. The values also run.
  */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -13,7 +13,7 @@ export type Job = Schemas['Job'];
 export type JobType = Job['type'];
 export type JobStatus = Job['status'];
 export type JobTargetError = Job['errors'][number];
-/** Per-target failure codes in a job's `errors` (DESIGN section 3). */
+/** Per-target failure codes in a job's `errors` (docs/fetch-contract.md). */
 export type TargetErrorCode = JobTargetError['code'];
 export type CreateJobBody = Schemas['CreateJobBody'];
 
@@ -89,7 +89,7 @@ export type RetryTargets = NonNullable<Schemas['RetryJobBody']['targets']>;
 
 /** The body of every error response. */
 export type ApiErrorBody = Schemas['Error'];
-/** Error codes the API documents (DESIGN section 4). */
+/** Error codes the API documents (docs/http-api.md). */
 export type ApiErrorCode = ApiErrorBody['error']['code'];
 /** `details` of a VALIDATION_ERROR: every field path and problem. */
 export type FieldIssue = Schemas['FieldIssue'];

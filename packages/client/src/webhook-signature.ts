@@ -24,7 +24,7 @@ export const WEBHOOK_ID_HEADER = 'x-service-webhook-id';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /**
- * Event names the service sends (spec section 6.1). A copy: the source is EVENT_TYPES in
+ * Event names the service sends. A copy: the source is EVENT_TYPES in
  * @crawl/core (webhook-events.ts), which @crawl/client cannot import because it has no
  * dependencies; webhook-event-names.test.ts fails when the two differ. The body's `event` stays a
  * plain string, so a receiver built today still parses an event added later.
@@ -32,7 +32,7 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 export const WEBHOOK_EVENT_NAMES = ['job.completed', 'job.failed', 'schedule.triggered', 'product.changed'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
-/** JSON body of a delivery (spec section 2.6). Parse it only AFTER verifying the raw bytes. */
+/** JSON body of a delivery. Parse it only AFTER verifying the raw bytes. */
 export interface WebhookDelivery<T = Record<string, unknown>> {
   /** Delivery id; equals the `X-Service-Delivery` header and is identical across retries. */
   id: string;

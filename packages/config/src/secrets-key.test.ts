@@ -4,7 +4,7 @@ import { ConfigError, DEV_SECRETS_KEY, resolveSecretsKey } from './env';
 
 const REAL = 'ab'.repeat(32);
 
-describe('resolveSecretsKey (issue 11.5: fail closed)', () => {
+describe('resolveSecretsKey (fail closed)', () => {
   it('refuses a missing or development key in production, naming the variable and how to make one', () => {
     for (const env of [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', SECRETS_KEY: DEV_SECRETS_KEY }]) {
       expect(() => resolveSecretsKey(env)).toThrow(ConfigError);

@@ -2,7 +2,7 @@ import { z } from './openapi-zod';
 import { PLANS } from './domain';
 
 /**
- * Response bodies of the account endpoints (issue 14, items 1 and 2): usage and balance, and
+ * Response bodies of the account endpoints: usage and balance, and
  * the cost estimate of a job body. Strict like every response schema (api-responses.ts).
  */
 

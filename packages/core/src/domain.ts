@@ -13,15 +13,15 @@ export function isTerminal(status: JobStatus): boolean {
 }
 
 /**
- * Spec 8.1 and issue 15: credits per target, charged per page crawled: a search keyword costs 5
+ * Credits per target (docs/tenancy-and-credits.md), charged per page crawled: a search keyword costs 5
  * for each result page (`config.pages`), a reviews target 2 for each review page; details,
  * offers and best-seller targets have one page.
  */
 export const CREDITS_PER_TARGET: Record<JobType, number> = { search: 5, details: 2, offers: 2, bestsellers: 5, reviews: 2 };
 
-/** `config.pages` of a search job: result pages crawled per keyword (issue 15.1). */
+/** `config.pages` of a search job: result pages crawled per keyword. */
 export const MAX_SEARCH_PAGES = 7;
-/** `config.pages` of a reviews job: review pages crawled per product (issue 15.2). */
+/** `config.pages` of a reviews job: review pages crawled per product. */
 export const MAX_REVIEW_PAGES = 10;
 
 /** The job types that crawl several pages per target (`config.pages`), and their maximum. */
@@ -52,7 +52,7 @@ export interface RateLimitPolicy {
   windowSeconds: number;
 }
 
-/** Spec 8.2: per-second windows for starter and growth; enterprise has a per-minute limit per organization. */
+/** Rate limits (docs/tenancy-and-credits.md): per-second windows for starter and growth; enterprise has a per-minute limit per organization. */
 export function rateLimitPolicy(plan: Plan, perMinuteLimit: number | null): RateLimitPolicy {
   switch (plan) {
     case 'starter':
@@ -65,7 +65,7 @@ export function rateLimitPolicy(plan: Plan, perMinuteLimit: number | null): Rate
 }
 
 /**
- * Schedules a project may hold and how often one may fire (issue 11.6): a schedule firing
+ * Schedules a project may hold and how often one may fire: a schedule firing
  * every second costs its tenant credits but costs every tenant queue and scheduler time, so
  * the floor is one minute on every plan; an operator can change both per organization
  * (`admin set-schedule-limits`). The caps grow with the plan.
@@ -103,7 +103,7 @@ export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
 export const TARGET_NOTE_CODES = ['NO_RESULTS'] as const;
 export type TargetNoteCode = (typeof TARGET_NOTE_CODES)[number];
 
-/** Spec 8.3: at most 5 automatic delivery attempts (a resend or a replay adds one each). */
+/** At most 5 automatic delivery attempts (a resend or a replay adds one each). */
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 
 /** Each retry waits this many times longer than the one before. */

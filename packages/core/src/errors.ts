@@ -1,5 +1,5 @@
 /**
- * The closed set of error codes clients can rely on (DESIGN section 4). One table maps each
+ * The closed set of error codes clients can rely on (docs/http-api.md). One table maps each
  * code to its HTTP status so that services never think in HTTP terms.
  */
 export const ERROR_STATUS = {

@@ -1,6 +1,6 @@
 /**
  * Amazon marketplaces we crawl: code -> public host and default currency. Codes are the
- * DESIGN section 3 list; the default marketplace is US.
+ * ones docs/fetch-contract.md lists; the default marketplace is US.
  */
 export const MARKETPLACES = {
   US: { host: 'www.amazon.com', currency: 'USD', lang: 'en-US' },

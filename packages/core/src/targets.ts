@@ -31,7 +31,7 @@ export function asinFromProductUrl(url: URL): string | null {
   return m ? m[1]!.toUpperCase() : null;
 }
 
-/** The paths a best-seller list has on every marketplace (DESIGN section 3). */
+/** The paths a best-seller list has on every marketplace (docs/fetch-contract.md). */
 export const BESTSELLER_PATH_PREFIXES = ['/gp/bestsellers/', '/zgbs/', '/Best-Sellers-'] as const;
 
 export function isBestsellerPath(path: string): boolean {

@@ -3,10 +3,10 @@ import { inSchemaOrder } from './schema-order';
 import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
 
 /**
- * The one definition of every webhook event's `data` and of the delivery envelope (DESIGN
- * section 6, README "Webhooks"). Live events (packages/jobs) and test deliveries (gateway
+ * The one definition of every webhook event's `data` and of the delivery envelope (see
+ * docs/events-and-webhooks.md, README "Webhooks"). Live events (packages/jobs) and test deliveries (gateway
  * sample-events.ts) are both checked against these schemas by tests, so a test delivery can
- * no longer teach a receiver a shape that live events do not have (issue 12, item 1).
+ * no longer teach a receiver a shape that live events do not have (one once did).
  *
  * The schemas are strict (unknown keys fail): a field added to a producer must be added here,
  * where receivers and the docs read it. They are used by tests and documentation, and on the
@@ -21,7 +21,7 @@ import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR
 const isoTimestamp = z.string().datetime();
 
 /**
- * The job object (DESIGN section 4) as the API and job events carry it; `toJobResource` in
+ * The job object (docs/http-api.md) as the API and job events carry it; `toJobResource` in
  * packages/jobs builds it. The event schemas extend the unnamed object: extending the named one
  * would make the document an `allOf` whose strict branch rejects the base's fields.
  */
@@ -160,7 +160,7 @@ const envelope = <E extends EventType>(event: E) =>
     })
     .strict();
 
-/** Event name -> the JSON body of its deliveries (spec 2.6); the OpenAPI `webhooks` section documents these. */
+/** Event name -> the JSON body of its deliveries; the OpenAPI `webhooks` section documents these. */
 /** The OpenAPI component name of each event's delivery body. */
 export const WEBHOOK_DELIVERY_COMPONENTS = {
   'job.completed': 'JobCompletedDelivery',
@@ -176,7 +176,7 @@ export const WEBHOOK_DELIVERY_BODIES = {
   'product.changed': envelope('product.changed').openapi(WEBHOOK_DELIVERY_COMPONENTS['product.changed']),
 } as const;
 
-/** The JSON body of a delivery (spec 2.6), `webhookDeliveryBody` serializes it. */
+/** The JSON body of a delivery, `webhookDeliveryBody` serializes it. */
 export const webhookDeliverySchema = z.discriminatedUnion('event', [
   WEBHOOK_DELIVERY_BODIES['job.completed'],
   WEBHOOK_DELIVERY_BODIES['job.failed'],

@@ -2,7 +2,7 @@ import { z } from './openapi-zod';
 import { EVENT_TYPES } from './webhook-events';
 
 /**
- * Webhook operations (issue 14 item 4): the delivery log with its attempts, resend and bulk
+ * Webhook operations (docs/events-and-webhooks.md): the delivery log with its attempts, resend and bulk
  * replay. The retry schedule and the limits live here so the deliverer, the gateway and the docs
  * read one definition.
  */

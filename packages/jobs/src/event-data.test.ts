@@ -79,7 +79,7 @@ it('job.failed when no target succeeded, from the last outcome and from the inte
   await expectEventsParse(owner.projectId, ['job.failed', 'job.failed']);
 });
 
-/** Issue 16.1: search crawls counted changes but never announced them. */
+/** Search crawls once counted changes but never announced them. */
 it('a search crawl announces what it counts: one product.changed per changed card, none for a baseline', async () => {
   const owner = await buildProject(db, { credits: 100 });
   const asin = uniqueAsin();

@@ -31,7 +31,7 @@ export const marketplaceSchema = z
   .transform((v) => v as MarketplaceCode);
 
 /**
- * The job creation body of spec 2.1 (also a schedule's `crawlConfig`). Unknown fields are
+ * The job creation body (also a schedule's `crawlConfig`). Unknown fields are
  * rejected so that a typo such as `target` is an error, not a silently ignored option.
  * Output: targets validated, normalized and de-duplicated, marketplace resolved.
  */

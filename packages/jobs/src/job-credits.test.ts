@@ -30,7 +30,7 @@ const running: JobRow = {
   notes: [],
 };
 
-describe('credits charged per page crawled (issue 15.1)', () => {
+describe('credits charged per page crawled', () => {
   it("a running job's consumed counts the pages its finished targets crawled, not its targets", () => {
     expect(consumedCredits(running)).toBe(10);
     expect(toJobResource(running)).toMatchObject({ pages: 5, credits: { reserved: 50, consumed: 10, refunded: 0 }, notes: [] });

@@ -92,7 +92,7 @@ async function recordInTransaction(
 /**
  * running -> completed (at least one target succeeded, a keyword without results included) or
  * failed (none did). Credits: the pages succeeded targets crawled are consumed, the rest of the
- * reservation (failed targets, pages not crawled) is refunded (DESIGN section 5).
+ * reservation (failed targets, pages not crawled) is refunded (docs/tenancy-and-credits.md).
  * The job.completed / job.failed event goes to the outbox in the same transaction.
  */
 export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow): Promise<JobRow> {
@@ -111,11 +111,11 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
  * card of an ASIN over a keyword's result pages: a product also shown on a later page, or twice,
  * is one observation, not two that could differ; an offer listing's buy box; a review page's
  * rating summary), compared with the product's last known state (rules in
- * product-snapshot.ts). One rule for every tracked job type (issue 16.1): every change that is counted
+ * product-snapshot.ts). One rule for every tracked job type: every change that is counted
  * (`changeCount`, timeline, analytics `changesDetected`) is also announced, as one
  * `product.changed` event per changed product, in the same transaction as the results. A
  * search card is compared only on what a card shows, so its changes are real changes of the
- * monitored product (spec 6.1), seen from a search page.
+ * monitored product, seen from a search page.
  */
 async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, kind: TrackedJobType, items: ResultItem[]): Promise<void> {
   const byAsin = productSnapshots(kind, items);

@@ -2,7 +2,7 @@ import { isMultiPage, isTerminal, type JobResourceData } from '@crawl/core';
 import type { JobRetentionState, JobRow } from '@crawl/db';
 import { consumedCredits } from './job-credits';
 
-/** The job object of DESIGN section 4, as clients and job events see it (`jobResourceSchema` in @crawl/core). */
+/** The job object (docs/http-api.md), as clients and job events see it (`jobResourceSchema` in @crawl/core). */
 export type JobResource = JobResourceData;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -57,7 +57,7 @@ it('detects a best-sellers rank move and a currency change', () => {
   expect(diffSnapshot(before, after).changes.map((c) => c.field)).toEqual(['currency', 'bestSellersRank']);
 });
 
-/** Issue 16.5: a Prime flag the page did not show (null) is not observed, in either direction. */
+/** A Prime flag the page did not show (null) is not observed, in either direction. */
 it('isPrime null between observations is neither a change nor an erasure; a real flip is one change', () => {
   const crawls = [true, null, true, null, null, false].map((isPrime) => snapshotOf('details', details({ isPrime })));
   let known: ProductSnapshot | null = null;
@@ -73,7 +73,7 @@ it('isPrime null between observations is neither a change nor an erasure; a real
 
 const offer = (over: Record<string, unknown>) => ({ target: 'B0TEST0001', asin: 'B0TEST0001', condition: 'New', price: { amount: 30, currency: 'USD' }, seller: { name: 'Shop', id: null }, isBuyBox: null, ...over });
 
-/** Issue 15.3: an offer listing observes its buy box (winner and price) and its lowest new price; nothing else. */
+/** An offer listing observes its buy box (winner and price) and its lowest new price; nothing else. */
 it('offers: the buy-box winner and its price, and the lowest price of a new offer, per product', () => {
   const snapshots = productSnapshots('offers', [
     offer({ condition: 'Used - Like New', price: { amount: 9, currency: 'USD' } }),

@@ -1,7 +1,7 @@
 import { type FieldChangeData, isNewCondition, type ProductSnapshotData } from '@crawl/core';
 
 /**
- * Change tracking rules (issue 6), pure functions so that they are tested on their own.
+ * Change tracking rules, pure functions so that they are tested on their own.
  *
  * A snapshot holds the monitored fields of one product as one crawl saw them. Noise rules:
  * - A field the page did not show (null, or availability `unknown`) is "not observed": it is
@@ -14,7 +14,7 @@ import { type FieldChangeData, isNewCondition, type ProductSnapshotData } from '
  * - Search cards show fewer fields than product pages: they are compared only on what a card
  *   shows (price, list price, currency, rating, reviews, title, image), so a search crawl never
  *   reports availability, seller, rank or Prime changes.
- * - Offer listings (issue 15.3) observe the buy box: its winner (`seller`) and its price
+ * - Offer listings observe the buy box: its winner (`seller`) and its price
  *   (`price`, `currency`), the same things a product page's buy box shows, when the layout marks
  *   one (legacy listings do not). Review pages observe
  *   the product's overall `rating`, its ratings count (`reviewsCount`) and `title`. Every other
@@ -61,7 +61,7 @@ const NOT_OBSERVED: ProductSnapshot = {
 
 /**
  * A stored snapshot with every field: snapshots recorded before a field existed (lowestNewPrice
- * came with issue 15) did not observe it.
+ * came with offers jobs) did not observe it.
  */
 export function completeSnapshot(stored: Partial<ProductSnapshot>): ProductSnapshot {
   return { ...NOT_OBSERVED, ...stored };

@@ -2,7 +2,7 @@ import { PLANS, type Plan } from '@crawl/core';
 import type { RetentionRepository } from '@crawl/db';
 
 /**
- * Retention (issue 14, item 5): how long each plan keeps job results and webhook delivery logs.
+ * Retention (docs/tenancy-and-credits.md, "Plans"): how long each plan keeps job results and webhook delivery logs.
  * Defaults below; the scheduler reads overrides from RETENTION_DAYS_<PLAN>. 0 keeps forever.
  */
 export const DEFAULT_RETENTION_DAYS: Record<Plan, number> = { starter: 30, growth: 90, enterprise: 365 };

@@ -13,7 +13,7 @@ export const cronSchema = z
   })
   .transform((v) => v.trim().split(/\s+/).join(' '));
 
-/** Spec 4.3: a schedule's `crawlConfig` is validated exactly like a job body. */
+/** A schedule's `crawlConfig` is validated exactly like a job body. */
 export const createScheduleBody = z
   .object({
     cron: cronSchema,

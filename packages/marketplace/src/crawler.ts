@@ -93,7 +93,7 @@ const fail = (code: CrawlErrorCode, detail: string, retryable: boolean, message:
 });
 
 /**
- * Fetches and parses one target, mapping every outcome to DESIGN section 3: 404 is final,
+ * Fetches and parses one target, mapping every outcome as docs/fetch-contract.md says: 404 is final,
  * blocks / 429 / 5xx / timeouts are retryable (through another exit), a page that yields no
  * product is PARSE_ERROR. A robot check, an empty page or another product's page is never a
  * success. Requests go to the marketplace origin only (see targetUrl and fetchPage). Each

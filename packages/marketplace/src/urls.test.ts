@@ -22,7 +22,7 @@ const ACCEPTED_HOSTILE_URLS = [
 const USERINFO_HOST_URL = `https://www.amazon.com@127.0.0.1:9999/dp/${ASIN}`;
 const HOSTILE_PRODUCT_URLS = [...ACCEPTED_HOSTILE_URLS, USERINFO_HOST_URL];
 
-describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (DESIGN section 3)', () => {
+describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (docs/fetch-contract.md)', () => {
   it('every product URL form is requested as {origin}/dp/{ASIN}, whatever its path, query or userinfo says', () => {
     // Pairs, so that a failure names the URL that escaped.
     const requested = (origin: string, lang: string | null) => HOSTILE_PRODUCT_URLS.map((t) => [t, targetUrl('details', t, origin, lang)]);

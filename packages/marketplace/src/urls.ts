@@ -2,7 +2,7 @@ import type { JobType, ReviewSort } from '@crawl/core';
 import { ASIN_PATTERN, asinOfTarget, isBestsellerPath } from '@crawl/core';
 
 /**
- * The request URL of a target (DESIGN section 3): `{origin}/dp/{ASIN}` for a details target,
+ * The request URL of a target (docs/fetch-contract.md): `{origin}/dp/{ASIN}` for a details target,
  * `{origin}/s?k={keyword}` for a keyword, plus `&page={n}` for its result page n > 1;
  * `{origin}/gp/offer-listing/{ASIN}` for offers; `{origin}/product-reviews/{ASIN}?pageNumber={n}`
  * (plus `&sortBy=`) for reviews; `{origin}{path}` for a best-seller list URL, whose path (only)

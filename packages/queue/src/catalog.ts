@@ -41,7 +41,7 @@ export const catalog = {
   },
   /**
    * Crawls one target of a running job. Attempts and backoff are the crawl's own retry
-   * policy for blocked pages, 429/5xx and timeouts (DESIGN section 3): 4 attempts, 2 s base,
+   * policy for blocked pages, 429/5xx and timeouts (docs/fetch-contract.md): 4 attempts, 2 s base,
    * x2 each, +/-50% jitter so that a burst of blocked targets does not come back in lockstep.
    * The handler records the failure itself on the last attempt.
    */

@@ -4,7 +4,7 @@ import { HandBackTask, type HandlerContext, PermanentJobError, runWorker } from 
 import { createRedisConnection, QueueProducer } from './producer';
 
 /**
- * The consumer's final-failure path (issue 11.7), against real Redis and BullMQ: a task whose
+ * The consumer's final-failure path, against real Redis and BullMQ: a task whose
  * every attempt throws reaches `onFinalFailure` exactly once, with its payload and error.
  */
 const log = createLogger({ level: 'silent', service: 'consumer-test' });

@@ -1,6 +1,6 @@
 /**
  * @crawl/simulator: a local fake Amazon for tests, benchmarks and demos. Serves saved real
- * pages (or built-in synthetic ones) for the fetch contract of DESIGN section 3, re-targeted
+ * pages (or built-in synthetic ones) for the fetch contract (docs/fetch-contract.md), re-targeted
  * at any ASIN or keyword; injects faults (latency, error statuses, captchas, resets, hangs,
  * empty bodies) on demand; draws per-request latency; and offers forward-proxy exits, each a
  * client identity subject to robot-check rules (README.md).

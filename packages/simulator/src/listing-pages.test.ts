@@ -1,5 +1,5 @@
 /**
- * Offer listings, review pages, best-seller lists and result-page counts (DESIGN section 3):
+ * Offer listings, review pages, best-seller lists and result-page counts (docs/fetch-contract.md):
  * saved pages where they exist, templates for any other ASIN or list, a "next page" link on
  * every page but the last, and the sign-in wall as a fault.
  */

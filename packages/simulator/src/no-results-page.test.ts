@@ -1,6 +1,6 @@
 /**
  * A keyword whose result page count is set to 0 finds nothing: every result page of it is the
- * marketplace's "no results" page (issue 15.1), with or without a fixtures folder.
+ * marketplace's "no results" page, with or without a fixtures folder.
  */
 import { validatePageCounts } from './page-counts';
 import { startSimulator, type Simulator } from './index';

@@ -59,7 +59,7 @@ export const DEFAULT_OFFERS_TEMPLATE = 'offers-US-0133356728.html';
 export const DEFAULT_REVIEWS_TEMPLATE = 'reviews-US-B01IPHVFUI.html';
 export const DEFAULT_BESTSELLERS_TEMPLATE = 'bestsellers-US-electronics.html';
 
-/** `../../../../shared/fixtures/amazon` from src/ or dist/ is /work/shared/fixtures/amazon. */
+/** `../../../../shared/fixtures/amazon` from src/ or dist/ is `../shared/fixtures/amazon` next to the checkout (docs/testing.md). */
 export function defaultFixturesDir(): string | null {
   const dir = path.resolve(__dirname, '../../../../shared/fixtures/amazon');
   return existsSync(dir) ? dir : null;

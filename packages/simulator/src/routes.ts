@@ -1,5 +1,5 @@
 /**
- * Maps a request to the page that answers it (DESIGN section 3, "Fetch contract"). Only the
+ * Maps a request to the page that answers it (docs/fetch-contract.md). Only the
  * short request line is parsed per request; page bodies are looked up, never scanned.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -16,7 +16,7 @@ const DETAILS_PATH_RE = /^\/(?:[^?#]*\/)?(?:dp|gp\/product)\/([A-Za-z0-9]{10})(?
 /** `/gp/offer-listing/{ASIN}` and `/product-reviews/{ASIN}`, optionally after a slug and before `/ref=...`. */
 const OFFERS_PATH_RE = /^\/(?:[^?#]*\/)?gp\/offer-listing\/([A-Za-z0-9]{10})(?:\/[^?#]*)?$/;
 const REVIEWS_PATH_RE = /^\/(?:[^?#]*\/)?product-reviews\/([A-Za-z0-9]{10})(?:\/[^?#]*)?$/;
-/** Best-seller list paths (DESIGN section 3): `/gp/bestsellers/...`, `/.../zgbs/...`, `/Best-Sellers-...`. */
+/** Best-seller list paths (docs/fetch-contract.md): `/gp/bestsellers/...`, `/.../zgbs/...`, `/Best-Sellers-...`. */
 const BESTSELLERS_PATH_RE = /^\/(?:gp\/bestsellers(?:\/|$)|Best-Sellers-|(?:[^?#]*\/)?zgbs(?:\/|$))/;
 
 /** Result pages of a keyword and review pages of an ASIN when no count was set (the API's maxima). */

@@ -1,5 +1,5 @@
 /**
- * Built-in pages for when no fixtures folder exists (e.g. a checkout without /work/shared).
+ * Built-in pages for when no fixtures folder exists (e.g. a checkout without ../shared/fixtures/amazon next to it).
  * They carry the same ids and classes as real 2022+ Amazon pages, so the real parsers run
  * against them, and are deterministic: everything variable derives from a hash of the ASIN or
  * keyword, so the same request always gets the same bytes.

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, migrateToLatest, ensureDatabase } from '@crawl/db';
 
-/** Tests use the machine's Postgres and Redis (DESIGN section 8); these env vars may point elsewhere. */
+/** Tests use the machine's Postgres and Redis (docs/testing.md); these env vars may point elsewhere. */
 export const TEST_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

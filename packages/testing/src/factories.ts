@@ -14,8 +14,8 @@ import {
 import { createTenant, type TestTenant } from './tenants';
 
 /**
- * Row factories for direct tests of the transactional core (STYLE.md "Tests against real
- * Postgres and Redis"): each inserts real rows with defaults, through the repositories the
+ * Row factories for direct tests of the transactional core (docs/testing.md, "Real stores,
+ * one fake"): each inserts real rows with defaults, through the repositories the
  * services use, so a factory row is a row the product could have written. Nothing here is
  * shared seed data: every call makes its own rows, and a test that passes no owner gets a
  * tenant of its own.

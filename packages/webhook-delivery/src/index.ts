@@ -1,6 +1,6 @@
 /**
- * Signed webhook delivery (spec sections 2.6 and 6.2) with an SSRF guard that holds at
- * connection time, plus the config-time URL check (spec section 2.5).
+ * Signed webhook delivery (docs/events-and-webhooks.md) with an SSRF guard that holds at
+ * connection time, plus the config-time URL check.
  */
 export { isPrivateAddress } from './address';
 export { checkWebhookUrl, PRIVATE_URL_HINT, UNUSABLE_HOST_REASON, type UrlCheck } from './url-check';

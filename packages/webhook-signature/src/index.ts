@@ -1,5 +1,5 @@
 /**
- * `@crawl/webhook-signature`, the shared verifier named in DESIGN section 2. Its one source is
+ * `@crawl/webhook-signature`, the shared verifier's documented name. Its one source is
  * `packages/client/src/webhook-signature.ts` (one dependency-free file, shipped inside the
  * standalone `@crawl/client` tarball); this package keeps the documented name for workspace
  * users and receivers that import it.

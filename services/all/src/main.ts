@@ -1,5 +1,5 @@
 /**
- * `pnpm start`: every service in one process for development (DESIGN section 1). In
+ * `pnpm start`: every service in one process for development (docs/architecture.md). In
  * production each runs as its own process: `node services/<name>/dist/main.js`.
  * `pnpm start:sim` (`--simulator`) adds the marketplace simulator and crawls it.
  */

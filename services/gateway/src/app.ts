@@ -16,7 +16,7 @@ import { analyticsRouter } from './routes/analytics/analytics.router';
 import { usageRouter } from './routes/usage/usage.router';
 import { webhooksRouter } from './routes/webhooks/webhooks.router';
 
-/** Spec 4: 1 MiB request bodies at most (DESIGN section 4, 413 beyond). */
+/** 1 MiB request bodies at most, 413 beyond (docs/http-api.md). */
 const BODY_LIMIT = '1mb';
 
 /** Every response: a browser must not guess another content type than the one we send. */

@@ -1,7 +1,7 @@
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
-/** Issue 16.7: ASINs were upper-cased before the check, so `ßßßßß` became `SSSSSSSSSS` and was charged. */
+/** ASINs were once upper-cased before the check, so `ßßßßß` became `SSSSSSSSSS` and was charged. */
 let h: Harness;
 let tenant: TestTenant;
 

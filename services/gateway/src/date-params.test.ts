@@ -16,7 +16,7 @@ afterAll(() => h.close());
 const get = (path: string) => h.http.get(`/v1/key/projects/${tenant.projectId}${path}`).set(bearer(tenant.apiKey));
 
 /**
- * Issue 16.3: run the built query schemas in a server far from UTC (jest cannot change its own
+ * Run the built query schemas in a server far from UTC (jest cannot change its own
  * process's zone), where a timestamp read in local time would be five hours off.
  */
 function parsedInNewYork(module: string, schema: string, query: Record<string, string>): Record<string, string> {

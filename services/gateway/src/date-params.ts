@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Date and timestamp query parameters (`from`, `to`, `changedSince`, …), one reading for every
- * endpoint. The API's time zone is UTC everywhere (DESIGN section 4), so a timestamp without an
+ * endpoint. The API's time zone is UTC everywhere (docs/http-api.md), so a timestamp without an
  * offset (`2026-03-01T12:00`) is UTC, never the server's local time; a bare date
  * (`2026-03-01`) is that UTC day. Impossible dates and times (`2026-02-30`, `2026-02-29`,
  * `24:00`) are refused rather than rolled over to the next valid one, as `Date.parse` does.

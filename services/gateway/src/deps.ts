@@ -49,13 +49,13 @@ export interface GatewayDeps {
   idempotency: IdempotencyRepository;
   jobService: JobService;
   webhookService: WebhookService;
-  /** The delivery log, resend and replay (issue 14, item 4). */
+  /** The delivery log, resend and replay. */
   webhookDeliveries: WebhookDeliveryService;
   scheduleService: ScheduleService;
   trackingService: TrackingService;
   analyticsService: AnalyticsService;
   usageService: UsageService;
-  /** DELETE /jobs/{id}: results removal (issue 14, item 5). */
+  /** DELETE /jobs/{id}: results removal. */
   jobResults: JobResultsService;
   rateLimiter: RateLimiter;
   authFailures: AuthFailureLimiter;

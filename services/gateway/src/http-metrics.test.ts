@@ -1,7 +1,7 @@
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
-/** Issue 11.9: one route label per template, whatever the status (401/429/4xx used to differ). */
+/** One route label per template, whatever the status (401/429/4xx used to differ). */
 let h: Harness;
 let tenant: TestTenant;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { csvHeader } from './routes/jobs/export-formats';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
 /**
- * Issue 16.8: result items came back in Postgres jsonb key order (shorter keys first), not in
+ * Result items once came back in Postgres jsonb key order (shorter keys first), not in
  * the documented order (README "Results and exports"), which is written out here on purpose.
  */
 const DETAILS_ORDER = [

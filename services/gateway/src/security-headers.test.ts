@@ -1,7 +1,7 @@
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
-/** Issue 11.9: /docs without security headers; responses carrying webhook secrets were cacheable. */
+/** /docs once had no security headers; responses carrying webhook secrets were cacheable. */
 let h: Harness;
 let tenant: TestTenant;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ async function crawl(argv: string[]): Promise<{ code: number; stdout: string; st
   return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
 }
 
-/** Issue 12.4: both CLIs answer `--help` and `-h` with their commands and exit 0. */
+/** Both CLIs answer `--help` and `-h` with their commands and exit 0. */
 it.each(['--help', '-h'])('`crawl %s` lists every command on stdout and exits 0, with no API key', async (flag) => {
   for (const argv of [[flag], ['help'], ['jobs', flag]]) {
     const res = await crawl(argv);

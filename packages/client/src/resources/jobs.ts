@@ -31,7 +31,7 @@ export interface IdempotencyOptions {
 }
 
 export interface WaitForOptions {
-  /** Pause after each poll; the last one repeats. Default `[2000, 5000, 10000]` (spec 8.3). */
+  /** Pause after each poll; the last one repeats. Default `[2000, 5000, 10000]` (the polling the service recommends). */
   intervalsMs?: number[];
   /** Give up with `CrawlWaitTimeoutError` after this long. Default: wait forever. */
   timeoutMs?: number;
@@ -45,7 +45,7 @@ export interface ExportToFileResult {
   bytes: number;
 }
 
-/** Spec 4.1: jobs, their results and exports. */
+/** Jobs, their results and exports. */
 export class JobsResource {
   constructor(
     private readonly transport: Transport,

@@ -3,7 +3,7 @@ import { paginate, seg } from '../pagination';
 import type { Transport } from '../transport';
 import type { CreateScheduleBody, Page, PageQuery, Schedule, UpdateScheduleBody } from '../types';
 
-/** Spec 4.3: recurring crawls (cron in UTC). */
+/** Schedules: recurring crawls (cron in UTC). */
 export class SchedulesResource {
   constructor(private readonly transport: Transport) {}
 

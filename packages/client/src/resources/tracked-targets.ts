@@ -2,7 +2,7 @@ import { paginate, seg } from '../pagination';
 import type { Transport } from '../transport';
 import type { ListTrackedTargetsQuery, Page, Timeline, TrackedTarget } from '../types';
 
-/** Spec 4.4: products the project's crawls have seen, with their change history. */
+/** Tracked targets: products the project's crawls have seen, with their change history. */
 export class TrackedTargetsResource {
   constructor(private readonly transport: Transport) {}
 

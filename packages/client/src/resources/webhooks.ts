@@ -14,7 +14,7 @@ import type {
   WebhookTestResult,
 } from '../types';
 
-/** Spec 4.5: webhook configurations of a project, their delivery log, test deliveries. */
+/** Webhook configurations of a project, their delivery log, test deliveries. */
 export class WebhooksResource {
   constructor(private readonly transport: Transport) {}
 

@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@crawl/testing';
 import { GENERATED_TYPES_PATH, generateDbTypes } from './generate';
 
 /**
- * The CI diff check of the committed row types (STYLE "Migrations and typed queries"): the
+ * The CI diff check of the committed row types (migrations are the one source of the row types): the
  * template every test clones is migrated from the current migrations, so a migration added
  * without `pnpm db:codegen` fails here. A clone, not the template itself: a session on the
  * template would make other test files' `create database … template` fail.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Per-organization overrides of the plan's schedule limits (issue 11.6): null means the plan's
+ * Per-organization overrides of the plan's schedule limits: null means the plan's
  * default (`schedulePolicy` in core). Set with `admin set-schedule-limits`.
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Retention of results and webhook delivery logs (issue 14, item 5).
+ * Retention of results and webhook delivery logs, per plan.
  *
  * - `job.results_purged_at`: when the job's results were deleted (DELETE /jobs/{id}) or purged
  *   by retention; results and export answer 410 from then on. The job row stays (the ledger

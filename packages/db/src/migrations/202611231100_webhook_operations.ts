@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Webhook operations (issue 14 item 4, issue 16 item 6):
+ * Webhook operations (delivery log, resend and replay, auto-disable, secret rotation):
  * - config: automatic disabling of an endpoint failing continuously (`failing_since` is the first
  *   failed attempt since the last success), and secret rotation (the previous secret, still used
  *   to sign next to the new one until `previous_secret_expires_at`).

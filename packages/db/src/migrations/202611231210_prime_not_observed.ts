@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Issue 16.5: parsers before `amazon-2026.11.2` wrote `isPrime: false` whenever the buy box
+ * Parsers before `amazon-2026.11.2` wrote `isPrime: false` whenever the buy box
  * showed no Prime badge, which says nothing about the product. A tracked product's last known
  * `isPrime` of false was therefore never observed: it becomes null ("not observed"), so the next
  * crawl that does see the page's answer records it as a first observation, not as a change.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Issue 15.1, search depth: a search job crawls `pages` result pages per keyword (1..7) and is
+ * Search depth: a search job crawls `pages` result pages per keyword (1..7) and is
  * charged per page crawled.
  * - `job.pages`: the job's `config.pages` (search jobs; null for other types). Jobs before this
  *   crawled one page.

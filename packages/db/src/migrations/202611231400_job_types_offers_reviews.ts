@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Issue 15.2, three new job types: `offers`, `bestsellers` and `reviews`.
+ * Three new job types: `offers`, `bestsellers` and `reviews`.
  * - `job.type` accepts them.
  * - `job.pages` is also a reviews job's `config.pages` (review pages per product, 1..10).
  * - `job.sort`: a reviews job's `config.sort` (`recent` or `helpful`; null when not asked and

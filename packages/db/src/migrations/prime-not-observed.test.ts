@@ -1,7 +1,7 @@
 import { buildProject, openTestStore, type TestStore } from '@crawl/testing';
 import { up } from './202611231210_prime_not_observed';
 
-/** Issue 16.5: a tracked `isPrime: false` written by the old parsers was never observed. */
+/** A tracked `isPrime: false` written by the old parsers was never observed. */
 let store: TestStore;
 beforeAll(async () => {
   store = await openTestStore();

@@ -57,7 +57,7 @@ const num = (v: unknown): number => Number(v ?? 0);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /**
- * Read-only aggregates over a project's creation-time range (spec 4.2). Every query is one
+ * Read-only aggregates over a project's creation-time range (GET …/analytics). Every query is one
  * indexed scan of the project's range (`project_id`, then `created_at`/`captured_at`); both
  * bounds are inclusive.
  */

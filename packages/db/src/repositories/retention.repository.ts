@@ -6,7 +6,7 @@ import type { Database } from '../schema';
 type Executor = Db | Transaction<Database>;
 
 /**
- * Retention of results and webhook delivery logs (issue 14, item 5), in statements that each
+ * Retention of results and webhook delivery logs, per plan, in statements that each
  * touch at most `limit` rows and commit on their own (autocommit), so that no statement holds
  * locks long enough for an API request to wait on it:
  *

@@ -14,7 +14,7 @@ export interface KeyPrincipal {
   revoked: boolean;
 }
 
-/** Organizations, users, projects and API keys: the tenancy tree of DESIGN section 5. */
+/** Organizations, users, projects and API keys: the tenancy tree of docs/tenancy-and-credits.md. */
 export class TenancyRepository {
   constructor(private readonly db: Db) {}
 

@@ -96,7 +96,7 @@ export class WebhookConfigRepository {
   }
 
   /**
-   * Replaces every configuration of the project in one transaction (spec 4.5 rule 1). The
+   * Replaces every configuration of the project in one transaction (a PATCH replaces them all). The
    * project row is locked first so that concurrent PATCHes serialize: locking the project's
    * configuration rows was not enough, since a project with none has no row to lock and ten
    * concurrent PATCHes each inserted their 20. The cap is checked again on what the

@@ -469,7 +469,7 @@ d('parseDetailsPage: secondary fields', () => {
     expect(parse('details-US-B07G2L3JMM.html').isPrime).toBe(true);
   });
 
-  // Issue 16.5: no badge is not a "no". These pages show none in the buy box and no eligibility flag.
+  // No badge is not a "no". These pages show none in the buy box and no eligibility flag.
   it.each(['details-US-B01GAWQSFW.html', 'details-US-B073WRF565.html', 'details-UK-1849757097.html', 'details-US-B0DR8G428S.html'])('isPrime is null (not observed) on %s', (file) => {
     expect(parse(file).isPrime).toBeNull();
   });

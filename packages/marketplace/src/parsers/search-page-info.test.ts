@@ -1,5 +1,5 @@
 /**
- * Next-page and no-results detection of search pages (issue 15.1), on every search fixture and
+ * Next-page and no-results detection of search pages (search depth), on every search fixture and
  * on the same pages turned into last pages the way Amazon renders one (the Next control
  * disabled), plus the no-results answers of both layouts.
  */

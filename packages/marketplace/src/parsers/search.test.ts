@@ -277,7 +277,7 @@ describe('parseSearchPage on synthetic markup', () => {
   });
 });
 
-/** Issue 16.5: unknown is not false. */
+/** Unknown is not false: a card without a Prime badge has `isPrime: null`. */
 d('parseSearchPage: isPrime and isSponsored say null when the page does not tell', () => {
   it('a page without any Prime icon gives null, not false, to every card but the one with a Prime deal', () => {
     const prime = parse('search-US-portable-charger.html').map((c) => [c.asin, c.isPrime]);

@@ -57,7 +57,7 @@ export function authenticate(deps: Pick<GatewayDeps, 'tenancy' | 'principalCache
   };
 }
 
-/** Paths naming a project must name the key's own project (spec 5 rule 3). */
+/** Paths naming a project must name the key's own project (403 otherwise). */
 export function requireOwnProject(req: Request, _res: Response, next: NextFunction): void {
   if (req.params.projectId !== req.principal.projectId) {
     throw new AppError('FORBIDDEN', 'This API key belongs to another project than the one in the path.');

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 /**
  * Browser clients authenticate with bearer keys, never cookies, so any origin may call the
- * API. The rate-limit headers are exposed as spec 8.2 rule 5 requires.
+ * API. The rate-limit headers are exposed, as the API contract promises.
  */
 export function cors(req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Access-Control-Allow-Origin', '*');

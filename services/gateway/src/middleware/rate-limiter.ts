@@ -5,7 +5,7 @@ export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Whole seconds until the current window resets (DESIGN section 5: not an epoch time). */
+  /** Whole seconds until the current window resets (docs/http-api.md: not an epoch time). */
   resetSeconds: number;
 }
 
@@ -16,7 +16,7 @@ export interface RateLimiter {
 
 /**
  * Fixed windows per user in Redis, shared by every key of the user and every gateway replica
- * (spec 8.2). Window boundaries come from the wall clock, so replicas on synchronized clocks
+ * (docs/tenancy-and-credits.md). Window boundaries come from the wall clock, so replicas on synchronized clocks
  * agree on them.
  *
  * Fail-open: when Redis does not answer within `timeoutMs`, `check` returns null and the

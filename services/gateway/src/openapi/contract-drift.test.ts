@@ -7,7 +7,7 @@ import { toLogResource } from '../routes/webhooks/webhooks.service';
 import { openApiDocument } from './document';
 
 /**
- * The drift examples of issue 12, each checked the way CI now checks every response and
+ * Drift examples the hand-kept contract once had, each checked the way CI now checks every response and
  * delivery (the contract recorder of the gateway harness and e2e stack): each would have failed.
  */
 const contract = createContractChecker(openApiDocument());

@@ -75,7 +75,7 @@ it('documents result items as a union of the item schemas, and the llm export as
   );
   expect(schemas.DetailsResultItem.required).toEqual(expect.arrayContaining(['target', 'asin', 'price', 'availability', 'missingFields', 'parserVersion']));
   expect(schemas.SearchResultItem.required).toEqual(expect.arrayContaining(['keyword', 'position', 'organicPosition', 'isSponsored']));
-  // drift example of issue 12: the llm export was documented as an array of result items
+  // a drift the hand-kept contract once had: the llm export was documented as an array of result items
   expect(schemas.LlmExport).toMatchObject({ type: 'object', required: expect.arrayContaining(['schemaVersion', 'generatedAt', 'job', 'items']) });
   const exported = doc.paths['/v1/key/jobs/{jobId}/export'].get.responses['200'].content['application/json'].schema;
   expect(exported.anyOf).toContainEqual({ $ref: '#/components/schemas/LlmExport' });

@@ -21,7 +21,7 @@ export const analyticsQuery = z
     else if (r.to.getTime() - r.from.getTime() > 366 * DAY) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
   });
 
-/** Spec 4.2: project analytics over a date range. */
+/** Project analytics over a date range. */
 export function analyticsRouter(service: AnalyticsService): Router {
   const router = Router();
   router.get('/projects/:projectId/analytics', requireOwnProject, async (req, res) => {

@@ -2,7 +2,7 @@ import type { AnalyticsResource } from '@crawl/core';
 import type { AnalyticsRepository } from '@crawl/db';
 
 /**
- * Project analytics over a creation-time range (spec 4.2). Jobs count on the UTC day they were
+ * Project analytics over a creation-time range. Jobs count on the UTC day they were
  * created (a job running over midnight is not counted twice); a retry is its own job with
  * source `retry`. The queries are AnalyticsRepository's, each one indexed scan of the range.
  *

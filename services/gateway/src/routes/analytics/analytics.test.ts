@@ -137,7 +137,7 @@ it('matches figures computed independently from the seeded jobs', async () => {
   }
 });
 
-/** Issue 12.3: `targets.crawled` and `daily[].targets` counted a cancelled job's uncrawled targets differently. */
+/** `targets.crawled` and `daily[].targets` counted a cancelled job's uncrawled targets differently. */
 it('the daily series sums to the totals, a cancelled job with never-crawled targets included', async () => {
   const cancelled = seeds.find((s) => s.status === 'cancelled' && s.targets > s.succeeded + s.failed);
   expect(cancelled).toBeDefined(); // the seed this test is about

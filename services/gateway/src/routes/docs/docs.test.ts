@@ -28,7 +28,7 @@ function raw(url: string, headers: Record<string, string> = {}): Promise<{ statu
 
 const dist = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
-/** Issue 12.5: /docs shipped a 1.7 MB bundle uncompressed and nearly uncached. */
+/** /docs once shipped a 1.7 MB bundle uncompressed and nearly uncached. */
 it('serves the Swagger UI bundle and stylesheet compressed per Accept-Encoding, cached, with the docs CSP', async () => {
   const page = await h.http.get('/docs');
   const links = [...page.text.matchAll(/(?:src|href)="(\/docs\/assets\/swagger-ui[^"]+)"/g)].map((m) => m[1]!);

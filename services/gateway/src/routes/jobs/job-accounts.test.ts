@@ -4,7 +4,7 @@ import { createTenant, detailsItem, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
 /**
- * Issue 14 on the job endpoints: X-Credits-Remaining, credits consumed so far, cost estimates,
+ * The account features on the job endpoints: X-Credits-Remaining, credits consumed so far, cost estimates,
  * retry of failed targets only, and DELETE of a job's results (410 afterwards).
  */
 let h: Harness;

@@ -17,15 +17,15 @@ export interface JobResultsDeps {
 }
 
 /**
- * Results of a job whose results were deleted or purged by retention answer 410 GONE (DESIGN
- * section 4), results and export alike, whatever the job's status.
+ * Results of a job whose results were deleted or purged by retention answer 410 GONE (see
+ * docs/http-api.md), results and export alike, whatever the job's status.
  */
 export function assertResultsAvailable(job: JobWithRetention): void {
   if (!job.results_purged_at) return;
   throw new AppError('GONE', `The results of job ${job.id} were deleted on ${job.results_purged_at.toISOString()} (by request or by the retention of the plan); the job itself remains.`);
 }
 
-/** `DELETE /jobs/{id}` (issue 14, item 5): removes a finished job's results; the job row stays as a tombstone for the ledger. */
+/** `DELETE /jobs/{id}`: removes a finished job's results; the job row stays as a tombstone for the ledger. */
 export class JobResultsService {
   constructor(private readonly deps: JobResultsDeps) {}
 

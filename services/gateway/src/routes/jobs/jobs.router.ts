@@ -23,14 +23,14 @@ async function sendCreated(deps: GatewayDeps, req: Request, res: Response, resul
   res.status(result.status).json(result.body);
 }
 
-/** Create and estimate validate the same way: one parse of the job body (spec 2.1). */
+/** Create and estimate validate the same way: one parse of the job body. */
 const parseJobBody = (req: Request): JobBody => parseOrThrow(jobBodySchema, req.body, 'body');
 
 function pagination(total: number, limit: number, offset: number) {
   return { total, limit, offset, hasMore: offset + limit < total };
 }
 
-/** Spec 4.1: every job endpoint. Mounted under /v1/key after authentication and rate limiting. */
+/** Every job endpoint. Mounted under /v1/key after authentication and rate limiting. */
 export function jobsRouter(deps: GatewayDeps): Router {
   const router = Router();
 

@@ -30,7 +30,7 @@ export const exportQuery = z.object({ format: z.enum(['json', 'csv', 'llm']).def
 export const emptyBody = z.union([z.undefined(), z.object({}).strict()]);
 
 /**
- * Retry's optional body (issue 14, item 3): `targets` is `all` (the default, the spec's retry of
+ * Retry's optional body: `targets` is `all` (the default, the spec's retry of
  * every target) or `failed` (only the targets that produced no result). No body, or `{}`, is
  * the spec's retry.
  */

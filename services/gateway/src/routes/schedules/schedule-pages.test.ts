@@ -1,5 +1,5 @@
 /**
- * A schedule's crawlConfig carries a search job's `config.pages` (issue 15.1): validated like a
+ * A schedule's crawlConfig carries a search job's `config.pages`: validated like a
  * job body, shown back, and used by the jobs the schedule fires (reserved per page).
  */
 import { ScheduleRepository, sql } from '@crawl/db';

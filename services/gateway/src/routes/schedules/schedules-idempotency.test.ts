@@ -3,7 +3,7 @@ import { sql } from '@crawl/db';
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
-/** Issue 16.4: POST /schedules ignored Idempotency-Key, so a retried lost answer made two schedules that both fire. */
+/** POST /schedules once ignored Idempotency-Key, so a retried lost answer made two schedules that both fire. */
 let h: Harness;
 let tenant: TestTenant;
 beforeAll(async () => {

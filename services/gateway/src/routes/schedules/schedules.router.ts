@@ -27,7 +27,7 @@ function scheduleId(req: Request): string {
   return id;
 }
 
-/** Spec 4.3, plus GET and DELETE of one schedule. */
+/** Schedules: create, list, GET, PATCH and DELETE of one. */
 export function schedulesRouter(service: ScheduleService, idempotency: IdempotencyRepository): Router {
   const router = Router();
 

@@ -36,7 +36,7 @@ const stored = (body: JobBody): StoredCrawlConfig => ({
   ...(body.sort !== undefined ? { sort: body.sort } : {}),
 });
 
-/** Spec 4.3 schedules. The scheduler service fires them; this only records what to fire and when. */
+/** Schedules. The scheduler service fires them; this only records what to fire and when. */
 export class ScheduleService {
   constructor(private readonly schedules: ScheduleRepository) {}
 

@@ -84,7 +84,7 @@ it("another project's schedule is 404 for get, patch and delete, and stays uncha
   expect(empty.status).toBe(400);
 });
 
-describe('noisy neighbours (issue 11.6): interval floor and per-project cap', () => {
+describe('noisy neighbours: interval floor and per-project cap', () => {
   const admin = (command: string, flags: Record<string, string>) =>
     commands[command]!({ tenancy: new TenancyRepository(h.deps.db), credits: new CreditRepository(h.deps.db) }, flags);
 

@@ -22,7 +22,7 @@ export const trackedTargetsQuery = z
 export const timelineQuery = z.object({ marketplace, limit: intQueryParam(1, 1000, 50) }).strict();
 export const compareQuery = z.object({ from: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE), to: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE) }).strict();
 
-/** Spec 4.4: tracked targets, a product's timeline, comparison of two result sets. */
+/** Tracked targets, a product's timeline, comparison of two result sets. */
 export function trackingRouter(service: TrackingService): Router {
   const router = Router();
 

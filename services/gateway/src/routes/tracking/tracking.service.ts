@@ -19,7 +19,7 @@ interface SetEntry {
   positions: Map<string, number>;
 }
 
-/** Tracked targets, timelines and result-set comparison (spec 4.4). */
+/** Tracked targets, timelines and result-set comparison. */
 export class TrackingService {
   constructor(private readonly deps: TrackingDeps) {}
 

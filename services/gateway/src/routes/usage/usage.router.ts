@@ -28,7 +28,7 @@ export const usageQuery = z
     else if (q.to.getTime() - q.from.getTime() > 366 * DAY) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
   });
 
-/** Issue 14, item 1: balance, plan, rate limit and the project's credit ledger. */
+/** Usage: balance, plan, rate limit and the project's credit ledger. */
 export function usageRouter(service: UsageService): Router {
   const router = Router();
   router.get('/projects/:projectId/usage', requireOwnProject, async (req, res) => {

@@ -13,7 +13,7 @@ function toLedgerEntry(row: LedgerEntryRow): LedgerEntryResource {
 }
 
 /**
- * Balance and usage as a project sees them (issue 14, item 1). The balance and plan are the
+ * Balance and usage as a project sees them. The balance and plan are the
  * organization's (shared by its projects); the totals and the ledger are the project's own
  * jobs' entries plus the organization's grants, never another project's job ids.
  */

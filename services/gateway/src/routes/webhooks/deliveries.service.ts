@@ -37,7 +37,7 @@ function toDeliveryResource(row: DeliveryLogRow, attempts: DeliveryAttemptRow[])
   };
 }
 
-/** The delivery log with attempts, resend of one delivery and bulk replay of failed ones (issue 14 item 4). */
+/** The delivery log with attempts, resend of one delivery and bulk replay of failed ones. */
 export class WebhookDeliveryService {
   constructor(
     private readonly log: WebhookLogRepository,

@@ -3,7 +3,7 @@ import { buildEvent, createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
 /**
- * The delivery log, resend and replay (issue 14 item 4) over HTTP. Deliveries are made by the
+ * The delivery log, resend and replay over HTTP. Deliveries are made by the
  * deliverer's own repository calls (dispatch, claim, record), as the webhooks service makes
  * them; no receiver is involved: sending is the deliverer's tests' business.
  */

@@ -28,8 +28,8 @@ it('the sample job events carry the job id as data.id and the status of their ev
   expect(sampleEventData('job.failed', PROJECT)).toMatchObject({ status: 'failed', resultsCount: 0, errors: [{ code: 'BLOCKED' }] });
 });
 
-/** Issue 12, item 1: the test delivery this file used to send. A receiver written against it broke on live events. */
-it('reproduces the drift of issue 12: the old sample product.changed fails the schema', () => {
+/** The test delivery this file used to send. A receiver written against it broke on live events. */
+it('reproduces the drift: the old sample product.changed fails the schema', () => {
   const oldSample = {
     asin: 'B0DR8G428S',
     marketplace: 'US',

@@ -6,9 +6,9 @@ import { openApiDocument } from '../../openapi/document';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
 /**
- * Webhook operations on the configuration (issue 14 item 4): secret rotation with two v1=
+ * Webhook operations on the configuration: secret rotation with two v1=
  * signatures, the automatic disabling shown in GET and undone by PATCH; and the receiver's
- * answer kept in the log (issue 16 item 6).
+ * answer kept in the log.
  */
 let h: Harness;
 let tenant: TestTenant;
@@ -67,7 +67,7 @@ it('a PATCH that changes a kept secret signs with both secrets during the grace 
   expect(verify('whsec_wrong_secret', body, header)).toEqual({ ok: false, reason: 'signature_mismatch' });
 
   // Sending the new secret back keeps the rotation in progress; a config without a secret gets a
-  // new one (DESIGN section 6), which rotates again: the oldest secret drops out.
+  // new one (docs/events-and-webhooks.md), which rotates again: the oldest secret drops out.
   const kept = await patch([{ id: config.id, url: receiverUrl, triggerAction: 'job.completed', secret: 'whsec_new_secret' }]);
   expect(kept.body.data.configs[0].previousSecretExpiresAt).toBe(next.previousSecretExpiresAt);
   const generated = (await patch([{ id: config.id, url: receiverUrl, triggerAction: 'job.completed' }])).body.data.configs[0];

@@ -14,7 +14,7 @@ export interface WebhooksRouterDeps {
   idempotency: IdempotencyRepository;
 }
 
-/** Spec 4.5: webhook configurations of the key's project, their delivery log, test deliveries; plus resend and replay. */
+/** Webhook configurations of the key's project, their delivery log, test deliveries; plus resend and replay. */
 export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   const router = Router();
   const service = deps.webhookService;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { dateLowerBound, dateUpperBound } from '../../date-params';
 import { intQueryParam } from '../../validation';
 
-/** Spec 8.3: at most 20 configurations per project. */
+/** At most 20 configurations per project. */
 export const MAX_WEBHOOKS = 20;
 
 const httpUrl = z

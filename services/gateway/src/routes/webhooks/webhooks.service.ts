@@ -48,7 +48,7 @@ export function toLogResource(row: WebhookAttemptRow): WebhookLogEntryResource {
   };
 }
 
-/** Webhook configuration and test deliveries (spec 4.5). */
+/** Webhook configuration and test deliveries. */
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
@@ -60,7 +60,7 @@ export class WebhookService {
   /**
    * Replaces all configurations. Every URL must resolve to public addresses (SSRF guard; the
    * deliverer checks again at connection time). A config without `secret` or with "" gets a
-   * new generated secret, also when it keeps its id (DESIGN section 6). A kept id whose secret
+   * new generated secret, also when it keeps its id (docs/events-and-webhooks.md). A kept id whose secret
    * changes starts a rotation: the previous secret signs too (a second v1=) during the grace.
    */
   async replace(projectId: string, body: z.output<typeof patchWebhooksBody>) {

@@ -81,7 +81,7 @@ it('PATCH creates configs with generated secrets, returns them on GET, and repla
   expect(replaced.body.data.configs.find((c: { id: string }) => c.id === done.id).secret).toBe(done.secret);
   expect(replaced.body.data.configs.find((c: { id: string }) => c.id !== done.id).secret).toMatch(/^whsec_/);
 
-  // Without a secret, a kept id gets a new one (spec 4.5 rule 3).
+  // Without a secret, a kept id gets a new one.
   const rotated = await patch({ configs: [{ id: done.id, url: receiverUrl, triggerAction: 'job.completed' }] });
   expect(rotated.body.data.configs[0].secret).not.toBe(done.secret);
   expect((await patch({ configs: [] })).body.data.configs).toEqual([]);
@@ -115,7 +115,7 @@ it.each(['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.0.0.5/x', 'htt
   },
 );
 
-/** Issue 12.4 (item 2): a loopback URL was refused without naming the setting that allows it. */
+/** A loopback URL was once refused without naming the setting that allows it. */
 it('the refusal of a loopback URL names WEBHOOK_ALLOW_PRIVATE_URLS as an operator setting, and nothing else internal', async () => {
   const other = await createTenant(strict.deps.db);
   for (const url of ['http://127.0.0.1:9/x', 'http://localhost:3000/hook']) {
@@ -191,7 +191,7 @@ it("another project's webhook id is 404 for the test endpoint and cannot be kept
   expect(still.body.data.configs[0].id).toBe(id);
 });
 
-it('the 20-configuration cap holds under 10 concurrent PATCHes of 20 new configs each (issue 11.4)', async () => {
+it('the 20-configuration cap holds under 10 concurrent PATCHes of 20 new configs each', async () => {
   const racer = await createTenant(h.deps.db);
   const twenty = (n: number) => ({ configs: Array.from({ length: 20 }, (_, i) => ({ name: `r${n}-${i}`, url: receiverUrl, triggerAction: 'job.completed' })) });
   const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => patch(twenty(n), h, racer)));
