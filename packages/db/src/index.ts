@@ -4,11 +4,14 @@ export type { Database, DeliveryStatus, JobErrorRow, JobNoteRow, JobRetentionSta
 export * from './repositories/tenancy.repository';
 export * from './repositories/credit.repository';
 export * from './repositories/job.repository';
+export * from './repositories/job-target.repository';
+export * from './repositories/release-window.repository';
 export * from './repositories/result.repository';
 export * from './repositories/idempotency.repository';
 export { sql, type Transaction } from 'kysely';
 export * from './repositories/event.repository';
-export * from './repositories/webhook.repository';
+export * from './repositories/webhook-config.repository';
+export * from './repositories/webhook-delivery.repository';
 export * from './repositories/webhook-log.repository';
 export * from './repositories/schedule.repository';
 export * from './repositories/tracking.repository';

@@ -10,7 +10,7 @@ export const INTERNAL_ERROR_MESSAGE = 'an internal error stopped this target; it
  * can never stay pending with its credits reserved.
  */
 export async function failTargetInternally(deps: JobProgressDeps, jobId: string, idx: number, attempts: number): Promise<string> {
-  const target = await deps.jobs.findTargetContext(jobId, idx);
+  const target = await deps.targets.findTargetContext(jobId, idx);
   if (!target || target.targetStatus !== 'pending') return 'nothing pending';
   return recordTargetOutcome(deps, jobId, idx, target.target, { kind: 'failed', code: 'INTERNAL_ERROR', message: INTERNAL_ERROR_MESSAGE, attempts });
 }
@@ -25,7 +25,7 @@ export async function failJobInternally(deps: JobProgressDeps, jobId: string): P
     if (!(await deps.jobs.lock(trx, jobId))) return 'gone';
     const job = await deps.jobs.findById(jobId, trx);
     if (!job || (job.status !== 'queued' && job.status !== 'running')) return 'already finished';
-    const targets = await deps.jobs.failPendingTargets(trx, jobId, 'INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
+    const targets = await deps.targets.failPendingTargets(trx, jobId, 'INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
     const counted = await deps.jobs.addProgress(trx, jobId, {
       succeeded: 0,
       failed: targets.length,

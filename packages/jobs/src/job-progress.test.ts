@@ -155,7 +155,7 @@ it('an outcome for a cancelled job is discarded: no result, no counter, no secon
   const owner = await buildProject(db, { credits: 100 });
   const job = await buildJob(db, { owner, targets: [uniqueAsin(), uniqueAsin(), uniqueAsin()] });
   expect(await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, { kind: 'succeeded', items: [item(job.targets[0]!, 1)], attempts: 1 })).toBe('recorded');
-  const service = new JobService({ db, jobs: deps.jobs, credits, producer, log: createLogger({ level: 'silent', service: 'job-progress-test' }) });
+  const service = new JobService({ db, jobs: deps.jobs, targets: deps.targets, credits, producer, log: createLogger({ level: 'silent', service: 'job-progress-test' }) });
   await service.cancel(job.id, owner.projectId);
   const cancelled = await jobRow(job.id);
   expect(cancelled).toMatchObject({ status: 'cancelled', credits_consumed: 2, credits_refunded: 4 });

@@ -1,5 +1,5 @@
 import { type ResultItem, type TargetErrorCode, type TargetNoteCode } from '@crawl/core';
-import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
+import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, JobTargetRepository, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
 import { jobFinishedEvent, productChangedData } from './event-data';
 import { consumedCredits } from './job-credits';
 import { diffSnapshot, isTrackedJobType, type ProductSnapshot, productSnapshots, type TrackedJobType } from './product-snapshot';
@@ -8,6 +8,7 @@ import type { ReleaseWindow } from './release-window';
 export interface JobProgressDeps {
   db: Db;
   jobs: JobRepository;
+  targets: JobTargetRepository;
   results: ResultRepository;
   credits: CreditRepository;
   events: EventRepository;
@@ -61,7 +62,7 @@ async function recordInTransaction(
   // Lock order job -> job_target -> organization, the same as cancel: the reverse order
   // (target row first) deadlocked against a concurrent cancel (found by the chaos run).
   if (!(await deps.jobs.lock(trx, jobId))) return null;
-  const claimed = await deps.jobs.finishTarget(trx, jobId, idx, {
+  const claimed = await deps.targets.finishTarget(trx, jobId, idx, {
     status: outcome.kind,
     attempts: outcome.attempts,
     pagesCrawled: outcome.kind === 'succeeded' ? (outcome.pagesCrawled ?? 1) : 0,

@@ -1,5 +1,5 @@
 import { AppError, type CostEstimateResource, creditCost, isMultiPage, isTerminal, type JobType, newId, type ReviewSort } from '@crawl/core';
-import type { CreditRepository, Database, Db, JobRepository, JobRow, Transaction } from '@crawl/db';
+import type { CreditRepository, Database, Db, JobRepository, JobRow, JobTargetRepository, Transaction } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
 import type { JobBody } from './job-body.schema';
@@ -9,6 +9,7 @@ import type { ReleaseWindow } from './release-window';
 export interface JobServiceDeps {
   db: Db;
   jobs: JobRepository;
+  targets: JobTargetRepository;
   credits: CreditRepository;
   producer: QueueProducer;
   log: Logger;
@@ -156,7 +157,7 @@ export class JobService {
           details: { status: job.status },
         });
       }
-      await this.deps.jobs.cancelPendingTargets(trx, job.id);
+      await this.deps.targets.cancelPendingTargets(trx, job.id);
       // Pages crawled by targets finished before the cancel keep their results and are paid; the rest are refunded.
       const consumed = consumedCredits(job);
       const refunded = job.credits_reserved - consumed;
@@ -201,7 +202,7 @@ export class JobService {
         details: { status: job.status },
       });
     }
-    const targets = await this.deps.jobs.targetsWithoutResult(job.id);
+    const targets = await this.deps.targets.targetsWithoutResult(job.id);
     if (!targets.length) {
       throw new AppError('INVALID_STATE', `Job ${job.id} has no failed or cancelled targets to retry.`, { details: { status: job.status } });
     }

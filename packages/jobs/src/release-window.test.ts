@@ -1,4 +1,4 @@
-import { CreditRepository, type Database, type Db, JobRepository, sql, type Transaction } from '@crawl/db';
+import { CreditRepository, type Database, type Db, JobRepository, JobTargetRepository, ReleaseWindowRepository, sql, type Transaction } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
 import { createRedisConnection, QueueProducer } from '@crawl/queue';
 import { createTenant, openTestQueue, openTestStore, progressRepositories, type TestQueue, type TestStore, type TestTenant, uniquePrefix } from '@crawl/testing';
@@ -16,6 +16,8 @@ let testQueue: TestQueue;
 let db: Db;
 let producer: QueueProducer;
 let jobs: JobRepository;
+let targets: JobTargetRepository;
+let windows: ReleaseWindowRepository;
 const log = createLogger({ level: 'silent', service: 'release-window-test' });
 
 /**
@@ -49,17 +51,19 @@ beforeAll(async () => {
   ({ db } = store);
   ({ producer } = testQueue);
   jobs = new JobRepository(db);
+  targets = new JobTargetRepository(db);
+  windows = new ReleaseWindowRepository(db);
 });
 afterAll(async () => {
   await testQueue.close();
   await store.close();
 });
 
-/** This file's repositories, with its own JobRepository and, when given, a release window. */
-const repositories = (releases?: ReleaseWindow): JobProgressDeps => ({ ...progressRepositories(db), jobs, ...(releases ? { releases } : {}) });
+/** This file's repositories, with its own job repositories and, when given, a release window. */
+const repositories = (releases?: ReleaseWindow): JobProgressDeps => ({ ...progressRepositories(db), jobs, targets, ...(releases ? { releases } : {}) });
 
-const windowOf = (w: number) => new ReleaseWindow({ db, jobs, producer, log, window: w });
-const service = (releases?: ReleaseWindow) => new JobService({ db, jobs, credits: new CreditRepository(db), producer, log, releases });
+const windowOf = (w: number) => new ReleaseWindow({ db, windows, producer, log, window: w });
+const service = (releases?: ReleaseWindow) => new JobService({ db, jobs, targets, credits: new CreditRepository(db), producer, log, releases });
 
 let asin = 0;
 /** A running job of `targets` details targets (created through the service, then started). */
@@ -200,17 +204,17 @@ it('a cancel frees its slots: the reconciler tops the window up, or the cancel i
 
   await service().cancel(big, tenant.projectId); // no window: nothing released yet
   expect(await occupancy(tenant.organizationId)).toBe(0);
-  expect(await jobs.organizationsToTopUp(4, 100)).toEqual([tenant.organizationId]);
+  expect(await windows.organizationsToTopUp(4, 100)).toEqual([tenant.organizationId]);
 
   await reconcileQueuedJobs({ jobs, jobService: service(), log, releases }, { graceMs: 60_000, batch: 100 });
   expect(await occupancy(tenant.organizationId)).toBe(4);
-  expect(await jobs.releasedPendingTargetIndexes(waiting)).toEqual([0, 1, 2, 3]);
+  expect(await targets.releasedPendingTargetIndexes(waiting)).toEqual([0, 1, 2, 3]);
   expect(await queuedPriority(waiting, 0)).toBe(1);
-  expect(await jobs.organizationsToTopUp(4, 100)).toEqual([]);
+  expect(await windows.organizationsToTopUp(4, 100)).toEqual([]);
 
   const third = await runningJob(tenant, 3);
   await service(releases).cancel(waiting, tenant.projectId); // refills at once
-  expect(await jobs.releasedPendingTargetIndexes(third)).toEqual([0, 1, 2]);
+  expect(await targets.releasedPendingTargetIndexes(third)).toEqual([0, 1, 2]);
   expect(await queuedPriority(third, 2)).toBe(3);
 });
 
@@ -256,19 +260,19 @@ it('a release skips target rows a cancel holds, so cancel -> organization row ->
   let releaseNow!: () => void;
   const releaseGo = new Promise<void>((r) => (releaseNow = r));
   const release = db.transaction().execute(async (trx) => {
-    await jobs.lockReleaseWindow(trx, org);
+    await windows.lock(trx, org);
     await releaseGo;
-    return jobs.releaseTargets(trx, org, { window: 4, served: 0, decaySeconds: 60 });
+    return windows.releaseTargets(trx, org, { window: 4, served: 0, decaySeconds: 60 });
   });
   await sleep(50);
   const finalizing = db.transaction().execute(async (trx) => {
     await touchOrganization(trx); // like finalizeJob's credit settlement
-    await jobs.lockReleaseWindow(trx, org);
+    await windows.lock(trx, org);
   });
   await sleep(50);
   const cancel = db.transaction().execute(async (trx) => {
     await jobs.lock(trx, x);
-    await jobs.cancelPendingTargets(trx, x);
+    await targets.cancelPendingTargets(trx, x);
     await touchOrganization(trx);
   });
   await sleep(100);
@@ -284,7 +288,7 @@ it('when Redis refuses the enqueue, a start-side release releases nothing; an ou
   try {
     const tenant = await createTenant(db, { credits: 10_000 });
     const job = await runningJob(tenant, 5);
-    const dead = new ReleaseWindow({ db, jobs, producer: deadProducer, log, window: 2 });
+    const dead = new ReleaseWindow({ db, windows, producer: deadProducer, log, window: 2 });
     await expect(dead.release(tenant.organizationId)).rejects.toThrow();
     expect(await occupancy(tenant.organizationId)).toBe(0); // rolled back: the start task is retried
     expect(await dead.releaseAndEnqueue(tenant.organizationId)).toBe(0);
@@ -292,7 +296,7 @@ it('when Redis refuses the enqueue, a start-side release releases nothing; an ou
     await windowOf(2).release(tenant.organizationId); // targets 0 and 1, queued
     const deps = repositories(dead);
     expect(await recordTargetOutcome(deps, job, 0, 't', { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 })).toBe('recorded');
-    expect(await jobs.releasedPendingTargetIndexes(job)).toEqual([1, 2]); // 2 released, for the restart path to enqueue
+    expect(await targets.releasedPendingTargetIndexes(job)).toEqual([1, 2]); // 2 released, for the restart path to enqueue
     expect(await queuedPriority(job, 2)).toBeUndefined();
   } finally {
     await deadProducer.close().catch(() => undefined);

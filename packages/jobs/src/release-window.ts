@@ -1,4 +1,4 @@
-import type { Database, Db, JobRepository, ReleasedTarget, Transaction } from '@crawl/db';
+import type { Database, Db, ReleasedTarget, ReleaseWindowRepository, Transaction } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
 
@@ -51,7 +51,7 @@ import type { QueueProducer } from '@crawl/queue';
  */
 export interface ReleaseWindowDeps {
   db: Db;
-  jobs: JobRepository;
+  windows: ReleaseWindowRepository;
   producer: QueueProducer;
   log: Logger;
   /** W: released-and-pending targets per organization (CRAWL_ORG_WINDOW). */
@@ -91,8 +91,8 @@ export class ReleaseWindow {
     organizationId: string,
     options: { served?: 0 | 1; keepOnEnqueueError?: boolean } = {},
   ): Promise<ReleasedTarget[]> {
-    await this.deps.jobs.lockReleaseWindow(trx, organizationId);
-    const released = await this.deps.jobs.releaseTargets(trx, organizationId, {
+    await this.deps.windows.lock(trx, organizationId);
+    const released = await this.deps.windows.releaseTargets(trx, organizationId, {
       window: this.deps.window,
       served: options.served ?? 0,
       decaySeconds: SERVICE_MEMORY_SECONDS,
@@ -132,7 +132,7 @@ export class ReleaseWindow {
    * job's released targets stopped counting; a release was missed) get their window filled.
    */
   async topUp(batch: number): Promise<number> {
-    const organizations = await this.deps.jobs.organizationsToTopUp(this.deps.window, batch);
+    const organizations = await this.deps.windows.organizationsToTopUp(this.deps.window, batch);
     let released = 0;
     for (const organizationId of organizations) released += await this.releaseAndEnqueue(organizationId);
     return released;

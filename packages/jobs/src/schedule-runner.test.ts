@@ -1,4 +1,4 @@
-import { CreditRepository, type Db, JobRepository, ScheduleRepository } from '@crawl/db';
+import { CreditRepository, type Db, JobRepository, JobTargetRepository, ScheduleRepository } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
 import { buildProject, buildSchedule, openTestQueue, openTestStore, type TestQueue, type TestStore, uniqueAsin } from '@crawl/testing';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   ({ db } = store);
   ({ producer } = queue);
   credits = new CreditRepository(db);
-  const jobService = new JobService({ db, jobs: new JobRepository(db), credits, producer, log: createLogger({ level: 'silent', service: 'schedule-runner-test' }) });
+  const jobService = new JobService({ db, jobs: new JobRepository(db), targets: new JobTargetRepository(db), credits, producer, log: createLogger({ level: 'silent', service: 'schedule-runner-test' }) });
   deps = { db, schedules: new ScheduleRepository(db), jobService };
 });
 afterEach(async () => {

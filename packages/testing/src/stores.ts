@@ -1,4 +1,4 @@
-import { CreditRepository, createDb, type Db, EventRepository, JobRepository, ResultRepository, TrackingRepository } from '@crawl/db';
+import { CreditRepository, createDb, type Db, EventRepository, JobRepository, JobTargetRepository, ResultRepository, TrackingRepository } from '@crawl/db';
 import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix } from './databases';
 
@@ -48,5 +48,5 @@ export function openTestQueue(label: string): TestQueue {
 
 /** The repositories a target outcome writes through (the shape of JobProgressDeps in packages/jobs). */
 export function progressRepositories(db: Db) {
-  return { db, jobs: new JobRepository(db), results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db) };
+  return { db, jobs: new JobRepository(db), targets: new JobTargetRepository(db), results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db) };
 }

@@ -1,4 +1,4 @@
-import { CreditRepository, createDb, type Db, EventRepository, JobRepository, ResultRepository, TrackingRepository } from '@crawl/db';
+import { CreditRepository, createDb, type Db, EventRepository, JobRepository, JobTargetRepository, ReleaseWindowRepository, ResultRepository, TrackingRepository } from '@crawl/db';
 import { ReleaseWindow } from '@crawl/jobs';
 import { Crawler, type ExitEvents, ExitPool, createParsePool, type ParsePool } from '@crawl/marketplace';
 import type { Logger } from '@crawl/observability';
@@ -11,6 +11,7 @@ export interface WorkerDeps {
   redis: Redis;
   producer: QueueProducer;
   jobs: JobRepository;
+  targets: JobTargetRepository;
   results: ResultRepository;
   credits: CreditRepository;
   events: EventRepository;
@@ -53,6 +54,7 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger, exitEvents: E
     redis,
     producer,
     jobs,
+    targets: new JobTargetRepository(db),
     results: new ResultRepository(db),
     credits: new CreditRepository(db),
     events: new EventRepository(db),
@@ -66,7 +68,7 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger, exitEvents: E
       timeoutMs: config.FETCH_TIMEOUT_MS,
       log,
     }),
-    releases: new ReleaseWindow({ db, jobs, producer, log, window: config.CRAWL_ORG_WINDOW }),
+    releases: new ReleaseWindow({ db, windows: new ReleaseWindowRepository(db), producer, log, window: config.CRAWL_ORG_WINDOW }),
     log,
   };
 }

@@ -6,7 +6,7 @@ import { createLogger } from '@crawl/observability';
 import { buildEvent, buildProject, buildWebhookConfig, openTestStore, type TestStore } from '@crawl/testing';
 import { closeDeliveryAgents } from '@crawl/webhook-delivery';
 import { Dispatcher } from '../dispatcher';
-import { DeliveryLoop, type DeliveryLoopSettings } from './delivery-loop';
+import { AUTO_DISABLE_REASON, DeliveryLoop, type DeliveryLoopSettings } from './delivery-loop';
 
 /**
  * The deliverer against a real database and real local receivers: batch claims, one attempt
@@ -148,7 +148,7 @@ it("sends again an attempt whose lease a crashed process left behind, and never 
   const [done, lost] = claimed as [(typeof claimed)[0], (typeof claimed)[0]];
   await repo.recordAttempts(
     [{ deliveryId: done.id, webhookId: config.id, projectId: owner.projectId, eventType: 'job.completed', number: 1, manual: false, success: true, statusCode: 200, durationMs: 1, error: null, responseBody: null, final: false, nextAttemptAt: null }],
-    1_000,
+    { afterMs: 1_000, reason: AUTO_DISABLE_REASON },
   );
   startLoop();
   await until(async () => (await statusesOf(config.id)).every((s) => s === 'delivered'));

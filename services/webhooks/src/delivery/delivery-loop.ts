@@ -20,6 +20,12 @@ export interface DeliveryLoopDeps {
   onAttempt?: (success: boolean, seconds: number) => void;
 }
 
+/**
+ * What an automatically disabled endpoint shows as its reason, followed by when it started
+ * failing: the owner reads it on the configuration, next to `disabledAt`.
+ */
+export const AUTO_DISABLE_REASON = 'every delivery attempt failed since';
+
 /** Outcomes logged per statement at most. */
 const FLUSH_BATCH = 500;
 const FLUSH_RETRY_MS = 1_000;
@@ -143,7 +149,7 @@ export class DeliveryLoop {
     while (this.outcomes.length) {
       const batch = this.outcomes.splice(0, FLUSH_BATCH);
       try {
-        const disabled = await this.deps.deliveries.recordAttempts(batch, this.deps.settings.disableAfterMs);
+        const disabled = await this.deps.deliveries.recordAttempts(batch, { afterMs: this.deps.settings.disableAfterMs, reason: AUTO_DISABLE_REASON });
         for (const endpoint of disabled) {
           this.deps.log.warn(
             { webhookId: endpoint.id, projectId: endpoint.project_id, failingSince: endpoint.failing_since },

@@ -2,7 +2,7 @@ import { isMultiPage, type JobType, type MarketplaceCode, type ResultItem, type 
 import type { PageCheckpoint } from '@crawl/db';
 import { type CrawlErrorCode, type CrawlInput, type CrawlOutcome, ExitTurnRefused, type StillWanted } from '@crawl/marketplace';
 
-/** A target as the crawl task sees it (JobRepository.findTargetContext). */
+/** A target as the crawl task sees it (JobTargetRepository.findTargetContext). */
 export interface PagedTarget {
   jobId: string;
   idx: number;

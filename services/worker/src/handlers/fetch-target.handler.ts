@@ -1,4 +1,4 @@
-import type { JobRepository, PageCheckpoint } from '@crawl/db';
+import type { JobRepository, JobTargetRepository, PageCheckpoint } from '@crawl/db';
 import { type JobProgressDeps, recordTargetOutcome } from '@crawl/jobs';
 import type { Crawler } from '@crawl/marketplace';
 import { HandBackTask, type HandlerContext, type ParsedPayloadOf } from '@crawl/queue';
@@ -7,6 +7,7 @@ import { crawlTargetPages } from '../crawl/target-pages';
 
 export interface FetchTargetDeps extends JobProgressDeps {
   jobs: JobRepository;
+  targets: JobTargetRepository;
   crawler: Crawler;
   onCrawled?: (outcome: string, seconds: number) => void;
   /** Cached "is the job still running" for the exit turns (see JobLiveness). */
@@ -34,14 +35,14 @@ export class RetryableCrawlError extends Error {
 export function fetchTargetHandler(deps: FetchTargetDeps) {
   const pagesDeps = {
     crawler: deps.crawler,
-    saveCheckpoint: (jobId: string, idx: number, checkpoint: PageCheckpoint) => deps.jobs.saveCheckpoint(jobId, idx, checkpoint),
-    stillPending: (jobId: string, idx: number) => deps.jobs.isTargetPending(jobId, idx),
+    saveCheckpoint: (jobId: string, idx: number, checkpoint: PageCheckpoint) => deps.targets.saveCheckpoint(jobId, idx, checkpoint),
+    stillPending: (jobId: string, idx: number) => deps.targets.isTargetPending(jobId, idx),
     onCrawled: deps.onCrawled,
     ...(deps.liveness ? { jobWanted: (jobId: string) => deps.liveness!.wanted(jobId) } : {}),
     ...(deps.fetchDeadline ? { fetchDeadline: deps.fetchDeadline } : {}),
   };
   return async ({ jobId, idx }: ParsedPayloadOf<'crawl.fetchTarget'>, ctx: HandlerContext): Promise<string> => {
-    const target = await deps.jobs.findTargetContext(jobId, idx);
+    const target = await deps.targets.findTargetContext(jobId, idx);
     if (!target || target.jobStatus !== 'running' || target.targetStatus !== 'pending') return 'skipped';
     const result = await crawlTargetPages(pagesDeps, { ...target, jobId, idx }, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts });
     if (result.kind === 'retry') throw new RetryableCrawlError(result.code, result.message);

@@ -1,4 +1,4 @@
-import { CreditRepository, type Db, JobRepository } from '@crawl/db';
+import { CreditRepository, type Db, JobRepository, JobTargetRepository, ReleaseWindowRepository } from '@crawl/db';
 import { JobService, ReleaseWindow, targetTaskId } from '@crawl/jobs';
 import { createLogger } from '@crawl/observability';
 import type { HandlerContext, QueueProducer } from '@crawl/queue';
@@ -30,9 +30,10 @@ afterAll(async () => {
 
 it('a start enqueues the window only; a restart re-adds lost released targets and nothing unreleased', async () => {
   const jobs = new JobRepository(db);
-  const releases = new ReleaseWindow({ db, jobs, producer, log, window: 3 });
-  const handler = startJobHandler({ jobs, producer, releases });
-  const service = new JobService({ db, jobs, credits: new CreditRepository(db), producer, log });
+  const targets = new JobTargetRepository(db);
+  const releases = new ReleaseWindow({ db, windows: new ReleaseWindowRepository(db), producer, log, window: 3 });
+  const handler = startJobHandler({ jobs, targets, producer, releases });
+  const service = new JobService({ db, jobs, targets, credits: new CreditRepository(db), producer, log });
   const tenant = await createTenant(db, { credits: 1_000 });
   const job = await service.create({ type: 'details', targets: ['B0START001', 'B0START002', 'B0START003', 'B0START004', 'B0START005'], marketplace: 'US', lang: null }, tenant);
   const queue = producer['queue']('crawl');
@@ -53,6 +54,6 @@ it('a start enqueues the window only; a restart re-adds lost released targets an
   expect(await handler({ jobId: job.id }, ctx)).toBe('restarted 2');
   // 0 stays as it was (live); 1 and 3 are back at priority W; 4 is not released and not queued.
   expect(await queued()).toEqual(['0:1', '1:3', '2:3', '3:3']);
-  expect(await jobs.releasedPendingTargetIndexes(job.id)).toEqual([1, 2, 3]);
+  expect(await targets.releasedPendingTargetIndexes(job.id)).toEqual([1, 2, 3]);
   expect(await handler({ jobId: job.id }, ctx)).toBe('restarted 0');
 });

@@ -1,4 +1,4 @@
-import type { JobRepository } from '@crawl/db';
+import type { JobRepository, JobTargetRepository } from '@crawl/db';
 import { fetchTask, type ReleaseWindow } from '@crawl/jobs';
 import type { HandlerContext, ParsedPayloadOf, QueueProducer } from '@crawl/queue';
 
@@ -6,6 +6,7 @@ export { targetTaskId } from '@crawl/jobs';
 
 export interface StartJobDeps {
   jobs: JobRepository;
+  targets: JobTargetRepository;
   producer: QueueProducer;
   releases: ReleaseWindow;
 }
@@ -32,7 +33,7 @@ export function startJobHandler(deps: StartJobDeps) {
       ctx.log.debug({ jobId, released: released.length }, 'job started');
       return `started, released ${released.length}`;
     }
-    const pending = await deps.jobs.releasedPendingTargetIndexes(jobId);
+    const pending = await deps.targets.releasedPendingTargetIndexes(jobId);
     const added = await deps.producer.enqueueMissing(
       'crawl.fetchTarget',
       pending.map((idx) => fetchTask(jobId, idx, deps.releases.size)),

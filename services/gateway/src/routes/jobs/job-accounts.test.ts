@@ -1,4 +1,4 @@
-import { CreditRepository, EventRepository, JobRepository, ResultRepository, RetentionRepository, sql, TrackingRepository } from '@crawl/db';
+import { CreditRepository, EventRepository, JobRepository, JobTargetRepository, ResultRepository, RetentionRepository, sql, TrackingRepository } from '@crawl/db';
 import { DEFAULT_RETENTION_DAYS, recordTargetOutcome, runRetentionSweep, type TargetOutcome } from '@crawl/jobs';
 import { createTenant, detailsItem, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
@@ -19,6 +19,7 @@ afterAll(() => h.close());
 const progressDeps = () => ({
   db: h.deps.db,
   jobs: new JobRepository(h.deps.db),
+  targets: new JobTargetRepository(h.deps.db),
   results: new ResultRepository(h.deps.db),
   credits: new CreditRepository(h.deps.db),
   events: new EventRepository(h.deps.db),

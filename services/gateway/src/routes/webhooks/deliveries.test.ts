@@ -50,7 +50,7 @@ async function deliverAll(answer: (c: ClaimedDelivery) => Partial<AttemptOutcome
   for (;;) {
     const claimed = await repo.claimDue(1_000, 60_000, 1_000);
     if (!claimed.length) return;
-    await repo.recordAttempts(claimed.map((c) => outcome(c, { ...answer(c) })), 5 * 24 * 3_600_000);
+    await repo.recordAttempts(claimed.map((c) => outcome(c, { ...answer(c) })), { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' });
   }
 }
 
@@ -137,7 +137,7 @@ describe('POST /webhooks/deliveries/{id}/resend', () => {
     const claimed = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => c.id === delivered);
     expect(claimed).toEqual([expect.objectContaining({ id: delivered, attempts: 1, max_attempts: 2, manual: true })]);
     // The resend's attempt fails: no automatic retry follows it.
-    await repo.recordAttempts([outcome(claimed[0]!, { final: true })], 5 * 24 * 3_600_000);
+    await repo.recordAttempts([outcome(claimed[0]!, { final: true })], { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' });
     const after = (await list(`?webhookId=${webhookId}&limit=100`)).body.data.find((d: { id: string }) => d.id === delivered);
     expect(after).toMatchObject({ status: 'failed', attemptCount: 2 });
     expect(after.attempts.map((a: { manual: boolean }) => a.manual)).toEqual([false, true]);
@@ -192,7 +192,7 @@ describe('POST /webhooks/replay', () => {
     const claimed = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => ids.includes(c.id));
     expect(claimed.map((c) => c.id).sort()).toEqual([...ids].sort());
     expect(claimed.every((c) => c.manual && c.attempts === 5 && c.max_attempts === 6)).toBe(true);
-    await repo.recordAttempts(claimed.map((c) => outcome(c, { success: true, statusCode: 200, error: null })), 5 * 24 * 3_600_000);
+    await repo.recordAttempts(claimed.map((c) => outcome(c, { success: true, statusCode: 200, error: null })), { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' });
     // A range before the deliveries, or another webhook, matches none.
     expect((await replay({ from: '2020-01-01', to: '2020-01-02' })).body.data.replayed).toBe(0);
   });

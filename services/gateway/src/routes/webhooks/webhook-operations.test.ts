@@ -104,7 +104,7 @@ it('an endpoint failing for too long shows as disabled in GET; PATCH with enable
   const [claim] = (await repo.claimDue(100, 60_000, 100)).filter((c) => c.webhook_id === config.id);
   const disabled = await repo.recordAttempts(
     [{ deliveryId: claim!.id, webhookId: config.id, projectId: tenant.projectId, eventType: 'job.completed', number: 1, manual: false, success: false, statusCode: 502, durationMs: 5, error: 'HTTP 502', responseBody: null, final: false, nextAttemptAt: new Date() }],
-    5 * 24 * 3_600_000,
+    { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' },
   );
   expect(disabled.map((d) => d.id)).toEqual([config.id]);
 

@@ -1,6 +1,6 @@
 import { buildEvent, buildProject, buildWebhookConfig, openTestStore, type TestStore } from '@crawl/testing';
 import type { Db } from '../connection';
-import { type AttemptOutcome, type ClaimedDelivery, WebhookDeliveryRepository } from './webhook.repository';
+import { type AttemptOutcome, type ClaimedDelivery, WebhookDeliveryRepository } from './webhook-delivery.repository';
 
 /**
  * The webhook claim/record cycle against a cloned database: outbox dispatch, exclusive batch
@@ -100,7 +100,8 @@ const outcome = (claim: Pick<ClaimedDelivery, 'id' | 'webhook_id' | 'project_id'
   nextAttemptAt: null,
   ...fields,
 });
-const FIVE_DAYS = 5 * 24 * 3_600_000;
+/** The deliverer's policy: an endpoint failing for five days is disabled. */
+const FIVE_DAYS = { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' };
 
 describe('claimDue', () => {
   it('hands a due attempt to one claimant while its lease lasts, with the receiving configuration', async () => {

@@ -1,9 +1,8 @@
 import { type Selectable, sql, type Transaction } from 'kysely';
 import { type EventType, newId } from '@crawl/core';
 import type { Db } from '../connection';
-import type { Database, WebhookAttemptTable, WebhookConfigTable, WebhookDeliveryTable } from '../schema';
+import type { Database, WebhookAttemptTable, WebhookDeliveryTable } from '../schema';
 
-export type WebhookConfigRow = Selectable<WebhookConfigTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
 
@@ -46,6 +45,16 @@ export interface AttemptOutcome {
   nextAttemptAt: Date | null;
 }
 
+/**
+ * When `recordAttempts` disables a failing endpoint: after failing for `afterMs` without a single
+ * success. `reason` is the text recorded on it (and shown to its owner), followed by the moment
+ * it started failing (ISO 8601, UTC). The deliverer decides both; this repository only applies them.
+ */
+export interface AutoDisablePolicy {
+  afterMs: number;
+  reason: string;
+}
+
 /** An endpoint that `recordAttempts` disabled after failing for too long. */
 export interface DisabledEndpoint {
   id: string;
@@ -56,128 +65,6 @@ export interface DisabledEndpoint {
 
 /** Arbitrary constant: the advisory lock that serializes delivery claims across processes. */
 const CLAIM_LOCK_KEY = 726_351_002;
-
-export interface WebhookConfigInput {
-  id?: string;
-  name: string | null;
-  url: string;
-  triggerAction: EventType;
-  enabled: boolean;
-  secretEncrypted: string;
-  /**
-   * Whether the secret being stored equals the one stored under `ciphertext` (ciphertexts differ
-   * for one secret, so only the caller holding the key can tell). Without it no rotation starts.
-   */
-  sameSecretAs?: (ciphertext: string) => boolean;
-}
-
-export interface ReplaceOptions {
-  /**
-   * A kept configuration whose secret changes starts a rotation: the previous secret keeps
-   * signing deliveries, next to the new one, for this long (0: no rotation).
-   */
-  rotationGraceMs?: number;
-}
-
-/** Webhook configurations of a project. */
-export class WebhookConfigRepository {
-  constructor(private readonly db: Db) {}
-
-  async list(projectId: string): Promise<WebhookConfigRow[]> {
-    return this.db.selectFrom('webhook_config').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
-  }
-
-  async find(projectId: string, id: string): Promise<WebhookConfigRow | undefined> {
-    return this.db.selectFrom('webhook_config').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
-  }
-
-  async findById(id: string): Promise<WebhookConfigRow | undefined> {
-    return this.db.selectFrom('webhook_config').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  /**
-   * Replaces every configuration of the project in one transaction (a PATCH replaces them all). The
-   * project row is locked first so that concurrent PATCHes serialize: locking the project's
-   * configuration rows was not enough, since a project with none has no row to lock and ten
-   * concurrent PATCHes each inserted their 20. The cap is checked again on what the
-   * transaction wrote, before it commits. Returns the ids among `configs` that are not
-   * configurations of this project (the caller answers 400).
-   */
-  async replaceAll(
-    projectId: string,
-    configs: WebhookConfigInput[],
-    maxConfigs: number,
-    options: ReplaceOptions = {},
-  ): Promise<{ rows: WebhookConfigRow[] } | { unknownIds: string[] } | { tooMany: number }> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.selectFrom('project').select('id').where('id', '=', projectId).forUpdate().execute();
-      const existing = await trx
-        .selectFrom('webhook_config')
-        .select(['id', 'secret_encrypted', 'previous_secret_encrypted', 'previous_secret_expires_at'])
-        .where('project_id', '=', projectId)
-        .forUpdate()
-        .execute();
-      const current = new Map(existing.map((r) => [r.id, r]));
-      const known = new Set(current.keys());
-      const unknownIds = configs.filter((c) => c.id && !known.has(c.id)).map((c) => c.id!);
-      if (unknownIds.length) return { unknownIds };
-      const now = new Date();
-      const keep = new Set(configs.filter((c) => c.id).map((c) => c.id!));
-      const removed = [...known].filter((id) => !keep.has(id));
-      if (removed.length) {
-        await trx.deleteFrom('webhook_config').where('id', 'in', removed).execute();
-        // Their waiting deliveries will never be sent: cancelled now, not listed as pending until
-        // their next attempt comes due. An attempt in flight (leased) ends by its own outcome, and
-        // the deliverer cancels the delivery if it would be attempted again.
-        await trx
-          .updateTable('webhook_delivery')
-          .set({ status: 'cancelled', finished_at: now, locked_until: null })
-          .where('webhook_id', 'in', removed)
-          .where('status', '=', 'pending')
-          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-          .execute();
-      }
-      for (const [position, c] of configs.entries()) {
-        const values = { name: c.name, url: c.url, trigger_action: c.triggerAction, enabled: c.enabled, secret_encrypted: c.secretEncrypted, position, updated_at: now };
-        if (c.id) {
-          await trx
-            .updateTable('webhook_config')
-            .set({ ...values, ...rotation(current.get(c.id)!, c, options.rotationGraceMs ?? 0, now), ...(c.enabled ? REENABLED : {}) })
-            .where('id', '=', c.id)
-            .execute();
-        } else await trx.insertInto('webhook_config').values({ id: newId('whk'), project_id: projectId, ...values }).execute();
-      }
-      const rows = await trx.selectFrom('webhook_config').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
-      // Throwing rolls the transaction back: nothing over the cap is ever committed.
-      if (rows.length > maxConfigs) throw new CapExceeded(rows.length);
-      return { rows };
-    }).catch((err: unknown) => {
-      if (err instanceof CapExceeded) return { tooMany: err.count };
-      throw err;
-    });
-  }
-}
-
-/** `enabled: true` in a PATCH re-enables an automatically disabled endpoint and forgets its failures. */
-const REENABLED = { disabled_at: null, disabled_reason: null, failing_since: null };
-
-/**
- * The previous-secret columns after storing `next` over `stored`: a changed secret starts a
- * rotation (the old one signs too until the grace ends); the same secret keeps a rotation in
- * progress; a rotation during a rotation drops the oldest secret (two signatures at most).
- */
-function rotation(stored: Pick<WebhookConfigRow, 'secret_encrypted'>, next: WebhookConfigInput, graceMs: number, now: Date) {
-  const unchanged = stored.secret_encrypted === next.secretEncrypted || !next.sameSecretAs || next.sameSecretAs(stored.secret_encrypted);
-  if (unchanged) return {};
-  if (graceMs <= 0) return { previous_secret_encrypted: null, previous_secret_expires_at: null };
-  return { previous_secret_encrypted: stored.secret_encrypted, previous_secret_expires_at: new Date(now.getTime() + graceMs) };
-}
-
-class CapExceeded extends Error {
-  constructor(readonly count: number) {
-    super(`${count} webhook configurations`);
-  }
-}
 
 /** Outbox dispatch, deliveries and the attempt log. */
 export class WebhookDeliveryRepository {
@@ -287,15 +174,16 @@ export class WebhookDeliveryRepository {
    *   out mid-send, while another took the attempt over and delivered it, still logs what it saw
    *   but can no longer turn `delivered` back into pending or failed;
    * - an endpoint with a success in the batch is healthy again; one with failures only is
-   *   failing since its first failure, and once failing for `disableAfterMs` it is disabled.
+   *   failing since its first failure, and once failing for `policy.afterMs` it is disabled
+   *   with `policy.reason` (followed by when it started failing) as its reason.
    *   Healthy endpoints are not written to, so successes never contend with a PATCH.
-   * Returns the endpoints this batch disabled (none when `disableAfterMs` is null); their
+   * Returns the endpoints this batch disabled (none when `policy` is null); their
    * deliveries waiting for a later attempt are failed at once.
    */
-  async recordAttempts(attempts: AttemptOutcome[], disableAfterMs: number | null): Promise<DisabledEndpoint[]> {
+  async recordAttempts(attempts: AttemptOutcome[], policy: AutoDisablePolicy | null): Promise<DisabledEndpoint[]> {
     if (!attempts.length) return [];
     const col = <T>(f: (a: AttemptOutcome) => T) => attempts.map(f);
-    const disableAfter = disableAfterMs === null ? null : `${disableAfterMs} milliseconds`;
+    const disableAfter = policy === null ? null : `${policy.afterMs} milliseconds`;
     const failingTooLong = sql`coalesce(c.enabled and not h.ok and c.failing_since < now() - ${disableAfter}::interval, false)`;
     const { rows } = await sql<DisabledEndpoint>`
       with input as (
@@ -325,7 +213,7 @@ export class WebhookDeliveryRepository {
             enabled = c.enabled and not (${failingTooLong}),
             disabled_at = case when ${failingTooLong} then now() else c.disabled_at end,
             disabled_reason = case when ${failingTooLong}
-              then 'every delivery attempt failed since ' || to_char(c.failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+              then ${policy?.reason ?? ''}::text || ' ' || to_char(c.failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
               else c.disabled_reason end
         from health h
         where c.id = h.webhook_id and ((h.ok and c.failing_since is not null) or (not h.ok and c.failing_since is null) or ${failingTooLong})
