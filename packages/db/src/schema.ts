@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventType, FieldChangeData, JobStatus, JobType, Plan, ProductSnapshotData, ResultItem, ReviewSort, RunStatus, TargetErrorCode, TargetNoteCode } from '@crawl/core';
 import type * as G from './generated/db';
 
@@ -59,24 +59,16 @@ export interface StoredCrawlConfig {
 
 export type OrganizationTable = Narrow<G.Organization, { plan: Plan }>;
 export type CreditLedgerTable = Narrow<G.CreditLedger, { kind: LedgerKind }>;
-/**
- * The retention columns (`results_purged_at`, `results_purge_pending`) are left out of the job
- * row type on purpose: only RetentionRepository writes them (in SQL of its own), and the job
- * resource reads `results_purged_at` as an optional extra (`JobRetentionState`), so every
- * JobRow built by hand (samples, tests) stays valid without them.
- */
-export type JobTable = Omit<
-  Narrow<
-    G.Job,
-    { type: JobType; status: JobStatus; sort: ReviewSort | null; targets: Json<string[]>; errors: JsonWithDefault<JobErrorRow[]>; notes: JsonWithDefault<JobNoteRow[]> }
-  >,
-  'results_purged_at' | 'results_purge_pending'
+export type JobTable = Narrow<
+  G.Job,
+  { type: JobType; status: JobStatus; sort: ReviewSort | null; targets: Json<string[]>; errors: JsonWithDefault<JobErrorRow[]>; notes: JsonWithDefault<JobNoteRow[]> }
 >;
 
-/** What `select *` / `returning *` on job also carries besides JobRow (see JobTable). */
-export interface JobRetentionState {
-  results_purged_at?: Date | null;
-}
+/**
+ * The retention state a job row carries: when its results were deleted or purged (null while
+ * they are kept). Only RetentionRepository writes it, in SQL of its own.
+ */
+export type JobRetentionState = Pick<Selectable<JobTable>, 'results_purged_at'>;
 export type JobTargetTable = Narrow<G.JobTarget, { status: Generated<JobTargetStatus>; page_checkpoint: NullableJson<PageCheckpoint> }>;
 export type ResultItemTable = Narrow<G.ResultItem, { data: Json<ResultItem> }>;
 export type EventTable = Narrow<G.Event, { type: EventType; data: Json<Record<string, unknown>> }>;

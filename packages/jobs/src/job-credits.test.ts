@@ -1,34 +1,21 @@
-import type { JobRow } from '@crawl/db';
+import { jobRow } from '@crawl/testing';
 import { consumedCredits } from './job-credits';
 import { toJobResource } from './job-resource';
 
 /** A running search job of 2 keywords x 5 pages: one keyword finished after 2 pages. */
-const running: JobRow = {
-  id: 'job_1',
-  project_id: 'prj_1',
-  organization_id: 'org_1',
+const running = jobRow({
   type: 'search',
   status: 'running',
-  marketplace: 'US',
-  lang: null,
   targets: ['usb c hub', 'desk lamp'],
   target_count: 2,
-  created_at: new Date('2026-11-23T07:00:00Z'),
-  started_at: new Date('2026-11-23T07:00:01Z'),
   finished_at: null,
   succeeded: 1,
-  failed: 0,
   results_count: 44,
   credits_reserved: 50,
   credits_consumed: 0,
-  credits_refunded: 0,
-  retry_of: null,
-  schedule_id: null,
-  errors: [],
   pages: 5,
   pages_crawled: 2,
-  notes: [],
-};
+});
 
 describe('credits charged per page crawled', () => {
   it("a running job's consumed counts the pages its finished targets crawled, not its targets", () => {
@@ -42,11 +29,5 @@ describe('credits charged per page crawled', () => {
     const details = { ...running, type: 'details' as const, pages: null, pages_crawled: 3 };
     expect(consumedCredits(details)).toBe(6);
     expect(toJobResource(details).pages).toBeNull();
-  });
-
-  it('rows read without the depth columns (built by hand) count no pages and say pages 1 for search', () => {
-    const { pages: _pages, pages_crawled: _crawled, notes: _notes, ...bare } = running;
-    expect(consumedCredits(bare)).toBe(0);
-    expect(toJobResource(bare)).toMatchObject({ pages: 1, notes: [] });
   });
 });

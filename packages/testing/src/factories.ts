@@ -151,6 +151,45 @@ export async function buildEvent(db: Db, projectId: string, overrides: { type?: 
   return db.selectFrom('event').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+/**
+ * A job row in memory, for pure functions of a row (credits, the job resource, event bodies):
+ * a finished one-target details job unless overridden. Every column is set here, so the row
+ * type never needs optional columns for samples, and a new column is added in this one place.
+ */
+export function jobRow(overrides: Partial<JobRow> = {}): JobRow {
+  const id = overrides.id ?? newId('job');
+  return {
+    id,
+    organization_id: 'org_0000000000000001',
+    project_id: 'prj_0000000000000001',
+    type: 'details',
+    status: 'completed',
+    marketplace: 'US',
+    lang: null,
+    targets: ['B0DR8G428S'],
+    target_count: 1,
+    pages: null,
+    sort: null,
+    created_at: new Date('2026-11-22T10:00:00Z'),
+    started_at: new Date('2026-11-22T10:00:01Z'),
+    finished_at: new Date('2026-11-22T10:00:09Z'),
+    succeeded: 1,
+    failed: 0,
+    results_count: 1,
+    pages_crawled: 1,
+    credits_reserved: 2,
+    credits_consumed: 2,
+    credits_refunded: 0,
+    retry_of: null,
+    schedule_id: null,
+    errors: [],
+    notes: [],
+    results_purged_at: null,
+    results_purge_pending: false,
+    ...overrides,
+  };
+}
+
 /** A complete details result item as the worker stores it (every field of the schema), with overrides. */
 export function detailsItem(asin: string, overrides: Partial<DetailsResultItem> = {}): DetailsResultItem {
   return {

@@ -2,13 +2,8 @@ import { type Selectable, type Transaction, sql } from 'kysely';
 import type { Db } from '../connection';
 import type { Database, JobErrorRow, JobNoteRow, JobTable } from '../schema';
 
-/**
- * A job row. The page-depth columns (`pages`, `pages_crawled`, `notes`, `sort`) are optional in the
- * type, like the retention state: every query returns them, and rows built by hand (samples,
- * tests) stay valid without them (read them with their defaults: null, 0, [], null).
- */
-type JobDepthColumns = 'pages' | 'pages_crawled' | 'notes' | 'sort';
-export type JobRow = Selectable<Omit<JobTable, JobDepthColumns>> & Partial<Pick<Selectable<JobTable>, JobDepthColumns>>;
+/** A job row, every column as `select *` / `returning *` give it. */
+export type JobRow = Selectable<JobTable>;
 type Executor = Db | Transaction<Database>;
 
 export interface NewJob {

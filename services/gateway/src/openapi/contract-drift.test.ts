@@ -1,7 +1,7 @@
 import { webhookDeliveryBody } from '@crawl/core';
-import type { JobRow, WebhookAttemptRow } from '@crawl/db';
+import type { WebhookAttemptRow } from '@crawl/db';
 import { toJobResource } from '@crawl/jobs';
-import { createContractChecker, detailsItem, searchItem } from '@crawl/testing';
+import { createContractChecker, detailsItem, jobRow, searchItem } from '@crawl/testing';
 import { sampleEventData } from '../routes/webhooks/sample-events';
 import { toLogResource } from '../routes/webhooks/webhooks.service';
 import { openApiDocument } from './document';
@@ -14,30 +14,7 @@ const contract = createContractChecker(openApiDocument());
 const json = (body: unknown) => ({ headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
 const getJob = (body: unknown) => contract.checkResponse({ method: 'GET', path: '/v1/key/jobs/job_x', status: 200, ...json(body) });
 
-const row: JobRow = {
-  id: 'job_0000000000000001',
-  organization_id: 'org_0000000000000001',
-  project_id: 'prj_0000000000000001',
-  type: 'details',
-  status: 'completed',
-  marketplace: 'US',
-  lang: null,
-  targets: ['B0DR8G428S'],
-  target_count: 1,
-  created_at: new Date('2026-11-22T10:00:00Z'),
-  started_at: new Date('2026-11-22T10:00:01Z'),
-  finished_at: new Date('2026-11-22T10:00:09Z'),
-  succeeded: 1,
-  failed: 0,
-  results_count: 1,
-  credits_reserved: 2,
-  credits_consumed: 2,
-  credits_refunded: 0,
-  retry_of: null,
-  schedule_id: null,
-  errors: [],
-  released_at: null,
-} as JobRow;
+const row = jobRow({ id: 'job_0000000000000001', pages_crawled: 0 });
 
 it('a response that gains an undeclared field fails, as does a wrong type', () => {
   expect(getJob({ data: toJobResource(row) })).toEqual([]);

@@ -50,6 +50,12 @@ function sampleJobRow(event: 'job.completed' | 'job.failed', projectId: string, 
     retry_of: null,
     schedule_id: null,
     errors: ok ? [] : [{ target: SAMPLE_ASIN, code: 'BLOCKED', message: 'robot check page' }],
+    pages: null,
+    sort: null,
+    pages_crawled: ok ? 1 : 0,
+    notes: [],
+    results_purged_at: null,
+    results_purge_pending: false,
   };
 }
 
