@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { Counter, createLogger, Gauge, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
+import { createLogger, createMetricsRegistry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
 import { failJobInternally, failTargetInternally } from '@crawl/jobs';
 import { runWorker } from '@crawl/queue';
 import { loadWorkerConfig, type WorkerConfig } from './config';
@@ -8,50 +8,7 @@ import { JobLiveness } from './crawl/job-liveness';
 import { buildWorkerDeps, closeWorkerDeps, type WorkerDeps } from './deps';
 import { fetchTargetHandler } from './handlers/fetch-target.handler';
 import { startJobHandler } from './handlers/start-job.handler';
-
-function exitMetrics(registry: Registry) {
-  const requests = new Counter({
-    name: 'crawl_exit_requests_total',
-    help: 'Requests through each exit (proxy or direct) by outcome: ok, blocked (robot check, 429), error (5xx, timeout), other',
-    labelNames: ['exit', 'outcome'],
-    registers: [registry],
-  });
-  const coolingUntil = new Gauge({
-    name: 'crawl_exit_cooling_until_seconds',
-    help: 'Unix time until which an exit rests after refusals (healthy when below time())',
-    labelNames: ['exit'],
-    registers: [registry],
-  });
-  return {
-    onRequest: (exit: string, outcome: string) => requests.inc({ exit, outcome }),
-    onCooldown: (exit: string, ms: number) => coolingUntil.set({ exit }, (Date.now() + ms) / 1000),
-  };
-}
-
-function workerMetrics(registry: Registry) {
-  const crawls = new Counter({ name: 'crawl_targets_total', help: 'Crawl attempts by outcome code', labelNames: ['outcome'], registers: [registry] });
-  const crawlSeconds = new Histogram({
-    name: 'crawl_target_duration_seconds',
-    help: 'Fetch + parse time of one crawl attempt',
-    labelNames: ['outcome'],
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
-  const tasks = new Histogram({
-    name: 'queue_task_duration_seconds',
-    help: 'Queue task run time by job name and outcome',
-    labelNames: ['job', 'outcome'],
-    buckets: [0.005, 0.025, 0.1, 0.5, 1, 5, 30],
-    registers: [registry],
-  });
-  return {
-    onCrawled: (outcome: string, seconds: number) => {
-      crawls.inc({ outcome });
-      crawlSeconds.observe({ outcome }, seconds);
-    },
-    onOutcome: (job: string, outcome: string, seconds: number) => tasks.observe({ job, outcome }, seconds),
-  };
-}
+import { exitMetrics, processGauges, workerMetrics } from './metrics';
 
 export interface WorkerHandle {
   deps: WorkerDeps;
@@ -98,47 +55,7 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
       onOutcome: observe.onOutcome,
     },
   );
-  const limit = new Gauge({ name: 'crawl_concurrency', help: 'Crawl tasks this process may run at once (adaptive)', registers: [metrics] });
-  new Gauge({
-    name: 'crawl_in_flight',
-    help: 'Crawl tasks running in this process',
-    registers: [metrics],
-    collect() {
-      this.set(active);
-    },
-  });
-  new Gauge({
-    name: 'crawl_exit_waiting',
-    help: 'Fetches waiting for an exit that may send now',
-    registers: [metrics],
-    collect() {
-      this.set(deps.exits.waiting);
-    },
-  });
-  new Gauge({
-    name: 'crawl_parse_queue',
-    help: 'Pages waiting for a parser thread',
-    registers: [metrics],
-    collect() {
-      this.set(deps.parser.stats().queued);
-    },
-  });
-  new Gauge({
-    name: 'crawl_parse_waiting',
-    help: 'Fetched pages held back because the parse queue is full (the process is bound by parsing)',
-    registers: [metrics],
-    collect() {
-      this.set(deps.parser.stats().waiting);
-    },
-  });
-  new Gauge({
-    name: 'crawl_parse_utilization',
-    help: 'Share of the parser threads time spent parsing since the process started (0..1)',
-    registers: [metrics],
-    collect() {
-      this.set(deps.parser.stats().utilization);
-    },
-  });
+  const gauges = processGauges(metrics, { active: () => active, exits: deps.exits, parser: deps.parser });
   const controller = startAdaptiveConcurrency({
     min: config.CRAWL_CONCURRENCY_MIN,
     max: config.CRAWL_CONCURRENCY,
@@ -148,7 +65,7 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
     parseSlack: 8 * Math.max(1, deps.parser.stats().threads),
     apply: (n) => {
       worker.concurrency = n;
-      limit.set(n);
+      gauges.concurrency(n);
     },
     active: () => active,
     backlog: () => deps.producer.backlog('crawl'),
