@@ -16,9 +16,11 @@ const owned = {
   // needs an admin connection outside any app Db; it is a devDependency only, never shipped.
   pg: ['packages/db', 'packages/testing'],
   bullmq: ['packages/queue'],
-  // bench and chaos read and clean Redis directly (queue depths, a run's key prefix): they
-  // measure the queue from outside, so going through packages/queue would hide what they measure.
-  ioredis: ['packages/queue', 'bench', 'chaos'],
+  // packages/redis holds the connection and the shared primitives (fixed windows, lease
+  // semaphores, the exit spacing limiter); packages/queue opens BullMQ's own blocking
+  // connection. bench and chaos read and clean Redis directly (queue depths, a run's key
+  // prefix): they measure the queue from outside, so going through a package would hide it.
+  ioredis: ['packages/redis', 'packages/queue', 'bench', 'chaos'],
   // bench/bare-server.ts is the bare-express baseline the gateway benchmark compares against.
   express: ['services/gateway', 'bench'],
   pino: ['packages/observability'], 'prom-client': ['packages/observability'],

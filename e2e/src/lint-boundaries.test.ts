@@ -47,6 +47,8 @@ describe('lint: library ownership over every workspace package', () => {
     expressInSimulator: { file: 'packages/simulator/src/probe.ts', code: "import express from 'express';\nexport default express;\n" },
     gotInWebhookDelivery: { file: 'packages/webhook-delivery/src/probe.ts', code: importGot },
     gotInMarketplace: { file: 'packages/marketplace/src/probe.ts', code: importGot },
+    ioredisInGateway: { file: 'services/gateway/src/probe.ts', code: "import IORedis from 'ioredis';\nexport default IORedis;\n" },
+    ioredisInRedis: { file: 'packages/redis/src/probe.ts', code: "import IORedis from 'ioredis';\nexport default IORedis;\n" },
     gatewayInWorker: { file: 'services/worker/src/probe.ts', code: "import * as gw from '@crawl/gateway';\nexport { gw };\n" },
   };
   let messages: Record<keyof typeof probes, string[]>;
@@ -69,6 +71,11 @@ describe('lint: library ownership over every workspace package', () => {
   it('lets every listed owner import its library', () => {
     expect(messages.gotInWebhookDelivery).toEqual([]);
     expect(messages.gotInMarketplace).toEqual([]);
+    expect(messages.ioredisInRedis).toEqual([]);
+  });
+
+  it('keeps Redis behind packages/redis (and BullMQ\'s connection in packages/queue)', () => {
+    expect(messages.ioredisInGateway).toEqual([expect.stringContaining('only packages/redis, packages/queue, bench, chaos import ioredis')]);
   });
 
   it('fails a service importing another service', () => {

@@ -1,6 +1,7 @@
 import { CreditRepository, type Database, type Db, JobRepository, JobTargetRepository, ReleaseWindowRepository, sql, type Transaction } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
-import { createRedisConnection, QueueProducer } from '@crawl/queue';
+import { QueueProducer } from '@crawl/queue';
+import { createRedisConnection } from '@crawl/redis';
 import { createTenant, openTestQueue, openTestStore, progressRepositories, type TestQueue, type TestStore, type TestTenant, uniquePrefix } from '@crawl/testing';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { JobService } from './job.service';

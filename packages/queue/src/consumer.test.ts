@@ -1,7 +1,8 @@
 import { createLogger } from '@crawl/observability';
 import { TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
 import { HandBackTask, type HandlerContext, PermanentJobError, runWorker } from './consumer';
-import { createRedisConnection, QueueProducer } from './producer';
+import { createRedisConnection } from '@crawl/redis';
+import { QueueProducer } from './producer';
 
 /**
  * The consumer's final-failure path, against real Redis and BullMQ: a task whose

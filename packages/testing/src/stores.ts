@@ -1,5 +1,6 @@
 import { CreditRepository, createDb, type Db, EventRepository, JobRepository, JobTargetRepository, ResultRepository, TrackingRepository } from '@crawl/db';
-import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
+import { QueueProducer } from '@crawl/queue';
+import { createRedisConnection, type Redis } from '@crawl/redis';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix } from './databases';
 
 /** A clone of the migrated template with a pool on it: what a direct test of the core needs. */

@@ -1,7 +1,8 @@
 import { CreditRepository, createDb, IdempotencyRepository, JobRepository, JobTargetRepository, listen, ReleaseWindowRepository, RetentionRepository, SCHEDULES_CHANNEL, ScheduleRepository } from '@crawl/db';
 import { JobService, ReleaseWindow, reconcileQueuedJobs } from '@crawl/jobs';
 import { createLogger, ShutdownRegistry, runServiceMain } from '@crawl/observability';
-import { createRedisConnection, QueueProducer } from '@crawl/queue';
+import { QueueProducer } from '@crawl/queue';
+import { createRedisConnection } from '@crawl/redis';
 import { loadSchedulerConfig, type SchedulerConfig } from './config';
 import { RetentionLoop, retentionPolicy } from './retention-loop';
 import { ScheduleLoop } from './schedule-loop';

@@ -2,7 +2,8 @@ import { CreditRepository, createDb, type Db, EventRepository, JobRepository, Jo
 import { ReleaseWindow } from '@crawl/jobs';
 import { Crawler, type ExitEvents, ExitPool, createParsePool, type ParsePool } from '@crawl/marketplace';
 import type { Logger } from '@crawl/observability';
-import { createRedisConnection, QueueProducer, type Redis } from '@crawl/queue';
+import { QueueProducer } from '@crawl/queue';
+import { createRedisConnection, type Redis } from '@crawl/redis';
 import type { WorkerConfig } from './config';
 import { RedisExitGate } from './crawl/exit-gate';
 

@@ -1,4 +1,4 @@
-import type { Redis } from '@crawl/queue';
+import type { Redis } from '@crawl/redis';
 import { FailureLimiter, type FailureRule } from './failure-limiter';
 
 /** Express's `trust proxy` values: false, true, a hop count, or addresses/subnets of trusted proxies. */

@@ -1,4 +1,4 @@
-import { createRedisConnection, type Redis } from '@crawl/queue';
+import { createRedisConnection, type Redis } from '@crawl/redis';
 import { freePort, TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
 import { FailureLimiter, type FailureRule } from './failure-limiter';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hitFixedWindow, peekFixedWindow, type Redis } from '@crawl/queue';
+import { hitFixedWindow, peekFixedWindow, type Redis } from '@crawl/redis';
 
 /**
  * How one kind of subject (a client address, an email, ...) is limited after failed

@@ -1,5 +1,5 @@
 import { type RateLimitPolicy } from '@crawl/core';
-import { hitFixedWindow, type Redis } from '@crawl/queue';
+import { hitFixedWindow, type Redis } from '@crawl/redis';
 
 export interface RateLimitDecision {
   allowed: boolean;

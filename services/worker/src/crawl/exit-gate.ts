@@ -1,5 +1,5 @@
 import type { ExitGate, ExitSpec } from '@crawl/marketplace';
-import { type Redis, SpacingLimiter } from '@crawl/queue';
+import { type Redis, SpacingLimiter } from '@crawl/redis';
 
 /**
  * The exits' politeness and cooldowns in Redis, shared by every worker process: per

@@ -1,5 +1,5 @@
 import { type ExitLease, ExitPool, type ExitPoolOptions, ExitTurnRefused, exitsFrom } from '@crawl/marketplace';
-import { createRedisConnection } from '@crawl/queue';
+import { createRedisConnection } from '@crawl/redis';
 import { TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
 import { RedisExitGate } from './exit-gate';
 import { JobLiveness } from './job-liveness';

@@ -1,7 +1,7 @@
 import { AppError } from '@crawl/core';
 import type { PoolStats } from '@crawl/db';
 import { Counter, Gauge, type Logger, type Registry } from '@crawl/observability';
-import type { LeaseSemaphore } from '@crawl/queue';
+import type { LeaseSemaphore } from '@crawl/redis';
 import type { Response } from 'express';
 
 /** Limits of streamed exports; the gateway's EXPORT_* variables (config.ts says why these defaults). */

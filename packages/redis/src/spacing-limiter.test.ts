@@ -1,5 +1,5 @@
 import { TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
-import { createRedisConnection } from './producer';
+import { createRedisConnection } from './connection';
 import { type SpacedResource, SpacingLimiter } from './spacing-limiter';
 
 /**

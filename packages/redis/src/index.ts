@@ -1,0 +1,5 @@
+export type { Redis } from 'ioredis';
+export * from './connection';
+export * from './fixed-window';
+export * from './lease-semaphore';
+export * from './spacing-limiter';
