@@ -1,6 +1,6 @@
 import { llmExportItemSchema } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
-import { detailsItem, searchItem } from '@crawl/testing';
+import { detailsItem, jobRow, searchItem } from '@crawl/testing';
 import { CSV_COLUMNS, csvCell, csvHeader, csvRow, llmItem } from './export-formats';
 
 /** Splits one CSV record produced by csvRow (RFC 4180: quoted cells may hold commas, quotes, newlines). */
@@ -103,7 +103,7 @@ describe('CSV injection guard', () => {
 });
 
 describe('json and llm exports stay exact', () => {
-  const job = { id: 'job_0000000000000000', type: 'details', marketplace: 'US' } as JobRow;
+  const job = jobRow({ id: 'job_0000000000000000', type: 'details', marketplace: 'US' });
 
   it('llm items carry stored text unchanged', () => {
     const item = llmItem(job, detailsItem('B000000001', { target: '=t', title: '=HYPERLINK("x")', brand: '-b', description: '@d', price: { amount: 5, currency: 'USD' } }));
@@ -112,7 +112,7 @@ describe('json and llm exports stay exact', () => {
   });
 
   it('an llm item has every key of the contract for both kinds of item', () => {
-    const search = { ...job, type: 'search' } as JobRow;
+    const search = jobRow({ ...job, type: 'search' });
     expect(llmExportItemSchema.parse(llmItem(search, searchItem('usb cable', 3, { isSponsored: true, organicPosition: null })))).toMatchObject({
       source: 'search',
       query: 'usb cable',
