@@ -31,8 +31,9 @@ module.exports = {
   projects: selected.map((tier) => ({
     ...shared,
     displayName: tier,
-    // an empty list would make jest fall back to its default test match
-    testMatch: byTier[tier].length ? byTier[tier] : ['<rootDir>/no-test-in-this-tier'],
+    // exact paths as regular expressions (globs would misread a checkout path with brackets);
+    // a tier without files matches nothing rather than falling back to jest's default match
+    testRegex: byTier[tier].length ? byTier[tier].map((file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : ['^$'],
     // unit tests get no stores: their URLs point at a host that does not exist
     ...(tier === 'unit'
       ? { setupFiles: ['<rootDir>/scripts/unit-tier-env.cjs'] }
