@@ -3,7 +3,7 @@
  * it imports, so a new test file lands in the right tier without being listed anywhere
  * (docs/testing.md, "Test tiers"):
  *
- * - e2e: every test under e2e/src (services together, as processes, over HTTP).
+ * - e2e: every test under e2e/src (the services together over HTTP, several as processes).
  * - integration: a test that reaches real Postgres or Redis or starts a child process: it imports
  *   pg, ioredis or bullmq, node's child_process, or a store helper of @crawl/testing (anything but
  *   the store-free helpers listed below), directly or through a test helper it imports
