@@ -1,17 +1,44 @@
 /** Tests run from TypeScript sources (swc, no type-check: `pnpm typecheck` does that). */
+const { TIERS, testFilesByTier } = require('./scripts/test-tiers.cjs');
+
+/**
+ * Three projects, one per tier (docs/testing.md, "Test tiers"): `pnpm test` runs them all,
+ * `pnpm test:unit` / `test:integration` / `test:e2e` one. Those set TEST_TIER rather than pass
+ * `--selectProjects`, which would swallow the file paths given after it as project names.
+ * scripts/test-tiers.cjs puts each test file in its tier from its folder and its imports.
+ */
+const byTier = testFilesByTier();
+const selected = process.env.TEST_TIER ? process.env.TEST_TIER.split(',') : TIERS;
+const unknown = selected.filter((t) => !TIERS.includes(t));
+if (unknown.length) throw new Error(`TEST_TIER: unknown tier ${unknown.join(', ')} (tiers: ${TIERS.join(', ')})`);
+
 /** @type {import('jest').Config} */
-module.exports = {
+const shared = {
+  rootDir: __dirname,
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e', '<rootDir>/chaos'],
-  testMatch: ['**/src/**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   moduleNameMapper: {
     '^@crawl/(gateway|worker|scheduler|webhooks|all)$': '<rootDir>/services/$1/src',
     '^@crawl/([a-z-]+)$': '<rootDir>/packages/$1/src',
   },
-  globalSetup: '<rootDir>/packages/testing/src/global-setup.ts',
   // fails a test that received a response or webhook delivery breaking the OpenAPI document
   setupFilesAfterEnv: ['<rootDir>/packages/testing/src/contract-setup.ts'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: selected.map((tier) => ({
+    ...shared,
+    displayName: tier,
+    // exact paths as regular expressions (globs would misread a checkout path with brackets);
+    // a tier without files matches nothing rather than falling back to jest's default match
+    testRegex: byTier[tier].length ? byTier[tier].map((file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : ['^$'],
+    // unit tests get no stores: their URLs point at a host that does not exist
+    ...(tier === 'unit'
+      ? { setupFiles: ['<rootDir>/scripts/unit-tier-env.cjs'] }
+      : { globalSetup: '<rootDir>/packages/testing/src/global-setup.ts' }),
+  })),
   testTimeout: 60000,
   maxWorkers: 2,
 };

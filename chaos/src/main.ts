@@ -20,7 +20,7 @@ import { PrivatePostgres, PrivateRedis, sleep } from './infra';
 import { type Canary, createHostileTenants, HostileLoad, startCanary } from './hostile';
 import { hostileChecks } from './hostile-checks';
 import { type AcceptedJob, ApiClient, createSchedule, disableSchedule, type IdemProblem, type KeyRecovery, type Tenant, TenantLoad } from './load';
-import { renderPlot } from './png';
+import { renderPlot } from './chart';
 import { ManagedProcess, ROOT, type UnexpectedExit } from './procs';
 import { WebhookReceiver } from './receivers';
 import { PALETTE, RssSampler, SoakSampler } from './sampler';
@@ -28,7 +28,7 @@ import { PALETTE, RssSampler, SoakSampler } from './sampler';
 const USAGE = `usage: node chaos/dist/main.js [--duration 3m] [--soak 10m] [--short] [--out DIR]
   --duration D   load duration (default 3m; units ms, s, m, h)
   --soak D       soak run of D: also samples RSS and queue depths every 5 s into
-                 <out>/soak.csv, soak.png and soak.txt
+                 <out>/soak.csv, soak.svg and soak.txt
   --short        CI variant: 90 s of load with every fault once, under 5 minutes in all
   --out DIR      output folder (default chaos/chaos-out)`;
 
@@ -362,7 +362,7 @@ function writeSoakFigures(out: string, s: SoakSampler): void {
   const { table: t } = s;
   const rssSeries = t.rssNames.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length]!, points: t.rows.map((r) => ({ x: r.t, y: r.rss[i] ?? null })) }));
   const queueSeries = t.queueLabels.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length]!, points: t.rows.map((r) => ({ x: r.t, y: r.queues[i] ?? null })) }));
-  fs.writeFileSync(path.join(out, 'soak.png'), renderPlot([
+  fs.writeFileSync(path.join(out, 'soak.svg'), renderPlot([
     { title: 'RSS MB per process', series: rssSeries },
     { title: 'queue depth (redis keys)', series: queueSeries },
   ]));
@@ -371,7 +371,7 @@ function writeSoakFigures(out: string, s: SoakSampler): void {
     return v.length ? `first ${v[0]} min ${Math.min(...v)} max ${Math.max(...v)} last ${v.at(-1)}` : 'no data';
   };
   const lines = [
-    `soak figures every 5 s (${t.rows.length} rows); columns of soak.csv, colours of soak.png:`,
+    `soak figures every 5 s (${t.rows.length} rows); columns of soak.csv, colours of soak.svg:`,
     '',
     'top panel, RSS MB:',
     ...rssSeries.map((x, i) => `  ${x.color}  ${x.name.padEnd(14)} ${stat(t.rows.map((r) => r.rss[i] ?? null))}`),
