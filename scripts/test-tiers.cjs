@@ -31,7 +31,7 @@ const INTEGRATION_MODULES = new Set(['pg', 'pg-cursor', 'ioredis', 'bullmq', 'ch
 const STORE_FREE_HELPERS = new Set([
   'MAX_CAPTURED_BODY', 'contractRecorder', 'recordContractProblems', 'takeContractProblems', 'withApiContract',
   'createContractChecker', 'startRecordingServer', 'tunnelConnect', 'freePort', 'uniquePrefix', 'templateName',
-  'uniqueAsin', 'detailsItem', 'searchItem', 'REPO_ROOT',
+  'uniqueAsin', 'detailsItem', 'searchItem', 'REPO_ROOT', 'jobRow',
 ]);
 /** packages/testing modules a test inside that package may import relatively and stay a unit test. */
 const STORE_FREE_TESTING_MODULES = new Set(['contract-recorder', 'openapi-contract', 'openapi-strict', 'recording-server']);
