@@ -1,13 +1,11 @@
 import { orNull, z } from './openapi-zod';
-import { bestsellerResultItemSchema } from './bestseller-items';
 import { JOB_TYPES } from './domain';
 import { moneySchema } from './money';
-import { offerResultItemSchema } from './offer-items';
-import { reviewResultItemSchema } from './review-items';
 
 /**
- * The one definition of a stored result item (what `GET /jobs/{id}/results` and the json
- * export return) and of the `llm` export. The parsers' output types are inferred from these
+ * The stored result items of details and search jobs (what `GET /jobs/{id}/results` and the
+ * json export return; the other types' are in offer-items.ts, bestseller-items.ts and
+ * review-items.ts, and their union `resultItemSchema` in kinds/index.ts) and the `llm` export. The parsers' output types are inferred from these
  * schemas (packages/marketplace parsers/types.ts), the OpenAPI document registers them, and the
  * SDK's types are generated from that document.
  *
@@ -108,9 +106,6 @@ export const searchResultItemSchema = z
   .merge(parsedSearchCardSchema)
   .strict()
   .openapi('SearchResultItem');
-export const resultItemSchema = z
-  .union([detailsResultItemSchema, searchResultItemSchema, offerResultItemSchema, bestsellerResultItemSchema, reviewResultItemSchema])
-  .openapi('ResultItem');
 
 /** The object schema inside wrappers (nullable, optional, `orNull` unions); undefined for anything else. */
 export function objectSchemaOf(schema: z.ZodTypeAny): z.AnyZodObject | undefined {
@@ -122,7 +117,6 @@ export function objectSchemaOf(schema: z.ZodTypeAny): z.AnyZodObject | undefined
 
 export type DetailsResultItem = z.infer<typeof detailsResultItemSchema>;
 export type SearchResultItem = z.infer<typeof searchResultItemSchema>;
-export type ResultItem = z.infer<typeof resultItemSchema>;
 
 /**
  * Version of the `llm` export contract. Bump the major on any breaking change. 1.1 added the

@@ -1,4 +1,4 @@
-import type { z } from '../openapi-zod';
+import { z } from '../openapi-zod';
 import type { JobType } from '../domain';
 import { inSchemaOrder } from '../schema-order';
 import { bestsellers } from './bestsellers';
@@ -21,6 +21,15 @@ export const JOB_KINDS = {
   bestsellers,
   reviews,
 } satisfies { [T in JobType]: JobKind };
+
+/**
+ * Any stored result item (`GET /jobs/{id}/results` in the OpenAPI document): one member per job
+ * type, in the registry's order. Which member an item is, is the job's type, never its keys.
+ */
+export const resultItemSchema = z
+  .union([JOB_KINDS.details.itemSchema, JOB_KINDS.search.itemSchema, JOB_KINDS.offers.itemSchema, JOB_KINDS.bestsellers.itemSchema, JOB_KINDS.reviews.itemSchema])
+  .openapi('ResultItem');
+export type ResultItem = z.infer<typeof resultItemSchema>;
 
 /** The stored result item of a job type (what its results and exports return). */
 export type ResultItemOf<T extends JobType> = z.infer<(typeof JOB_KINDS)[T]['itemSchema']>;
