@@ -1,4 +1,4 @@
-import { type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
+import { type JobType, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { MARKETPLACES, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
 import type { ExitOutcome, ExitPool } from './exits';
@@ -37,12 +37,13 @@ export const SIGNIN_MESSAGES = {
 } as const;
 
 /**
- * A page that answered: its items (search cards carry `keyword` and `page`; positions are the
- * page's own), whether a next result page exists, and whether the page is the marketplace's
- * genuine "no results" answer (then `items` is empty, and it is not a PARSE_ERROR).
+ * A page that answered: the job type its items were produced for (their schema), its items
+ * (search cards carry `keyword` and `page`; positions are the page's own), whether a next result
+ * page exists, and whether the page is the marketplace's genuine "no results" answer (then
+ * `items` is empty, and it is not a PARSE_ERROR).
  */
 export type CrawlOutcome =
-  | { ok: true; items: ResultItem[]; status: number; hasNextPage: boolean; noResults: boolean }
+  | { ok: true; type: JobType; items: ResultItem[]; status: number; hasNextPage: boolean; noResults: boolean }
   /**
    * `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. `signIn`: the
    * page was a sign-in wall (retryable only when another exit could be tried).
@@ -176,6 +177,6 @@ export class Crawler {
     if (page.kind === 'captcha' || page.kind === 'signin' || page.kind !== input.type) return fail('PARSE_ERROR', `a ${input.type} target got a ${page.kind} page`, false);
     const items = pageItems(input, page, origin);
     if ('error' in items) return fail('PARSE_ERROR', items.error, false);
-    return { ok: true, status, ...items };
+    return { ok: true, type: page.kind, status, ...items };
   }
 }

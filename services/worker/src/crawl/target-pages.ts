@@ -120,6 +120,8 @@ export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, at
       }
       return { kind: 'failed', code: outcome.code, message: outcome.message };
     }
+    // Items of another type would be stored under a schema they do not have: a bug, never a result.
+    if (outcome.type !== t.type) throw new Error(`a ${t.type} target was crawled as ${outcome.type}`);
     if (outcome.noResults) {
       if (page === 1) return { kind: 'succeeded', items: [], pagesCrawled: 0, note: noResultsNote(t.type) };
       break;
