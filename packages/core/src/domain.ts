@@ -12,35 +12,14 @@ export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-/**
- * Credits per target (docs/tenancy-and-credits.md), charged per page crawled: a search keyword costs 5
- * for each result page (`config.pages`), a reviews target 2 for each review page; details,
- * offers and best-seller targets have one page.
- */
-export const CREDITS_PER_TARGET: Record<JobType, number> = { search: 5, details: 2, offers: 2, bestsellers: 5, reviews: 2 };
-
 /** `config.pages` of a search job: result pages crawled per keyword. */
 export const MAX_SEARCH_PAGES = 7;
 /** `config.pages` of a reviews job: review pages crawled per product. */
 export const MAX_REVIEW_PAGES = 10;
 
-/** The job types that crawl several pages per target (`config.pages`), and their maximum. */
-export const MAX_PAGES: Partial<Record<JobType, number>> = { search: MAX_SEARCH_PAGES, reviews: MAX_REVIEW_PAGES };
-/** The largest `config.pages` of any job type. */
-export const MAX_PAGES_ANY_TYPE = Math.max(...Object.values(MAX_PAGES));
-
-export function isMultiPage(type: JobType): boolean {
-  return MAX_PAGES[type] !== undefined;
-}
-
 /** `config.sort` of a reviews job: the review page's `sortBy` (Amazon's own default when absent). */
 export const REVIEW_SORTS = ['recent', 'helpful'] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
-
-/** What a job reserves: every page of every target (pages not crawled are refunded at the end). */
-export function creditCost(type: JobType, targetCount: number, pages = 1): number {
-  return CREDITS_PER_TARGET[type] * targetCount * pages;
-}
 
 export const MAX_TARGETS_PER_JOB = 1000;
 

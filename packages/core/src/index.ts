@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './ids';
 export * from './domain';
+export * from './kinds';
 export * from './webhook-events';
 export * from './webhook-operations';
 export * from './api-keys';

@@ -1,21 +1,17 @@
 import { orNull, z } from './openapi-zod';
-import { bestsellerResultItemSchema } from './bestseller-items';
 import { JOB_TYPES } from './domain';
 import { moneySchema } from './money';
-import { offerResultItemSchema } from './offer-items';
-import { reviewResultItemSchema } from './review-items';
-import { inSchemaOrder, shapeOf } from './schema-order';
 
 /**
- * The one definition of a stored result item (what `GET /jobs/{id}/results` and the json
- * export return) and of the `llm` export. The parsers' output types are inferred from these
+ * The stored result items of details and search jobs (what `GET /jobs/{id}/results` and the
+ * json export return; the other types' are in offer-items.ts, bestseller-items.ts and
+ * review-items.ts, and their union `resultItemSchema` in kinds/index.ts) and the `llm` export. The parsers' output types are inferred from these
  * schemas (packages/marketplace parsers/types.ts), the OpenAPI document registers them, and the
  * SDK's types are generated from that document.
  *
- * Item kinds are told apart by their keys (search items have `keyword`; offers `shipping`,
- * best-seller items `rank`, reviews `id`; details items have none of these), not by a tag field:
- * stored rows predate a tag and every export carries items as stored. The schemas are strict,
- * so exactly one branch of `resultItemSchema` matches an item.
+ * Stored items carry no tag of their kind: the job's type says which schema an item has
+ * (JOB_KINDS in kinds/index.ts maps each type to its item schema), and every response and
+ * export reads it from the job, never from the item's keys.
  */
 
 export { moneySchema, type Money } from './money';
@@ -110,9 +106,6 @@ export const searchResultItemSchema = z
   .merge(parsedSearchCardSchema)
   .strict()
   .openapi('SearchResultItem');
-export const resultItemSchema = z
-  .union([detailsResultItemSchema, searchResultItemSchema, offerResultItemSchema, bestsellerResultItemSchema, reviewResultItemSchema])
-  .openapi('ResultItem');
 
 /** The object schema inside wrappers (nullable, optional, `orNull` unions); undefined for anything else. */
 export function objectSchemaOf(schema: z.ZodTypeAny): z.AnyZodObject | undefined {
@@ -122,21 +115,8 @@ export function objectSchemaOf(schema: z.ZodTypeAny): z.AnyZodObject | undefined
   return undefined;
 }
 
-/**
- * A stored item with its keys in the documented order (the schema's). Postgres `jsonb` keeps
- * keys in its own order (shorter keys first), so every response and export serialises items
- * through this, never as read from the database.
- */
-export function inDocumentedOrder<T extends ResultItem>(item: T): T {
-  // The item kinds' schemas are strict, so the kind is the one whose shape names every key of the item.
-  const kinds = resultItemSchema.options as readonly z.ZodTypeAny[];
-  const kind = kinds.map(objectSchemaOf).find((schema) => schema && Object.keys(item).every((key) => key in shapeOf(schema)));
-  return kind ? (inSchemaOrder(kind, item) as T) : item;
-}
-
 export type DetailsResultItem = z.infer<typeof detailsResultItemSchema>;
 export type SearchResultItem = z.infer<typeof searchResultItemSchema>;
-export type ResultItem = z.infer<typeof resultItemSchema>;
 
 /**
  * Version of the `llm` export contract. Bump the major on any breaking change. 1.1 added the

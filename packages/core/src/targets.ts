@@ -1,4 +1,5 @@
 import { MAX_TARGETS_PER_JOB, type JobType } from './domain';
+import { JOB_KINDS } from './kinds';
 import { DEFAULT_MARKETPLACE, type MarketplaceCode, marketplaceOfHost } from './marketplaces';
 
 /** ASINs are 10 upper-case alphanumerics (books use their ISBN-10, which may end in X). */
@@ -50,15 +51,16 @@ export function normalizeTargets(type: JobType, raw: string[], marketplace: Mark
   const issues: TargetIssue[] = [];
   const seen = new Set<string>();
   const targets: string[] = [];
+  const form = JOB_KINDS[type].target;
   let resolved = marketplace;
-  if (type !== 'search' && !resolved) {
+  if (form !== 'keyword' && !resolved) {
     const hosts = new Set(raw.map(urlMarketplace).filter((m): m is MarketplaceCode => !!m));
     if (hosts.size === 1) resolved = [...hosts][0];
   }
   const market = resolved ?? DEFAULT_MARKETPLACE;
 
   raw.forEach((value, index) => {
-    if (type === 'search') {
+    if (form === 'keyword') {
       const keyword = value.trim().replace(/\s+/g, ' ');
       if (!keyword) return issues.push({ index, message: 'keyword must not be empty' });
       if (keyword.length > 200) return issues.push({ index, message: 'keyword must be at most 200 characters' });
@@ -70,7 +72,7 @@ export function normalizeTargets(type: JobType, raw: string[], marketplace: Mark
       return;
     }
     const trimmed = value.trim();
-    if (type === 'bestsellers') {
+    if (form === 'bestseller-list') {
       const list = bestsellerListUrl(trimmed, market);
       if ('issue' in list) return issues.push({ index, message: list.issue });
       if (!seen.has(list.key)) {

@@ -1,6 +1,7 @@
 import { z } from './openapi-zod';
 import { inSchemaOrder } from './schema-order';
-import { JOB_STATUSES, JOB_TYPES, MAX_PAGES_ANY_TYPE, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
+import { JOB_STATUSES, JOB_TYPES, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
+import { MAX_PAGES_ANY_TYPE } from './kinds';
 
 /**
  * The one definition of every webhook event's `data` and of the delivery envelope (see

@@ -12,3 +12,4 @@ export * from './schedule-runner';
 export * from './product-snapshot';
 export * from './internal-failure';
 export * from './retention';
+export * from './kinds';

@@ -1,6 +1,7 @@
 import {
   isMarketplaceCode,
   isSafeText,
+  JOB_KINDS,
   JOB_TYPES,
   MARKETPLACE_CODES,
   MAX_PAGES,
@@ -72,7 +73,7 @@ export const jobBodySchema = z
     } else if (pages !== undefined && maxPages !== undefined && pages > maxPages) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: `must be at most ${maxPages} for ${body.type} jobs` });
     }
-    if (body.config?.sort !== undefined && body.type !== 'reviews') {
+    if (body.config?.sort !== undefined && !JOB_KINDS[body.type].sortable) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'sort'], message: 'applies to reviews jobs only' });
     }
     return {
@@ -81,7 +82,7 @@ export const jobBodySchema = z
       marketplace: normalized.marketplace,
       lang: body.config?.lang ?? null,
       ...(maxPages !== undefined ? { pages: pages ?? 1 } : {}),
-      ...(body.type === 'reviews' && body.config?.sort ? { sort: body.config.sort } : {}),
+      ...(JOB_KINDS[body.type].sortable && body.config?.sort ? { sort: body.config.sort } : {}),
     };
   });
 

@@ -2,7 +2,8 @@ import { type ResultItem, type TargetErrorCode, type TargetNoteCode } from '@cra
 import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, JobTargetRepository, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
 import { jobFinishedEvent, productChangedData } from './event-data';
 import { consumedCredits } from './job-credits';
-import { diffSnapshot, isTrackedJobType, type ProductSnapshot, productSnapshots, type TrackedJobType } from './product-snapshot';
+import { JOBS_KINDS, productSnapshots } from './kinds';
+import { diffSnapshot, type ProductSnapshot } from './product-snapshot';
 import type { ReleaseWindow } from './release-window';
 
 export interface JobProgressDeps {
@@ -83,8 +84,8 @@ async function recordInTransaction(
         }
       : { succeeded: 0, failed: 1, results: 0, error: { target, code: outcome.code, message: outcome.message } },
   );
-  // Best-seller lists feed compare (rank moves), not product tracking: a list card is one of 50 on a list page.
-  if (outcome.kind === 'succeeded' && isTrackedJobType(job.type)) await trackProducts(deps, trx, job, job.type, outcome.items);
+  // Whether the type's results update tracked products is its module's (best-seller lists feed compare only).
+  if (outcome.kind === 'succeeded' && JOBS_KINDS[job.type].snapshots) await trackProducts(deps, trx, job, outcome.items);
   if (job.status !== 'running' || job.succeeded + job.failed < job.target_count) return { result: 'recorded', organizationId: job.organization_id };
   await finalizeJob(deps, trx, job);
   return { result: 'finalized', organizationId: job.organization_id };
@@ -118,15 +119,15 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
  * search card is compared only on what a card shows, so its changes are real changes of the
  * monitored product, seen from a search page.
  */
-async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, kind: TrackedJobType, items: ResultItem[]): Promise<void> {
-  const byAsin = productSnapshots(kind, items);
+async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, items: ResultItem[]): Promise<void> {
+  const byAsin = productSnapshots(job.type, items);
   if (!byAsin.size) return;
   const known = await deps.tracking.lockTargets(trx, job.project_id, job.marketplace, [...byAsin.keys()]);
   const writes = [...byAsin].map(([asin, snapshot]) => {
     const { changes, merged } = diffSnapshot((known.get(asin) as ProductSnapshot | null) ?? null, snapshot);
     return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes };
   });
-  await deps.tracking.recordSnapshots(trx, { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: kind }, writes);
+  await deps.tracking.recordSnapshots(trx, { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: job.type }, writes);
   for (const w of writes.filter((x) => x.changes.length)) {
     await deps.events.insert(trx, {
       projectId: job.project_id,

@@ -1,4 +1,4 @@
-import { isMultiPage, isTerminal, type JobResourceData } from '@crawl/core';
+import { isMultiPage, isTerminal, JOB_KINDS, type JobResourceData } from '@crawl/core';
 import type { JobRetentionState, JobRow } from '@crawl/db';
 import { consumedCredits } from './job-credits';
 
@@ -35,7 +35,7 @@ export function toJobResource(row: JobRow & JobRetentionState): JobResource {
     scheduleId: row.schedule_id,
     errors: row.errors,
     pages: isMultiPage(row.type) ? (row.pages ?? 1) : null,
-    sort: row.type === 'reviews' ? (row.sort ?? null) : null,
+    sort: JOB_KINDS[row.type].sortable ? (row.sort ?? null) : null,
     notes: row.notes ?? [],
     ...(row.results_purged_at ? { resultsPurgedAt: row.results_purged_at.toISOString() } : {}),
   };

@@ -1,4 +1,4 @@
-import { AppError, type CostEstimateResource, creditCost, isMultiPage, isTerminal, type JobType, newId, type ReviewSort } from '@crawl/core';
+import { AppError, type CostEstimateResource, creditCost, isMultiPage, isTerminal, JOB_KINDS, type JobType, newId, type ReviewSort } from '@crawl/core';
 import type { CreditRepository, Database, Db, JobRepository, JobRow, JobTargetRepository, Transaction } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
@@ -96,7 +96,7 @@ export class JobService {
         lang: spec.lang,
         targets: spec.targets,
         pages,
-        sort: spec.type === 'reviews' ? (spec.sort ?? null) : null,
+        sort: JOB_KINDS[spec.type].sortable ? (spec.sort ?? null) : null,
         creditsReserved: cost,
         retryOf: origin.retryOf ?? null,
         scheduleId: origin.scheduleId ?? null,

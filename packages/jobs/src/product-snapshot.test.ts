@@ -1,4 +1,5 @@
-import { diffSnapshot, type ProductSnapshot, productSnapshots, snapshotOf } from './product-snapshot';
+import { productSnapshots } from './kinds';
+import { diffSnapshot, type ProductSnapshot, snapshotOf } from './product-snapshot';
 
 const details = (over: Record<string, unknown> = {}) => ({
   asin: 'B0TEST0001',
@@ -16,12 +17,12 @@ const details = (over: Record<string, unknown> = {}) => ({
 });
 
 it('the first snapshot is a baseline, not a change', () => {
-  expect(diffSnapshot(null, snapshotOf('details', details())).changes).toEqual([]);
+  expect(diffSnapshot(null, snapshotOf('product', details())).changes).toEqual([]);
 });
 
 it('reports exactly the fields that changed', () => {
-  const before = snapshotOf('details', details());
-  const after = snapshotOf('details', details({ price: { amount: 17.49, currency: 'USD' }, availability: { status: 'out_of_stock', text: 'Currently unavailable' }, rating: 4.2 }));
+  const before = snapshotOf('product', details());
+  const after = snapshotOf('product', details({ price: { amount: 17.49, currency: 'USD' }, availability: { status: 'out_of_stock', text: 'Currently unavailable' }, rating: 4.2 }));
   expect(diffSnapshot(before, after).changes).toEqual([
     { field: 'price', from: 19.9, to: 17.49 },
     { field: 'availability', from: 'in_stock', to: 'out_of_stock' },
@@ -30,36 +31,36 @@ it('reports exactly the fields that changed', () => {
 });
 
 it('ignores representation noise: cents, rating rounding, whitespace, image size modifiers', () => {
-  const before = snapshotOf('details', details());
-  const after = snapshotOf('details', details({ price: { amount: 19.900000001, currency: 'USD' }, title: ' Acme Lamp ', rating: 4.50, mainImage: 'https://m.media-amazon.com/images/I/61abc._AC_SX679_.jpg' }));
+  const before = snapshotOf('product', details());
+  const after = snapshotOf('product', details({ price: { amount: 19.900000001, currency: 'USD' }, title: ' Acme Lamp ', rating: 4.50, mainImage: 'https://m.media-amazon.com/images/I/61abc._AC_SX679_.jpg' }));
   expect(diffSnapshot(before, after).changes).toEqual([]);
 });
 
 it('treats fields the page did not show as unobserved: no change, last value kept', () => {
-  const before = snapshotOf('details', details());
-  const { changes, merged } = diffSnapshot(before, snapshotOf('details', details({ price: null, availability: { status: 'unknown', text: null } })));
+  const before = snapshotOf('product', details());
+  const { changes, merged } = diffSnapshot(before, snapshotOf('product', details({ price: null, availability: { status: 'unknown', text: null } })));
   expect(changes).toEqual([]);
   expect(merged.price).toBe(19.9);
   expect(merged.availability).toBe('in_stock');
 });
 
 it('compares search cards only on the fields a card shows', () => {
-  const before = snapshotOf('details', details());
-  const card = snapshotOf('search', { asin: 'B0TEST0001', price: { amount: 19.9, currency: 'USD' }, rating: 4.5, reviewsCount: 1300, title: 'Acme Lamp', image: 'https://m.media-amazon.com/images/I/61abc._AC_UL320_.jpg', isPrime: false });
+  const before = snapshotOf('product', details());
+  const card = snapshotOf('card', { asin: 'B0TEST0001', price: { amount: 19.9, currency: 'USD' }, rating: 4.5, reviewsCount: 1300, title: 'Acme Lamp', image: 'https://m.media-amazon.com/images/I/61abc._AC_UL320_.jpg', isPrime: false });
   const { changes, merged } = diffSnapshot(before, card);
   expect(changes).toEqual([{ field: 'reviewsCount', from: 1234, to: 1300 }]);
   expect((merged as ProductSnapshot).isPrime).toBe(true); // a card does not tell Prime
 });
 
 it('detects a best-sellers rank move and a currency change', () => {
-  const before = snapshotOf('details', details());
-  const after = snapshotOf('details', details({ bestSellersRank: [{ category: 'Lamps', rank: 7 }], price: { amount: 19.9, currency: 'EUR' } }));
+  const before = snapshotOf('product', details());
+  const after = snapshotOf('product', details({ bestSellersRank: [{ category: 'Lamps', rank: 7 }], price: { amount: 19.9, currency: 'EUR' } }));
   expect(diffSnapshot(before, after).changes.map((c) => c.field)).toEqual(['currency', 'bestSellersRank']);
 });
 
 /** A Prime flag the page did not show (null) is not observed, in either direction. */
 it('isPrime null between observations is neither a change nor an erasure; a real flip is one change', () => {
-  const crawls = [true, null, true, null, null, false].map((isPrime) => snapshotOf('details', details({ isPrime })));
+  const crawls = [true, null, true, null, null, false].map((isPrime) => snapshotOf('product', details({ isPrime })));
   let known: ProductSnapshot | null = null;
   const changes = [];
   for (const snapshot of crawls) {
@@ -68,7 +69,7 @@ it('isPrime null between observations is neither a change nor an erasure; a real
     known = diff.merged;
   }
   expect(changes).toEqual([{ field: 'isPrime', from: true, to: false }]);
-  expect(diffSnapshot(snapshotOf('details', details({ isPrime: null })), snapshotOf('details', details({ isPrime: false }))).changes).toEqual([]); // first observation
+  expect(diffSnapshot(snapshotOf('product', details({ isPrime: null })), snapshotOf('product', details({ isPrime: false }))).changes).toEqual([]); // first observation
 });
 
 const offer = (over: Record<string, unknown>) => ({ target: 'B0TEST0001', asin: 'B0TEST0001', condition: 'New', price: { amount: 30, currency: 'USD' }, seller: { name: 'Shop', id: null }, isBuyBox: null, ...over });
@@ -83,7 +84,7 @@ it('offers: the buy-box winner and its price, and the lowest price of a new offe
     offer({ asin: 'B0TEST0002', price: { amount: 5, currency: 'USD' } }),
     offer({ asin: 'B0TEST0003', condition: 'Rental', price: { amount: 5, currency: 'USD' } }),
   ]);
-  const none = snapshotOf('search', {});
+  const none = snapshotOf('card', {});
   // a used offer and an offer of unknown condition are not new
   expect(snapshots.get('B0TEST0001')).toEqual({ ...none, price: 25, currency: 'USD', seller: 'Acme Store', lowestNewPrice: 25 });
   // Legacy layouts mark no buy box: only the lowest new price is observed.
@@ -91,7 +92,7 @@ it('offers: the buy-box winner and its price, and the lowest price of a new offe
   // nothing observed, nothing erased, no snapshot
   expect(snapshots.has('B0TEST0003')).toBe(false);
 
-  const before = snapshotOf('details', details());
+  const before = snapshotOf('product', details());
   const { changes, merged } = diffSnapshot(before, snapshots.get('B0TEST0001')!);
   expect(changes).toEqual([
     { field: 'price', from: 19.9, to: 25 },
@@ -111,8 +112,8 @@ it('offers: new in every marketplace language, in the currency of the listing', 
 });
 
 it('a snapshot stored before a field existed reads as not observing it', () => {
-  const { lowestNewPrice: _dropped, ...old } = snapshotOf('details', details());
-  const { changes, merged } = diffSnapshot(old as ProductSnapshot, snapshotOf('details', details({ price: { amount: 21, currency: 'USD' } })));
+  const { lowestNewPrice: _dropped, ...old } = snapshotOf('product', details());
+  const { changes, merged } = diffSnapshot(old as ProductSnapshot, snapshotOf('product', details({ price: { amount: 21, currency: 'USD' } })));
   expect(changes).toEqual([{ field: 'price', from: 19.9, to: 21 }]);
   expect(merged.lowestNewPrice).toBeNull();
 });
@@ -121,7 +122,7 @@ it('reviews: the rating summary of the first item of each product', () => {
   const review = (ratingsCount: number) => ({ asin: 'B0TEST0001', id: `R${ratingsCount}`, product: { asin: 'B0TEST0001', title: 'Acme Lamp', rating: 4.5, ratingsCount, histogram: null } });
   const first = productSnapshots('reviews', [review(1234), review(9999)]).get('B0TEST0001')!;
   expect(first).toMatchObject({ rating: 4.5, reviewsCount: 1234, title: 'Acme Lamp', price: null, seller: null });
-  const { changes, merged } = diffSnapshot(snapshotOf('details', details()), productSnapshots('reviews', [review(1300)]).get('B0TEST0001')!);
+  const { changes, merged } = diffSnapshot(snapshotOf('product', details()), productSnapshots('reviews', [review(1300)]).get('B0TEST0001')!);
   expect(changes).toEqual([{ field: 'reviewsCount', from: 1234, to: 1300 }]);
   expect(merged).toMatchObject({ price: 19.9, reviewsCount: 1300 });
 });

@@ -1,4 +1,5 @@
-import { type FieldChangeData, isNewCondition, type ProductSnapshotData } from '@crawl/core';
+import type { FieldChangeData, ProductSnapshotData } from '@crawl/core';
+import { type Item, money, NOT_OBSERVED, num, text } from './kinds/snapshot-values';
 
 /**
  * Change tracking rules, pure functions so that they are tested on their own.
@@ -20,6 +21,8 @@ import { type FieldChangeData, isNewCondition, type ProductSnapshotData } from '
  *   the product's overall `rating`, its ratings count (`reviewsCount`) and `title`. Every other
  *   field of their snapshot is not observed.
  * - The first snapshot of a product is its baseline, never a change.
+ * Which items of a job type make a snapshot, and which fields they observe, is the type's
+ * module's (kinds/<type>.ts, JOBS_KINDS).
  *
  * The snapshot's fields are defined once, by `productSnapshotSchema` in @crawl/core (the
  * `snapshot` of `product.changed` events).
@@ -37,28 +40,6 @@ export const MONITORED_FIELDS: MonitoredField[] = [
 /** Fields a search result card shows (and a best-seller list card). */
 export const SEARCH_FIELDS: MonitoredField[] = ['price', 'listPrice', 'currency', 'rating', 'reviewsCount', 'title', 'mainImage'];
 
-/** The job types whose results update tracked products (best-seller lists only feed compare). */
-export type TrackedJobType = 'details' | 'search' | 'offers' | 'reviews';
-
-export function isTrackedJobType(type: string): type is TrackedJobType {
-  return type === 'details' || type === 'search' || type === 'offers' || type === 'reviews';
-}
-
-const NOT_OBSERVED: ProductSnapshot = {
-  price: null,
-  listPrice: null,
-  currency: null,
-  availability: null,
-  rating: null,
-  reviewsCount: null,
-  title: null,
-  seller: null,
-  bestSellersRank: null,
-  isPrime: null,
-  mainImage: null,
-  lowestNewPrice: null,
-};
-
 /**
  * A stored snapshot with every field: snapshots recorded before a field existed (lowestNewPrice
  * came with offers jobs) did not observe it.
@@ -68,13 +49,11 @@ export function completeSnapshot(stored: Partial<ProductSnapshot>): ProductSnaps
 }
 
 
-type Item = Record<string, unknown>;
-const money = (v: unknown) => (v && typeof v === 'object' ? (v as { amount?: number; currency?: string }) : null);
-const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().replace(/\s+/g, ' ') : null);
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-/** The monitored fields of a stored result item (details product or search card). */
-export function snapshotOf(kind: 'details' | 'search', item: Item): ProductSnapshot {
+/**
+ * The monitored fields of a stored result item: a product page's ('product', a details item) or
+ * a result card's ('card', a search or best-seller item: only what a card shows).
+ */
+export function snapshotOf(view: 'product' | 'card', item: Item): ProductSnapshot {
   const price = money(item.price);
   const listPrice = money(item.listPrice);
   const availability = (item.availability as { status?: string } | null | undefined)?.status;
@@ -91,70 +70,16 @@ export function snapshotOf(kind: 'details' | 'search', item: Item): ProductSnaps
     seller: text(seller?.name),
     bestSellersRank: bsr ? { category: bsr.category, rank: bsr.rank } : null,
     isPrime: typeof item.isPrime === 'boolean' ? item.isPrime : null,
-    mainImage: text(kind === 'search' ? item.image : item.mainImage),
+    mainImage: text(view === 'card' ? item.image : item.mainImage),
     lowestNewPrice: null,
   };
-  if (kind === 'search') {
+  if (view === 'card') {
     snapshot.availability = null;
     snapshot.seller = null;
     snapshot.bestSellersRank = null;
     snapshot.isPrime = null;
   }
   return snapshot;
-}
-
-/**
- * One snapshot per product of a target's result items: the first card or product of an ASIN
- * (details, search: a product shown twice is one observation), the buy-box offer of an offer
- * listing, the rating summary of a product's review pages. An offers or reviews snapshot that
- * observed nothing (a listing that marks no buy box, a summary without figures) is left out.
- */
-export function productSnapshots(type: TrackedJobType, items: Item[]): Map<string, ProductSnapshot> {
-  if (type === 'offers') return offerSnapshots(items);
-  const byAsin = new Map<string, ProductSnapshot>();
-  for (const item of items) {
-    const asin = item.asin;
-    if (typeof asin !== 'string' || byAsin.has(asin)) continue;
-    byAsin.set(asin, type === 'reviews' ? reviewSummarySnapshot(item) : snapshotOf(type, item));
-  }
-  if (type === 'reviews') for (const [asin, snapshot] of byAsin) if (Object.values(snapshot).every((v) => v === null)) byAsin.delete(asin);
-  return byAsin;
-}
-
-/**
- * Per product of an offer listing: the buy-box offer's winner and price (what a product page's
- * buy box shows too) and the lowest price of a new offer, in the currency of either.
- */
-function offerSnapshots(items: Item[]): Map<string, ProductSnapshot> {
-  const offersByAsin = new Map<string, Item[]>();
-  for (const offer of items) {
-    if (typeof offer.asin !== 'string') continue;
-    const offers = offersByAsin.get(offer.asin);
-    if (offers) offers.push(offer);
-    else offersByAsin.set(offer.asin, [offer]);
-  }
-  const byAsin = new Map<string, ProductSnapshot>();
-  for (const [asin, offers] of offersByAsin) {
-    const buyBox = offers.find((o) => o.isBuyBox === true);
-    const buyBoxPrice = money(buyBox?.price);
-    const newPrices = offers.filter((o) => isNewCondition(typeof o.condition === 'string' ? o.condition : null)).map((o) => money(o.price)).filter((p) => num(p?.amount) !== null);
-    const currency = buyBoxPrice?.currency ?? newPrices[0]?.currency ?? null;
-    const amounts = newPrices.filter((p) => p!.currency === currency).map((p) => p!.amount!);
-    const snapshot: ProductSnapshot = {
-      ...NOT_OBSERVED,
-      price: num(buyBoxPrice?.amount),
-      currency,
-      seller: text((buyBox?.seller as { name?: string } | null | undefined)?.name),
-      lowestNewPrice: amounts.length ? Math.min(...amounts) : null,
-    };
-    if (Object.values(snapshot).some((v) => v !== null)) byAsin.set(asin, snapshot);
-  }
-  return byAsin;
-}
-
-function reviewSummarySnapshot(item: Item): ProductSnapshot {
-  const product = (item.product ?? {}) as Item;
-  return { ...NOT_OBSERVED, rating: num(product.rating), reviewsCount: num(product.ratingsCount), title: text(product.title) };
 }
 
 const imageKey = (url: string) => url.replace(/\._[^/]*_\.(jpg|jpeg|png|webp|gif)$/i, '.$1');

@@ -211,3 +211,30 @@ describe('sign-in walls are the page, not a refusal of the exit', () => {
     expect(rested).toEqual([]);
   });
 });
+
+describe('a page is mapped by the rules of the job type it was fetched for', () => {
+  // The parser's answer for any body: a search result page with one card.
+  const card = { position: 1, organicPosition: 1, asin: ASIN, title: 'Lamp', url: null, image: null, price: null, listPrice: null, rating: null, reviewsCount: null, isSponsored: false, isPrime: null, badges: [], missingFields: [], parserVersion: 'test' };
+  const searchPage = { parse: async () => ({ kind: 'search' as const, cards: [card], hasNextPage: false, noResults: false }), pageKind: async () => 'search' as const };
+
+  async function crawlAs(type: 'search' | 'details'): Promise<CrawlOutcome> {
+    const exits = new ExitPool(exitsFrom([], { rps: 1 }), { gate: openGate, cooldownMs: 1_000, maxCooldownMs: 1_000, leaseMs: 10_000 });
+    try {
+      const crawler = new Crawler({ origins: { override: `http://127.0.0.1:${marketplace.port}`, perCode: {} }, exits, parser: searchPage, timeoutMs: 2_000, log });
+      return await crawler.crawl({ type, target: type === 'search' ? 'desk lamp' : ASIN, marketplace: 'US', lang: null }, 'job-0');
+    } finally {
+      exits.destroy();
+    }
+  }
+
+  it('the outcome carries the job type its items were produced for', async () => {
+    const outcome = await crawlAs('search');
+    expect(outcome).toMatchObject({ ok: true, type: 'search', noResults: false, items: [{ keyword: 'desk lamp', page: 1, asin: ASIN, position: 1 }] });
+  });
+
+  it('a page of another kind than the target is a PARSE_ERROR, never items of the other kind', async () => {
+    const outcome = await crawlAs('details');
+    expectTenantSafe(outcome, 'PARSE_ERROR');
+    expect(outcome).toMatchObject({ detail: 'a details target got a search page' });
+  });
+});

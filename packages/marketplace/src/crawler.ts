@@ -1,27 +1,14 @@
-import { type JobType, type ResultItem, type ReviewSort, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
-import { MARKETPLACES, type MarketplaceCode, type MarketplaceOrigins, originFor } from '@crawl/core';
+import { type JobType, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
+import { MARKETPLACES, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
-import type { ExitOutcome, ExitPool, StillWanted } from './exits';
+import type { ExitOutcome, ExitPool } from './exits';
 import { type FetchResult, fetchPage } from './fetch-page';
+import { type CrawlInput, MARKETPLACE_KINDS, pageItems } from './kinds';
 import type { ParsedPage, ParsePool } from './parse-pool';
 import { detectPageKind } from './parsers';
-import { listingItems } from './crawler-listings';
-import { acceptLanguage, expectedAsin, marketplaceOrigin, targetUrl } from './urls';
+import { acceptLanguage, marketplaceOrigin, targetUrl } from './urls';
 
-export interface CrawlInput {
-  type: JobType;
-  target: string;
-  marketplace: MarketplaceCode;
-  lang: string | null;
-  /** The result page of a search keyword or the review page of a product (1-based; default 1). Other targets have one page. */
-  page?: number;
-  /** Reviews: the review order (`sortBy`); the marketplace's default when absent. */
-  sort?: ReviewSort | null;
-  /** Whose turn the request waits in for an exit (the job's project): see ExitPool. */
-  tenant?: string;
-  /** Asked before the request takes an exit's turn: false drops it (ExitTurnRefused). */
-  wanted?: StillWanted;
-}
+export type { CrawlInput } from './kinds';
 
 /** The target error codes a crawl attempt itself can end in. */
 export type CrawlErrorCode = Extract<TargetErrorCode, 'NOT_FOUND' | 'BLOCKED' | 'UPSTREAM_ERROR' | 'PARSE_ERROR'>;
@@ -45,17 +32,18 @@ export const CRAWL_ERROR_MESSAGES: Readonly<Record<CrawlErrorCode, string>> = {
  * most once, from another exit (see `signIn` on CrawlOutcome).
  */
 export const SIGNIN_MESSAGES = {
-  reviews: 'the marketplace requires a sign-in to show reviews for this product',
+  reviews: MARKETPLACE_KINDS.reviews.signInMessage,
   other: 'the marketplace asked for a sign-in instead of the page',
 } as const;
 
 /**
- * A page that answered: its items (search cards carry `keyword` and `page`; positions are the
- * page's own), whether a next result page exists, and whether the page is the marketplace's
- * genuine "no results" answer (then `items` is empty, and it is not a PARSE_ERROR).
+ * A page that answered: the job type its items were produced for (their schema), its items
+ * (search cards carry `keyword` and `page`; positions are the page's own), whether a next result
+ * page exists, and whether the page is the marketplace's genuine "no results" answer (then
+ * `items` is empty, and it is not a PARSE_ERROR).
  */
 export type CrawlOutcome =
-  | { ok: true; items: ResultItem[]; status: number; hasNextPage: boolean; noResults: boolean }
+  | { ok: true; type: JobType; items: ResultItem[]; status: number; hasNextPage: boolean; noResults: boolean }
   /**
    * `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. `signIn`: the
    * page was a sign-in wall (retryable only when another exit could be tried).
@@ -152,7 +140,7 @@ export class Crawler {
     const page = await this.parsed(input, body, origin);
     if (page.kind === 'captcha') return blocked(`robot check page at ${url}`);
     if (page.kind === 'signin') {
-      const message = input.type === 'reviews' ? SIGNIN_MESSAGES.reviews : SIGNIN_MESSAGES.other;
+      const message = MARKETPLACE_KINDS[input.type].signInMessage ?? SIGNIN_MESSAGES.other;
       // The exit is not refused ('other': no rest, no fresh identity); another exit may get the page.
       const retryable = this.options.exits.exits.length > 1;
       return { outcome: { ok: false, code: 'BLOCKED', message, detail: `sign-in wall at ${url}`, retryable, signIn: true }, exit: 'other' };
@@ -183,34 +171,12 @@ export class Crawler {
     return fail('UPSTREAM_ERROR', `${url}: redirect not followed (${result.reason}) to ${result.location}`, result.reason === 'too_many');
   }
 
+  /** The page's items, mapped by the module of the job type the page was fetched and parsed for. */
   private itemsOf(input: CrawlInput, page: ParsedPage | { kind: 'failed'; message: string }, status: number, origin: string): CrawlOutcome {
     if (page.kind === 'failed') return fail('PARSE_ERROR', `the parser failed: ${page.message}`, false);
-    if (page.kind === 'search') {
-      if (page.noResults) return { ok: true, status, items: [], hasNextPage: false, noResults: true };
-      if (!page.cards.length) return fail('PARSE_ERROR', 'the page has no search result cards', false);
-      const pageNo = input.page ?? 1;
-      return { ok: true, status, hasNextPage: page.hasNextPage, noResults: false, items: page.cards.map((card) => ({ keyword: input.target, page: pageNo, ...card })) };
-    }
-    if (page.kind === 'offers' || page.kind === 'bestsellers' || page.kind === 'reviews') return listingOutcome(input, page, status, origin);
-    if (page.kind !== 'details' || !page.item) return fail('PARSE_ERROR', 'the page has no product', false);
-    const item = page.item;
-    const wanted = expectedAsin(input.type, input.target);
-    if (wanted && item.asin !== wanted && !item.variants.some((v) => v.asin === wanted)) {
-      return fail('PARSE_ERROR', `the page shows product ${item.asin}, not ${wanted}`, false);
-    }
-    return { ok: true, status, items: [{ target: input.target, ...item }], hasNextPage: false, noResults: false };
+    if (page.kind === 'captcha' || page.kind === 'signin' || page.kind !== input.type) return fail('PARSE_ERROR', `a ${input.type} target got a ${page.kind} page`, false);
+    const items = pageItems(input, page, origin);
+    if ('error' in items) return fail('PARSE_ERROR', items.error, false);
+    return { ok: true, type: page.kind, status, ...items };
   }
-}
-
-type ListingPage = Extract<ParsedPage, { kind: 'offers' | 'bestsellers' | 'reviews' }>;
-
-/**
- * The items of an offers, best-seller or reviews page (crawler-listings.ts). A page that is not
- * the listing asked for, or is about another product, is PARSE_ERROR; a product without offers
- * or reviews is `noResults` (a success without rows, like a keyword without results).
- */
-function listingOutcome(input: CrawlInput, parsed: ListingPage, status: number, origin: string): CrawlOutcome {
-  const items = listingItems(input, parsed, origin);
-  if ('error' in items) return fail('PARSE_ERROR', items.error, false);
-  return { ok: true, status, ...items };
 }

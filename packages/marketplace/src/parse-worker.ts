@@ -4,8 +4,9 @@
  * only differ from an inline one if dist is older than src (run `pnpm build`).
  */
 import type { JobType } from '@crawl/core';
-import { detectPageKind, interstitialKind, parseBestsellersPage, parseDetailsPage, parseOffersPage, parseReviewsPage, parseSearchResults } from './parsers';
-import type { BestsellersPage, DetailsItem, OffersPage, PageKind, ReviewsPage, SearchItem } from './parsers';
+import { type ContentPage, MARKETPLACE_KINDS } from './kinds';
+import { detectPageKind, interstitialKind } from './parsers';
+import type { PageKind } from './parsers';
 
 /**
  * A page as the crawler got it: bytes (UTF-8, as marketplaces serve their pages) or text. Bytes
@@ -15,7 +16,7 @@ import type { BestsellersPage, DetailsItem, OffersPage, PageKind, ReviewsPage, S
 export type PageBody = string | Uint8Array;
 
 export interface ParseRequest {
-  /** The job type: which parser runs when the page is not a robot check. */
+  /** The job type: whose parser runs when the page is not a robot check (MARKETPLACE_KINDS). */
   type: JobType;
   html: PageBody;
   /** 'US', 'DE', ...: picks the currency of prices. */
@@ -26,20 +27,15 @@ export interface ParseRequest {
 
 /**
  * What the crawler needs from a 2xx body: a robot check or a sign-in wall is reported before any
- * parser runs (the crawler burns the session), otherwise the parser of the job type decides. An
- * empty card list or a null item or page is a page without the requested data (PARSE_ERROR), not
- * a failure here.
+ * parser runs (the crawler burns the session), otherwise the parser of the job type decides, and
+ * the page carries that type as its `kind` to the item mapping. An empty card list or a null
+ * item or page is a page without the requested data (PARSE_ERROR), not a failure here.
  */
 export type ParsedPage =
   | { kind: 'captcha' }
   /** Amazon's sign-in form instead of the page (review pages of some marketplaces, some sessions). */
   | { kind: 'signin' }
-  | { kind: 'offers'; page: OffersPage | null }
-  | { kind: 'bestsellers'; page: BestsellersPage | null }
-  | { kind: 'reviews'; page: ReviewsPage | null }
-  /** `hasNextPage`: the page links a next result page; `noResults`: the marketplace's own "no results" answer. */
-  | { kind: 'search'; cards: SearchItem[]; hasNextPage: boolean; noResults: boolean }
-  | { kind: 'details'; item: DetailsItem | null };
+  | ContentPage;
 
 /** One message to a pool thread. `pageKind` is for bodies that are not parsed (5xx answers). */
 export type ParseTask = { op: 'parse'; req: ParseRequest } | { op: 'pageKind'; html: PageBody };
@@ -52,18 +48,7 @@ export function parsePage(req: ParseRequest): ParsedPage {
   const interstitial = interstitialKind(html, req.type);
   if (interstitial) return { kind: interstitial };
   const ctx = { marketplace: req.marketplace, origin: req.origin };
-  switch (req.type) {
-    case 'search':
-      return { kind: 'search', ...parseSearchResults(html, ctx) };
-    case 'details':
-      return { kind: 'details', item: parseDetailsPage(html, ctx) };
-    case 'offers':
-      return { kind: 'offers', page: parseOffersPage(html, ctx) };
-    case 'bestsellers':
-      return { kind: 'bestsellers', page: parseBestsellersPage(html, ctx) };
-    case 'reviews':
-      return { kind: 'reviews', page: parseReviewsPage(html, ctx) };
-  }
+  return { kind: req.type, ...MARKETPLACE_KINDS[req.type].parse(html, ctx) } as ContentPage;
 }
 
 /** The pool's handler (piscina calls the default export with each task). */

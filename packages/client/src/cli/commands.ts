@@ -25,7 +25,8 @@ export interface Command {
   run(ctx: CommandContext): Promise<number>;
 }
 
-const JOB_TYPES: JobType[] = ['details', 'search', 'offers', 'bestsellers', 'reviews'];
+/** Keyed by JobType (the SDK's generated type), so a job type the API gains and the CLI lacks does not compile. */
+const JOB_TYPES = Object.keys({ details: true, search: true, offers: true, bestsellers: true, reviews: true } satisfies Record<JobType, true>) as JobType[];
 const REVIEW_SORTS = ['recent', 'helpful'] as const;
 const STATUSES: JobStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
 const FORMATS: ExportFormat[] = ['json', 'csv', 'llm'];

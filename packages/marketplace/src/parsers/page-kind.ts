@@ -2,6 +2,7 @@
  * Classifies a fetched Amazon page from cheap string probes on the raw HTML
  * (no DOM parse): this runs before every parse and on every blocked response.
  */
+import type { JobType } from '@crawl/core';
 import type { PageKind } from './types';
 
 /** Markers that only robot-check / captcha interstitials carry, in any marketplace. */
@@ -113,8 +114,8 @@ function isWrappedCaptcha(html: string): boolean {
 /** The interstitials a crawl must not parse as content: they burn the session or fail the target. */
 export type InterstitialKind = 'captcha' | 'signin';
 
-/** The page kinds with content, each with its markup probe. */
-export type ContentKind = 'details' | 'search' | 'offers' | 'reviews' | 'bestsellers';
+/** The page kinds with content (one per job type, so a type without its probe does not compile), each with its markup probe. */
+export type ContentKind = JobType;
 const CONTENT_PROBES: Record<ContentKind, (html: string) => boolean> = {
   details: (html) => includesAny(html, DETAILS_MARKERS),
   // Every search layout has s-result-item rows; detail pages never do.

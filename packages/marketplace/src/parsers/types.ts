@@ -2,6 +2,7 @@
  * Output contract of the Amazon HTML parsers. Bump PARSER_VERSION whenever the
  * output for the same input HTML changes, so stored rows can be re-parsed.
  */
+import type { JobType } from '@crawl/core';
 import type {
   ParsedBestseller,
   ParsedBestsellersPage,
@@ -36,4 +37,4 @@ export interface PageContext {
 }
 
 /** 'signin': an Amazon sign-in wall (/ap/signin form) served instead of the requested page. */
-export type PageKind = 'captcha' | 'signin' | 'details' | 'search' | 'offers' | 'bestsellers' | 'reviews' | 'unknown';
+export type PageKind = 'captcha' | 'signin' | JobType | 'unknown';

@@ -1,6 +1,6 @@
 import { isMultiPage, type JobType, type MarketplaceCode, type ResultItem, type ReviewSort, type TargetNoteCode } from '@crawl/core';
 import type { PageCheckpoint } from '@crawl/db';
-import { type CrawlErrorCode, type CrawlInput, type CrawlOutcome, ExitTurnRefused, type StillWanted } from '@crawl/marketplace';
+import { type CrawlErrorCode, type CrawlInput, type CrawlOutcome, ExitTurnRefused, MARKETPLACE_KINDS, type StillWanted } from '@crawl/marketplace';
 
 /** A target as the crawl task sees it (JobTargetRepository.findTargetContext). */
 export interface PagedTarget {
@@ -48,13 +48,9 @@ export type TargetPagesResult =
    */
   | { kind: 'handBack' };
 
-export const NO_RESULTS_NOTE = { code: 'NO_RESULTS', message: 'the marketplace found no results for this keyword' } as const;
-
 /** The `NO_RESULTS` note of a target whose first page had nothing to return, in the words of its type. */
 export function noResultsNote(type: JobType): { code: TargetNoteCode; message: string } {
-  if (type === 'offers') return { code: 'NO_RESULTS', message: 'the marketplace lists no offers for this product' };
-  if (type === 'reviews') return { code: 'NO_RESULTS', message: 'the product has no reviews on the marketplace' };
-  return NO_RESULTS_NOTE;
+  return { code: 'NO_RESULTS', message: MARKETPLACE_KINDS[type].noResultsMessage };
 }
 
 /**
@@ -85,22 +81,6 @@ async function crawlBefore(crawl: Promise<CrawlOutcome>, deadline: AbortSignal |
 }
 
 /**
- * Page n's cards numbered after the cards of the pages before: `position` (every card) and
- * `organicPosition` (organic cards) continue across pages, so they are overall ranks.
- */
-function continuePositions(before: ResultItem[], pageItems: ResultItem[]): ResultItem[] {
-  const organicBefore = before.filter((i) => 'organicPosition' in i && i.organicPosition !== null).length;
-  return pageItems.map((item) => {
-    if (!('keyword' in item)) return item;
-    return {
-      ...item,
-      position: before.length + item.position,
-      organicPosition: item.organicPosition === null ? null : organicBefore + item.organicPosition,
-    };
-  });
-}
-
-/**
  * Crawls a target's pages in order: details, offers and best-seller targets have one, a search
  * keyword or a reviews product up to its job's `pages`, stopping early (not an error) after a page without an enabled next-page link,
  * at a later page the marketplace answers 404 for, or at a later page that shows no results.
@@ -113,6 +93,7 @@ function continuePositions(before: ResultItem[], pageItems: ResultItem[]): Resul
  */
 export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, attempt: { attempt: number; maxAttempts: number }): Promise<TargetPagesResult> {
   const wanted = isMultiPage(t.type) ? (t.pages ?? 1) : 1;
+  const kind = MARKETPLACE_KINDS[t.type];
   let items: ResultItem[] = t.pageCheckpoint?.items ?? [];
   let crawled = t.pageCheckpoint?.pages ?? 0;
   const checkpointed = crawled;
@@ -139,11 +120,13 @@ export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, at
       }
       return { kind: 'failed', code: outcome.code, message: outcome.message };
     }
+    // Items of another type would be stored under a schema they do not have: a bug, never a result.
+    if (outcome.type !== t.type) throw new Error(`a ${t.type} target was crawled as ${outcome.type}`);
     if (outcome.noResults) {
       if (page === 1) return { kind: 'succeeded', items: [], pagesCrawled: 0, note: noResultsNote(t.type) };
       break;
     }
-    items = [...items, ...continuePositions(items, outcome.items)];
+    items = [...items, ...(kind.continueItems ? kind.continueItems(items, outcome.items) : outcome.items)];
     crawled = page;
     if (!outcome.hasNextPage) break;
   }

@@ -1,21 +1,15 @@
-import {
-  bestsellerResultItemSchema,
-  detailsResultItemSchema,
-  LLM_SCHEMA_VERSION,
-  type LlmExport,
-  type LlmExportItem,
-  objectSchemaOf,
-  offerResultItemSchema,
-  type ResultItem,
-  reviewResultItemSchema,
-  searchResultItemSchema,
-} from '@crawl/core';
+import { JOB_KINDS, JOB_TYPES, type JobType, LLM_SCHEMA_VERSION, type LlmExport, type LlmExportItem, objectSchemaOf, type ResultItem } from '@crawl/core';
 import type { z } from 'zod';
 import type { JobRow } from '@crawl/db';
+import { EXPORT_KINDS, type ExportKind } from '../../export';
 
 /**
  * Export formats of stored result items. Pure functions: one item in, one chunk of text out,
  * so the export can stream any number of rows.
+ *
+ * The job's type (from the job row) says how an item is rendered: its item schema's columns
+ * (JOB_KINDS in @crawl/core) and its `llm` mapping (export/<type>.ts); items are never told
+ * apart by their keys.
  *
  * CSV: one header row, columns in the documented field order of the item schemas (@crawl/core
  * result-items.ts), RFC 4180 quoting, UTF-8.
@@ -44,13 +38,7 @@ function columnsOf(schema: z.AnyZodObject): Column[] {
   });
 }
 
-export const CSV_COLUMNS: Record<JobRow['type'], Column[]> = {
-  search: columnsOf(searchResultItemSchema),
-  details: columnsOf(detailsResultItemSchema),
-  offers: columnsOf(offerResultItemSchema),
-  bestsellers: columnsOf(bestsellerResultItemSchema),
-  reviews: columnsOf(reviewResultItemSchema),
-};
+export const CSV_COLUMNS = Object.fromEntries(JOB_TYPES.map((type) => [type, columnsOf(JOB_KINDS[type].itemSchema)])) as Record<JobType, Column[]>;
 
 /** Leading characters that make Excel, LibreOffice or Google Sheets read a cell as a formula (OWASP). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -96,120 +84,15 @@ export function llmHeader(job: JobRow, generatedAt: Date): string {
 }
 
 /**
- * The `llm` values an item's kind has; every other key is null (or empty) in the item. Only
- * these are allocated per row: the export builds 100,000s of items, and a full default object
- * spread per row doubled the gateway's garbage (and its peak memory) for an llm export.
- */
-type LlmValues = Pick<LlmExportItem, 'source' | 'query' | 'asin'> & Partial<Omit<LlmExportItem, 'marketplace' | 'missingFields'>>;
-
-/** The `llm` values of an item, by its kind (told apart by its keys, as in result-items.ts). */
-function llmValues(item: ResultItem): LlmValues {
-  if ('keyword' in item) {
-    return {
-      source: 'search',
-      query: item.keyword,
-      rank: item.position,
-      organicRank: item.organicPosition,
-      page: item.page,
-      asin: item.asin,
-      url: item.url,
-      title: item.title,
-      price: item.price?.amount ?? null,
-      listPrice: item.listPrice?.amount ?? null,
-      currency: item.price?.currency ?? item.listPrice?.currency ?? null,
-      rating: item.rating,
-      reviewCount: item.reviewsCount,
-      isPrime: item.isPrime,
-      isSponsored: item.isSponsored,
-      imageUrl: item.image,
-      images: item.image ? [item.image] : [],
-      badges: item.badges,
-    };
-  }
-  if ('shipping' in item) {
-    return {
-      source: 'offers',
-      query: item.target,
-      rank: item.position,
-      asin: item.asin,
-      price: item.price?.amount ?? null,
-      currency: item.price?.currency ?? item.shipping?.currency ?? null,
-      seller: item.seller?.name ?? null,
-      condition: item.condition,
-      shipping: item.shipping?.amount ?? null,
-      isBuyBox: item.isBuyBox,
-      fulfilledByAmazon: item.fulfilledByAmazon,
-    };
-  }
-  if ('rank' in item) {
-    return {
-      source: 'bestsellers',
-      query: item.target,
-      rank: item.rank,
-      asin: item.asin,
-      url: item.url,
-      title: item.title,
-      price: item.price?.amount ?? null,
-      currency: item.price?.currency ?? null,
-      rating: item.rating,
-      reviewCount: item.reviewsCount,
-      imageUrl: item.image,
-      images: item.image ? [item.image] : [],
-      categories: item.category ? [item.category] : [],
-    };
-  }
-  if ('body' in item) {
-    return {
-      source: 'reviews',
-      query: item.target,
-      page: item.page,
-      asin: item.asin,
-      title: item.title,
-      description: item.body,
-      rating: item.rating,
-      reviewCount: item.product.ratingsCount,
-      reviewId: item.id,
-      author: item.author,
-      date: item.date,
-      verifiedPurchase: item.verifiedPurchase,
-      helpfulVotes: item.helpfulVotes,
-      variant: item.variant,
-    };
-  }
-  return {
-    source: 'details',
-    query: item.target,
-    asin: item.asin,
-    url: item.url,
-    title: item.title,
-    brand: item.brand,
-    price: item.price?.amount ?? null,
-    listPrice: item.listPrice?.amount ?? null,
-    currency: item.price?.currency ?? item.listPrice?.currency ?? null,
-    rating: item.rating,
-    reviewCount: item.reviewsCount,
-    availability: item.availability.status,
-    isPrime: item.isPrime,
-    imageUrl: item.mainImage,
-    images: item.images,
-    features: item.features,
-    description: item.description,
-    categories: item.categories,
-    bestSellersRank: item.bestSellersRank,
-    seller: item.seller?.name ?? null,
-    specifications: item.specifications,
-  };
-}
-
-/**
  * One item of the `llm` contract (`llmExportItemSchema` in @crawl/core): the same keys, in the
  * same order, for every kind of row (null where a kind has no such value), prices as decimal
  * numbers in major units with an ISO 4217 currency, ratings on a 0-5 scale.
  */
 export function llmItem(job: JobRow, item: ResultItem): LlmExportItem {
-  const v = llmValues(item);
+  // The registry entry of the job's type reads the items of that type (what the job stored).
+  const v = (EXPORT_KINDS[job.type] as ExportKind<JobType>).llm(item);
   return {
-    source: v.source,
+    source: job.type,
     query: v.query,
     rank: v.rank ?? null,
     organicRank: v.organicRank ?? null,

@@ -79,7 +79,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
     const query = parseOrThrow(resultsQuery, req.query, 'query');
     assertResultsAvailable(job);
     const { rows, total } = await deps.results.page(job.id, query.limit, query.offset);
-    res.json({ data: rows.map((r) => inDocumentedOrder(r.data)), pagination: pagination(total, query.limit, query.offset) });
+    res.json({ data: rows.map((r) => inDocumentedOrder(job.type, r.data)), pagination: pagination(total, query.limit, query.offset) });
   });
 
   router.get('/jobs/:jobId/export', async (req, res) => {

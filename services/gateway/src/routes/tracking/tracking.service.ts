@@ -1,10 +1,11 @@
-import { AppError, type ComparisonResource, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
-
-/** The job types whose results are products compared field by field (and search positions, list ranks). */
-type ComparableType = 'details' | 'search' | 'bestsellers';
+import { AppError, type ComparisonResource, JOB_TYPES, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
 import type { JobRepository, TrackingRepository } from '@crawl/db';
 import { assertResultsAvailable } from '../jobs/job-results.service';
-import { completeSnapshot, diffSnapshot, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS, snapshotOf } from '@crawl/jobs';
+import { type CompareRule, completeSnapshot, diffSnapshot, JOBS_KINDS, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS } from '@crawl/jobs';
+
+/** The job types whose results compare (products field by field, search positions, list ranks): their module says how. */
+const COMPARABLE_TYPES = JOB_TYPES.filter((type) => JOBS_KINDS[type].compare);
+const COMPARABLE_LIST = `${COMPARABLE_TYPES.slice(0, -1).join(', ')} and ${COMPARABLE_TYPES.at(-1)}`;
 
 export interface TrackingDeps {
   jobs: JobRepository;
@@ -54,7 +55,7 @@ export class TrackingService {
    * first, so best, overall position over the keyword's result pages (a product shown on several
    * pages, or sponsored and organic, moves when its best position does).
    */
-  private async resultSet(jobId: string, type: ComparableType): Promise<Map<string, SetEntry>> {
+  private async resultSet(jobId: string, rule: CompareRule): Promise<Map<string, SetEntry>> {
     const rows = await this.deps.tracking.comparableResults(jobId);
     const set = new Map<string, SetEntry>();
     for (const data of rows) {
@@ -62,13 +63,12 @@ export class TrackingService {
       if (!asin) continue;
       let entry = set.get(asin);
       if (!entry) {
-        // A best-seller card shows what a search card shows.
-        entry = { asin, snapshot: snapshotOf(type === 'details' ? 'details' : 'search', data), positions: new Map() };
+        entry = { asin, snapshot: rule.snapshot(data), positions: new Map() };
         set.set(asin, entry);
       }
       // Positions per keyword (search) or ranks per list URL (best sellers), first (best) one.
-      const [list, position] = type === 'bestsellers' ? [String(data.target ?? ''), data.rank] : [String(data.keyword ?? ''), data.position];
-      if (type !== 'details' && typeof position === 'number' && !entry.positions.has(list)) entry.positions.set(list, position);
+      const ranked = rule.position(data);
+      if (ranked && typeof ranked.position === 'number' && !entry.positions.has(ranked.list)) entry.positions.set(ranked.list, ranked.position);
     }
     return set;
   }
@@ -83,18 +83,19 @@ export class TrackingService {
     const [from, to] = await Promise.all([this.deps.jobs.findInProject(fromId, projectId), this.deps.jobs.findInProject(toId, projectId)]);
     if (!from) throw new AppError('NOT_FOUND', `Job ${fromId} not found.`);
     if (!to) throw new AppError('NOT_FOUND', `Job ${toId} not found.`);
+    const [fromRule, toRule] = [JOBS_KINDS[from.type].compare, JOBS_KINDS[to.type].compare];
     for (const job of [from, to]) {
-      if (job.type !== 'details' && job.type !== 'search' && job.type !== 'bestsellers') {
-        const message = `job ${job.id} is a ${job.type} job; compare applies to search, details and bestsellers jobs`;
+      if (!JOBS_KINDS[job.type].compare) {
+        const message = `job ${job.id} is a ${job.type} job; compare applies to ${COMPARABLE_LIST} jobs`;
         throw new AppError('VALIDATION_ERROR', `Cannot compare: ${message}.`, { details: [{ path: 'query', message }] });
       }
     }
     // Deleted results (by request or retention) are gone, as for results and export: comparing
     // against the empty set left would report every product as removed.
     for (const job of [from, to]) assertResultsAvailable(job);
-    const [a, b] = await Promise.all([this.resultSet(from.id, from.type as ComparableType), this.resultSet(to.id, to.type as ComparableType)]);
+    const [a, b] = await Promise.all([this.resultSet(from.id, fromRule!), this.resultSet(to.id, toRule!)]);
     const mixed = from.type !== to.type;
-    const fields: MonitoredField[] = from.type === 'details' && to.type === 'details' ? MONITORED_FIELDS : SEARCH_FIELDS;
+    const fields: MonitoredField[] = fromRule!.fields === 'product' && toRule!.fields === 'product' ? MONITORED_FIELDS : SEARCH_FIELDS;
     const changed: ComparisonResource['changed'] = [];
     const moved: ComparisonResource['moved'] = [];
     let inBoth = 0;

@@ -75,6 +75,6 @@ function sampleProductChanged() {
     mainImage: 'https://m.media-amazon.com/images/I/sample._AC_SX679_.jpg',
   };
   const after = { ...before, price: { amount: 24.99, currency: 'USD' }, reviewsCount: 1291 };
-  const { changes, merged } = diffSnapshot(snapshotOf('details', before), snapshotOf('details', after));
+  const { changes, merged } = diffSnapshot(snapshotOf('product', before), snapshotOf('product', after));
   return productChangedData({ asin: SAMPLE_ASIN, marketplace: 'US', jobId: SAMPLE_JOB_ID, changes, merged });
 }

@@ -1,0 +1,54 @@
+import type { JobType, MarketplaceCode, ResultItem, ReviewSort } from '@crawl/core';
+import type { StillWanted } from '../exits';
+import type { PageContext } from '../parsers';
+
+export interface CrawlInput {
+  type: JobType;
+  target: string;
+  marketplace: MarketplaceCode;
+  lang: string | null;
+  /** The result page of a search keyword or the review page of a product (1-based; default 1). Other targets have one page. */
+  page?: number;
+  /** Reviews: the review order (`sortBy`); the marketplace's default when absent. */
+  sort?: ReviewSort | null;
+  /** Whose turn the request waits in for an exit (the job's project): see ExitPool. */
+  tenant?: string;
+  /** Asked before the request takes an exit's turn: false drops it (ExitTurnRefused). */
+  wanted?: StillWanted;
+}
+
+/**
+ * The items of a parsed page, each with the submitted target, whether a next page exists, and
+ * whether the page is the marketplace's genuine "no results" answer; or why the page holds
+ * nothing of what was asked (a PARSE_ERROR: another product's page, an empty list).
+ */
+export type PageItems = { items: ResultItem[]; hasNextPage: boolean; noResults: boolean } | { error: string };
+
+/**
+ * How the crawl handles one job type on the marketplace, from target to result items. One
+ * module per type (kinds/<type>.ts), gathered in MARKETPLACE_KINDS (kinds/index.ts).
+ * `Parsed` is what the type's parser returns in the parse thread (structured-cloned back).
+ */
+export interface MarketplaceKind<Parsed extends object> {
+  /**
+   * The request URL of a target on `base` (an origin), before `language=` is added. Built from
+   * constant paths and the parsed ASIN or keyword only, never from a product URL's path (the
+   * egress rules of targetUrl in urls.ts, which checks the result stays on the origin).
+   */
+  url(target: string, base: string, page: number, sort: ReviewSort | null): URL;
+  /** The ASIN the page must be about (details, offers, reviews), or null when any page of the type will do. */
+  expectedAsin(target: string): string | null;
+  /** Runs in a parse thread: the page's data for `items` (a robot check or sign-in wall never gets here). */
+  parse(html: string, ctx: PageContext): Parsed;
+  /** The result items of a parsed page (see PageItems). */
+  items(input: CrawlInput, parsed: Parsed, origin: string): PageItems;
+  /**
+   * Page n's items after the items of pages 1..n-1 (multi-page types): e.g. search positions
+   * continue across pages. Absent: the page's items are kept as they are.
+   */
+  continueItems?(before: ResultItem[], page: ResultItem[]): ResultItem[];
+  /** The `NO_RESULTS` note of a target whose first page is the marketplace's "nothing here" answer. */
+  noResultsMessage: string;
+  /** What `errors[].message` says when the marketplace shows a sign-in wall instead of the page (a general sentence when absent). */
+  signInMessage?: string;
+}
