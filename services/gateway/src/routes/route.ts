@@ -69,6 +69,13 @@ export function expressPath(route: OperationDoc): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
+/** The schema a route declares for its query or body: a handler parses only what the document describes. */
+function declared(route: OperationDoc, part: 'query' | 'body'): ZodTypeAny {
+  const schema = route[part];
+  if (!schema) throw new Error(`${route.method.toUpperCase()} ${route.path} declares no ${part} schema`);
+  return schema;
+}
+
 /** The express router of a resource; the caller mounts it at the root or under API_PREFIX. */
 export function resourceRouter<S>(resource: Resource<S>, deps: GatewayDeps, openApiDocument: () => object): Router {
   const service = resource.service(deps, openApiDocument);
@@ -81,8 +88,8 @@ export function resourceRouter<S>(resource: Resource<S>, deps: GatewayDeps, open
         req,
         res,
         service,
-        query: () => parseOrThrow(route.query!, req.query, 'query'),
-        body: () => parseOrThrow(route.body!, req.body, 'body'),
+        query: () => parseOrThrow(declared(route, 'query'), req.query, 'query'),
+        body: () => parseOrThrow(declared(route, 'body'), req.body, 'body'),
         idempotent: (options, handler) => withIdempotency(deps.idempotency, req, res, options, handler),
       });
     });
