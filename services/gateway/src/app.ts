@@ -7,14 +7,9 @@ import { httpMetrics } from './middleware/http-metrics';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { routeLabeler, routeTemplates } from './middleware/route-templates';
-import { docsRouter } from './routes/docs/docs.router';
-import { healthRouter } from './routes/health/health.router';
-import { jobsRouter } from './routes/jobs/jobs.router';
-import { schedulesRouter } from './routes/schedules/schedules.router';
-import { trackingRouter } from './routes/tracking/tracking.router';
-import { analyticsRouter } from './routes/analytics/analytics.router';
-import { usageRouter } from './routes/usage/usage.router';
-import { webhooksRouter } from './routes/webhooks/webhooks.router';
+import { openApiDocument } from './openapi/document';
+import { API_RESOURCES, PUBLIC_RESOURCES } from './routes';
+import { API_PREFIX, resourceRouter } from './routes/route';
 
 /** 1 MiB request bodies at most, 413 beyond (docs/http-api.md). */
 const BODY_LIMIT = '1mb';
@@ -30,21 +25,14 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-/** Routers mounted at the root (no authentication). */
+/** Routers mounted at the root (no authentication), one per resource of the route table. */
 export function publicRouters(deps: GatewayDeps): Router[] {
-  return [healthRouter(deps), docsRouter()];
+  return PUBLIC_RESOURCES.map((resource) => resourceRouter(resource, deps, openApiDocument));
 }
 
 /** Routers mounted under /v1/key, behind authentication and rate limiting. */
 export function apiRouters(deps: GatewayDeps): Router[] {
-  return [
-    jobsRouter(deps),
-    webhooksRouter(deps),
-    schedulesRouter(deps.scheduleService, deps.idempotency),
-    trackingRouter(deps.trackingService),
-    analyticsRouter(deps.analyticsService),
-    usageRouter(deps.usageService),
-  ];
+  return API_RESOURCES.map((resource) => resourceRouter(resource, deps, openApiDocument));
 }
 
 /**
@@ -62,7 +50,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.set('trust proxy', deps.trustProxy);
   const publicRoutes = publicRouters(deps);
   const apiRoutes = apiRouters(deps);
-  const templates = [...publicRoutes.flatMap((r) => routeTemplates(r, '')), ...apiRoutes.flatMap((r) => routeTemplates(r, '/v1/key'))];
+  const templates = [...publicRoutes.flatMap((r) => routeTemplates(r, '')), ...apiRoutes.flatMap((r) => routeTemplates(r, API_PREFIX))];
   app.use(requestId);
   app.use(baseSecurityHeaders);
   app.use(httpMetrics(deps.metrics, routeLabeler(templates)));
@@ -80,7 +68,7 @@ export function createApp(deps: GatewayDeps): Express {
   api.patch('*splat', json, requireJsonBody);
   for (const router of apiRoutes) api.use(router);
   api.use(notFound);
-  app.use('/v1/key', api);
+  app.use(API_PREFIX, api);
 
   app.use(notFound);
   app.use(errorHandler(deps.log));

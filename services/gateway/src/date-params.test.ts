@@ -29,7 +29,7 @@ function parsedInNewYork(module: string, schema: string, query: Record<string, s
 }
 
 it('reads a timestamp without an offset as UTC, whatever the server time zone', () => {
-  expect(parsedInNewYork('routes/analytics/analytics.router.js', 'analyticsQuery', { from: '2026-03-01T12:00:00', to: '2026-03-02T06:30' })).toEqual({
+  expect(parsedInNewYork('routes/analytics/analytics.schemas.js', 'analyticsQuery', { from: '2026-03-01T12:00:00', to: '2026-03-02T06:30' })).toEqual({
     from: '2026-03-01T12:00:00.000Z',
     to: '2026-03-02T06:30:00.000Z',
   });
@@ -37,7 +37,7 @@ it('reads a timestamp without an offset as UTC, whatever the server time zone', 
     from: '2026-03-01T12:00:00.000Z',
     to: '2026-03-01T23:59:59.999Z',
   });
-  expect(parsedInNewYork('routes/tracking/tracking.router.js', 'trackedTargetsQuery', { changedSince: '2026-03-01T12:00:00.5' })).toMatchObject({
+  expect(parsedInNewYork('routes/tracking/tracking.schemas.js', 'trackedTargetsQuery', { changedSince: '2026-03-01T12:00:00.5' })).toMatchObject({
     changedSince: '2026-03-01T12:00:00.500Z',
   });
 });

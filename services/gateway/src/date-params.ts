@@ -1,4 +1,8 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+
+// `.openapi()` below must work whichever module loads this one first (a no-op once zod is extended).
+extendZodWithOpenApi(z);
 
 /**
  * Date and timestamp query parameters (`from`, `to`, `changedSince`, …), one reading for every

@@ -50,6 +50,7 @@ export interface GatewayDeps {
   jobs: JobRepository;
   results: ResultRepository;
   idempotency: IdempotencyRepository;
+  /** Creating, estimating, retrying and cancelling jobs (packages/jobs); the jobs routes reach it through their JobsService. */
   jobService: JobService;
   webhookService: WebhookService;
   /** The delivery log, resend and replay. */

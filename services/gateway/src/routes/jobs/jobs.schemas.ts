@@ -1,4 +1,5 @@
 import { ID_PATTERN, isSafeText, JOB_STATUSES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
+import { jobBodySchema } from '@crawl/jobs';
 import { z } from 'zod';
 import { dateLowerBound, dateUpperBound } from '../../date-params';
 import { intQueryParam } from '../../validation';
@@ -43,3 +44,7 @@ export const retryBodyObject = z
   })
   .strict();
 export const retryBody = z.union([z.undefined(), retryBodyObject]).transform((body) => body?.targets ?? 'all');
+
+/** The bodies with component names in the document, so the generated SDK has a type for each. */
+export const CreateJobBody = jobBodySchema.openapi('CreateJobBody');
+export const RetryJobBody = retryBodyObject.openapi('RetryJobBody');

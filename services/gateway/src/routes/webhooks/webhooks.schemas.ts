@@ -83,3 +83,8 @@ export const replayBody = z
 
 /** Resend takes no body; an empty object is tolerated for clients that always send one. */
 export const resendBody = z.union([z.undefined(), z.object({}).strict()]);
+
+/** The bodies with component names in the document, so the generated SDK has a type for each. */
+export const ReplaceWebhooksBody = patchWebhooksBody.openapi('ReplaceWebhooksBody');
+export const TestWebhookBody = testWebhookBody.openapi('TestWebhookBody');
+export const ReplayWebhooksBody = replayBody.openapi('ReplayWebhooksBody');

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router } from 'express';
-import { openApiDocument } from '../../openapi/document';
+import express, { type Router } from 'express';
+import { z } from 'zod';
+import { type Resource, routesOf } from '../route';
 import { precompressedAssets } from './docs-assets';
 
 // Resolved, not required: the package's main module loads the whole 40 MB bundle into memory.
@@ -45,21 +46,43 @@ function docsHeaders(_req: express.Request, res: express.Response, next: express
   next();
 }
 
-export function docsRouter(): Router {
-  const router = Router();
-  router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument());
-  });
-  router.use(['/docs', '/docs/*splat'], docsHeaders);
-  router.get('/docs', (_req, res) => {
-    res.type('html').send(DOCS_HTML);
-  });
-  // An asset like the bundle beside it (mounted, not a route: the API document lists routes).
-  router.use('/docs/assets/init.js', (_req, res) => {
-    res.type('text/javascript').send(DOCS_INIT);
-  });
-  // The bundle and stylesheet the page loads, compressed; the rest of the package as it is.
-  router.use('/docs/assets', precompressedAssets(ASSETS_DIR, ASSETS_VERSION));
-  router.use('/docs/assets', express.static(ASSETS_DIR, { index: false, maxAge: '1h' }));
-  return router;
+/** The docs resource serves the API's own document, which the route table builds (openapi/document.ts). */
+export interface DocsService {
+  openApiDocument(): object;
 }
+
+const route = routesOf<DocsService>();
+
+export const docsRoutes = [
+  route({
+    method: 'get', path: '/openapi.json', tag: 'Operations', operationId: 'getOpenApiDocument', summary: 'This document', description: 'The OpenAPI 3.1 document of this API.',
+    status: 200, responseDescription: 'OpenAPI 3.1 JSON', errors: [], auth: false, content: { 'application/json': { schema: z.record(z.unknown()) } },
+    handler: ({ res, service }) => {
+      res.json(service.openApiDocument());
+    },
+  }),
+  route({
+    method: 'get', path: '/docs', tag: 'Operations', summary: 'API documentation', description: 'Interactive API documentation of this document (works offline).',
+    status: 200, responseDescription: 'HTML page', errors: [], auth: false, content: { 'text/html': { schema: z.string() } },
+    handler: ({ res }) => {
+      res.type('html').send(DOCS_HTML);
+    },
+  }),
+];
+
+export const docsResource: Resource<DocsService> = {
+  routes: docsRoutes,
+  service: (_deps, openApiDocument) => ({ openApiDocument }),
+  beforeRoutes(router: Router) {
+    router.use(['/docs', '/docs/*splat'], docsHeaders);
+  },
+  afterRoutes(router: Router) {
+    // An asset like the bundle beside it (mounted, not a route: the API document lists routes).
+    router.use('/docs/assets/init.js', (_req, res) => {
+      res.type('text/javascript').send(DOCS_INIT);
+    });
+    // The bundle and stylesheet the page loads, compressed; the rest of the package as it is.
+    router.use('/docs/assets', precompressedAssets(ASSETS_DIR, ASSETS_VERSION));
+    router.use('/docs/assets', express.static(ASSETS_DIR, { index: false, maxAge: '1h' }));
+  },
+};

@@ -1,9 +1,6 @@
-import { Router } from 'express';
 import { z } from 'zod';
 import { dateLowerBound, dateUpperBound } from '../../date-params';
-import { requireOwnProject } from '../../middleware/auth';
-import { intQueryParam, parseOrThrow } from '../../validation';
-import type { UsageService } from './usage.service';
+import { intQueryParam } from '../../validation';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -27,15 +24,3 @@ export const usageQuery = z
     if (q.from > q.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: '`from` must not be after `to`' });
     else if (q.to.getTime() - q.from.getTime() > 366 * DAY) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
   });
-
-/** Usage: balance, plan, rate limit and the project's credit ledger. */
-export function usageRouter(service: UsageService): Router {
-  const router = Router();
-  router.get('/projects/:projectId/usage', requireOwnProject, async (req, res) => {
-    const query = parseOrThrow(usageQuery, req.query, 'query');
-    const { usage, total } = await service.forProject(req.principal, query);
-    // `pagination` pages `data.ledger`; the rest of `data` covers the whole range.
-    res.json({ data: usage, pagination: { total, limit: query.limit, offset: query.offset, hasMore: query.offset + query.limit < total } });
-  });
-  return router;
-}

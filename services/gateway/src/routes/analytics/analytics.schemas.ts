@@ -1,9 +1,5 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { requireOwnProject } from '../../middleware/auth';
 import { dateLowerBound, dateUpperBound } from '../../date-params';
-import { parseOrThrow } from '../../validation';
-import type { AnalyticsService } from './analytics.service';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -20,13 +16,3 @@ export const analyticsQuery = z
     if (r.from > r.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: '`from` must not be after `to`' });
     else if (r.to.getTime() - r.from.getTime() > 366 * DAY) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
   });
-
-/** Project analytics over a date range. */
-export function analyticsRouter(service: AnalyticsService): Router {
-  const router = Router();
-  router.get('/projects/:projectId/analytics', requireOwnProject, async (req, res) => {
-    const { from, to } = parseOrThrow(analyticsQuery, req.query, 'query');
-    res.json({ data: await service.forProject(req.principal.projectId, from, to) });
-  });
-  return router;
-}

@@ -1,0 +1,25 @@
+import type { OperationDoc } from './operation';
+import { analyticsResource } from './analytics/analytics.routes';
+import { docsResource } from './docs/docs.routes';
+import { healthResource } from './health/health.routes';
+import { jobsResource } from './jobs/jobs.routes';
+import type { Resource } from './route';
+import { schedulesResource } from './schedules/schedules.routes';
+import { trackingResource } from './tracking/tracking.routes';
+import { usageResource } from './usage/usage.routes';
+import { webhooksResource } from './webhooks/webhooks.routes';
+
+/**
+ * The route table: every resource of the gateway, each `{routes, service, schemas}` in
+ * routes/<resource>/. app.ts mounts it on express and openapi/document.ts documents it, in
+ * this order; a new resource is added here once.
+ */
+
+/** Mounted under /v1/key, behind authentication and rate limiting. */
+export const API_RESOURCES: Resource<any>[] = [jobsResource, schedulesResource, webhooksResource, trackingResource, usageResource, analyticsResource];
+
+/** Mounted at the root, without an API key. */
+export const PUBLIC_RESOURCES: Resource<any>[] = [healthResource, docsResource];
+
+/** Every operation of the API, in the document's order. */
+export const OPERATIONS: OperationDoc[] = [...API_RESOURCES, ...PUBLIC_RESOURCES].flatMap((resource) => resource.routes);

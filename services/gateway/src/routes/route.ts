@@ -1,0 +1,99 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { z, ZodTypeAny } from 'zod';
+import type { GatewayDeps } from '../deps';
+import { requireOwnProject } from '../middleware/auth';
+import { type HandlerResult, type IdempotencyContext, type IdempotencyOptions, withIdempotency } from '../middleware/idempotency';
+import { type OperationDoc, pathParamNames } from './operation';
+import { parseOrThrow } from '../validation';
+
+/** Where the authenticated API is mounted; API routes write their paths with it. */
+export const API_PREFIX = '/v1/key';
+
+/** What a route's handler gets: the request, the response and its resource's service, never a repository. */
+export interface RouteContext<S, Q extends ZodTypeAny, B extends ZodTypeAny> {
+  req: Request;
+  res: Response;
+  service: S;
+  /**
+   * The query parsed with the route's `query` schema (a 400 listing every problem otherwise).
+   * Parsed when called, so that a handler keeps its order of checks (e.g. an unknown job is a
+   * 404 before its query is looked at).
+   */
+  query(): z.output<Q>;
+  /** The body parsed with the route's `body` schema, when called. */
+  body(): z.output<B>;
+  /** `withIdempotency` (middleware/idempotency.ts) around the part of the handler that has effects. */
+  idempotent(options: IdempotencyOptions, handler: (ctx: IdempotencyContext) => Promise<HandlerResult>): Promise<HandlerResult>;
+}
+
+/**
+ * One operation of the API: what the OpenAPI document says of it and the handler that serves it.
+ * The route table (routes/index.ts) mounts these on express and document.ts documents them, so
+ * a path is written once. A path naming `{projectId}` gets `requireOwnProject` before anything else.
+ */
+export interface Route<S, Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = ZodTypeAny> extends OperationDoc {
+  query?: Q;
+  body?: B;
+  /** Express middleware run before the handler (after `requireOwnProject`). */
+  middleware?: RequestHandler[];
+  handler(ctx: RouteContext<S, Q, B>): Promise<void> | void;
+}
+
+/**
+ * `createRoute` for the routes of a resource whose service is `S`: `const route = routesOf<JobsService>()`,
+ * then `route({ method, path, query, ..., handler })` infers the query and body types.
+ */
+export const routesOf =
+  <S>() =>
+  <Q extends ZodTypeAny = z.ZodUndefined, B extends ZodTypeAny = z.ZodUndefined>(route: Route<S, Q, B>): Route<S, Q, B> =>
+    route;
+
+/** A gateway resource: its routes and how its service is found among the gateway's dependencies. */
+export interface Resource<S> {
+  routes: Route<S, any, any>[];
+  /** Called once per app. `openApiDocument` is for the docs resource, which serves the document. */
+  service(deps: GatewayDeps, openApiDocument: () => object): S;
+  /** Mounted on the resource's router before its routes (path-scoped middleware). */
+  beforeRoutes?(router: Router): void;
+  /** Mounted after its routes: what is served but is no API operation (static assets). */
+  afterRoutes?(router: Router): void;
+}
+
+/** The express form of a route's path: `/v1/key/jobs/{jobId}` -> `/jobs/:jobId` (API routes are mounted under API_PREFIX). */
+export function expressPath(route: OperationDoc): string {
+  let path = route.path;
+  if (route.auth !== false) {
+    if (!path.startsWith(`${API_PREFIX}/`)) throw new Error(`${route.method.toUpperCase()} ${path}: an authenticated route's path starts with ${API_PREFIX}`);
+    path = path.slice(API_PREFIX.length);
+  }
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The schema a route declares for its query or body: a handler parses only what the document describes. */
+function declared(route: OperationDoc, part: 'query' | 'body'): ZodTypeAny {
+  const schema = route[part];
+  if (!schema) throw new Error(`${route.method.toUpperCase()} ${route.path} declares no ${part} schema`);
+  return schema;
+}
+
+/** The express router of a resource; the caller mounts it at the root or under API_PREFIX. */
+export function resourceRouter<S>(resource: Resource<S>, deps: GatewayDeps, openApiDocument: () => object): Router {
+  const service = resource.service(deps, openApiDocument);
+  const router = Router();
+  resource.beforeRoutes?.(router);
+  for (const route of resource.routes) {
+    const guards = pathParamNames(route.path).includes('projectId') ? [requireOwnProject] : [];
+    router[route.method](expressPath(route), ...guards, ...(route.middleware ?? []), async (req: Request, res: Response) => {
+      await route.handler({
+        req,
+        res,
+        service,
+        query: () => parseOrThrow(declared(route, 'query'), req.query, 'query'),
+        body: () => parseOrThrow(declared(route, 'body'), req.body, 'body'),
+        idempotent: (options, handler) => withIdempotency(deps.idempotency, req, res, options, handler),
+      });
+    });
+  }
+  resource.afterRoutes?.(router);
+  return router;
+}
