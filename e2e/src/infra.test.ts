@@ -96,7 +96,8 @@ interface EntryPoint {
   metricsPaths: Set<string>;
 }
 
-const gatewayPaths = new Set(sourceFiles('services/gateway/src').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/router\.get\(\s*'([^']+)'/g)].map((m) => m[1]!)));
+// GET paths of the gateway's route table (`method: 'get', path: '/readyz'`)
+const gatewayPaths = new Set(sourceFiles('services/gateway/src').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/method: 'get', path: '([^']+)'/g)].map((m) => m[1]!)));
 const sidePaths = new Set([...read('packages/observability/src/service-main.ts').matchAll(/req\.url === '([^']+)'/g)].map((m) => m[1]!));
 const simulatorPaths = new Set(sourceFiles('packages/simulator/src').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/pathname === '([^']+)'/g)].map((m) => m[1]!)));
 
