@@ -11,7 +11,8 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
  * A library with several owners is a decision, written next to it.
  */
 const owned = {
-  kysely: ['packages/db'], 'pg-cursor': ['packages/db'],
+  kysely: ['packages/db'],
+  'pg-cursor': ['packages/db'],
   // The test harness creates and clones template databases (CREATE DATABASE … TEMPLATE), which
   // needs an admin connection outside any app Db; it is a devDependency only, never shipped.
   pg: ['packages/db', 'packages/testing'],
@@ -23,7 +24,8 @@ const owned = {
   ioredis: ['packages/redis', 'packages/queue', 'bench', 'chaos'],
   // bench/bare-server.ts is the bare-express baseline the gateway benchmark compares against.
   express: ['services/gateway', 'bench'],
-  pino: ['packages/observability'], 'prom-client': ['packages/observability'],
+  pino: ['packages/observability'],
+  'prom-client': ['packages/observability'],
   cheerio: ['packages/marketplace'],
   // Two outbound HTTP clients with different safety rules: marketplace crawls through proxies
   // with cookies, webhook-delivery posts to customer URLs behind its SSRF guard. Neither may
@@ -40,7 +42,11 @@ function workspacePackages() {
   const yaml = fs.readFileSync(path.join(ROOT, 'pnpm-workspace.yaml'), 'utf8');
   const block = /^packages:\n((?:[ \t]+-[^\n]*\n?)+)/m.exec(yaml);
   if (!block) throw new Error('eslint.config.mjs: no `packages:` list in pnpm-workspace.yaml');
-  const globs = block[1].split('\n').map((l) => l.trim()).filter(Boolean).map((l) => l.replace(/^-\s*/, '').replace(/^['"]|['"]$/g, ''));
+  const globs = block[1]
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => l.replace(/^-\s*/, '').replace(/^['"]|['"]$/g, ''));
   const dirs = globs.flatMap((glob) => {
     if (glob.endsWith('/*')) {
       const parent = glob.slice(0, -2);
@@ -68,7 +74,11 @@ for (const [lib, owners] of Object.entries(owned)) {
  * import that name; the query-builder entry points are caught by `noQueryBuilding` below.
  * Exception: `test-support/**` (test harness code, like `*.test.ts`) may seed rows with SQL.
  */
-const NO_SQL_IN_SERVICES = { name: '@crawl/db', importNames: ['sql'], message: 'SQL lives in packages/db: add an intent-named repository method' };
+const NO_SQL_IN_SERVICES = {
+  name: '@crawl/db',
+  importNames: ['sql'],
+  message: 'SQL lives in packages/db: add an intent-named repository method',
+};
 const TEST_SUPPORT = '**/test-support/**';
 
 /** One config object per workspace package: flat config would let a later object replace the rule. */
@@ -83,28 +93,42 @@ const boundaryRules = PACKAGES.flatMap(({ dir, name }) => {
         ...extraPaths,
       ],
       // services/all is the development composition root of `pnpm start`: it alone starts every service.
-      patterns: dir.startsWith('services/') && dir !== 'services/all'
-        ? [{ group: SERVICE_NAMES.filter((s) => s !== name), message: 'services never import each other' }]
-        : [],
+      patterns:
+        dir.startsWith('services/') && dir !== 'services/all'
+          ? [{ group: SERVICE_NAMES.filter((s) => s !== name), message: 'services never import each other' }]
+          : [],
     },
   ];
-  if (!dir.startsWith('services/')) return [{ files: [`${dir}/src/**/*.ts`], ignores: ['**/*.test.ts'], rules: { 'no-restricted-imports': rule([]) } }];
+  if (!dir.startsWith('services/'))
+    return [{ files: [`${dir}/src/**/*.ts`], ignores: ['**/*.test.ts'], rules: { 'no-restricted-imports': rule([]) } }];
   return [
-    { files: [`${dir}/src/**/*.ts`], ignores: ['**/*.test.ts', TEST_SUPPORT], rules: { 'no-restricted-imports': rule([NO_SQL_IN_SERVICES]) } },
+    {
+      files: [`${dir}/src/**/*.ts`],
+      ignores: ['**/*.test.ts', TEST_SUPPORT],
+      rules: { 'no-restricted-imports': rule([NO_SQL_IN_SERVICES]) },
+    },
     { files: [`${dir}/src/${TEST_SUPPORT}`], ignores: ['**/*.test.ts'], rules: { 'no-restricted-imports': rule([]) } },
   ];
 });
 
-const PROCESS_ENV = { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'read configuration through a config.ts schema' };
+const PROCESS_ENV = {
+  selector: "MemberExpression[object.name='process'][property.name='env']",
+  message: 'read configuration through a config.ts schema',
+};
 /** kysely's query-builder entry points (on a Db or a Transaction): services call repositories instead. */
 const QUERY_BUILDING = {
-  selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]",
+  selector:
+    "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]",
   message: 'SQL lives in packages/db: add an intent-named repository method',
 };
 const SERVICE_ROOTS = ['services/*/src/main.ts'];
 /** After the composition-roots override, so services' main.ts keep the query-building ban (and only lose the process.env one). */
 const noQueryBuilding = [
-  { files: ['services/*/src/**/*.ts'], ignores: ['**/*.test.ts', TEST_SUPPORT, ...SERVICE_ROOTS], rules: { 'no-restricted-syntax': ['error', PROCESS_ENV, QUERY_BUILDING] } },
+  {
+    files: ['services/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', TEST_SUPPORT, ...SERVICE_ROOTS],
+    rules: { 'no-restricted-syntax': ['error', PROCESS_ENV, QUERY_BUILDING] },
+  },
   { files: SERVICE_ROOTS, rules: { 'no-restricted-syntax': ['error', QUERY_BUILDING] } },
 ];
 
@@ -131,7 +155,16 @@ export default tseslint.config(
   },
   {
     // Composition roots and test harnesses are where the environment is read.
-    files: ['**/main.ts', '**/service-main.ts', '**/migrate-main.ts', '**/*.test.ts', '**/test-support/**', 'packages/testing/**', 'e2e/**', 'bench/**'],
+    files: [
+      '**/main.ts',
+      '**/service-main.ts',
+      '**/migrate-main.ts',
+      '**/*.test.ts',
+      '**/test-support/**',
+      'packages/testing/**',
+      'e2e/**',
+      'bench/**',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   ...boundaryRules,

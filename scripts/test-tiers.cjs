@@ -29,9 +29,22 @@ const INTEGRATION_MODULES = new Set(['pg', 'pg-cursor', 'ioredis', 'bullmq', 'ch
 
 /** @crawl/testing exports that touch neither a store nor a process: a unit test may import these. */
 const STORE_FREE_HELPERS = new Set([
-  'MAX_CAPTURED_BODY', 'contractRecorder', 'recordContractProblems', 'takeContractProblems', 'withApiContract',
-  'createContractChecker', 'startRecordingServer', 'tunnelConnect', 'freePort', 'uniquePrefix', 'templateName',
-  'uniqueAsin', 'detailsItem', 'searchItem', 'REPO_ROOT', 'jobRow',
+  'MAX_CAPTURED_BODY',
+  'contractRecorder',
+  'recordContractProblems',
+  'takeContractProblems',
+  'withApiContract',
+  'createContractChecker',
+  'startRecordingServer',
+  'tunnelConnect',
+  'freePort',
+  'uniquePrefix',
+  'templateName',
+  'uniqueAsin',
+  'detailsItem',
+  'searchItem',
+  'REPO_ROOT',
+  'jobRow',
 ]);
 /** packages/testing modules a test inside that package may import relatively and stay a unit test. */
 const STORE_FREE_TESTING_MODULES = new Set(['contract-recorder', 'openapi-contract', 'openapi-strict', 'recording-server']);
@@ -53,13 +66,18 @@ function importsOf(source) {
         names.push(name.split(/\s+as\s+/)[0].trim());
       }
     }
-    const outside = clause.replace(/\{[^}]*\}/, '').replace(/,/g, ' ').trim();
+    const outside = clause
+      .replace(/\{[^}]*\}/, '')
+      .replace(/,/g, ' ')
+      .trim();
     if (outside) opaque = true;
     if (m[1] === 'export' && clause.trim() === '*') opaque = true;
     found.push({ module: m[4], typeOnly: Boolean(m[2]), names, opaque });
   }
-  for (const m of source.matchAll(/(?:^|[;\n])\s*import\s*['"]([^'"]+)['"]/g)) found.push({ module: m[1], typeOnly: false, names: [], opaque: true });
-  for (const m of source.matchAll(/\b(?:require|import)\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ module: m[1], typeOnly: false, names: [], opaque: true });
+  for (const m of source.matchAll(/(?:^|[;\n])\s*import\s*['"]([^'"]+)['"]/g))
+    found.push({ module: m[1], typeOnly: false, names: [], opaque: true });
+  for (const m of source.matchAll(/\b(?:require|import)\(\s*['"]([^'"]+)['"]\s*\)/g))
+    found.push({ module: m[1], typeOnly: false, names: [], opaque: true });
   return found;
 }
 

@@ -34,7 +34,9 @@ export async function benchAnalytics(): Promise<void> {
     console.log(`seeding ${JOBS} jobs, ${ROWS} result rows, 1,000 snapshots (once) ...`);
     const tenants = [];
     for (let p = 0; p < PROJECTS; p++) tenants.push(await createTenant(db, { name: `analytics ${p}`, credits: 0 }));
-    await sql`create temporary table bench_project as select * from unnest(${tenants.map((t) => t.projectId)}::text[], ${tenants.map((t) => t.organizationId)}::text[]) with ordinality as p(project_id, organization_id, n)`.execute(db);
+    await sql`create temporary table bench_project as select * from unnest(${tenants.map((t) => t.projectId)}::text[], ${tenants.map((t) => t.organizationId)}::text[]) with ordinality as p(project_id, organization_id, n)`.execute(
+      db,
+    );
     await sql`
       insert into job (id, project_id, organization_id, type, status, marketplace, targets, target_count, succeeded, failed,
                        results_count, credits_reserved, credits_consumed, credits_refunded, created_at, started_at, finished_at, retry_of, schedule_id, errors)
@@ -63,35 +65,58 @@ export async function benchAnalytics(): Promise<void> {
       from generate_series(1, 1000) g join bench_project p on p.n = 1`.execute(db);
     await sql`analyze`.execute(db);
   }
-  const project = await db.selectFrom('project').select(['id', 'organization_id']).where('name', '=', 'analytics 0').executeTakeFirstOrThrow();
+  const project = await db
+    .selectFrom('project')
+    .select(['id', 'organization_id'])
+    .where('name', '=', 'analytics 0')
+    .executeTakeFirstOrThrow();
   const key = await (await import('@crawl/testing')).createKey(db, project.id);
   const port = await freePort();
-  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', { DATABASE_URL: dbUrl, PORT: String(port), RATE_LIMIT_ENABLED: 'false' });
+  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', {
+    DATABASE_URL: dbUrl,
+    PORT: String(port),
+    RATE_LIMIT_ENABLED: 'false',
+  });
   try {
     await waitForHttp(`http://127.0.0.1:${port}/healthz`);
     const headers = { Authorization: `Bearer ${key.apiKey}` };
     const from = new Date(Date.now() - 30 * 24 * 3600 * 1000);
     const to = new Date();
-    const api = (path: string) => fetch(`http://127.0.0.1:${port}/v1/key/projects/${project.id}${path}`, { headers }).then(async (r) => {
-      if (!r.ok) throw new Error(`${path}: ${r.status}`);
-      return r.json();
-    });
-    const count = await timeIt(() => sql`select count(*) from job where project_id = ${project.id} and created_at >= ${from} and created_at <= ${to}`.execute(db));
+    const api = (path: string) =>
+      fetch(`http://127.0.0.1:${port}/v1/key/projects/${project.id}${path}`, { headers }).then(async (r) => {
+        if (!r.ok) throw new Error(`${path}: ${r.status}`);
+        return r.json();
+      });
+    const count = await timeIt(() =>
+      sql`select count(*) from job where project_id = ${project.id} and created_at >= ${from} and created_at <= ${to}`.execute(db),
+    );
     const rssBefore = gateway.rss();
     const analytics = await timeIt(() => api(`/analytics?from=${from.toISOString()}&to=${to.toISOString()}`));
     const timeline = await timeIt(() => api('/tracked-targets/B0DR8G428S/timeline?marketplace=US&limit=1000'));
     const rssAfter = gateway.rss();
-    const jobsInRange = (await sql<{ n: number }>`select count(*)::int as n from job where project_id = ${project.id} and created_at >= ${from}`.execute(db)).rows[0]!.n;
-    console.log(`\nanalytics benchmark: ${JOBS} jobs, ${ROWS} result rows, ${PROJECTS} projects; one project: ${jobsInRange} jobs in 30 days\n`);
+    const jobsInRange = (
+      await sql<{ n: number }>`select count(*)::int as n from job where project_id = ${project.id} and created_at >= ${from}`.execute(db)
+    ).rows[0]!.n;
+    console.log(
+      `\nanalytics benchmark: ${JOBS} jobs, ${ROWS} result rows, ${PROJECTS} projects; one project: ${jobsInRange} jobs in 30 days\n`,
+    );
     console.log(
       table([
         { query: 'plain indexed count(*) of the range (direct SQL)', 'median ms': count.toFixed(1), 'x count': '1.0' },
-        { query: 'GET analytics, 30 days (HTTP + all figures)', 'median ms': analytics.toFixed(1), 'x count': (analytics / count).toFixed(1) },
+        {
+          query: 'GET analytics, 30 days (HTTP + all figures)',
+          'median ms': analytics.toFixed(1),
+          'x count': (analytics / count).toFixed(1),
+        },
         { query: 'GET timeline, 1,000 snapshots (HTTP)', 'median ms': timeline.toFixed(1), 'x count': (timeline / count).toFixed(1) },
       ]),
     );
-    console.log(`\ngateway RSS: ${(rssBefore / 1048576).toFixed(0)} MB before, ${(rssAfter / 1048576).toFixed(0)} MB after 32 analytics + timeline calls`);
-    console.log(`target: analytics <= 5x the count query: ${analytics / count <= 5 ? 'met' : 'MISSED'} (${(analytics / count).toFixed(1)}x)`);
+    console.log(
+      `\ngateway RSS: ${(rssBefore / 1048576).toFixed(0)} MB before, ${(rssAfter / 1048576).toFixed(0)} MB after 32 analytics + timeline calls`,
+    );
+    console.log(
+      `target: analytics <= 5x the count query: ${analytics / count <= 5 ? 'met' : 'MISSED'} (${(analytics / count).toFixed(1)}x)`,
+    );
   } finally {
     await gateway.stop();
     await db.destroy();

@@ -18,7 +18,15 @@ const TARGETS = Number(process.env.BENCH_TARGETS ?? 1500);
 const EXITS = Number(process.env.BENCH_EXITS ?? 50);
 /** BENCH_TRACE=1 prints each worker's load gauges every 2 s (to see how the concurrency controller behaves). */
 const TRACE = process.env.BENCH_TRACE === '1';
-const TRACED = ['crawl_concurrency', 'crawl_in_flight', 'crawl_exit_waiting', 'crawl_parse_queue', 'crawl_parse_waiting', 'nodejs_eventloop_lag_p99_seconds', 'process_resident_memory_bytes'];
+const TRACED = [
+  'crawl_concurrency',
+  'crawl_in_flight',
+  'crawl_exit_waiting',
+  'crawl_parse_queue',
+  'crawl_parse_waiting',
+  'nodejs_eventloop_lag_p99_seconds',
+  'process_resident_memory_bytes',
+];
 const TEMPLATE = 'details-US-B0DR8G428S.html';
 
 interface Sample {
@@ -78,12 +86,17 @@ async function ceilingPages(sim: string, asins: string[]): Promise<string[]> {
   return pages;
 }
 
-async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; env: Record<string, string>; sim: string; others: ServiceProcess[] }): Promise<Sample> {
+async function run(
+  workers: number,
+  ctx: { db: Db; redis: IORedis; gw: string; env: Record<string, string>; sim: string; others: ServiceProcess[] },
+): Promise<Sample> {
   const big = await createTenant(ctx.db, { plan: 'enterprise', credits: 10_000_000, name: `bench scale big ${workers}` });
   const small = await createTenant(ctx.db, { plan: 'enterprise', credits: 1_000, name: `bench scale small ${workers}` });
   await fetch(`${ctx.sim}/__sim/exits`, { method: 'DELETE' });
   const ports = await Promise.all(Array.from({ length: workers }, () => freePort()));
-  const procs = ports.map((port) => ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...ctx.env, METRICS_PORT: String(port) }));
+  const procs = ports.map((port) =>
+    ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...ctx.env, METRICS_PORT: String(port) }),
+  );
   try {
     await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/healthz`)));
     const run = randomBytes(2).toString('hex').toUpperCase();
@@ -91,7 +104,12 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
 
     const cpu0 = procs.map((p) => cpuSeconds(p.pid!) ?? 0);
     const others0 = ctx.others.map((p) => cpuSeconds(p.pid!) ?? 0);
-    const [pg0, redis0, cmd0, commits0] = [cpuOf('postgres'), cpuOf('redis-server'), await redisCommands(ctx.redis), await postgresCommits(ctx.db)];
+    const [pg0, redis0, cmd0, commits0] = [
+      cpuOf('postgres'),
+      cpuOf('redis-server'),
+      await redisCommands(ctx.redis),
+      await postgresCommits(ctx.db),
+    ];
     const started = Date.now();
     const bigJobs = await postBigRun(ctx.gw, big, targets);
 
@@ -102,7 +120,10 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
         (texts) =>
           texts.forEach((t, i) => {
             lagP99 = Math.max(lagP99, metricSum(t, 'nodejs_eventloop_lag_p99_seconds'));
-            if (TRACE) console.log(`  [${((Date.now() - started) / 1000).toFixed(0)} s, worker ${i + 1}] ${TRACED.map((m) => `${m.replace(/^crawl_|^process_/, '')} ${+metricSum(t, m).toFixed(3)}`).join(', ')}`);
+            if (TRACE)
+              console.log(
+                `  [${((Date.now() - started) / 1000).toFixed(0)} s, worker ${i + 1}] ${TRACED.map((m) => `${m.replace(/^crawl_|^process_/, '')} ${+metricSum(t, m).toFixed(3)}`).join(', ')}`,
+              );
           }),
         () => undefined,
       );
@@ -113,7 +134,9 @@ async function run(workers: number, ctx: { db: Db; redis: IORedis; gw: string; e
     clearInterval(lagPoll);
     const smallJobSeconds = await small5s;
     // read before the workers stop: since start, so over this run
-    const busy = await Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then(async (r) => metricSum(await r.text(), 'crawl_parse_utilization'))));
+    const busy = await Promise.all(
+      ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then(async (r) => metricSum(await r.text(), 'crawl_parse_utilization'))),
+    );
     const workerCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - cpu0[i]!), 0);
     const othersCpu = ctx.others.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - others0[i]!), 0);
     const [pgCpu, redisCpu] = [cpuOf('postgres') - pg0, cpuOf('redis-server') - redis0];
@@ -149,12 +172,28 @@ export async function benchCrawlScale(): Promise<void> {
   const redis = new IORedis(redisUrl);
   const [simPort, gwPort] = [await freePort(), await freePort()];
   const simulator = ServiceProcess.start('simulator', 'packages/simulator/dist/main.js', {}, [
-    '--port', String(simPort), '--details-template', TEMPLATE, '--exits', String(EXITS), '--latency', '800:3000',
+    '--port',
+    String(simPort),
+    '--details-template',
+    TEMPLATE,
+    '--exits',
+    String(EXITS),
+    '--latency',
+    '800:3000',
     // blocks an exit over 1 request/s, or one that keeps coming without the cookie it was given
-    '--max-rps', '1', '--max-cookieless-visits', '4', '--block-seconds', '60',
+    '--max-rps',
+    '1',
+    '--max-cookieless-visits',
+    '4',
+    '--block-seconds',
+    '60',
   ]);
   const common = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix };
-  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', { ...common, PORT: String(gwPort), RATE_LIMIT_ENABLED: 'false' });
+  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', {
+    ...common,
+    PORT: String(gwPort),
+    RATE_LIMIT_ENABLED: 'false',
+  });
   const sim = `http://127.0.0.1:${simPort}`;
   const samples: Sample[] = [];
   let ceiling = 0;
@@ -167,10 +206,13 @@ export async function benchCrawlScale(): Promise<void> {
     ceiling = parseRate(pages, (h) => parseDetailsPage(h, { marketplace: 'US', origin: 'https://www.amazon.com' }));
     // what a worker's parser thread does per page: UTF-8 decode, robot-check probe, parse
     const bodies = new Map(pages.map((h) => [h, Buffer.from(h)]));
-    stepCeiling = parseRate(pages, (h) => parsePage({ type: 'details', html: bodies.get(h)!, marketplace: 'US', origin: 'https://www.amazon.com' }));
+    stepCeiling = parseRate(pages, (h) =>
+      parsePage({ type: 'details', html: bodies.get(h)!, marketplace: 'US', origin: 'https://www.amazon.com' }),
+    );
     const exitUrls = ((await (await fetch(`${sim}/__sim/exits`)).json()) as { url: string }[]).map((e) => e.url);
     const env = { ...common, MARKETPLACE_ORIGIN_OVERRIDE: sim, PROXY_URLS: exitUrls.join(',') };
-    for (const workers of [1, 2]) samples.push(await run(workers, { db, redis, gw: `http://127.0.0.1:${gwPort}`, env, sim, others: [simulator, gateway] }));
+    for (const workers of [1, 2])
+      samples.push(await run(workers, { db, redis, gw: `http://127.0.0.1:${gwPort}`, env, sim, others: [simulator, gateway] }));
   } finally {
     await Promise.all([simulator.stop(), gateway.stop()]);
     await sql`delete from job where project_id in (select id from project where name like 'bench scale %')`.execute(db);
@@ -211,9 +253,19 @@ export async function benchCrawlScale(): Promise<void> {
   const one = samples[0]!;
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   console.log(`\ntargets:`);
-  console.log(`1 worker >= 0.7x one-core parse ceiling: ${verdict(one.targetsPerSec >= 0.7 * ceiling)} (${(one.targetsPerSec / ceiling).toFixed(2)})`);
-  console.log(`blocked requests < 2%: ${verdict(samples.every((s) => s.blockedPct < 2))} (${samples.map((s) => s.blockedPct.toFixed(2)).join(', ')})`);
-  console.log(`worker peak RSS < 500 MB: ${verdict(samples.every((s) => s.peakRssMb < 500))} (${samples.map((s) => s.peakRssMb.toFixed(0)).join(', ')})`);
-  console.log(`event-loop lag p99 < 50 ms: ${verdict(samples.every((s) => s.lagP99Ms < 50))} (${samples.map((s) => s.lagP99Ms.toFixed(0)).join(', ')})`);
-  console.log(`small job of another tenant < 5 s: ${verdict(samples.every((s) => s.smallJobSeconds !== null && s.smallJobSeconds < 5))} (${samples.map((s) => s.smallJobSeconds?.toFixed(2) ?? '-').join(', ')})`);
+  console.log(
+    `1 worker >= 0.7x one-core parse ceiling: ${verdict(one.targetsPerSec >= 0.7 * ceiling)} (${(one.targetsPerSec / ceiling).toFixed(2)})`,
+  );
+  console.log(
+    `blocked requests < 2%: ${verdict(samples.every((s) => s.blockedPct < 2))} (${samples.map((s) => s.blockedPct.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `worker peak RSS < 500 MB: ${verdict(samples.every((s) => s.peakRssMb < 500))} (${samples.map((s) => s.peakRssMb.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `event-loop lag p99 < 50 ms: ${verdict(samples.every((s) => s.lagP99Ms < 50))} (${samples.map((s) => s.lagP99Ms.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `small job of another tenant < 5 s: ${verdict(samples.every((s) => s.smallJobSeconds !== null && s.smallJobSeconds < 5))} (${samples.map((s) => s.smallJobSeconds?.toFixed(2) ?? '-').join(', ')})`,
+  );
 }

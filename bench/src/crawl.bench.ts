@@ -25,7 +25,9 @@ async function endToEnd(workers: number, env: Record<string, string>, db: Return
   const big = await createTenant(db, { plan: 'enterprise', credits: 10_000_000, name: `bench big ${workers}` });
   const small = await createTenant(db, { plan: 'enterprise', credits: 1_000, name: `bench small ${workers}` });
   const metricsPorts = await Promise.all(Array.from({ length: workers }, () => freePort()));
-  const procs = metricsPorts.map((port) => ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...env, METRICS_PORT: String(port) }));
+  const procs = metricsPorts.map((port) =>
+    ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...env, METRICS_PORT: String(port) }),
+  );
   try {
     await Promise.all(metricsPorts.map((p) => waitForHttp(`http://127.0.0.1:${p}/healthz`)));
     const run = randomBytes(1).toString('hex').toUpperCase();
@@ -85,9 +87,18 @@ export async function benchCrawl(): Promise<void> {
   const { dbUrl, redisUrl, prefix, db } = await openBenchStore();
   const simPort = await freePort();
   const gwPort = await freePort();
-  const simulator = ServiceProcess.start('simulator', 'packages/simulator/dist/main.js', {}, ['--port', String(simPort), '--details-template', TEMPLATE]);
+  const simulator = ServiceProcess.start('simulator', 'packages/simulator/dist/main.js', {}, [
+    '--port',
+    String(simPort),
+    '--details-template',
+    TEMPLATE,
+  ]);
   const common = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix };
-  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', { ...common, PORT: String(gwPort), RATE_LIMIT_ENABLED: 'false' });
+  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', {
+    ...common,
+    PORT: String(gwPort),
+    RATE_LIMIT_ENABLED: 'false',
+  });
   const workerEnv = {
     ...common,
     MARKETPLACE_ORIGIN_OVERRIDE: `http://127.0.0.1:${simPort}`,
@@ -124,5 +135,7 @@ export async function benchCrawl(): Promise<void> {
   );
   const two = runs.find((r) => r.workers === 2)!;
   const ratio = two.targetsPerSec / (parserTemplate * 2);
-  console.log(`\ntargets: 2 workers >= 0.6x parser ceiling: ${ratio >= 0.6 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}); small job <= 5 s: ${two.smallJobSeconds !== null && two.smallJobSeconds <= 5 ? 'met' : 'MISSED'}`);
+  console.log(
+    `\ntargets: 2 workers >= 0.6x parser ceiling: ${ratio >= 0.6 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}); small job <= 5 s: ${two.smallJobSeconds !== null && two.smallJobSeconds <= 5 ? 'met' : 'MISSED'}`,
+  );
 }

@@ -16,7 +16,13 @@ interface Figure {
 
 async function measure(name: string, options: Omit<autocannon.Options, 'connections' | 'duration'>): Promise<Figure> {
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
-  return { name, reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  return {
+    name,
+    reqPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+  };
 }
 
 /**
@@ -51,7 +57,9 @@ export async function benchGateway(): Promise<void> {
     }).then((r) => r.json() as Promise<{ data: { id: string } }>);
 
     figures.push(await measure('bare express GET /', { url: `http://127.0.0.1:${barePort}/` }));
-    figures.push(await measure('gateway GET /v1/key/jobs/{id}', { url: `http://127.0.0.1:${gwPort}/v1/key/jobs/${created.data.id}`, headers: auth }));
+    figures.push(
+      await measure('gateway GET /v1/key/jobs/{id}', { url: `http://127.0.0.1:${gwPort}/v1/key/jobs/${created.data.id}`, headers: auth }),
+    );
     figures.push(
       await measure('gateway POST .../jobs (1 details target)', {
         url: `http://127.0.0.1:${gwPort}/v1/key/projects/${tenant.projectId}/jobs`,

@@ -13,7 +13,8 @@ export async function postDetailsJob(gateway: string, tenant: TestTenant, target
   return body.data.id;
 }
 
-const jobStatus = (db: Db, id: string) => db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', id).executeTakeFirstOrThrow();
+const jobStatus = (db: Db, id: string) =>
+  db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', id).executeTakeFirstOrThrow();
 
 /** The run's targets as jobs of at most 1,000 (the API's limit per job); their ids. */
 export async function postBigRun(gateway: string, tenant: TestTenant, targets: string[]): Promise<string[]> {
@@ -28,7 +29,8 @@ export async function waitForJobs(db: Db, ids: string[], noFailures: boolean): P
     for (;;) {
       const s = await jobStatus(db, id);
       if (s.status !== 'queued' && s.status !== 'running') {
-        if (s.status !== 'completed' || (noFailures && s.failed > 0)) throw new Error(`big job ended ${s.status} with ${s.failed} failed targets`);
+        if (s.status !== 'completed' || (noFailures && s.failed > 0))
+          throw new Error(`big job ended ${s.status} with ${s.failed} failed targets`);
         break;
       }
       await new Promise((r) => setTimeout(r, 100));

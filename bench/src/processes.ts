@@ -12,7 +12,7 @@ export function table(rows: Record<string, string | number>[]): string {
 /** Deletes every Redis key of a run's queue prefix, so repeated runs do not grow Redis. */
 export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
   const redis = new IORedis(redisUrl);
-  for (let cursor = '0'; ; ) {
+  for (let cursor = '0'; ;) {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
     if (keys.length) await redis.unlink(...keys);
     cursor = next;

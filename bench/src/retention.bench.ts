@@ -10,7 +10,8 @@ const CLIENTS = Number(process.env.BENCH_RETENTION_CLIENTS ?? 2);
 const BASELINE_MS = 5_000;
 const TARGET_MS = 100;
 
-const quantile = (xs: number[], q: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]! : 0);
+const quantile = (xs: number[], q: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]! : 0;
 
 /** Finished jobs of `tenant` (finished `daysAgo` days ago), each with ROWS_PER_JOB result rows, 100 jobs per statement. */
 async function seedJobs(db: Db, tenant: TestTenant, jobs: number, daysAgo: number): Promise<string[]> {
@@ -65,7 +66,13 @@ export async function benchRetention(): Promise<void> {
   const seedSeconds = (Date.now() - t) / 1000;
 
   const port = await freePort();
-  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), RATE_LIMIT_ENABLED: 'false' });
+  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', {
+    DATABASE_URL: dbUrl,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    PORT: String(port),
+    RATE_LIMIT_ENABLED: 'false',
+  });
   let scheduler: ServiceProcess | undefined;
   try {
     await waitForHttp(`http://127.0.0.1:${port}/healthz`);
@@ -109,31 +116,56 @@ export async function benchRetention(): Promise<void> {
     during = true;
     t = Date.now();
     scheduler = ServiceProcess.start('scheduler', 'services/scheduler/dist/main.js', {
-      DATABASE_URL: dbUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, RETENTION_INTERVAL_MS: '3600000', RECONCILE_INTERVAL_MS: '60000',
+      DATABASE_URL: dbUrl,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: prefix,
+      RETENTION_INTERVAL_MS: '3600000',
+      RECONCILE_INTERVAL_MS: '60000',
     });
     const remaining = async () =>
-      (await sql<{ n: number }>`select count(*)::int as n from job where project_id = ${purged.projectId} and (results_purged_at is null or results_purge_pending) and finished_at < now() - interval '30 days'`.execute(db)).rows[0]!.n;
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from job where project_id = ${purged.projectId} and (results_purged_at is null or results_purge_pending) and finished_at < now() - interval '30 days'`.execute(
+          db,
+        )
+      ).rows[0]!.n;
     while ((await remaining()) > 0) await new Promise((r) => setTimeout(r, 100));
     const purgeSeconds = (Date.now() - t) / 1000;
     during = false;
     stop = true;
     await Promise.all([...clients, watcher]);
 
-    const left = (await sql<{ n: number }>`select count(*)::int as n from result_item where job_id = any(${expired}::text[])`.execute(db)).rows[0]!.n;
-    const kept = (await sql<{ n: number }>`select count(*)::int as n from result_item where job_id in (${recentSame}, ${recentOther})`.execute(db)).rows[0]!.n;
+    const left = (await sql<{ n: number }>`select count(*)::int as n from result_item where job_id = any(${expired}::text[])`.execute(db))
+      .rows[0]!.n;
+    const kept = (
+      await sql<{ n: number }>`select count(*)::int as n from result_item where job_id in (${recentSame}, ${recentOther})`.execute(db)
+    ).rows[0]!.n;
     const before = samples.filter((s) => !s.during).map((s) => s.ms);
     const inPurge = samples.filter((s) => s.during).map((s) => s.ms);
     const row = (phase: string, xs: number[]) => ({
-      phase, requests: xs.length, 'p50 ms': quantile(xs, 0.5).toFixed(1), 'p99 ms': quantile(xs, 0.99).toFixed(1), 'max ms': Math.max(0, ...xs).toFixed(1),
+      phase,
+      requests: xs.length,
+      'p50 ms': quantile(xs, 0.5).toFixed(1),
+      'p99 ms': quantile(xs, 0.99).toFixed(1),
+      'max ms': Math.max(0, ...xs).toFixed(1),
     });
-    console.log(`\nretention benchmark: ${ROWS.toLocaleString('en')} expired result rows (${expired.length} jobs, starter, 40 days old) seeded in ${seedSeconds.toFixed(1)} s;`);
+    console.log(
+      `\nretention benchmark: ${ROWS.toLocaleString('en')} expired result rows (${expired.length} jobs, starter, 40 days old) seeded in ${seedSeconds.toFixed(1)} s;`,
+    );
     console.log(`${CLIENTS} clients on GET job / results of the same project and of another project\n`);
     console.log(table([row(`before the purge (${BASELINE_MS / 1000} s)`, before), row('during the purge', inPurge)]));
-    console.log(`\npurge: ${purgeSeconds.toFixed(1)} s for ${expired.length} jobs (${(ROWS / purgeSeconds).toFixed(0)} rows/s, batches of 5,000); rows left ${left}, recent rows kept ${kept}`);
+    console.log(
+      `\npurge: ${purgeSeconds.toFixed(1)} s for ${expired.length} jobs (${(ROWS / purgeSeconds).toFixed(0)} rows/s, batches of 5,000); rows left ${left}, recent rows kept ${kept}`,
+    );
     console.log(`responses: ${[...statuses].map(([s, n]) => `${s} x${n}`).join(', ')}`);
     console.log(`longest lock wait of an API query seen: ${maxLockWaitMs.toFixed(1)} ms`);
-    console.log(`target: no API request waits ${TARGET_MS} ms or more on a lock: ${maxLockWaitMs < TARGET_MS ? 'met' : 'MISSED'} (${maxLockWaitMs.toFixed(1)} ms)`);
-    console.log(`target: max API request latency during the purge under ${TARGET_MS} ms: ${Math.max(0, ...inPurge) < TARGET_MS ? 'met' : 'MISSED'} (${Math.max(0, ...inPurge).toFixed(1)} ms, p99 ${quantile(inPurge, 0.99).toFixed(1)} ms)`);
+    console.log(
+      `target: no API request waits ${TARGET_MS} ms or more on a lock: ${maxLockWaitMs < TARGET_MS ? 'met' : 'MISSED'} (${maxLockWaitMs.toFixed(1)} ms)`,
+    );
+    console.log(
+      `target: max API request latency during the purge under ${TARGET_MS} ms: ${Math.max(0, ...inPurge) < TARGET_MS ? 'met' : 'MISSED'} (${Math.max(0, ...inPurge).toFixed(1)} ms, p99 ${quantile(inPurge, 0.99).toFixed(1)} ms)`,
+    );
   } finally {
     await scheduler?.stop();
     await gateway.stop();

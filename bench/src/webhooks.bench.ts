@@ -50,10 +50,18 @@ const quantile = (xs: number[], q: number) => {
 };
 
 async function insertEvents(db: Db, projectId: string, count: number): Promise<number> {
-  const data = JSON.stringify({ id: 'job_bench', status: 'completed', targets: ['B0DR8G428S'], progress: { total: 1, succeeded: 1, failed: 0 }, resultsCount: 1 });
+  const data = JSON.stringify({
+    id: 'job_bench',
+    status: 'completed',
+    targets: ['B0DR8G428S'],
+    progress: { total: 1, succeeded: 1, failed: 0 },
+    resultsCount: 1,
+  });
   await sql`
     insert into event (id, project_id, type, data)
-    select 'evt_' || md5(random()::text || g::text), ${projectId}, 'job.completed', ${data}::jsonb from generate_series(1, ${count}) g`.execute(db);
+    select 'evt_' || md5(random()::text || g::text), ${projectId}, 'job.completed', ${data}::jsonb from generate_series(1, ${count}) g`.execute(
+    db,
+  );
   await sql`select pg_notify('crawl_events', '')`.execute(db);
   return Date.now();
 }
@@ -80,11 +88,23 @@ export async function benchWebhooks(): Promise<void> {
   const startService = async (env: Record<string, string>) => {
     const port = await freePort();
     const s = ServiceProcess.start('webhooks', 'services/webhooks/dist/main.js', {
-      DATABASE_URL: dbUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', METRICS_PORT: String(port), ...env,
+      DATABASE_URL: dbUrl,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: prefix,
+      SECRETS_KEY,
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      METRICS_PORT: String(port),
+      ...env,
     });
     services.push(s);
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     return s;
@@ -92,20 +112,40 @@ export async function benchWebhooks(): Promise<void> {
   try {
     // (1) baseline: the same client, signed POSTs, CONCURRENCY at a time
     const plain = await new BenchReceiver().start();
-    const body = webhookDeliveryBody({ id: 'dlv_bench', event: 'job.completed', createdAt: new Date(), projectId: 'prj_bench', data: { id: 'job_bench', status: 'completed' } });
+    const body = webhookDeliveryBody({
+      id: 'dlv_bench',
+      event: 'job.completed',
+      createdAt: new Date(),
+      projectId: 'prj_bench',
+      data: { id: 'job_bench', status: 'completed' },
+    });
     let next = 0;
     const t0 = Date.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < N) {
           const i = next++;
-          await deliverWebhook({ url: plain.url, secret: 'whsec_bench', body, event: 'job.completed', deliveryId: `dlv_plain${i}`, webhookId: 'whk_bench', allowPrivate: true });
+          await deliverWebhook({
+            url: plain.url,
+            secret: 'whsec_bench',
+            body,
+            event: 'job.completed',
+            deliveryId: `dlv_plain${i}`,
+            webhookId: 'whk_bench',
+            allowPrivate: true,
+          });
         }
       }),
     );
     const plainRate = N / ((Date.now() - t0) / 1000);
     await plain.close();
-    rows.push({ case: `plain signed POSTs, ${CONCURRENCY} at a time`, 'deliveries/s': plainRate.toFixed(0), 'p50 ms': '-', 'p99 ms': '-', 'x plain': '1.00' });
+    rows.push({
+      case: `plain signed POSTs, ${CONCURRENCY} at a time`,
+      'deliveries/s': plainRate.toFixed(0),
+      'p50 ms': '-',
+      'p99 ms': '-',
+      'x plain': '1.00',
+    });
 
     // (2) the service (1, then 2 processes): N events committed at once, one subscribed receiver
     let serviceRate = 0;
@@ -115,7 +155,9 @@ export async function benchWebhooks(): Promise<void> {
       await configure(db, one.projectId, [receiver.url]);
       const procs: ServiceProcess[] = [];
       for (let i = 0; i < replicas; i++) {
-        procs.push(await startService({ WEBHOOK_CONCURRENCY: String(CONCURRENCY / replicas), WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY) }));
+        procs.push(
+          await startService({ WEBHOOK_CONCURRENCY: String(CONCURRENCY / replicas), WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY) }),
+        );
       }
       const committed = await insertEvents(db, one.projectId, N);
       await receiver.waitFor(N);
@@ -140,7 +182,13 @@ export async function benchWebhooks(): Promise<void> {
         await receiver.waitFor(500);
         const arrivals = [...receiver.arrivals.values()].sort((a, b) => a - b);
         const steady = commits.map((c, i) => arrivals[i]! - c);
-        rows.push({ case: 'service x1, steady ~100 events/s, commit -> receipt', 'deliveries/s': '-', 'p50 ms': quantile(steady, 0.5), 'p99 ms': quantile(steady, 0.99), 'x plain': '-' });
+        rows.push({
+          case: 'service x1, steady ~100 events/s, commit -> receipt',
+          'deliveries/s': '-',
+          'p50 ms': quantile(steady, 0.5),
+          'p99 ms': quantile(steady, 0.99),
+          'x plain': '-',
+        });
       }
       for (const p of procs) await p.stop();
       await receiver.close();
@@ -172,7 +220,13 @@ export async function benchWebhooks(): Promise<void> {
     const withDead = Math.max(...samples.dead);
     const shown = (xs: number[]) => `${Math.max(...xs).toFixed(0)} (${xs.map((x) => x.toFixed(0)).join(', ')})`;
     rows.push({ case: '10 live receivers (best of 2)', 'deliveries/s': shown(samples.live), 'p50 ms': '-', 'p99 ms': '-', 'x plain': '-' });
-    rows.push({ case: '10 live + 1 dead (timing out) receiver (best of 2)', 'deliveries/s': shown(samples.dead), 'p50 ms': '-', 'p99 ms': '-', 'x plain': '-' });
+    rows.push({
+      case: '10 live + 1 dead (timing out) receiver (best of 2)',
+      'deliveries/s': shown(samples.dead),
+      'p50 ms': '-',
+      'p99 ms': '-',
+      'x plain': '-',
+    });
     console.log(`\nwebhooks benchmark: ${N} deliveries to local receivers on loopback\n`);
     console.log(table(rows));
     const ratio = serviceRate / plainRate;

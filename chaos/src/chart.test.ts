@@ -2,8 +2,35 @@ import { CHART_WIDTH, PANEL_HEIGHT, renderPlot } from './chart';
 
 describe('renderPlot', () => {
   const svg = renderPlot([
-    { title: 'RSS MB per process', series: [{ name: 'gateway', color: '#d62728', points: [{ x: 0, y: 10 }, { x: 30, y: 20 }, { x: 45, y: null }, { x: 60, y: 25 }, { x: 90, y: 30 }] }] },
-    { title: 'queue depth (redis keys)', series: [{ name: 'crawl', color: '#1f77b4', points: [{ x: 0, y: 0 }, { x: 90, y: 5 }] }] },
+    {
+      title: 'RSS MB per process',
+      series: [
+        {
+          name: 'gateway',
+          color: '#d62728',
+          points: [
+            { x: 0, y: 10 },
+            { x: 30, y: 20 },
+            { x: 45, y: null },
+            { x: 60, y: 25 },
+            { x: 90, y: 30 },
+          ],
+        },
+      ],
+    },
+    {
+      title: 'queue depth (redis keys)',
+      series: [
+        {
+          name: 'crawl',
+          color: '#1f77b4',
+          points: [
+            { x: 0, y: 0 },
+            { x: 90, y: 5 },
+          ],
+        },
+      ],
+    },
   ]);
 
   it('is one SVG document sized for the panels', () => {
@@ -17,7 +44,10 @@ describe('renderPlot', () => {
   });
 
   it('draws each series in its colour, breaking the line at a missing sample', () => {
-    const lines = (color: string) => [...svg.matchAll(/<path d="([^"]*)"[^>]*stroke="([^"]*)"/g)].filter((m) => m[2] === color && m[0].includes('fill="none"')).map((m) => m[1]!);
+    const lines = (color: string) =>
+      [...svg.matchAll(/<path d="([^"]*)"[^>]*stroke="([^"]*)"/g)]
+        .filter((m) => m[2] === color && m[0].includes('fill="none"'))
+        .map((m) => m[1]!);
     const red = lines('#d62728');
     const blue = lines('#1f77b4');
     expect(red.length).toBeGreaterThan(0);

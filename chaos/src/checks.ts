@@ -38,7 +38,13 @@ export interface CheckInput {
   logDir?: string;
 }
 
-const sample = (xs: unknown[], n = 3) => (xs.length ? ` e.g. ${xs.slice(0, n).map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('; ')}` : '');
+const sample = (xs: unknown[], n = 3) =>
+  xs.length
+    ? ` e.g. ${xs
+        .slice(0, n)
+        .map((x) => (typeof x === 'string' ? x : JSON.stringify(x)))
+        .join('; ')}`
+    : '';
 
 async function rows<T>(db: Db, query: { execute(db: Db): Promise<{ rows: T[] }> }): Promise<T[]> {
   return (await query.execute(db)).rows;
@@ -54,12 +60,14 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
 
   // 1. Every job the API accepted (202) exists.
   const acceptedIds = [...input.accepted.keys()];
-  const found = new Set(
-    (await rows<{ id: string }>(db, sql`select id from job where id = any(${acceptedIds}::text[])`)).map((r) => r.id),
-  );
+  const found = new Set((await rows<{ id: string }>(db, sql`select id from job where id = any(${acceptedIds}::text[])`)).map((r) => r.id));
   const missing = acceptedIds.filter((id) => !found.has(id));
   const via = (v: AcceptedJob['via']) => [...input.accepted.values()].filter((a) => a.via === v).length;
-  add('accepted jobs stored', missing.length === 0, `${acceptedIds.length} accepted (create ${via('create')}, retry ${via('retry')}, replay ${via('replay')}); missing ${missing.length}${sample(missing)}`);
+  add(
+    'accepted jobs stored',
+    missing.length === 0,
+    `${acceptedIds.length} accepted (create ${via('create')}, retry ${via('retry')}, replay ${via('replay')}); missing ${missing.length}${sample(missing)}`,
+  );
 
   // 2. Every job (accepted, scheduled, or created by a request whose answer was lost) is terminal.
   const byStatus = await rows<{ status: string; n: number; accepted: number }>(
@@ -89,10 +97,24 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
           and (t.status = 'pending' or (t.status = 'cancelled' and j.status <> 'cancelled'))
         group by 1, 2, 3 limit 10`,
   );
-  add('targets of terminal jobs settled', badTargets.length === 0, badTargets.length ? `${badTargets.length}+ jobs with unsettled targets${sample(badTargets)}` : 'no pending target in a terminal job, cancelled targets only in cancelled jobs');
+  add(
+    'targets of terminal jobs settled',
+    badTargets.length === 0,
+    badTargets.length
+      ? `${badTargets.length}+ jobs with unsettled targets${sample(badTargets)}`
+      : 'no pending target in a terminal job, cancelled targets only in cancelled jobs',
+  );
 
   // 4. Counters = rows: succeeded/failed = target rows, results_count = result rows.
-  const counters = await rows<{ id: string; succeeded: number; t_succeeded: number; failed: number; t_failed: number; results_count: number; r_rows: number }>(
+  const counters = await rows<{
+    id: string;
+    succeeded: number;
+    t_succeeded: number;
+    failed: number;
+    t_failed: number;
+    results_count: number;
+    r_rows: number;
+  }>(
     db,
     sql`select j.id, j.succeeded, s.t_succeeded, j.failed, s.t_failed, j.results_count, coalesce(r.r_rows, 0)::int as r_rows
         from job j
@@ -103,10 +125,24 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
         where j.project_id = any(${projects}::text[])
           and (j.succeeded <> s.t_succeeded or j.failed <> s.t_failed or j.results_count <> coalesce(r.r_rows, 0))`,
   );
-  add('job counters = stored rows', counters.length === 0, counters.length ? `${counters.length} jobs differ${sample(counters)}` : 'succeeded, failed, results_count match job_target and result_item rows for every job');
+  add(
+    'job counters = stored rows',
+    counters.length === 0,
+    counters.length
+      ? `${counters.length} jobs differ${sample(counters)}`
+      : 'succeeded, failed, results_count match job_target and result_item rows for every job',
+  );
 
   // 5. Exactly one set of result rows per succeeded target, none for other targets.
-  const resultSets = await rows<{ job_id: string; idx: number; target_status: string | null; n: number; min_pos: number; max_pos: number; type: string }>(
+  const resultSets = await rows<{
+    job_id: string;
+    idx: number;
+    target_status: string | null;
+    n: number;
+    min_pos: number;
+    max_pos: number;
+    type: string;
+  }>(
     db,
     sql`with per as (
           select r.job_id, r.target_idx as idx, count(*)::int as n, min(r.position) as min_pos, max(r.position) as max_pos
@@ -125,11 +161,39 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
            or (j.type = 'details' and per.n <> 1)                -- details: one product per target
         limit 20`,
   );
-  const succeededTargets = (await rows<{ n: number }>(db, sql`select count(*)::int as n from job_target t join job j on j.id = t.job_id where j.project_id = any(${projects}::text[]) and t.status = 'succeeded'`))[0]!.n;
-  add('one result set per succeeded target', resultSets.length === 0, resultSets.length ? `${resultSets.length}+ targets wrong${sample(resultSets)}` : `${succeededTargets} succeeded targets, each with positions 1..n once (details: 1 row), no rows for other targets`);
+  const succeededTargets = (
+    await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from job_target t join job j on j.id = t.job_id where j.project_id = any(${projects}::text[]) and t.status = 'succeeded'`,
+    )
+  )[0]!.n;
+  add(
+    'one result set per succeeded target',
+    resultSets.length === 0,
+    resultSets.length
+      ? `${resultSets.length}+ targets wrong${sample(resultSets)}`
+      : `${succeededTargets} succeeded targets, each with positions 1..n once (details: 1 row), no rows for other targets`,
+  );
 
   // 6. Credits per terminal job, and the ledger rows of each job.
-  const jobCredits = await rows<{ id: string; type: 'search' | 'details'; status: string; target_count: number; succeeded: number; pages: number; pages_crawled: number; reserved: number; consumed: number; refunded: number; l_reserve: number; l_refund: number; l_consume: number; n_reserve: number; n_refund: number; n_consume: number }>(
+  const jobCredits = await rows<{
+    id: string;
+    type: 'search' | 'details';
+    status: string;
+    target_count: number;
+    succeeded: number;
+    pages: number;
+    pages_crawled: number;
+    reserved: number;
+    consumed: number;
+    refunded: number;
+    l_reserve: number;
+    l_refund: number;
+    l_consume: number;
+    n_reserve: number;
+    n_refund: number;
+    n_consume: number;
+  }>(
     db,
     sql`select j.id, j.type, j.status, j.target_count, j.succeeded, coalesce(j.pages, 1) as pages,
                (select coalesce(sum(t.pages_crawled), 0)::int from job_target t where t.job_id = j.id) as pages_crawled, j.credits_reserved as reserved, j.credits_consumed as consumed, j.credits_refunded as refunded,
@@ -148,7 +212,8 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
     const cost = CREDITS_PER_TARGET[j.type];
     const why: string[] = [];
     // Reserved per page of every target; consumed per page the succeeded targets crawled.
-    if (j.reserved !== j.target_count * j.pages * cost) why.push(`reserved ${j.reserved} != ${j.target_count} x ${j.pages} pages x ${cost}`);
+    if (j.reserved !== j.target_count * j.pages * cost)
+      why.push(`reserved ${j.reserved} != ${j.target_count} x ${j.pages} pages x ${cost}`);
     if (j.consumed + j.refunded !== j.reserved) why.push(`consumed ${j.consumed} + refunded ${j.refunded} != reserved ${j.reserved}`);
     if (j.consumed !== j.pages_crawled * cost) why.push(`consumed ${j.consumed} != ${j.pages_crawled} pages crawled x ${cost}`);
     if (j.n_reserve !== 1 || j.l_reserve !== j.reserved) why.push(`ledger reserve ${j.n_reserve} rows / ${j.l_reserve}`);
@@ -156,7 +221,11 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
     if (j.n_consume > 1 || j.l_consume !== j.consumed) why.push(`ledger consume ${j.n_consume} rows / ${j.l_consume} vs ${j.consumed}`);
     if (why.length) creditProblems.push(`${j.id} (${j.status}): ${why.join(', ')}`);
   }
-  add('credits per job', creditProblems.length === 0, `${jobCredits.length} terminal jobs; ${creditProblems.length} wrong${sample(creditProblems)}`);
+  add(
+    'credits per job',
+    creditProblems.length === 0,
+    `${jobCredits.length} terminal jobs; ${creditProblems.length} wrong${sample(creditProblems)}`,
+  );
 
   // 7. Each organization's ledger balances.
   const ledgers = await rows<{ id: string; balance: number; grant: number; reserve: number; refund: number }>(
@@ -189,11 +258,27 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
             or (j.status not in ('completed', 'failed') and count(e.id) <> 0)
         limit 10`,
   );
-  const eventCount = (await rows<{ n: number }>(db, sql`select count(*)::int as n from event where project_id = any(${projects}::text[]) and type in ('job.completed', 'job.failed')`))[0]!.n;
-  add('one job event per finished job', eventProblems.length === 0, `${eventCount} job.completed/job.failed events; ${eventProblems.length} jobs wrong${sample(eventProblems)}`);
+  const eventCount = (
+    await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from event where project_id = any(${projects}::text[]) and type in ('job.completed', 'job.failed')`,
+    )
+  )[0]!.n;
+  add(
+    'one job event per finished job',
+    eventProblems.length === 0,
+    `${eventCount} job.completed/job.failed events; ${eventProblems.length} jobs wrong${sample(eventProblems)}`,
+  );
 
   // 9. Service side: each (event, subscribed webhook) has one delivery, delivered, with exactly one successful attempt.
-  const deliveryProblems = await rows<{ event_id: string; webhook_id: string; deliveries: number; status: string | null; successes: number; attempts: number }>(
+  const deliveryProblems = await rows<{
+    event_id: string;
+    webhook_id: string;
+    deliveries: number;
+    status: string | null;
+    successes: number;
+    attempts: number;
+  }>(
     db,
     sql`select e.id as event_id, c.id as webhook_id, count(distinct d.id)::int as deliveries, min(d.status) as status,
                count(a.id) filter (where a.success)::int as successes, count(a.id)::int as attempts
@@ -206,12 +291,14 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
         having count(distinct d.id) <> 1 or min(d.status) <> 'delivered' or max(d.status) <> 'delivered' or count(a.id) filter (where a.success) <> 1
         limit 10`,
   );
-  const deliveryStats = (await rows<{ n: number; attempts: number; failed_attempts: number }>(
-    db,
-    sql`select count(distinct d.id)::int as n, count(a.id)::int as attempts, count(a.id) filter (where not a.success)::int as failed_attempts
+  const deliveryStats = (
+    await rows<{ n: number; attempts: number; failed_attempts: number }>(
+      db,
+      sql`select count(distinct d.id)::int as n, count(a.id)::int as attempts, count(a.id) filter (where not a.success)::int as failed_attempts
         from webhook_delivery d left join webhook_attempt a on a.delivery_id = d.id
         where d.project_id = any(${projects}::text[]) and d.event_type in ('job.completed', 'job.failed')`,
-  ))[0]!;
+    )
+  )[0]!;
   add(
     'webhooks delivered (service log)',
     deliveryProblems.length === 0,
@@ -226,8 +313,12 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
         where d.project_id = any(${projects}::text[]) and d.event_type in ('job.completed', 'job.failed')`,
   );
   const receipts = input.receivers.flatMap((r) => r.receipts.map((x) => ({ ...x, receiver: r.kind })));
-  const okReceipt = new Set(receipts.filter((x) => x.signature === 'ok' && x.status >= 200 && x.status < 300).map((x) => `${x.webhookId}|${x.deliveryId}`));
-  const notReceived = delivered.filter((d) => !okReceipt.has(`${d.webhook_id}|${d.id}`)).map((d) => `${d.id}->${input.webhookReceiver.get(d.webhook_id)?.kind ?? '?'}`);
+  const okReceipt = new Set(
+    receipts.filter((x) => x.signature === 'ok' && x.status >= 200 && x.status < 300).map((x) => `${x.webhookId}|${x.deliveryId}`),
+  );
+  const notReceived = delivered
+    .filter((d) => !okReceipt.has(`${d.webhook_id}|${d.id}`))
+    .map((d) => `${d.id}->${input.webhookReceiver.get(d.webhook_id)?.kind ?? '?'}`);
   const badSig = receipts.filter((x) => x.signature !== 'ok');
   const badBody = receipts.filter((x) => !x.bodyIdMatchesHeader);
   const idsPerSubject = new Map<string, Set<string>>();
@@ -238,9 +329,16 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   }
   const multi = [...idsPerSubject].filter(([, ids]) => ids.size > 1).map(([k, ids]) => `${k}: ${[...ids].join(',')}`);
   const dup2xx = new Map<string, number>();
-  for (const x of receipts) if (x.status >= 200 && x.status < 300) dup2xx.set(`${x.webhookId}|${x.deliveryId}`, (dup2xx.get(`${x.webhookId}|${x.deliveryId}`) ?? 0) + 1);
+  for (const x of receipts)
+    if (x.status >= 200 && x.status < 300)
+      dup2xx.set(`${x.webhookId}|${x.deliveryId}`, (dup2xx.get(`${x.webhookId}|${x.deliveryId}`) ?? 0) + 1);
   const redelivered = [...dup2xx.values()].filter((n) => n > 1).length;
-  const perKind = input.receivers.map((r) => `${r.kind} ${r.receipts.length} req (${r.receipts.filter((x) => x.status >= 500).length} x 5xx, max ${r.maxInFlight} in flight)`).join(', ');
+  const perKind = input.receivers
+    .map(
+      (r) =>
+        `${r.kind} ${r.receipts.length} req (${r.receipts.filter((x) => x.status >= 500).length} x 5xx, max ${r.maxInFlight} in flight)`,
+    )
+    .join(', ');
   add(
     'webhooks received, signed, one id per event',
     notReceived.length === 0 && badSig.length === 0 && badBody.length === 0 && multi.length === 0 && delivered.length > 0,
@@ -253,13 +351,23 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   const bad5xx = input.records.filter((r) => r.status >= 500 && r.status !== 503);
   const slow = input.records.filter((r) => r.ms > 10_000);
   const netErrors = input.records.filter((r) => r.status === 0);
-  const unexplained = netErrors.filter((r) => !input.gateways[r.gateway]!.wasDownAt(r.at, 1_000) && !input.gateways[r.gateway]!.wasDownAt(r.at + r.ms, 1_000));
+  const unexplained = netErrors.filter(
+    (r) => !input.gateways[r.gateway]!.wasDownAt(r.at, 1_000) && !input.gateways[r.gateway]!.wasDownAt(r.at + r.ms, 1_000),
+  );
   const other = input.records.filter((r) => r.status !== 0 && (r.status < 200 || (r.status >= 300 && r.status < 400) || r.status > 599));
-  const p99 = quantile(input.records.map((r) => r.ms), 0.99);
+  const p99 = quantile(
+    input.records.map((r) => r.ms),
+    0.99,
+  );
   add(
     'API: only 2xx/4xx/503, none > 10 s',
     bad5xx.length === 0 && slow.length === 0 && unexplained.length === 0 && other.length === 0,
-    `${input.records.length} requests by status ${[...byCode].sort().map(([k, v]) => `${k === '0' ? 'neterr' : k}:${v}`).join(' ')}; p99 ${p99} ms, max ${Math.max(0, ...input.records.map((r) => r.ms))} ms; other 5xx ${bad5xx.length}${sample(bad5xx.map((r) => `${r.status} ${r.route} ${r.body.slice(0, 160)}`))}; > 10 s ${slow.length}${sample(slow.map((r) => `${r.route} ${r.ms} ms ${r.error ?? r.status}`))}; network errors ${netErrors.length} (${unexplained.length} while the gateway was up${sample(unexplained.map((r) => `gw${r.gateway + 1} ${r.route} ${r.error}`))})`,
+    `${input.records.length} requests by status ${[...byCode]
+      .sort()
+      .map(([k, v]) => `${k === '0' ? 'neterr' : k}:${v}`)
+      .join(
+        ' ',
+      )}; p99 ${p99} ms, max ${Math.max(0, ...input.records.map((r) => r.ms))} ms; other 5xx ${bad5xx.length}${sample(bad5xx.map((r) => `${r.status} ${r.route} ${r.body.slice(0, 160)}`))}; > 10 s ${slow.length}${sample(slow.map((r) => `${r.route} ${r.ms} ms ${r.error ?? r.status}`))}; network errors ${netErrors.length} (${unexplained.length} while the gateway was up${sample(unexplained.map((r) => `gw${r.gateway + 1} ${r.route} ${r.error}`))})`,
   );
 
   // 12. Idempotency-Key repeats replayed the first job.
@@ -276,11 +384,18 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   const stuckEvidence: string[] = [];
   for (const r of stuck) {
     const t = input.tenants[r.tenant]!;
-    const key = (await rows<{ response_status: number | null; created_at: Date }>(db, sql`select response_status, created_at from idempotency_key where project_id = ${t.projectId} and key = ${r.key}`))[0];
-    const job = (await rows<{ id: string; status: string; credits_reserved: number; created_at: Date }>(
-      db,
-      sql`select id, status, credits_reserved, created_at from job where project_id = ${t.projectId} and targets = ${JSON.stringify(r.targets)}::jsonb and retry_of is null`,
-    ))[0];
+    const key = (
+      await rows<{ response_status: number | null; created_at: Date }>(
+        db,
+        sql`select response_status, created_at from idempotency_key where project_id = ${t.projectId} and key = ${r.key}`,
+      )
+    )[0];
+    const job = (
+      await rows<{ id: string; status: string; credits_reserved: number; created_at: Date }>(
+        db,
+        sql`select id, status, credits_reserved, created_at from job where project_id = ${t.projectId} and targets = ${JSON.stringify(r.targets)}::jsonb and retry_of is null`,
+      )
+    )[0];
     stuckEvidence.push(
       `key ${r.key} (tenant ${r.tenant + 1}): first ${r.first}, ${r.tries} tries over ${Math.round(r.ms / 1000)} s, last ${r.last}; idempotency_key row ${key ? `response_status ${key.response_status} since ${key.created_at.toISOString()}` : 'absent'}; job with its targets: ${job ? `${job.id} ${job.status}, ${job.credits_reserved} credits reserved, created ${job.created_at.toISOString()}` : 'none'}`,
     );
@@ -309,7 +424,14 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   );
 
   // 13. Schedules fired, each fire made a job, no long gaps.
-  const runs = await rows<{ schedule_id: string; fire_time: Date; status: string; job_id: string | null; job_exists: boolean; sched_job: boolean }>(
+  const runs = await rows<{
+    schedule_id: string;
+    fire_time: Date;
+    status: string;
+    job_id: string | null;
+    job_exists: boolean;
+    sched_job: boolean;
+  }>(
     db,
     sql`select r.schedule_id, r.fire_time, r.status, r.job_id, (j.id is not null) as job_exists, (j.schedule_id = r.schedule_id) as sched_job
         from schedule_run r left join job j on j.id = r.job_id where r.schedule_id = any(${input.scheduleIds}::text[]) order by r.schedule_id, r.fire_time`,
@@ -318,7 +440,9 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   for (const id of input.scheduleIds) {
     const mine = runs.filter((r) => r.schedule_id === id);
     if (!mine.length) scheduleProblems.push(`${id} never fired`);
-    for (const r of mine) if (r.status === 'created' && (!r.job_exists || !r.sched_job)) scheduleProblems.push(`${id}@${r.fire_time.toISOString()} job ${r.job_id} missing`);
+    for (const r of mine)
+      if (r.status === 'created' && (!r.job_exists || !r.sched_job))
+        scheduleProblems.push(`${id}@${r.fire_time.toISOString()} job ${r.job_id} missing`);
     let maxGap = 0;
     for (let i = 1; i < mine.length; i++) maxGap = Math.max(maxGap, mine[i]!.fire_time.getTime() - mine[i - 1]!.fire_time.getTime());
     if (maxGap > 30_000) scheduleProblems.push(`${id}: ${maxGap / 1000} s without a fire`);
@@ -343,9 +467,16 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   const uncaught: string[] = [];
   for (const file of input.logDir ? fs.readdirSync(input.logDir).filter((f) => f.endsWith('.log') && !f.startsWith('postgres')) : []) {
     const text = fs.readFileSync(`${input.logDir}/${file}`, 'utf8');
-    for (const m of text.matchAll(/^.*(?:uncaughtException|unhandledRejection|Uncaught|is not iterable|^\s*at .*autoPipelining).*$/gim)) uncaught.push(`${file}: ${m[0].slice(0, 120)}`);
+    for (const m of text.matchAll(/^.*(?:uncaughtException|unhandledRejection|Uncaught|is not iterable|^\s*at .*autoPipelining).*$/gim))
+      uncaught.push(`${file}: ${m[0].slice(0, 120)}`);
   }
-  add('no uncaught exception in any log', uncaught.length === 0, uncaught.length ? `${uncaught.length} lines${sample(uncaught)}` : 'every service survived Redis being dropped without an uncaught exception');
+  add(
+    'no uncaught exception in any log',
+    uncaught.length === 0,
+    uncaught.length
+      ? `${uncaught.length} lines${sample(uncaught)}`
+      : 'every service survived Redis being dropped without an uncaught exception',
+  );
 
   // 15. Memory: last third's median vs first third's, per process incarnation.
   const grown: string[] = [];
@@ -361,7 +492,11 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
     if (growth > 100 * 1024 * 1024 && growth > first * 0.5) grown.push(`${s.name}#${s.incarnation} ${mb(first)} -> ${mb(last)} MB`);
     summary.push(`${s.name}#${s.incarnation} ${mb(first)}->${mb(last)}`);
   }
-  add('no unbounded RSS growth', grown.length === 0, `${grown.length ? `${grown.join('; ')}; ` : ''}median MB first->last third (after 20 s): ${summary.join(', ')}`);
+  add(
+    'no unbounded RSS growth',
+    grown.length === 0,
+    `${grown.length ? `${grown.join('; ')}; ` : ''}median MB first->last third (after 20 s): ${summary.join(', ')}`,
+  );
 
   // Postgres' own log: deadlocks and errors seen by the server (informational).
   let pgLog = '';
@@ -380,13 +515,33 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   const deadlocks = [...pgLog.matchAll(/ERROR:\s+deadlock detected\n.*DETAIL:[^\n]*\n((?:\t[^\n]*\n)+)/g)];
   const pairs = new Map<string, number>();
   for (const d of deadlocks) {
-    const stmts = [...d[1]!.matchAll(/\tProcess \d+: (.*)/g)].map((x) => x[1]!.replace(/\(\$\d+.*$/, '(...)').replace(/ set .*? where /, ' set ... where ').slice(0, 70));
+    const stmts = [...d[1]!.matchAll(/\tProcess \d+: (.*)/g)].map((x) =>
+      x[1]!
+        .replace(/\(\$\d+.*$/, '(...)')
+        .replace(/ set .*? where /, ' set ... where ')
+        .slice(0, 70),
+    );
     const key = [...new Set(stmts)].sort().join(' <-> ');
     pairs.set(key, (pairs.get(key) ?? 0) + 1);
   }
   const deadlockCount = (pgLog.match(/ERROR:\s+deadlock detected/g) ?? []).length;
-  add('no deadlock in Postgres', deadlockCount === 0, deadlockCount ? `${deadlockCount} deadlocks (server log): ${[...pairs].map(([k, n]) => `${n} x ${k}`).join('; ')}` : 'none in the server log');
-  info('postgres server log', errorKinds.size ? [...errorKinds].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, n]) => `${n} x ${k}`).join('; ') : 'no ERROR/FATAL lines');
+  add(
+    'no deadlock in Postgres',
+    deadlockCount === 0,
+    deadlockCount
+      ? `${deadlockCount} deadlocks (server log): ${[...pairs].map(([k, n]) => `${n} x ${k}`).join('; ')}`
+      : 'none in the server log',
+  );
+  info(
+    'postgres server log',
+    errorKinds.size
+      ? [...errorKinds]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 6)
+          .map(([k, n]) => `${n} x ${k}`)
+          .join('; ')
+      : 'no ERROR/FATAL lines',
+  );
   return out;
 }
 

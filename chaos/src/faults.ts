@@ -29,7 +29,12 @@ export interface FaultDeps {
 const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
 
 async function putFaults(url: string, rules: unknown[]): Promise<void> {
-  const res = await fetch(`${url}/__sim/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rules), signal: AbortSignal.timeout(5_000) });
+  const res = await fetch(`${url}/__sim/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rules),
+    signal: AbortSignal.timeout(5_000),
+  });
   if (!res.ok) throw new Error(`PUT /__sim/faults answered ${res.status}: ${await res.text()}`);
 }
 

@@ -12,16 +12,21 @@ const BUCKET_S = 2;
 async function poolRecovered(db: Db, hostile: HostileTenants, stats: HostileStats, gateways: string[]): Promise<CheckResult> {
   const stuck = await sql<{ n: number; sample: string | null }>`
     select count(*)::int as n, min(left(query, 80)) as sample from pg_stat_activity
-    where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' and query_start < now() - interval '30 seconds'`.execute(db);
+    where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' and query_start < now() - interval '30 seconds'`.execute(
+    db,
+  );
   const problems: string[] = [];
   if (stuck.rows[0]!.n) problems.push(`${stuck.rows[0]!.n} connections busy for over 30 s (${stuck.rows[0]!.sample})`);
   for (const url of gateways) {
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0);
+    const ready = await fetch(`${url}/readyz`)
+      .then((r) => r.status)
+      .catch(() => 0);
     if (ready !== 200) problems.push(`${url}/readyz answered ${ready}`);
     const started = Date.now();
-    const res = await fetch(`${url}/v1/key/jobs/${hostile.exportJobId}/export?format=json`, { headers: { Authorization: `Bearer ${hostile.exporter.apiKey}` }, signal: AbortSignal.timeout(60_000) }).catch(
-      (err: Error) => ({ status: 0, text: async () => err.message }),
-    );
+    const res = await fetch(`${url}/v1/key/jobs/${hostile.exportJobId}/export?format=json`, {
+      headers: { Authorization: `Bearer ${hostile.exporter.apiKey}` },
+      signal: AbortSignal.timeout(60_000),
+    }).catch((err: Error) => ({ status: 0, text: async () => err.message }));
     const body = await res.text();
     let rows = -1;
     try {
@@ -29,10 +34,13 @@ async function poolRecovered(db: Db, hostile: HostileTenants, stats: HostileStat
     } catch {
       // a truncated or error body: reported below
     }
-    if (res.status !== 200 || rows !== hostile.exportRows) problems.push(`full export on ${url}: ${res.status}, ${rows} rows of ${hostile.exportRows}`);
+    if (res.status !== 200 || rows !== hostile.exportRows)
+      problems.push(`full export on ${url}: ${res.status}, ${rows} rows of ${hostile.exportRows}`);
     else if (Date.now() - started > 30_000) problems.push(`full export on ${url} took ${Date.now() - started} ms`);
   }
-  const other = Object.entries(stats.exportOther).map(([s, n]) => `${s} x${n}`).join(', ');
+  const other = Object.entries(stats.exportOther)
+    .map(([s, n]) => `${s} x${n}`)
+    .join(', ');
   return {
     check: 'pool recovers after aborted exports',
     ok: problems.length === 0 && stats.exportsAborted > 0,
@@ -45,7 +53,9 @@ async function egressContained(db: Db, hostile: HostileTenants, stats: HostileSt
   const messages = await sql<{ message: string }>`
     select distinct coalesce(t.error_message, '') as message from job_target t join job j on j.id = t.job_id
     where j.project_id = ${hostile.submitter.projectId} and t.error_message is not null`.execute(db);
-  const revealing = messages.rows.map((r) => r.message).filter((m) => /127\.0\.0\.1|localhost|:\d{2,5}\b|ECONN|EAI_|ENOTFOUND|https?:\/\//i.test(m));
+  const revealing = messages.rows
+    .map((r) => r.message)
+    .filter((m) => /127\.0\.0\.1|localhost|:\d{2,5}\b|ECONN|EAI_|ENOTFOUND|https?:\/\//i.test(m));
   const ok = canary.hits.length === 0 && revealing.length === 0 && stats.offMarketJobs.length + stats.offMarketRefused > 0;
   return {
     check: 'no request leaves the marketplace origin',

@@ -81,7 +81,15 @@ export interface HostileStats {
 }
 
 export class HostileLoad {
-  readonly stats: HostileStats = { exportsStarted: 0, exportsAborted: 0, exportsCapped: 0, exportOther: {}, offMarketJobs: [], offMarketRefused: 0, floodJobs: [] };
+  readonly stats: HostileStats = {
+    exportsStarted: 0,
+    exportsAborted: 0,
+    exportsCapped: 0,
+    exportOther: {},
+    offMarketJobs: [],
+    offMarketRefused: 0,
+    floodJobs: [],
+  };
   private stopped = false;
 
   constructor(
@@ -108,26 +116,33 @@ export class HostileLoad {
     const { exporter, exportJobId } = this.tenants;
     const format = ['json', 'csv', 'llm'][Math.floor(Math.random() * 3)]!;
     return new Promise<void>((resolve) => {
-      const req = request(`${gatewayUrl}/v1/key/jobs/${exportJobId}/export?format=${format}`, { headers: { Authorization: `Bearer ${exporter.apiKey}` } }, (res) => {
-        if (res.statusCode !== 200) {
-          if (res.statusCode === 429) this.stats.exportsCapped += 1;
-          else this.stats.exportOther[String(res.statusCode)] = (this.stats.exportOther[String(res.statusCode)] ?? 0) + 1;
-          res.resume();
-          res.on('end', resolve);
+      const req = request(
+        `${gatewayUrl}/v1/key/jobs/${exportJobId}/export?format=${format}`,
+        { headers: { Authorization: `Bearer ${exporter.apiKey}` } },
+        (res) => {
+          if (res.statusCode !== 200) {
+            if (res.statusCode === 429) this.stats.exportsCapped += 1;
+            else this.stats.exportOther[String(res.statusCode)] = (this.stats.exportOther[String(res.statusCode)] ?? 0) + 1;
+            res.resume();
+            res.on('end', resolve);
+            res.on('error', () => resolve());
+            return;
+          }
+          this.stats.exportsStarted += 1;
+          res.once('data', () => {
+            res.pause();
+            setTimeout(
+              () => {
+                req.destroy();
+                this.stats.exportsAborted += 1;
+                resolve();
+              },
+              200 + Math.random() * 1_500,
+            );
+          });
           res.on('error', () => resolve());
-          return;
-        }
-        this.stats.exportsStarted += 1;
-        res.once('data', () => {
-          res.pause();
-          setTimeout(() => {
-            req.destroy();
-            this.stats.exportsAborted += 1;
-            resolve();
-          }, 200 + Math.random() * 1_500);
-        });
-        res.on('error', () => resolve());
-      });
+        },
+      );
       req.on('error', () => resolve());
       req.setTimeout(20_000, () => req.destroy());
       req.end();
@@ -146,7 +161,13 @@ export class HostileLoad {
     while (!this.stopped) {
       const picked = targets.filter(() => Math.random() < 0.5);
       const body = { type: 'details', targets: picked.length ? picked : [targets[0]!], config: { marketplace: 'US' } };
-      const res = await this.api.call(this.tenants.submitter, 'POST', 'POST /projects/:id/jobs', `/v1/key/projects/${this.tenants.submitter.projectId}/jobs`, { body });
+      const res = await this.api.call(
+        this.tenants.submitter,
+        'POST',
+        'POST /projects/:id/jobs',
+        `/v1/key/projects/${this.tenants.submitter.projectId}/jobs`,
+        { body },
+      );
       if (res.status === 202) this.stats.offMarketJobs.push(res.json.data.id as string);
       else if (res.status === 400) this.stats.offMarketRefused += 1;
       await sleep(1_500 + Math.random() * 1_000);
@@ -158,8 +179,13 @@ export class HostileLoad {
     const { flooder } = this.tenants;
     const created = await Promise.all(
       Array.from({ length: this.options.floodJobs }, (_, j) => {
-        const targets = Array.from({ length: this.options.floodTargets }, (_, i) => `B0FL${String(j).padStart(3, '0')}${String(i).padStart(3, '0')}`);
-        return this.api.call(flooder, 'POST', 'POST /projects/:id/jobs', `/v1/key/projects/${flooder.projectId}/jobs`, { body: { type: 'details', targets } });
+        const targets = Array.from(
+          { length: this.options.floodTargets },
+          (_, i) => `B0FL${String(j).padStart(3, '0')}${String(i).padStart(3, '0')}`,
+        );
+        return this.api.call(flooder, 'POST', 'POST /projects/:id/jobs', `/v1/key/projects/${flooder.projectId}/jobs`, {
+          body: { type: 'details', targets },
+        });
       }),
     );
     this.stats.floodJobs.push(...created.filter((r) => r.status === 202).map((r) => r.json.data.id as string));

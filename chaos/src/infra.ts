@@ -27,7 +27,11 @@ export function portAnswers(port: number, timeoutMs = 1_000): Promise<boolean> {
 }
 
 function runAsPostgres(args: string[], opts: { timeoutMs?: number } = {}): string {
-  return execFileSync('runuser', ['-u', 'postgres', '--', ...args], { encoding: 'utf8', timeout: opts.timeoutMs ?? 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('runuser', ['-u', 'postgres', '--', ...args], {
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** initdb into a temp dir owned by `postgres`, pg_ctl start/stop, SIGSTOP/SIGCONT of the whole cluster. */
@@ -58,7 +62,19 @@ export class PrivatePostgres {
       '-c max_connections=400',
       '-c shared_buffers=64MB',
     ].join(' ');
-    runAsPostgres([`${PG_BIN}/pg_ctl`, '-D', this.dataDir, '-o', opts, '-l', path.join(this.dir, 'postgres.log'), '-w', '-t', '60', 'start']);
+    runAsPostgres([
+      `${PG_BIN}/pg_ctl`,
+      '-D',
+      this.dataDir,
+      '-o',
+      opts,
+      '-l',
+      path.join(this.dir, 'postgres.log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
     this.started = true;
     const deadline = Date.now() + 30_000;
     while (!(await portAnswers(this.port))) {
@@ -164,9 +180,13 @@ export class PrivateRedis {
   }
 
   async start(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], {
-      stdio: 'ignore',
-    });
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+      {
+        stdio: 'ignore',
+      },
+    );
     const deadline = Date.now() + 10_000;
     while (!(await portAnswers(this.port))) {
       if (Date.now() > deadline) throw new Error(`redis-server on ${this.port} did not start`);

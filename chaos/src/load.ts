@@ -56,7 +56,20 @@ export interface IdemProblem {
 
 const TIMEOUT_MS = 15_000;
 const BODY_KEEP = 2_000;
-const WORDS = ['usb c charger', 'portable charger', 'phone case', 'desk lamp', 'coffee grinder', 'yoga mat', 'hdmi cable', 'water bottle', 'wireless mouse', 'led strip', 'notebook', 'hiking socks'];
+const WORDS = [
+  'usb c charger',
+  'portable charger',
+  'phone case',
+  'desk lamp',
+  'coffee grinder',
+  'yoga mat',
+  'hdmi cable',
+  'water bottle',
+  'wireless mouse',
+  'led strip',
+  'notebook',
+  'hiking socks',
+];
 const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
 export class ApiClient {
@@ -94,7 +107,8 @@ export class ApiClient {
     } catch (err) {
       const ms = Date.now() - at;
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      const error = e.name === 'TimeoutError' ? `timeout after ${TIMEOUT_MS} ms` : `${e.cause?.code ?? e.name}: ${e.cause?.message ?? e.message}`;
+      const error =
+        e.name === 'TimeoutError' ? `timeout after ${TIMEOUT_MS} ms` : `${e.cause?.code ?? e.name}: ${e.cause?.message ?? e.message}`;
       this.records.push({ at, ms, gateway, tenant: tenant.index, method, route, status: 0, error, body: '' });
       return { status: 0, json: null, headers: null, ms };
     }
@@ -131,7 +145,11 @@ export function jobBody(): unknown {
   if (Math.random() < 0.3) {
     const n = Math.min(targetCount(), WORDS.length);
     const words = [...WORDS].sort(() => Math.random() - 0.5).slice(0, n);
-    return { type: 'search', targets: words.map((w) => `${w} ${randomBytes(2).toString('hex')}`), config: { marketplace: 'US', lang: 'en-US' } };
+    return {
+      type: 'search',
+      targets: words.map((w) => `${w} ${randomBytes(2).toString('hex')}`),
+      config: { marketplace: 'US', lang: 'en-US' },
+    };
   }
   const n = targetCount();
   // ~10 % of details jobs ask only for products that do not exist (the job fails: job.failed,
@@ -211,7 +229,11 @@ export class TenantLoad {
     const withKey = forceKey || Math.random() < 0.4;
     const key = withKey ? `chaos-${randomBytes(8).toString('hex')}` : undefined;
     const path = `/v1/key/projects/${this.tenant.projectId}/jobs`;
-    const res = await this.api.call(this.tenant, 'POST', 'POST /projects/:id/jobs', path, { body, headers: key ? { 'Idempotency-Key': key } : {}, gateway });
+    const res = await this.api.call(this.tenant, 'POST', 'POST /projects/:id/jobs', path, {
+      body,
+      headers: key ? { 'Idempotency-Key': key } : {},
+      gateway,
+    });
     if (res.status === 202 && res.json?.data?.id) {
       this.accept(res.json.data.id, 'create', res.json.data.type, res.json.data.status);
       if (key) this.idem.push({ key, body, jobId: res.json.data.id });
@@ -231,18 +253,41 @@ export class TenantLoad {
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(delay * 2, 8_000);
       tries += 1;
-      const again = await this.api.call(this.tenant, 'POST', 'POST /projects/:id/jobs (same key after lost answer)', path, { body, headers: { 'Idempotency-Key': key } });
+      const again = await this.api.call(this.tenant, 'POST', 'POST /projects/:id/jobs (same key after lost answer)', path, {
+        body,
+        headers: { 'Idempotency-Key': key },
+      });
       last = again.status === 0 ? 'network error' : `${again.status} ${again.json?.error?.code ?? ''}`;
       if (again.status === 202 && again.json?.data?.id) {
         const replayed = again.headers?.get('idempotent-replayed') === 'true';
         this.accept(again.json.data.id, 'create', again.json.data.type, again.json.data.status);
         this.idem.push({ key, body, jobId: again.json.data.id });
-        this.recoveries.push({ key, tenant: this.tenant.index, first, tries, outcome: replayed ? 'replayed' : 'created', last, ms: Date.now() - startedAt, jobId: again.json.data.id, targets });
+        this.recoveries.push({
+          key,
+          tenant: this.tenant.index,
+          first,
+          tries,
+          outcome: replayed ? 'replayed' : 'created',
+          last,
+          ms: Date.now() - startedAt,
+          jobId: again.json.data.id,
+          targets,
+        });
         return;
       }
-      const stillRetryable = again.status === 0 || again.status === 503 || (again.status === 409 && again.json?.error?.code === 'IDEMPOTENCY_IN_PROGRESS');
+      const stillRetryable =
+        again.status === 0 || again.status === 503 || (again.status === 409 && again.json?.error?.code === 'IDEMPOTENCY_IN_PROGRESS');
       if (!stillRetryable) {
-        this.recoveries.push({ key, tenant: this.tenant.index, first, tries, outcome: 'rejected', last, ms: Date.now() - startedAt, targets });
+        this.recoveries.push({
+          key,
+          tenant: this.tenant.index,
+          first,
+          tries,
+          outcome: 'rejected',
+          last,
+          ms: Date.now() - startedAt,
+          targets,
+        });
         return;
       }
     }
@@ -253,10 +298,16 @@ export class TenantLoad {
   private async repeatIdempotent(): Promise<void> {
     const entry = this.idem[Math.floor(Math.random() * this.idem.length)];
     if (!entry) return this.poll();
-    const res = await this.api.call(this.tenant, 'POST', 'POST /projects/:id/jobs (replay)', `/v1/key/projects/${this.tenant.projectId}/jobs`, {
-      body: entry.body,
-      headers: { 'Idempotency-Key': entry.key },
-    });
+    const res = await this.api.call(
+      this.tenant,
+      'POST',
+      'POST /projects/:id/jobs (replay)',
+      `/v1/key/projects/${this.tenant.projectId}/jobs`,
+      {
+        body: entry.body,
+        headers: { 'Idempotency-Key': entry.key },
+      },
+    );
     if (res.status === 202 && res.json?.data?.id) {
       if (res.json.data.id !== entry.jobId || res.headers?.get('idempotent-replayed') !== 'true') {
         this.idemProblems.push({ key: entry.key, first: entry.jobId, replayed: res.json.data.id, status: res.status });
@@ -285,7 +336,12 @@ export class TenantLoad {
     if (!job) {
       // Find retry candidates the way a client would: list failed jobs.
       const status = Math.random() < 0.5 ? 'failed' : 'cancelled';
-      const res = await this.api.call(this.tenant, 'GET', 'GET /projects/:id/jobs', `/v1/key/projects/${this.tenant.projectId}/jobs?status=${status}&limit=20`);
+      const res = await this.api.call(
+        this.tenant,
+        'GET',
+        'GET /projects/:id/jobs',
+        `/v1/key/projects/${this.tenant.projectId}/jobs?status=${status}&limit=20`,
+      );
       for (const j of (res.json?.data ?? []) as KnownJob[]) {
         const known = this.known.get(j.id);
         if (known) known.status = j.status;
@@ -306,7 +362,12 @@ export class TenantLoad {
 
   private async list(): Promise<void> {
     const status = ['queued', 'running', 'completed', 'failed', 'cancelled'][Math.floor(Math.random() * 5)];
-    const res = await this.api.call(this.tenant, 'GET', 'GET /projects/:id/jobs', `/v1/key/projects/${this.tenant.projectId}/jobs?status=${status}&limit=20`);
+    const res = await this.api.call(
+      this.tenant,
+      'GET',
+      'GET /projects/:id/jobs',
+      `/v1/key/projects/${this.tenant.projectId}/jobs?status=${status}&limit=20`,
+    );
     for (const j of (res.json?.data ?? []) as KnownJob[]) {
       const known = this.known.get(j.id);
       if (known && !known.status.endsWith('-retried')) known.status = j.status;
@@ -323,7 +384,10 @@ export class TenantLoad {
 /** Creates the tenant's schedule (every 5 s, a small crawl); returns its id. */
 export async function createSchedule(api: ApiClient, tenant: Tenant, body: unknown): Promise<string> {
   for (let i = 0; i < 20; i++) {
-    const res = await api.call(tenant, 'POST', 'POST /projects/:id/schedules', `/v1/key/projects/${tenant.projectId}/schedules`, { body, gateway: i % 2 });
+    const res = await api.call(tenant, 'POST', 'POST /projects/:id/schedules', `/v1/key/projects/${tenant.projectId}/schedules`, {
+      body,
+      gateway: i % 2,
+    });
     if (res.status === 201) return res.json.data.id as string;
     if (res.status >= 400 && res.status < 500) throw new Error(`schedule creation answered ${res.status}: ${JSON.stringify(res.json)}`);
     await new Promise((r) => setTimeout(r, 500));
@@ -334,7 +398,10 @@ export async function createSchedule(api: ApiClient, tenant: Tenant, body: unkno
 /** Disables a schedule (kept, so that its fire history stays for the checks). */
 export async function disableSchedule(api: ApiClient, tenant: Tenant, id: string): Promise<boolean> {
   for (let i = 0; i < 20; i++) {
-    const res = await api.call(tenant, 'PATCH', 'PATCH /schedules/:id', `/v1/key/schedules/${id}`, { body: { enabled: false }, gateway: i % 2 });
+    const res = await api.call(tenant, 'PATCH', 'PATCH /schedules/:id', `/v1/key/schedules/${id}`, {
+      body: { enabled: false },
+      gateway: i % 2,
+    });
     if (res.status === 200) return true;
     await new Promise((r) => setTimeout(r, 500));
   }

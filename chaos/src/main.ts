@@ -19,7 +19,16 @@ import { FaultTimeline, putFaults } from './faults';
 import { PrivatePostgres, PrivateRedis, sleep } from './infra';
 import { type Canary, createHostileTenants, HostileLoad, startCanary } from './hostile';
 import { hostileChecks } from './hostile-checks';
-import { type AcceptedJob, ApiClient, createSchedule, disableSchedule, type IdemProblem, type KeyRecovery, type Tenant, TenantLoad } from './load';
+import {
+  type AcceptedJob,
+  ApiClient,
+  createSchedule,
+  disableSchedule,
+  type IdemProblem,
+  type KeyRecovery,
+  type Tenant,
+  TenantLoad,
+} from './load';
 import { renderPlot } from './chart';
 import { ManagedProcess, ROOT, type UnexpectedExit } from './procs';
 import { WebhookReceiver } from './receivers';
@@ -120,7 +129,13 @@ function table(rows: CheckResult[]): string {
 async function main(): Promise<number> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { duration: { type: 'string' }, soak: { type: 'string' }, short: { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      duration: { type: 'string' },
+      soak: { type: 'string' },
+      short: { type: 'boolean' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     strict: true,
   });
   if (values.help) {
@@ -135,7 +150,9 @@ async function main(): Promise<number> {
   fs.rmSync(logDir, { recursive: true, force: true });
   fs.mkdirSync(logDir, { recursive: true });
   run.logDir = logDir;
-  log(`chaos run: ${durationS} s of load${soak ? ' (soak)' : ''}${values.short ? ' (short)' : ''}, quiescence deadline ${quiesceS} s, output in ${out}`);
+  log(
+    `chaos run: ${durationS} s of load${soak ? ' (soak)' : ''}${values.short ? ' (short)' : ''}, quiescence deadline ${quiesceS} s, output in ${out}`,
+  );
 
   // --- private Postgres and Redis -------------------------------------------------------
   const unexpectedExits: UnexpectedExit[] = [];
@@ -161,7 +178,9 @@ async function main(): Promise<number> {
     await allowFastSchedules(db, t.organizationId); // schedules every 5 s: many fires in a short run
   }
   const hostile = await createHostileTenants(db);
-  log(`migrated, 5 tenants created, and 3 hostile ones (an exporter that aborts downloads of a ${hostile.exportRows}-row job, an off-marketplace submitter, a 50-job flooder)`);
+  log(
+    `migrated, 5 tenants created, and 3 hostile ones (an exporter that aborts downloads of a ${hostile.exportRows}-row job, an off-marketplace submitter, a 50-job flooder)`,
+  );
 
   // --- processes ------------------------------------------------------------------------
   const simPort = await freePort();
@@ -202,18 +221,38 @@ async function main(): Promise<number> {
     run.processes.push(p);
     return p;
   };
-  const simulator = proc('simulator', 'packages/simulator/dist/main.js', {}, ['--port', String(simPort), '--seed', '7'], () => waitForHttp(`${simulatorUrl}/__sim/health`));
-  const gateways = gwPorts.map((port, i) => proc(`gateway-${i + 1}`, 'services/gateway/dist/main.js', { PORT: String(port) }, [], () => waitForHttp(`http://127.0.0.1:${port}/healthz`)));
-  const workers = workerPorts.map((port, i) => proc(`worker-${i + 1}`, 'services/worker/dist/main.js', { METRICS_PORT: String(port) }, [], () => waitForHttp(`http://127.0.0.1:${port}/healthz`)));
+  const simulator = proc('simulator', 'packages/simulator/dist/main.js', {}, ['--port', String(simPort), '--seed', '7'], () =>
+    waitForHttp(`${simulatorUrl}/__sim/health`),
+  );
+  const gateways = gwPorts.map((port, i) =>
+    proc(`gateway-${i + 1}`, 'services/gateway/dist/main.js', { PORT: String(port) }, [], () =>
+      waitForHttp(`http://127.0.0.1:${port}/healthz`),
+    ),
+  );
+  const workers = workerPorts.map((port, i) =>
+    proc(`worker-${i + 1}`, 'services/worker/dist/main.js', { METRICS_PORT: String(port) }, [], () =>
+      waitForHttp(`http://127.0.0.1:${port}/healthz`),
+    ),
+  );
   const schedulers = [1, 2].map((i) => proc(`scheduler-${i}`, 'services/scheduler/dist/main.js', {}, []));
-  const webhooks = webhookPorts.map((port, i) => proc(`webhooks-${i + 1}`, 'services/webhooks/dist/main.js', { METRICS_PORT: String(port) }, [], () => waitForHttp(`http://127.0.0.1:${port}/healthz`)));
+  const webhooks = webhookPorts.map((port, i) =>
+    proc(`webhooks-${i + 1}`, 'services/webhooks/dist/main.js', { METRICS_PORT: String(port) }, [], () =>
+      waitForHttp(`http://127.0.0.1:${port}/healthz`),
+    ),
+  );
   await Promise.all(run.processes.map((p) => p.start()));
   await putFaults(simulatorUrl, BASELINE_FAULTS);
   await Promise.all(gwPorts.map((port) => waitForHttp(`http://127.0.0.1:${port}/readyz`)));
-  log(`up: ${simulator.name} on ${simPort}, ${gateways.length} gateways, ${workers.length} workers, ${schedulers.length} schedulers, ${webhooks.length} webhooks services (logs in ${logDir})`);
+  log(
+    `up: ${simulator.name} on ${simPort}, ${gateways.length} gateways, ${workers.length} workers, ${schedulers.length} schedulers, ${webhooks.length} webhooks services (logs in ${logDir})`,
+  );
 
   // --- receivers and webhook configuration ------------------------------------------------
-  const receivers = [await new WebhookReceiver('normal').start(), await new WebhookReceiver('flapping').start(), await new WebhookReceiver('slow').start()];
+  const receivers = [
+    await new WebhookReceiver('normal').start(),
+    await new WebhookReceiver('flapping').start(),
+    await new WebhookReceiver('slow').start(),
+  ];
   run.receivers.push(...receivers);
   const api = new ApiClient(gwPorts.map((p) => `http://127.0.0.1:${p}`));
   const webhookReceiver = new Map<string, WebhookReceiver>();
@@ -226,7 +265,10 @@ async function main(): Promise<number> {
         secret: `whsec_chaos_${t.index}_${r.kind}_${trigger}_${randomBytes(6).toString('hex')}`,
       })),
     );
-    const res = await api.call(t, 'PATCH', 'PATCH /projects/:id/webhooks', `/v1/key/projects/${t.projectId}/webhooks`, { body: { configs }, gateway: t.index % 2 });
+    const res = await api.call(t, 'PATCH', 'PATCH /projects/:id/webhooks', `/v1/key/projects/${t.projectId}/webhooks`, {
+      body: { configs },
+      gateway: t.index % 2,
+    });
     if (res.status !== 200) throw new Error(`webhook configuration answered ${res.status}: ${JSON.stringify(res.json)}`);
     for (const c of res.json.data.configs ?? res.json.data) {
       const r = receivers.find((x) => x.url === c.url)!;
@@ -236,8 +278,15 @@ async function main(): Promise<number> {
   }
   log(`webhooks: each tenant sends job.completed and job.failed to 3 receivers (normal, flapping ~30 % 500, slow 2-2.8 s)`);
   const scheduleIds: string[] = [];
-  scheduleIds.push(await createSchedule(api, tenants[0]!, { cron: '*/5 * * * * *', crawlConfig: { type: 'details', targets: ['B0DR8G428S', 'B073WRF565'] } }));
-  scheduleIds.push(await createSchedule(api, tenants[1]!, { cron: '*/5 * * * * *', crawlConfig: { type: 'search', targets: ['portable charger'] } }));
+  scheduleIds.push(
+    await createSchedule(api, tenants[0]!, {
+      cron: '*/5 * * * * *',
+      crawlConfig: { type: 'details', targets: ['B0DR8G428S', 'B073WRF565'] },
+    }),
+  );
+  scheduleIds.push(
+    await createSchedule(api, tenants[1]!, { cron: '*/5 * * * * *', crawlConfig: { type: 'search', targets: ['portable charger'] } }),
+  );
   log(`schedules: ${scheduleIds.join(', ')} (every 5 s)`);
 
   // --- samplers ---------------------------------------------------------------------------
@@ -265,7 +314,17 @@ async function main(): Promise<number> {
   const burst = (gateway: number) => {
     for (let i = 0; i < 16; i++) setTimeout(() => void loads[i % loads.length]!.burstCreate(gateway), i * 10);
   };
-  const timeline = new FaultTimeline({ workers, gateways, webhooks, redis: run.redis, postgres: run.postgres, simulatorUrl, baselineFaults: BASELINE_FAULTS, log, burst });
+  const timeline = new FaultTimeline({
+    workers,
+    gateways,
+    webhooks,
+    redis: run.redis,
+    postgres: run.postgres,
+    simulatorUrl,
+    baselineFaults: BASELINE_FAULTS,
+    log,
+    burst,
+  });
   log(`load started: ${loads.length} tenants through ${gateways.length} gateways; ${timeline.plan(durationS).length} faults planned`);
   const faultsDone = timeline.run(t0, durationS);
   const progress = setInterval(() => {
@@ -285,7 +344,9 @@ async function main(): Promise<number> {
   for (const [i, id] of scheduleIds.entries()) {
     if (!(await disableSchedule(api, tenants[i]!, id))) log(`could not disable schedule ${id}`);
   }
-  log(`load stopped after ${Math.round((Date.now() - t0) / 1000)} s: ${api.records.length} requests, ${accepted.size} jobs accepted; schedules disabled; waiting for quiescence`);
+  log(
+    `load stopped after ${Math.round((Date.now() - t0) / 1000)} s: ${api.records.length} requests, ${accepted.size} jobs accepted; schedules disabled; waiting for quiescence`,
+  );
 
   // --- quiescence ---------------------------------------------------------------------------
   const projects = tenants.map((t) => t.projectId);
@@ -346,26 +407,51 @@ async function main(): Promise<number> {
     })),
   );
   fs.writeFileSync(path.join(out, 'responses.ndjson'), api.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  fs.writeFileSync(path.join(out, 'faults.json'), JSON.stringify(timeline.windows.map((w) => ({ ...w, from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString() })), null, 2));
-  fs.writeFileSync(path.join(out, 'receipts.ndjson'), receivers.flatMap((r) => r.receipts.map((x) => JSON.stringify({ receiver: r.kind, ...x }))).join('\n') + '\n');
+  fs.writeFileSync(
+    path.join(out, 'faults.json'),
+    JSON.stringify(
+      timeline.windows.map((w) => ({ ...w, from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString() })),
+      null,
+      2,
+    ),
+  );
+  fs.writeFileSync(
+    path.join(out, 'receipts.ndjson'),
+    receivers.flatMap((r) => r.receipts.map((x) => JSON.stringify({ receiver: r.kind, ...x }))).join('\n') + '\n',
+  );
   fs.writeFileSync(path.join(out, 'checks.json'), JSON.stringify(results, null, 2));
   if (soakSampler) writeSoakFigures(out, soakSampler);
 
-  console.log(`\nchaos run: ${durationS} s of load, ${timeline.windows.length} faults injected, ${api.records.length} requests, ${accepted.size} jobs accepted\n`);
+  console.log(
+    `\nchaos run: ${durationS} s of load, ${timeline.windows.length} faults injected, ${api.records.length} requests, ${accepted.size} jobs accepted\n`,
+  );
   console.log(table(results));
   const failed = results.filter((r) => !r.ok);
-  console.log(`\n${failed.length ? `FAILED: ${failed.length} of ${results.length} checks` : `PASSED: all ${results.length} checks`} (total ${Math.round((Date.now() - started) / 1000)} s; details in ${out})`);
+  console.log(
+    `\n${failed.length ? `FAILED: ${failed.length} of ${results.length} checks` : `PASSED: all ${results.length} checks`} (total ${Math.round((Date.now() - started) / 1000)} s; details in ${out})`,
+  );
   return failed.length ? 1 : 0;
 }
 
 function writeSoakFigures(out: string, s: SoakSampler): void {
   const { table: t } = s;
-  const rssSeries = t.rssNames.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length]!, points: t.rows.map((r) => ({ x: r.t, y: r.rss[i] ?? null })) }));
-  const queueSeries = t.queueLabels.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length]!, points: t.rows.map((r) => ({ x: r.t, y: r.queues[i] ?? null })) }));
-  fs.writeFileSync(path.join(out, 'soak.svg'), renderPlot([
-    { title: 'RSS MB per process', series: rssSeries },
-    { title: 'queue depth (redis keys)', series: queueSeries },
-  ]));
+  const rssSeries = t.rssNames.map((name, i) => ({
+    name,
+    color: PALETTE[i % PALETTE.length]!,
+    points: t.rows.map((r) => ({ x: r.t, y: r.rss[i] ?? null })),
+  }));
+  const queueSeries = t.queueLabels.map((name, i) => ({
+    name,
+    color: PALETTE[i % PALETTE.length]!,
+    points: t.rows.map((r) => ({ x: r.t, y: r.queues[i] ?? null })),
+  }));
+  fs.writeFileSync(
+    path.join(out, 'soak.svg'),
+    renderPlot([
+      { title: 'RSS MB per process', series: rssSeries },
+      { title: 'queue depth (redis keys)', series: queueSeries },
+    ]),
+  );
   const stat = (ys: (number | null)[]) => {
     const v = ys.filter((y): y is number => y !== null);
     return v.length ? `first ${v[0]} min ${Math.min(...v)} max ${Math.max(...v)} last ${v.at(-1)}` : 'no data';

@@ -34,7 +34,10 @@ export class WebhookReceiver {
   inFlight = 0;
   maxInFlight = 0;
 
-  constructor(readonly kind: ReceiverKind, private readonly random: () => number = Math.random) {}
+  constructor(
+    readonly kind: ReceiverKind,
+    private readonly random: () => number = Math.random,
+  ) {}
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
@@ -48,7 +51,7 @@ export class WebhookReceiver {
         const raw = Buffer.concat(chunks);
         const header = (name: string) => {
           const v = req.headers[name];
-          return Array.isArray(v) ? v[0] ?? '' : v ?? '';
+          return Array.isArray(v) ? (v[0] ?? '') : (v ?? '');
         };
         const deliveryId = header(DELIVERY_HEADER);
         const webhookId = header(WEBHOOK_ID_HEADER);

@@ -62,8 +62,25 @@ export const QUEUE_SERIES: { label: string; suffix: string; kind: 'list' | 'zset
 ];
 
 export const PALETTE = [
-  '#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324', '#800000', '#808000',
-  '#000075', '#469990', '#bfef45', '#fabed4', '#ffe119', '#a9a9a9', '#dcbeff', '#aaffc3', '#000000',
+  '#e6194b',
+  '#3cb44b',
+  '#4363d8',
+  '#f58231',
+  '#911eb4',
+  '#42d4f4',
+  '#f032e6',
+  '#9a6324',
+  '#800000',
+  '#808000',
+  '#000075',
+  '#469990',
+  '#bfef45',
+  '#fabed4',
+  '#ffe119',
+  '#a9a9a9',
+  '#dcbeff',
+  '#aaffc3',
+  '#000000',
 ];
 
 export interface SoakTable {

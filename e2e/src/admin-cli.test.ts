@@ -82,12 +82,18 @@ it('answers bad input with an error object and exit code 1', async () => {
 });
 
 /** `--help` anywhere is the usage text, not an error. */
-it.each([['--help'], ['-h'], ['help'], ['create-project', '--help'], ['set-plan', '-h']])('`admin %s` prints the commands on stdout and exits 0', async (...args) => {
-  const { stdout, stderr } = await run('node', [MAIN, ...args], { env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/never' } });
-  expect(stderr).toBe('');
-  expect(stdout).toMatch(/^usage: pnpm --silent admin <command>/);
-  for (const command of ['create-project', 'create-key', 'grant-credits', 'set-plan', 'set-schedule-limits', 'revoke-key']) expect(stdout).toContain(command);
-});
+it.each([['--help'], ['-h'], ['help'], ['create-project', '--help'], ['set-plan', '-h']])(
+  '`admin %s` prints the commands on stdout and exits 0',
+  async (...args) => {
+    const { stdout, stderr } = await run('node', [MAIN, ...args], {
+      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/never' },
+    });
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^usage: pnpm --silent admin <command>/);
+    for (const command of ['create-project', 'create-key', 'grant-credits', 'set-plan', 'set-schedule-limits', 'revoke-key'])
+      expect(stdout).toContain(command);
+  },
+);
 
 /** An enterprise organization never gets a request limit it was not given. */
 it('refuses the enterprise plan without --per-minute, and stores the limit given', async () => {

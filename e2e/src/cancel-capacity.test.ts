@@ -22,10 +22,16 @@ it("no page of a cancelled job is fetched 2 s after the cancel; the organization
     CRAWL_CONCURRENCY_MIN: '256',
   });
   const tenant = await stack.tenant({ credits: 10_000 });
-  const big = await stack.createJob(tenant, { type: 'details', targets: Array.from({ length: 200 }, (_, i) => `B0CANC${String(i).padStart(4, '0')}`) });
+  const big = await stack.createJob(tenant, {
+    type: 'details',
+    targets: Array.from({ length: 200 }, (_, i) => `B0CANC${String(i).padStart(4, '0')}`),
+  });
   await stack.waitForJob(big, 30_000, (job) => job.status === 'running');
   // the organization's window (128) is full of the big job: this one waits for a slot
-  const small = await stack.createJob(tenant, { type: 'details', targets: Array.from({ length: 4 }, (_, i) => `B0SMAL${String(i).padStart(4, '0')}`) });
+  const small = await stack.createJob(tenant, {
+    type: 'details',
+    targets: Array.from({ length: 4 }, (_, i) => `B0SMAL${String(i).padStart(4, '0')}`),
+  });
   await new Promise((r) => setTimeout(r, 1_000));
 
   const res = await stack.http.post(`/v1/key/jobs/${big}/cancel`).set(auth(tenant)).send();

@@ -32,9 +32,14 @@ const CRAWL_BIN = path.resolve(__dirname, '../../packages/client/bin/crawl.js');
 /** The built `crawl` bin as a user runs it; asynchronous, since the gateway answers from this process. */
 function crawl(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CRAWL_BIN, ...argv], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CRAWL_BIN, ...argv],
+      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -44,14 +49,26 @@ it('estimate, usage, retry of the failed targets and delete, through the SDK', a
   const projectId = tenant.projectId;
   const targets = ['B0ACCOUNT1', 'B0ACCFAIL2', 'B0ACCOUNT3'];
 
-  expect(await client.jobs.estimate(projectId, { type: 'details', targets })).toEqual({ targets: 3, pages: null, creditsPerTarget: 2, cost: 6, balance: 20, accepted: true, refusal: null });
+  expect(await client.jobs.estimate(projectId, { type: 'details', targets })).toEqual({
+    targets: 3,
+    pages: null,
+    creditsPerTarget: 2,
+    cost: 6,
+    balance: 20,
+    accepted: true,
+    refusal: null,
+  });
   const tooBig = await client.jobs.estimate(projectId, { type: 'search', targets: ['a', 'b', 'c', 'd', 'e'] });
   expect(tooBig).toMatchObject({ cost: 25, accepted: false, refusal: { code: 'INSUFFICIENT_CREDITS' } });
 
   stack.simulator.setFaults([{ match: 'B0ACCFAIL2', fault: { kind: 'not_found' } }]);
   const created = await client.jobs.create(projectId, { type: 'details', targets });
   const done = await client.jobs.waitFor(created.id, { intervalsMs: [50], timeoutMs: 30_000 });
-  expect(done).toMatchObject({ status: 'completed', progress: { succeeded: 2, failed: 1 }, credits: { reserved: 6, consumed: 4, refunded: 2 } });
+  expect(done).toMatchObject({
+    status: 'completed',
+    progress: { succeeded: 2, failed: 1 },
+    credits: { reserved: 6, consumed: 4, refunded: 2 },
+  });
 
   stack.simulator.clearFaults();
   const retried = await client.jobs.retry(created.id, { targets: 'failed' });

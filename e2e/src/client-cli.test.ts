@@ -57,7 +57,19 @@ function crawl(args: string[], env: Record<string, string | undefined> = {}): Pr
 }
 
 it('jobs create, jobs wait, export --format csv, results, jobs get, jobs list', async () => {
-  const created = await crawl(['jobs', 'create', '--type', 'details', '--marketplace', 'US', '--lang', 'en-US', '--quiet', 'B0CLICLI01', 'B0CLICLI02']);
+  const created = await crawl([
+    'jobs',
+    'create',
+    '--type',
+    'details',
+    '--marketplace',
+    'US',
+    '--lang',
+    'en-US',
+    '--quiet',
+    'B0CLICLI01',
+    'B0CLICLI02',
+  ]);
   expect(created).toMatchObject({ code: 0, stderr: '' });
   const id = created.stdout.trim();
   expect(id).toMatch(/^job_\w+$/);
@@ -77,17 +89,28 @@ it('jobs create, jobs wait, export --format csv, results, jobs get, jobs list', 
 
   const results = await crawl(['results', id]);
   expect(results.code).toBe(0);
-  const items = results.stdout.trim().split('\n').map((l) => JSON.parse(l) as { asin: string });
+  const items = results.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { asin: string });
   expect(items.map((i) => i.asin).sort()).toEqual(['B0CLICLI01', 'B0CLICLI02']);
 
   const got = await crawl(['jobs', 'get', id]);
   expect(JSON.parse(got.stdout)).toMatchObject({ id, status: 'completed' });
   const listed = await crawl(['jobs', 'list', '--q', 'B0CLICLI01', '--status', 'completed', '--limit', '5']);
   expect(listed.code).toBe(0);
-  expect(listed.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id)).toEqual([id]);
+  expect(
+    listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id),
+  ).toEqual([id]);
 
   // flags instead of the environment
-  const viaFlags = await crawl(['jobs', 'get', id, '--api-key', tenant.apiKey, '--base-url', baseUrl], { CRAWL_API_KEY: undefined, CRAWL_BASE_URL: undefined });
+  const viaFlags = await crawl(['jobs', 'get', id, '--api-key', tenant.apiKey, '--base-url', baseUrl], {
+    CRAWL_API_KEY: undefined,
+    CRAWL_BASE_URL: undefined,
+  });
   expect(viaFlags.code).toBe(0);
 });
 
@@ -106,7 +129,9 @@ it('jobs wait exits 1 for a failed job; jobs retry makes a new job; jobs cancel 
 
   const cancelled = await crawl(['jobs', 'cancel', job.id]);
   expect(cancelled.code).toBe(2);
-  expect(cancelled.stderr).toMatch(new RegExp(`^error INVALID_STATE: Job ${job.id} is failed.* \\([0-9a-f-]{36}\\)\\n {2}details: \\{"status":"failed"\\}\\n$`));
+  expect(cancelled.stderr).toMatch(
+    new RegExp(`^error INVALID_STATE: Job ${job.id} is failed.* \\([0-9a-f-]{36}\\)\\n {2}details: \\{"status":"failed"\\}\\n$`),
+  );
 });
 
 it('errors: "error CODE: message (request id)" on stderr and exit status 2', async () => {
@@ -119,7 +144,10 @@ it('errors: "error CODE: message (request id)" on stderr and exit status 2', asy
   expect(invalid.stderr).toMatch(/^error VALIDATION_ERROR: .+\([0-9a-f-]{36}\)\n {2}body\.config\.marketplace: .+\n/);
 
   const poor = await stack.tenant({ credits: 0 });
-  const broke = await crawl(['jobs', 'create', '--type', 'details', 'B0CLIENT01'], { CRAWL_API_KEY: poor.apiKey, CRAWL_PROJECT_ID: poor.projectId });
+  const broke = await crawl(['jobs', 'create', '--type', 'details', 'B0CLIENT01'], {
+    CRAWL_API_KEY: poor.apiKey,
+    CRAWL_PROJECT_ID: poor.projectId,
+  });
   expect(broke.code).toBe(2);
   expect(broke.stderr).toMatch(/^error INSUFFICIENT_CREDITS: .+\n {2}details: \{"balance":0,"cost":2\}\n$/);
 

@@ -138,8 +138,20 @@ describe('installed with npm in an empty project, offline', () => {
     // The repo's @types/node stands in for the consumer's own (the SDK's types mention Buffer and streams).
     const tsc = capture(
       process.execPath,
-      [require.resolve('typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node',
-        '--typeRoots', path.join(ROOT, 'node_modules/@types'), 'consumer.ts'],
+      [
+        require.resolve('typescript/bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--module',
+        'node16',
+        '--moduleResolution',
+        'node16',
+        '--types',
+        'node',
+        '--typeRoots',
+        path.join(ROOT, 'node_modules/@types'),
+        'consumer.ts',
+      ],
       project,
     );
     expect(tsc).toMatchObject({ code: 0, stdout: '' });

@@ -46,7 +46,12 @@ it('replayAll terminates: after replaying everything, on a concurrent replay (40
   for (let i = 0; i < 3; i++) await buildEvent(stack.db, projectId, { type: 'job.completed' });
   const { deliveries } = await new WebhookDeliveryRepository(stack.db).dispatchEvents(100, (id) => JSON.stringify({ id }));
   const ids = deliveries.map((d) => d.id).sort();
-  const failAll = () => stack.db.updateTable('webhook_delivery').set({ status: 'failed', attempts: 5, finished_at: new Date() }).where('project_id', '=', projectId).execute();
+  const failAll = () =>
+    stack.db
+      .updateTable('webhook_delivery')
+      .set({ status: 'failed', attempts: 5, finished_at: new Date() })
+      .where('project_id', '=', projectId)
+      .execute();
   await failAll();
 
   calls.length = 0;

@@ -106,10 +106,12 @@ describe('429 RATE_LIMITED on a starter plan (20 requests per second, rate limit
     if (intoWindow > 50) await sleep(1000 - intoWindow + 5);
     const statuses = await Promise.all(
       Array.from({ length: 25 }, () =>
-        fetch(`${gateway.url}/v1/key/projects/${projectId}/jobs?limit=1`, { headers: { Authorization: `Bearer ${apiKey}` } }).then(async (r) => {
-          await r.arrayBuffer();
-          return r.status;
-        }),
+        fetch(`${gateway.url}/v1/key/projects/${projectId}/jobs?limit=1`, { headers: { Authorization: `Bearer ${apiKey}` } }).then(
+          async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          },
+        ),
       ),
     );
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
@@ -121,7 +123,12 @@ describe('429 RATE_LIMITED on a starter plan (20 requests per second, rate limit
     // then the first attempt succeeds and proves nothing, so try again.
     for (let round = 0; round < 3; round++) {
       const { calls, fetch: counting } = countingFetch();
-      const client = new CrawlClient({ apiKey: tenant.apiKey, baseUrl: gateway.url, fetch: counting, retry: { retries: 3, baseDelayMs: 50 } });
+      const client = new CrawlClient({
+        apiKey: tenant.apiKey,
+        baseUrl: gateway.url,
+        fetch: counting,
+        retry: { retries: 3, baseDelayMs: 50 },
+      });
       await exhaustWindow(tenant.apiKey, tenant.projectId);
       const page = await client.jobs.list(tenant.projectId, { limit: 5 });
       expect(page.pagination.total).toBe(0);
@@ -140,7 +147,12 @@ describe('429 RATE_LIMITED on a starter plan (20 requests per second, rate limit
     const tenant = await stack.tenant({ plan: 'starter' });
     for (let round = 0; round < 3; round++) {
       const { calls, fetch: counting } = countingFetch();
-      const client = new CrawlClient({ apiKey: tenant.apiKey, baseUrl: gateway.url, fetch: counting, retry: { retries: 3, baseDelayMs: 50 } });
+      const client = new CrawlClient({
+        apiKey: tenant.apiKey,
+        baseUrl: gateway.url,
+        fetch: counting,
+        retry: { retries: 3, baseDelayMs: 50 },
+      });
       await exhaustWindow(tenant.apiKey, tenant.projectId);
       const result = await client.jobs.create(tenant.projectId, { type: 'details', targets: ['B0RATE0001'] }).catch((e: unknown) => e);
       if (!(result instanceof CrawlApiError)) continue;
@@ -156,7 +168,13 @@ describe('429 RATE_LIMITED on a starter plan (20 requests per second, rate limit
   it('the same creation with autoIdempotency is retried and creates exactly one job', async () => {
     const tenant = await stack.tenant({ plan: 'starter' });
     const { calls, fetch: counting } = countingFetch();
-    const client = new CrawlClient({ apiKey: tenant.apiKey, baseUrl: gateway.url, fetch: counting, retry: { retries: 3, baseDelayMs: 50 }, autoIdempotency: true });
+    const client = new CrawlClient({
+      apiKey: tenant.apiKey,
+      baseUrl: gateway.url,
+      fetch: counting,
+      retry: { retries: 3, baseDelayMs: 50 },
+      autoIdempotency: true,
+    });
     await exhaustWindow(tenant.apiKey, tenant.projectId);
     const job = await client.jobs.create(tenant.projectId, { type: 'details', targets: ['B0RATE0002'] });
     expect(job.status).toBe('queued');
@@ -192,9 +210,14 @@ describe('503 UNAVAILABLE from a gateway whose Postgres is unreachable', () => {
   it('POST /jobs is retried only with an idempotency key', async () => {
     const { calls, fetch: counting } = countingFetch();
     const client = new CrawlClient({ apiKey: SOME_KEY, baseUrl: gateway.url, fetch: counting, retry: { retries: 1, baseDelayMs: 10 } });
-    await expect(client.jobs.create('prj_x', { type: 'details', targets: ['B0X0000001'] })).rejects.toMatchObject({ status: 503, attempts: 1 });
+    await expect(client.jobs.create('prj_x', { type: 'details', targets: ['B0X0000001'] })).rejects.toMatchObject({
+      status: 503,
+      attempts: 1,
+    });
     expect(calls).toHaveLength(1);
-    await expect(client.jobs.create('prj_x', { type: 'details', targets: ['B0X0000001'] }, { idempotencyKey: 'k1' })).rejects.toMatchObject({ status: 503, attempts: 2 });
+    await expect(client.jobs.create('prj_x', { type: 'details', targets: ['B0X0000001'] }, { idempotencyKey: 'k1' })).rejects.toMatchObject(
+      { status: 503, attempts: 2 },
+    );
     expect(calls).toHaveLength(3);
   });
 });
@@ -207,8 +230,18 @@ describe('network errors (nobody listens on the port)', () => {
 
   it('idempotent calls are retried with backoff, then CrawlNetworkError', async () => {
     const { calls, fetch: counting } = countingFetch();
-    const client = new CrawlClient({ apiKey: 'cds_anykey', baseUrl, fetch: counting, retry: { retries: 4, baseDelayMs: 5, maxDelayMs: 40 } });
-    for (const call of [() => client.jobs.get('job_x'), () => client.schedules.delete('sch_x'), () => client.jobs.cancel('job_x'), () => client.jobs.export('job_x', 'csv')]) {
+    const client = new CrawlClient({
+      apiKey: 'cds_anykey',
+      baseUrl,
+      fetch: counting,
+      retry: { retries: 4, baseDelayMs: 5, maxDelayMs: 40 },
+    });
+    for (const call of [
+      () => client.jobs.get('job_x'),
+      () => client.schedules.delete('sch_x'),
+      () => client.jobs.cancel('job_x'),
+      () => client.jobs.export('job_x', 'csv'),
+    ]) {
       calls.length = 0;
       const err = await call().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CrawlNetworkError);
@@ -222,7 +255,10 @@ describe('network errors (nobody listens on the port)', () => {
   it('job creation and retry without a key are sent once; with autoIdempotency they are retried under one key', async () => {
     const { calls, fetch: counting } = countingFetch();
     const plain = new CrawlClient({ apiKey: 'cds_anykey', baseUrl, fetch: counting, retry: { retries: 4, baseDelayMs: 5 } });
-    await expect(plain.jobs.create('prj_x', { type: 'search', targets: ['tv'] })).rejects.toMatchObject({ name: 'CrawlNetworkError', attempts: 1 });
+    await expect(plain.jobs.create('prj_x', { type: 'search', targets: ['tv'] })).rejects.toMatchObject({
+      name: 'CrawlNetworkError',
+      attempts: 1,
+    });
     await expect(plain.jobs.retry('job_x')).rejects.toMatchObject({ name: 'CrawlNetworkError', attempts: 1 });
     expect(calls).toHaveLength(2);
 
@@ -237,7 +273,10 @@ describe('network errors (nobody listens on the port)', () => {
         return fetch(input, init);
       },
     });
-    await expect(auto.jobs.create('prj_x', { type: 'search', targets: ['tv'] })).rejects.toMatchObject({ name: 'CrawlNetworkError', attempts: 3 });
+    await expect(auto.jobs.create('prj_x', { type: 'search', targets: ['tv'] })).rejects.toMatchObject({
+      name: 'CrawlNetworkError',
+      attempts: 3,
+    });
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1);
   });
@@ -247,7 +286,12 @@ describe('network errors (nobody listens on the port)', () => {
     const hung = net.createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
     try {
-      const client = new CrawlClient({ apiKey: 'cds_anykey', baseUrl: `http://127.0.0.1:${(hung.address() as net.AddressInfo).port}`, timeoutMs: 200, retry: { retries: 1, baseDelayMs: 5 } });
+      const client = new CrawlClient({
+        apiKey: 'cds_anykey',
+        baseUrl: `http://127.0.0.1:${(hung.address() as net.AddressInfo).port}`,
+        timeoutMs: 200,
+        retry: { retries: 1, baseDelayMs: 5 },
+      });
       await expect(client.jobs.get('job_x')).rejects.toMatchObject({ name: 'CrawlNetworkError', code: 'TIMEOUT', attempts: 2 });
     } finally {
       for (const socket of sockets) socket.destroy();

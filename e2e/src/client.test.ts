@@ -7,7 +7,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { type DetailsResultItem, CrawlApiError, CrawlClient, type CrawlClientOptions, CrawlNetworkError, CrawlWaitTimeoutError, type FieldIssue, type Job, verify } from '@crawl/client';
+import {
+  type DetailsResultItem,
+  CrawlApiError,
+  CrawlClient,
+  type CrawlClientOptions,
+  CrawlNetworkError,
+  CrawlWaitTimeoutError,
+  type FieldIssue,
+  type Job,
+  verify,
+} from '@crawl/client';
 import { sql } from '@crawl/db';
 import { createApp } from '@crawl/gateway';
 import { createMetricsRegistry } from '@crawl/observability';
@@ -80,7 +90,13 @@ it('a details job: create, waitFor, the results iterator, a csv export stream an
 
   const seen: Job[] = [];
   const job = await client.jobs.waitFor(created.id, { intervalsMs: [50, 100], timeoutMs: 30_000, onProgress: (j) => seen.push(j) });
-  expect(job).toMatchObject({ id: created.id, status: 'completed', progress: { total: 3, succeeded: 3, failed: 0 }, credits: { consumed: 6 }, resultsCount: 3 });
+  expect(job).toMatchObject({
+    id: created.id,
+    status: 'completed',
+    progress: { total: 3, succeeded: 3, failed: 0 },
+    credits: { consumed: 6 },
+    resultsCount: 3,
+  });
   expect(seen.at(-1)).toEqual(job);
 
   calls.length = 0;
@@ -151,7 +167,10 @@ it('an explicit Idempotency-Key replays the first job; retry, cancel and their s
 it('cancel refunds what was not crawled; waitFor gives up with CrawlWaitTimeoutError', async () => {
   const { client, projectId } = await setup();
   stack.simulator.setFaults([{ match: 'B0CLISLOW', fault: { kind: 'latency', ms: 1000 } }]);
-  const job = await client.jobs.create(projectId, { type: 'details', targets: ['B0CLISLOW1', 'B0CLISLOW2', 'B0CLISLOW3', 'B0CLISLOW4', 'B0CLISLOW5', 'B0CLISLOW6'] });
+  const job = await client.jobs.create(projectId, {
+    type: 'details',
+    targets: ['B0CLISLOW1', 'B0CLISLOW2', 'B0CLISLOW3', 'B0CLISLOW4', 'B0CLISLOW5', 'B0CLISLOW6'],
+  });
   const timeout = await client.jobs.waitFor(job.id, { intervalsMs: [50], timeoutMs: 200 }).catch((e: unknown) => e);
   expect(timeout).toBeInstanceOf(CrawlWaitTimeoutError);
   expect(['queued', 'running']).toContain((timeout as CrawlWaitTimeoutError).job.status);
@@ -177,7 +196,11 @@ it('400: VALIDATION_ERROR with every field problem in details, not retried', asy
   expect(calls).toHaveLength(1);
 
   const badQuery = await client.jobs.list(projectId, { limit: 1000 }).catch((e: unknown) => e);
-  expect(badQuery).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'query.limit', message: expect.any(String) }] });
+  expect(badQuery).toMatchObject({
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: [{ path: 'query.limit', message: expect.any(String) }],
+  });
   const missing = await client.jobs.get('job_doesnotexist').catch((e: unknown) => e);
   expect(missing).toMatchObject({ status: 404, code: 'NOT_FOUND', attempts: 1 });
   expect(calls).toHaveLength(3);
@@ -188,7 +211,9 @@ it('402: INSUFFICIENT_CREDITS with balance and cost, never retried, even with an
   const auto = await client.jobs.create(projectId, { type: 'details', targets: ['B0CLIENT01'] }).catch((e: unknown) => e);
   expect(auto).toBeInstanceOf(CrawlApiError);
   expect(auto).toMatchObject({ status: 402, code: 'INSUFFICIENT_CREDITS', details: { balance: 0, cost: 2 }, attempts: 1 });
-  const keyed = await client.jobs.create(projectId, { type: 'search', targets: ['usb c cable'] }, { idempotencyKey: 'k-402' }).catch((e: unknown) => e);
+  const keyed = await client.jobs
+    .create(projectId, { type: 'search', targets: ['usb c cable'] }, { idempotencyKey: 'k-402' })
+    .catch((e: unknown) => e);
   expect(keyed).toMatchObject({ status: 402, code: 'INSUFFICIENT_CREDITS', details: { balance: 0, cost: 5 } });
   expect(calls.map((c) => c.status)).toEqual([402, 402]);
 });
@@ -198,7 +223,9 @@ it('jobs.iterate pages through 45 jobs', async () => {
   const created = new Set<string>();
   for (let batch = 0; batch < 9; batch++) {
     const jobs = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => client.jobs.create(projectId, { type: 'details', targets: [`B0PAGE${String(batch * 5 + i).padStart(4, '0')}`] })),
+      Array.from({ length: 5 }, (_, i) =>
+        client.jobs.create(projectId, { type: 'details', targets: [`B0PAGE${String(batch * 5 + i).padStart(4, '0')}`] }),
+      ),
     );
     for (const j of jobs) created.add(j.id);
   }
@@ -225,25 +252,48 @@ it('webhooks: replace, get, a test delivery verified with the re-exported verify
   const receiver = await Receiver.start(() => 204);
   receivers.push(receiver);
   const [config] = await client.webhooks.replace(projectId, [{ name: 'orders', url: receiver.url, triggerAction: 'job.completed' }]);
-  expect(config).toMatchObject({ id: expect.any(String), name: 'orders', url: receiver.url, triggerAction: 'job.completed', enabled: true, secret: expect.any(String) });
+  expect(config).toMatchObject({
+    id: expect.any(String),
+    name: 'orders',
+    url: receiver.url,
+    triggerAction: 'job.completed',
+    enabled: true,
+    secret: expect.any(String),
+  });
   expect((await client.webhooks.get(projectId)).configs).toEqual([config]);
 
   const result = await client.webhooks.test(projectId, config!.id);
   expect(result).toMatchObject({ success: true, statusCode: 204, event: 'job.completed' });
   const [delivery] = await receiver.waitFor(1);
-  expect(verify(config!.secret, delivery!.body, delivery!.headers['x-service-signature'])).toEqual({ ok: true, timestamp: expect.any(Number) });
-  expect(verify('another secret', delivery!.body, delivery!.headers['x-service-signature'])).toEqual({ ok: false, reason: 'signature_mismatch' });
-  expect(JSON.parse(delivery!.body)).toMatchObject({ id: result.deliveryId, event: 'job.completed', projectId, test: true, data: { status: 'completed' } });
+  expect(verify(config!.secret, delivery!.body, delivery!.headers['x-service-signature'])).toEqual({
+    ok: true,
+    timestamp: expect.any(Number),
+  });
+  expect(verify('another secret', delivery!.body, delivery!.headers['x-service-signature'])).toEqual({
+    ok: false,
+    reason: 'signature_mismatch',
+  });
+  expect(JSON.parse(delivery!.body)).toMatchObject({
+    id: result.deliveryId,
+    event: 'job.completed',
+    projectId,
+    test: true,
+    data: { status: 'completed' },
+  });
 
   const { logs } = await client.webhooks.get(projectId, { logLimit: 5 });
-  expect(logs).toEqual([expect.objectContaining({ deliveryId: result.deliveryId, webhookId: config!.id, success: true, test: true, attempt: 1 })]);
+  expect(logs).toEqual([
+    expect.objectContaining({ deliveryId: result.deliveryId, webhookId: config!.id, success: true, test: true, attempt: 1 }),
+  ]);
 
   // keeping the id and sending the secret back keeps both
   const [kept] = await client.webhooks.replace(projectId, [{ ...config!, enabled: false }]);
   expect(kept).toMatchObject({ id: config!.id, secret: config!.secret, enabled: false });
   expect(await client.webhooks.replace(projectId, [])).toEqual([]);
 
-  const bad = await client.webhooks.replace(projectId, [{ url: 'ftp://example.com', triggerAction: 'job.completed' }]).catch((e: unknown) => e);
+  const bad = await client.webhooks
+    .replace(projectId, [{ url: 'ftp://example.com', triggerAction: 'job.completed' }])
+    .catch((e: unknown) => e);
   expect(bad).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
 });
 
@@ -251,7 +301,14 @@ it('schedules: create, get, list, iterate, update, delete', async () => {
   const { client, projectId } = await setup();
   const crawlConfig = { type: 'details' as const, targets: ['B0SCHED001'], config: { marketplace: 'US' } };
   const created = await client.schedules.create(projectId, { cron: '0 9 * * 1', crawlConfig });
-  expect(created).toMatchObject({ projectId, cron: '0 9 * * 1', enabled: true, nextRunAt: expect.any(String), lastRunAt: null, crawlConfig: { type: 'details', targets: ['B0SCHED001'], config: { marketplace: 'US', lang: null } } });
+  expect(created).toMatchObject({
+    projectId,
+    cron: '0 9 * * 1',
+    enabled: true,
+    nextRunAt: expect.any(String),
+    lastRunAt: null,
+    crawlConfig: { type: 'details', targets: ['B0SCHED001'], config: { marketplace: 'US', lang: null } },
+  });
   expect(new Date(created.nextRunAt!).getUTCDay()).toBe(1);
   const second = await client.schedules.create(projectId, { cron: '0 */30 * * * *', crawlConfig, enabled: false });
   expect(second.nextRunAt).toBeNull();

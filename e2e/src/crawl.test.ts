@@ -20,7 +20,11 @@ withFixtures('a search job completes with one row per result card, in page order
   const tenant = await stack.tenant();
   const id = await stack.createJob(tenant, { type: 'search', targets: ['portable charger'] });
   const job = await stack.waitForJob(id);
-  expect(job).toMatchObject({ status: 'completed', progress: { total: 1, succeeded: 1, failed: 0 }, credits: { reserved: 5, consumed: 5, refunded: 0 } });
+  expect(job).toMatchObject({
+    status: 'completed',
+    progress: { total: 1, succeeded: 1, failed: 0 },
+    credits: { reserved: 5, consumed: 5, refunded: 0 },
+  });
   const expected = parseSearchPage(fs.readFileSync(path.join(FIXTURES, 'search-US-portable-charger.html'), 'utf8'), {
     marketplace: 'US',
     origin: stack.simulator.url,
@@ -28,7 +32,12 @@ withFixtures('a search job completes with one row per result card, in page order
   const res = await stack.http.get(`/v1/key/jobs/${id}/results?limit=1000`).set(auth(tenant));
   expect(res.body.pagination.total).toBe(expected.length);
   expect(res.body.data.map((r: { asin: string }) => r.asin)).toEqual(expected.map((c) => c.asin));
-  expect(res.body.data[0]).toMatchObject({ keyword: 'portable charger', position: 1, parserVersion: expect.any(String), missingFields: expect.any(Array) });
+  expect(res.body.data[0]).toMatchObject({
+    keyword: 'portable charger',
+    position: 1,
+    parserVersion: expect.any(String),
+    missingFields: expect.any(Array),
+  });
   expect(job.resultsCount).toBe(expected.length);
   const sponsored = res.body.data.filter((r: { isSponsored: boolean }) => r.isSponsored);
   expect(sponsored.every((r: { organicPosition: number | null }) => r.organicPosition === null)).toBe(true);
@@ -37,7 +46,11 @@ withFixtures('a search job completes with one row per result card, in page order
 withFixtures('a details job completes with the parsed product for each target, and sends browser headers', async () => {
   const tenant = await stack.tenant();
   stack.simulator.resetLog();
-  const id = await stack.createJob(tenant, { type: 'details', targets: ['B0DR8G428S', 'https://www.amazon.com/dp/B073WRF565'], config: { lang: 'en-GB' } });
+  const id = await stack.createJob(tenant, {
+    type: 'details',
+    targets: ['B0DR8G428S', 'https://www.amazon.com/dp/B073WRF565'],
+    config: { lang: 'en-GB' },
+  });
   const job = await stack.waitForJob(id);
   expect(job).toMatchObject({ status: 'completed', progress: { succeeded: 2, failed: 0 }, credits: { consumed: 4, refunded: 0 } });
   const res = await stack.http.get(`/v1/key/jobs/${id}/results`).set(auth(tenant));
@@ -90,7 +103,13 @@ it('404, 503 storms, blocks and timeouts end in their documented per-target outc
   const job = await stack.waitForJob(id, 60_000);
   expect(job.status).toBe('completed'); // one target succeeded
   const codes = Object.fromEntries(job.errors.map((e: { target: string; code: string }) => [e.target, e.code]));
-  expect(codes).toEqual({ B0NOTFOUND: 'NOT_FOUND', B0STORM503: 'UPSTREAM_ERROR', B0BLOCKED1: 'BLOCKED', B0TIMEOUT1: 'UPSTREAM_ERROR', B0RESET001: 'UPSTREAM_ERROR' });
+  expect(codes).toEqual({
+    B0NOTFOUND: 'NOT_FOUND',
+    B0STORM503: 'UPSTREAM_ERROR',
+    B0BLOCKED1: 'BLOCKED',
+    B0TIMEOUT1: 'UPSTREAM_ERROR',
+    B0RESET001: 'UPSTREAM_ERROR',
+  });
   const hits = (asin: string) => stack.simulator.requests().filter((r) => r.path.includes(asin)).length;
   expect(hits('B0NOTFOUND')).toBe(1); // 404 is final
   expect(hits('B0STORM503')).toBe(4); // every attempt

@@ -43,7 +43,12 @@ async function exports(tenant: Tenant, id: string) {
   expect(llmExportSchema.safeParse(llm.body).success).toBe(true);
   const json = await stack.http.get(`/v1/key/jobs/${id}/export?format=json`).set(auth(tenant));
   expect(json.status).toBe(200);
-  return { header: csv.text.split('\r\n')[0]!.split(','), csvRows: csv.text.trim().split('\r\n').length - 1, llm: llm.body, json: json.body };
+  return {
+    header: csv.text.split('\r\n')[0]!.split(','),
+    csvRows: csv.text.trim().split('\r\n').length - 1,
+    llm: llm.body,
+    json: json.body,
+  };
 }
 
 const requested = (prefix: string) =>
@@ -57,7 +62,15 @@ withFixtures('offers: one page per product, one item per offer with the product 
   stack.simulator.resetLog();
   const id = await stack.createJob(tenant, { type: 'offers', targets: ['0133356728', 'https://www.amazon.com/dp/B0OFFERS01/ref=x'] });
   const job = await stack.waitForJob(id);
-  expect(job).toMatchObject({ type: 'offers', status: 'completed', pages: null, sort: null, progress: { total: 2, succeeded: 2, failed: 0 }, credits: { reserved: 4, consumed: 4, refunded: 0 }, errors: [] });
+  expect(job).toMatchObject({
+    type: 'offers',
+    status: 'completed',
+    pages: null,
+    sort: null,
+    progress: { total: 2, succeeded: 2, failed: 0 },
+    credits: { reserved: 4, consumed: 4, refunded: 0 },
+    errors: [],
+  });
   expect(requested('/gp/offer-listing/').sort()).toEqual(['/gp/offer-listing/0133356728', '/gp/offer-listing/B0OFFERS01']);
 
   const rows = await results(tenant, id);
@@ -71,64 +84,90 @@ withFixtures('offers: one page per product, one item per offer with the product 
 
   const out = await exports(tenant, id);
   expect(out.header.slice(0, 5)).toEqual(['target', 'asin', 'position', 'price_amount', 'price_currency']);
-  expect(out.header).toEqual(expect.arrayContaining(['seller_name', 'seller_id', 'is_buy_box', 'fulfilled_by_amazon', 'missing_fields', 'parser_version']));
+  expect(out.header).toEqual(
+    expect.arrayContaining(['seller_name', 'seller_id', 'is_buy_box', 'fulfilled_by_amazon', 'missing_fields', 'parser_version']),
+  );
   expect(out.csvRows).toBe(rows.length);
   expect(out.llm.items[0]).toMatchObject({ source: 'offers', asin: rows[0]!.asin, rank: rows[0]!.position, condition: rows[0]!.condition });
   expect(out.json).toHaveLength(rows.length);
   expect(await stack.gateway.credits.ledgerTotals(tenant.organizationId)).toEqual({ grant: 100, reserve: 4, refund: 0, consume: 4 });
 });
 
-withFixtures('bestsellers: the list path is re-rooted on the origin; items in rank order (lazy ones with null card fields); 5 credits per list', async () => {
-  const tenant = await stack.tenant({ credits: 100 });
-  stack.simulator.resetLog();
-  const list = 'https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0?pg=1#top';
-  const id = await stack.createJob(tenant, { type: 'bestsellers', targets: [list, 'https://www.amazon.com/gp/bestsellers/books'] });
-  const job = await stack.waitForJob(id);
-  expect(job).toMatchObject({ status: 'completed', progress: { succeeded: 2, failed: 0 }, credits: { reserved: 10, consumed: 10, refunded: 0 } });
-  expect(requested('/Best-Sellers-').concat(requested('/gp/bestsellers/')).sort()).toEqual(['/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0', '/gp/bestsellers/books']);
-  expect(job.targets[0]).toBe('https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0?pg=1');
+withFixtures(
+  'bestsellers: the list path is re-rooted on the origin; items in rank order (lazy ones with null card fields); 5 credits per list',
+  async () => {
+    const tenant = await stack.tenant({ credits: 100 });
+    stack.simulator.resetLog();
+    const list = 'https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0?pg=1#top';
+    const id = await stack.createJob(tenant, { type: 'bestsellers', targets: [list, 'https://www.amazon.com/gp/bestsellers/books'] });
+    const job = await stack.waitForJob(id);
+    expect(job).toMatchObject({
+      status: 'completed',
+      progress: { succeeded: 2, failed: 0 },
+      credits: { reserved: 10, consumed: 10, refunded: 0 },
+    });
+    expect(requested('/Best-Sellers-').concat(requested('/gp/bestsellers/')).sort()).toEqual([
+      '/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0',
+      '/gp/bestsellers/books',
+    ]);
+    expect(job.targets[0]).toBe('https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0?pg=1');
 
-  const rows = await results(tenant, id);
-  for (const row of rows) expect(bestsellerResultItemSchema.safeParse(row).success).toBe(true);
-  const electronics = rows.filter((r) => r.target === job.targets[0]);
-  expect(electronics.length).toBeGreaterThan(10);
-  const ranks = electronics.map((r) => r.rank);
-  expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-  expect(electronics[0]).toMatchObject({ rank: 1, category: expect.any(String) });
-  for (const lazy of electronics.filter((r) => r.title === null && r.image === null)) {
-    expect(lazy.missingFields).toEqual(['title', 'image', 'price', 'rating', 'reviewsCount']);
-    expect(lazy.url).toBe(`${stack.simulator.url}/dp/${lazy.asin}`);
-  }
+    const rows = await results(tenant, id);
+    for (const row of rows) expect(bestsellerResultItemSchema.safeParse(row).success).toBe(true);
+    const electronics = rows.filter((r) => r.target === job.targets[0]);
+    expect(electronics.length).toBeGreaterThan(10);
+    const ranks = electronics.map((r) => r.rank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(electronics[0]).toMatchObject({ rank: 1, category: expect.any(String) });
+    for (const lazy of electronics.filter((r) => r.title === null && r.image === null)) {
+      expect(lazy.missingFields).toEqual(['title', 'image', 'price', 'rating', 'reviewsCount']);
+      expect(lazy.url).toBe(`${stack.simulator.url}/dp/${lazy.asin}`);
+    }
 
-  const out = await exports(tenant, id);
-  expect(out.header.slice(0, 5)).toEqual(['target', 'category', 'rank', 'asin', 'title']);
-  expect(out.csvRows).toBe(rows.length);
-  expect(out.llm.items[0]).toMatchObject({ source: 'bestsellers', rank: rows[0]!.rank, asin: rows[0]!.asin });
-});
+    const out = await exports(tenant, id);
+    expect(out.header.slice(0, 5)).toEqual(['target', 'category', 'rank', 'asin', 'title']);
+    expect(out.csvRows).toBe(rows.length);
+    expect(out.llm.items[0]).toMatchObject({ source: 'bestsellers', rank: rows[0]!.rank, asin: rows[0]!.asin });
+  },
+);
 
-withFixtures('reviews: pages with sortBy, stop early at the last page, 2 credits per page crawled (the rest refunded); the summary on every item', async () => {
-  const tenant = await stack.tenant({ credits: 100 });
-  stack.simulator.setPageCounts({ B0REVIEWS1: 2 });
-  stack.simulator.resetLog();
-  const id = await stack.createJob(tenant, { type: 'reviews', targets: ['B0REVIEWS1'], config: { pages: 4, sort: 'recent' } });
-  const job = await stack.waitForJob(id);
-  expect(job).toMatchObject({ status: 'completed', pages: 4, sort: 'recent', progress: { succeeded: 1 }, credits: { reserved: 8, consumed: 4, refunded: 4 }, errors: [], notes: [] });
-  expect(requested('/product-reviews/')).toEqual(['/product-reviews/B0REVIEWS1?pageNumber=1&sortBy=recent', '/product-reviews/B0REVIEWS1?pageNumber=2&sortBy=recent']);
+withFixtures(
+  'reviews: pages with sortBy, stop early at the last page, 2 credits per page crawled (the rest refunded); the summary on every item',
+  async () => {
+    const tenant = await stack.tenant({ credits: 100 });
+    stack.simulator.setPageCounts({ B0REVIEWS1: 2 });
+    stack.simulator.resetLog();
+    const id = await stack.createJob(tenant, { type: 'reviews', targets: ['B0REVIEWS1'], config: { pages: 4, sort: 'recent' } });
+    const job = await stack.waitForJob(id);
+    expect(job).toMatchObject({
+      status: 'completed',
+      pages: 4,
+      sort: 'recent',
+      progress: { succeeded: 1 },
+      credits: { reserved: 8, consumed: 4, refunded: 4 },
+      errors: [],
+      notes: [],
+    });
+    expect(requested('/product-reviews/')).toEqual([
+      '/product-reviews/B0REVIEWS1?pageNumber=1&sortBy=recent',
+      '/product-reviews/B0REVIEWS1?pageNumber=2&sortBy=recent',
+    ]);
 
-  const rows = await results(tenant, id);
-  for (const row of rows) expect(reviewResultItemSchema.safeParse(row).success).toBe(true);
-  expect(new Set(rows.map((r) => r.page))).toEqual(new Set([1, 2]));
-  expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
-  expect(rows.every((r) => r.asin === 'B0REVIEWS1' && r.target === 'B0REVIEWS1')).toBe(true);
-  expect(rows[0]!.product).toMatchObject({ rating: expect.any(Number), ratingsCount: expect.any(Number), histogram: expect.any(Object) });
-  expect(rows.every((r) => JSON.stringify(r.product) === JSON.stringify(rows[0]!.product))).toBe(true);
+    const rows = await results(tenant, id);
+    for (const row of rows) expect(reviewResultItemSchema.safeParse(row).success).toBe(true);
+    expect(new Set(rows.map((r) => r.page))).toEqual(new Set([1, 2]));
+    expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+    expect(rows.every((r) => r.asin === 'B0REVIEWS1' && r.target === 'B0REVIEWS1')).toBe(true);
+    expect(rows[0]!.product).toMatchObject({ rating: expect.any(Number), ratingsCount: expect.any(Number), histogram: expect.any(Object) });
+    expect(rows.every((r) => JSON.stringify(r.product) === JSON.stringify(rows[0]!.product))).toBe(true);
 
-  const out = await exports(tenant, id);
-  expect(out.header.slice(0, 5)).toEqual(['target', 'asin', 'page', 'id', 'rating']);
-  expect(out.header).toEqual(expect.arrayContaining(['product_rating', 'product_ratings_count', 'product_histogram']));
-  expect(out.llm.items[0]).toMatchObject({ source: 'reviews', reviewId: rows[0]!.id, description: rows[0]!.body, page: 1 });
-  expect(await stack.gateway.credits.ledgerTotals(tenant.organizationId)).toEqual({ grant: 100, reserve: 8, refund: 4, consume: 4 });
-});
+    const out = await exports(tenant, id);
+    expect(out.header.slice(0, 5)).toEqual(['target', 'asin', 'page', 'id', 'rating']);
+    expect(out.header).toEqual(expect.arrayContaining(['product_rating', 'product_ratings_count', 'product_histogram']));
+    expect(out.llm.items[0]).toMatchObject({ source: 'reviews', reviewId: rows[0]!.id, description: rows[0]!.body, page: 1 });
+    expect(await stack.gateway.credits.ledgerTotals(tenant.organizationId)).toEqual({ grant: 100, reserve: 8, refund: 4, consume: 4 });
+  },
+);
 
 it('reviews behind a sign-in wall fail as BLOCKED with a message that says so, all refunded; never an empty success', async () => {
   const tenant = await stack.tenant({ credits: 100 });
@@ -149,9 +188,16 @@ it('reviews behind a sign-in wall fail as BLOCKED with a message that says so, a
 
 withFixtures("an offer listing of another product than the target's is PARSE_ERROR, never its result", async () => {
   const tenant = await stack.tenant({ credits: 100 });
-  stack.simulator.setFaults([{ match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['0133356728', '1133958095']] } }]);
+  stack.simulator.setFaults([
+    { match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['0133356728', '1133958095']] } },
+  ]);
   const id = await stack.createJob(tenant, { type: 'offers', targets: ['0133356728'] });
-  expect(await stack.waitForJob(id)).toMatchObject({ status: 'failed', resultsCount: 0, credits: { refunded: 2 }, errors: [{ target: '0133356728', code: 'PARSE_ERROR' }] });
+  expect(await stack.waitForJob(id)).toMatchObject({
+    status: 'failed',
+    resultsCount: 0,
+    credits: { refunded: 2 },
+    errors: [{ target: '0133356728', code: 'PARSE_ERROR' }],
+  });
 });
 
 it('validation: list URL path and host, sort only on reviews, pages per type; nothing reserved', async () => {
@@ -160,12 +206,23 @@ it('validation: list URL path and host, sort only on reviews, pages per type; no
   const refused = async (body: object, path: string, message: RegExp) => {
     const res = await create(body);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: expect.arrayContaining([expect.objectContaining({ path, message: expect.stringMatching(message) })]) });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: expect.arrayContaining([expect.objectContaining({ path, message: expect.stringMatching(message) })]),
+    });
   };
   await refused({ type: 'bestsellers', targets: ['https://www.amazon.com/dp/B0TEST0001'] }, 'body.targets.0', /path must start with/);
-  await refused({ type: 'bestsellers', targets: ['https://www.amazon.com//evil.example/zgbs/x'] }, 'body.targets.0', /path must start with/);
+  await refused(
+    { type: 'bestsellers', targets: ['https://www.amazon.com//evil.example/zgbs/x'] },
+    'body.targets.0',
+    /path must start with/,
+  );
   await refused({ type: 'bestsellers', targets: ['https://evil.example/zgbs/electronics'] }, 'body.targets.0', /not an Amazon marketplace/);
-  await refused({ type: 'bestsellers', targets: ['https://www.amazon.de/zgbs/electronics'], config: { marketplace: 'US' } }, 'body.targets.0', /marketplace DE/);
+  await refused(
+    { type: 'bestsellers', targets: ['https://www.amazon.de/zgbs/electronics'], config: { marketplace: 'US' } },
+    'body.targets.0',
+    /marketplace DE/,
+  );
   await refused({ type: 'bestsellers', targets: ['electronics'] }, 'body.targets.0', /best-seller list URL/);
   await refused({ type: 'offers', targets: ['B0TEST0001'], config: { sort: 'recent' } }, 'body.config.sort', /reviews jobs only/);
   await refused({ type: 'offers', targets: ['B0TEST0001'], config: { pages: 2 } }, 'body.config.pages', /search and reviews jobs only/);
@@ -179,7 +236,10 @@ it('validation: list URL path and host, sort only on reviews, pages per type; no
   const de = await create({ type: 'bestsellers', targets: ['https://www.amazon.de/gp/bestsellers/books'] });
   expect(de.status).toBe(202);
   expect(de.body.data).toMatchObject({ marketplace: 'DE', credits: { reserved: 5 } });
-  const estimate = await stack.http.post(`/v1/key/projects/${tenant.projectId}/jobs/estimate`).set(auth(tenant)).send({ type: 'reviews', targets: ['B0TEST0001', 'B0TEST0002'], config: { pages: 10 } });
+  const estimate = await stack.http
+    .post(`/v1/key/projects/${tenant.projectId}/jobs/estimate`)
+    .set(auth(tenant))
+    .send({ type: 'reviews', targets: ['B0TEST0001', 'B0TEST0002'], config: { pages: 10 } });
   expect(estimate.body.data).toMatchObject({ targets: 2, pages: 10, creditsPerTarget: 20, cost: 40 });
 });
 
@@ -200,60 +260,81 @@ it('results, exports and retries of the new types are scoped to the project (ano
   expect(retry.body.data).toMatchObject({ type: 'offers', credits: { reserved: 2 } });
 });
 
-withFixtures('change tracking: the lowest new price and the review count change as product.changed events; best-seller rank moves in compare', async () => {
-  const tenant = await stack.tenant({ credits: 1000 });
-  const changes = async () =>
-    (await new EventRepository(stack.db).listForProject(tenant.projectId))
-      .filter((e) => e.type === 'product.changed')
-      .map((e) => ({ asin: (e.data as any).asin, changes: (e.data as any).changes }));
-  const offers = { type: 'offers', targets: ['0133356728'] };
+withFixtures(
+  'change tracking: the lowest new price and the review count change as product.changed events; best-seller rank moves in compare',
+  async () => {
+    const tenant = await stack.tenant({ credits: 1000 });
+    const changes = async () =>
+      (await new EventRepository(stack.db).listForProject(tenant.projectId))
+        .filter((e) => e.type === 'product.changed')
+        .map((e) => ({ asin: (e.data as any).asin, changes: (e.data as any).changes }));
+    const offers = { type: 'offers', targets: ['0133356728'] };
 
-  // The saved listing is the legacy layout, which marks no buy box: it observes the lowest new price ($197.32) only.
-  expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
-  // a used offer's price is no change of the product
-  stack.simulator.setFaults([{ match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['$189.74', '$179.74']] } }]);
-  expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
-  expect(await changes()).toEqual([]);
-  stack.simulator.setFaults([{ match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['$197.32', '$187.32']] } }]);
-  expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
-  expect(await changes()).toEqual([{ asin: '0133356728', changes: [{ field: 'lowestNewPrice', from: 197.32, to: 187.32 }] }]);
-  const timeline = await stack.http.get(`/v1/key/projects/${tenant.projectId}/tracked-targets/0133356728/timeline?marketplace=US`).set(auth(tenant));
-  expect(timeline.status).toBe(200);
-  expect(timeline.body.data.map((e: any) => [e.source, e.snapshot.lowestNewPrice, e.snapshot.seller])).toEqual([
-    ['offers', 187.32, null],
-    ['offers', 197.32, null],
-    ['offers', 197.32, null],
-  ]);
+    // The saved listing is the legacy layout, which marks no buy box: it observes the lowest new price ($197.32) only.
+    expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
+    // a used offer's price is no change of the product
+    stack.simulator.setFaults([{ match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['$189.74', '$179.74']] } }]);
+    expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
+    expect(await changes()).toEqual([]);
+    stack.simulator.setFaults([{ match: '/gp/offer-listing/0133356728', fault: { kind: 'rewrite', replace: [['$197.32', '$187.32']] } }]);
+    expect(await stack.waitForJob(await stack.createJob(tenant, offers))).toMatchObject({ status: 'completed' });
+    expect(await changes()).toEqual([{ asin: '0133356728', changes: [{ field: 'lowestNewPrice', from: 197.32, to: 187.32 }] }]);
+    const timeline = await stack.http
+      .get(`/v1/key/projects/${tenant.projectId}/tracked-targets/0133356728/timeline?marketplace=US`)
+      .set(auth(tenant));
+    expect(timeline.status).toBe(200);
+    expect(timeline.body.data.map((e: any) => [e.source, e.snapshot.lowestNewPrice, e.snapshot.seller])).toEqual([
+      ['offers', 187.32, null],
+      ['offers', 197.32, null],
+      ['offers', 197.32, null],
+    ]);
 
-  const reviews = { type: 'reviews', targets: ['B0TRACKRV1'] };
-  expect(await stack.waitForJob(await stack.createJob(tenant, reviews))).toMatchObject({ status: 'completed' });
-  stack.simulator.setFaults([{ match: '/product-reviews/B0TRACKRV1', fault: { kind: 'rewrite', replace: [['25,181 global ratings', '25,190 global ratings']] } }]);
-  expect(await stack.waitForJob(await stack.createJob(tenant, reviews))).toMatchObject({ status: 'completed' });
-  expect((await changes()).filter((c) => c.asin === 'B0TRACKRV1')).toEqual([{ asin: 'B0TRACKRV1', changes: [{ field: 'reviewsCount', from: 25181, to: 25190 }] }]);
+    const reviews = { type: 'reviews', targets: ['B0TRACKRV1'] };
+    expect(await stack.waitForJob(await stack.createJob(tenant, reviews))).toMatchObject({ status: 'completed' });
+    stack.simulator.setFaults([
+      { match: '/product-reviews/B0TRACKRV1', fault: { kind: 'rewrite', replace: [['25,181 global ratings', '25,190 global ratings']] } },
+    ]);
+    expect(await stack.waitForJob(await stack.createJob(tenant, reviews))).toMatchObject({ status: 'completed' });
+    expect((await changes()).filter((c) => c.asin === 'B0TRACKRV1')).toEqual([
+      { asin: 'B0TRACKRV1', changes: [{ field: 'reviewsCount', from: 25181, to: 25190 }] },
+    ]);
 
-  const list = { type: 'bestsellers', targets: ['https://www.amazon.com/zgbs/electronics'] };
-  const before = await stack.createJob(tenant, list);
-  await stack.waitForJob(before);
-  stack.simulator.setFaults([{ match: '/zgbs/electronics', fault: { kind: 'rewrite', replace: [['B08JHCVHTY', 'XSWAPXSWAP'], ['B0DCH8VDXF', 'B08JHCVHTY'], ['XSWAPXSWAP', 'B0DCH8VDXF']] } }]);
-  const after = await stack.createJob(tenant, list);
-  await stack.waitForJob(after);
-  const compare = await stack.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${before}&to=${after}`).set(auth(tenant));
-  expect(compare.status).toBe(200);
-  expect(compare.body.data.summary).toMatchObject({ onlyInFrom: 0, onlyInTo: 0, moved: 2 });
-  expect(compare.body.data.moved).toEqual(
-    expect.arrayContaining([
-      { asin: 'B08JHCVHTY', keyword: list.targets[0], from: 1, to: 2, delta: 1 },
-      { asin: 'B0DCH8VDXF', keyword: list.targets[0], from: 2, to: 1, delta: -1 },
-    ]),
-  );
-  // A best-seller list feeds compare only: no product.changed from list cards.
-  expect((await changes()).map((c) => c.asin).sort()).toEqual(['0133356728', 'B0TRACKRV1']);
+    const list = { type: 'bestsellers', targets: ['https://www.amazon.com/zgbs/electronics'] };
+    const before = await stack.createJob(tenant, list);
+    await stack.waitForJob(before);
+    stack.simulator.setFaults([
+      {
+        match: '/zgbs/electronics',
+        fault: {
+          kind: 'rewrite',
+          replace: [
+            ['B08JHCVHTY', 'XSWAPXSWAP'],
+            ['B0DCH8VDXF', 'B08JHCVHTY'],
+            ['XSWAPXSWAP', 'B0DCH8VDXF'],
+          ],
+        },
+      },
+    ]);
+    const after = await stack.createJob(tenant, list);
+    await stack.waitForJob(after);
+    const compare = await stack.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${before}&to=${after}`).set(auth(tenant));
+    expect(compare.status).toBe(200);
+    expect(compare.body.data.summary).toMatchObject({ onlyInFrom: 0, onlyInTo: 0, moved: 2 });
+    expect(compare.body.data.moved).toEqual(
+      expect.arrayContaining([
+        { asin: 'B08JHCVHTY', keyword: list.targets[0], from: 1, to: 2, delta: 1 },
+        { asin: 'B0DCH8VDXF', keyword: list.targets[0], from: 2, to: 1, delta: -1 },
+      ]),
+    );
+    // A best-seller list feeds compare only: no product.changed from list cards.
+    expect((await changes()).map((c) => c.asin).sort()).toEqual(['0133356728', 'B0TRACKRV1']);
 
-  const offersJob = await stack.createJob(tenant, { type: 'offers', targets: ['0133356728'] });
-  const refused = await stack.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${before}&to=${offersJob}`).set(auth(tenant));
-  expect(refused.status).toBe(400);
-  expect(refused.body.error.code).toBe('VALIDATION_ERROR');
-});
+    const offersJob = await stack.createJob(tenant, { type: 'offers', targets: ['0133356728'] });
+    const refused = await stack.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${before}&to=${offersJob}`).set(auth(tenant));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('VALIDATION_ERROR');
+  },
+);
 
 it('change tracking on the AOD layout: the buy-box seller and price (and the lowest new price they set) change as product.changed events', async () => {
   const tenant = await stack.tenant({ credits: 1000 });
@@ -293,11 +374,24 @@ it('change tracking on the AOD layout: the buy-box seller and price (and the low
     }
     expect(html).not.toContain(newPrice);
 
-    stack.simulator.setFaults([{ match: `/gp/offer-listing/${asin}`, fault: { kind: 'rewrite', replace: [[oldPrice, newPrice], [buyBox.seller.name, newSeller]] } }]);
+    stack.simulator.setFaults([
+      {
+        match: `/gp/offer-listing/${asin}`,
+        fault: {
+          kind: 'rewrite',
+          replace: [
+            [oldPrice, newPrice],
+            [buyBox.seller.name, newSeller],
+          ],
+        },
+      },
+    ]);
     const second = await stack.createJob(tenant, offers);
     expect(await stack.waitForJob(second)).toMatchObject({ status: 'completed' });
     const after = await results(tenant, second);
-    expect(after.filter((r) => r.isBuyBox === true).map((r) => [r.position, r.seller.name, r.price.amount])).toEqual([[1, newSeller, newAmount]]);
+    expect(after.filter((r) => r.isBuyBox === true).map((r) => [r.position, r.seller.name, r.price.amount])).toEqual([
+      [1, newSeller, newAmount],
+    ]);
 
     // The buy box was the cheapest New offer and got cheaper still: the lowest new price follows it.
     expect(await changes()).toEqual([
@@ -307,7 +401,9 @@ it('change tracking on the AOD layout: the buy-box seller and price (and the low
         { field: 'lowestNewPrice', from: buyBox.price.amount, to: newAmount },
       ],
     ]);
-    const timeline = await stack.http.get(`/v1/key/projects/${tenant.projectId}/tracked-targets/${asin}/timeline?marketplace=US`).set(auth(tenant));
+    const timeline = await stack.http
+      .get(`/v1/key/projects/${tenant.projectId}/tracked-targets/${asin}/timeline?marketplace=US`)
+      .set(auth(tenant));
     expect(timeline.status).toBe(200);
     expect(timeline.body.data.map((e: any) => [e.source, e.snapshot.seller, e.snapshot.price, e.snapshot.lowestNewPrice])).toEqual([
       ['offers', newSeller, newAmount, newAmount],

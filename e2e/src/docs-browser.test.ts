@@ -25,25 +25,38 @@ afterAll(async () => {
   await stack.close();
 });
 
-maybe('renders the interactive docs offline with every endpoint', async () => {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  try {
-    const page = await browser.newPage();
-    const external: string[] = [];
-    page.on('request', (req) => {
-      if (!req.url().startsWith(url)) external.push(req.url());
+maybe(
+  'renders the interactive docs offline with every endpoint',
+  async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
-    await page.goto(`${url}/docs`);
-    await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
-    const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''));
-    const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    for (const path of Object.keys(doc.paths)) expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain(path);
-    expect(await page.textContent('body')).toContain('Crawl Data Service API');
-    expect(external).toEqual([]); // works offline: nothing fetched from elsewhere
-  } finally {
-    await browser.close();
-  }
-}, 60_000);
+    try {
+      const page = await browser.newPage();
+      const external: string[] = [];
+      page.on('request', (req) => {
+        if (!req.url().startsWith(url)) external.push(req.url());
+      });
+      await page.goto(`${url}/docs`);
+      await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
+      const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''));
+      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      for (const path of Object.keys(doc.paths)) expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain(path);
+      expect(await page.textContent('body')).toContain('Crawl Data Service API');
+      expect(external).toEqual([]); // works offline: nothing fetched from elsewhere
+    } finally {
+      await browser.close();
+    }
+  },
+  60_000,
+);

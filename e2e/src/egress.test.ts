@@ -9,7 +9,8 @@ import { type RecordingServer as Recorder, startRecordingServer, type TestTenant
 import { auth, type Stack, startStack } from './stack';
 
 /** A canary (default) or a CONNECT proxy (`tunnel`) that records what it is asked for. */
-const listen = (options: { tunnel?: boolean } = {}): Promise<Recorder> => startRecordingServer(undefined, options.tunnel ? tunnelConnect : undefined);
+const listen = (options: { tunnel?: boolean } = {}): Promise<Recorder> =>
+  startRecordingServer(undefined, options.tunnel ? tunnelConnect : undefined);
 
 let stack: Stack;
 let canary: Recorder;
@@ -96,7 +97,11 @@ it('redirects are followed only within the marketplace origin; one elsewhere fai
   ]);
   const targets = ['B0REDIRIN1', 'B0REDIROUT', 'B0REDIRPRL', 'B0REDIRBSL', 'B0REDIRLP1'];
   const job = await withWorker({}, () => finishedJob({ type: 'details', targets }));
-  expect(job).toMatchObject({ status: 'completed', progress: { total: 5, succeeded: 1, failed: 4 }, credits: { consumed: 2, refunded: 8 } });
+  expect(job).toMatchObject({
+    status: 'completed',
+    progress: { total: 5, succeeded: 1, failed: 4 },
+    credits: { consumed: 2, refunded: 8 },
+  });
   expect(Object.fromEntries(job.errors.map((e: { target: string; code: string }) => [e.target, e.code]))).toEqual({
     B0REDIROUT: 'UPSTREAM_ERROR',
     B0REDIRPRL: 'UPSTREAM_ERROR',
@@ -115,7 +120,9 @@ it('through a proxy, tunnels go only to the origin; an unreachable proxy is a ge
   const proxy = await listen({ tunnel: true });
   try {
     stack.simulator.setFaults([{ match: 'B0REDIROUT', fault: { kind: 'redirect', location: `http://127.0.0.1:${canary.port}/` } }]);
-    const job = await withWorker({ PROXY_URLS: proxy.url }, () => finishedJob({ type: 'details', targets: [...hostileTargets(), 'B0REDIROUT'] }));
+    const job = await withWorker({ PROXY_URLS: proxy.url }, () =>
+      finishedJob({ type: 'details', targets: [...hostileTargets(), 'B0REDIROUT'] }),
+    );
     expect(job).toMatchObject({ status: 'completed', progress: { succeeded: 4, failed: 1 } });
     expectGenericErrors(job);
     expect(canary.hits).toEqual([]);
@@ -127,7 +134,9 @@ it('through a proxy, tunnels go only to the origin; an unreachable proxy is a ge
 
   const dead = await listen();
   await dead.close();
-  const failed = await withWorker({ PROXY_URLS: `http://proxyuser:s3cret@127.0.0.1:${dead.port}` }, () => finishedJob({ type: 'details', targets: ['B0PROXYDN1'] }));
+  const failed = await withWorker({ PROXY_URLS: `http://proxyuser:s3cret@127.0.0.1:${dead.port}` }, () =>
+    finishedJob({ type: 'details', targets: ['B0PROXYDN1'] }),
+  );
   expect(failed).toMatchObject({ status: 'failed', errors: [{ target: 'B0PROXYDN1', code: 'UPSTREAM_ERROR' }], credits: { refunded: 2 } });
   expectGenericErrors(failed);
   expect(JSON.stringify(failed.errors)).not.toContain(String(dead.port));

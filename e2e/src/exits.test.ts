@@ -22,7 +22,8 @@ afterEach(async () => {
 });
 afterAll(() => stack.close());
 
-const asins = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `B0${prefix}${String(i).padStart(8 - prefix.length, '0')}`);
+const asins = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `B0${prefix}${String(i).padStart(8 - prefix.length, '0')}`);
 
 it('uses every configured proxy', async () => {
   await stack.startWorker({ CRAWL_CONCURRENCY: '16' });
@@ -41,7 +42,9 @@ it('holds the per-exit limit across two worker processes: the anti-bot rule neve
   const { CRAWL_EXIT_RPS: _fast, ...env } = stack.workerEnv;
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
-    processes.push(ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...env, CRAWL_CONCURRENCY: '16', METRICS_PORT: String(port) }));
+    processes.push(
+      ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...env, CRAWL_CONCURRENCY: '16', METRICS_PORT: String(port) }),
+    );
     await waitForHttp(`http://127.0.0.1:${port}/healthz`);
   }
   const tenant = await stack.tenant({ credits: 1_000 });

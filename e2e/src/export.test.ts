@@ -30,18 +30,27 @@ it('exports a completed job as json, csv and llm with stable columns and a filen
   expect(json.headers['content-disposition']).toBe(`attachment; filename="${id}-details.json"`);
   expect(json.body).toEqual(results);
 
-  const csv = await stack.http.get(`/v1/key/jobs/${id}/export?format=csv`).set(auth(tenant)).buffer(true).parse((res, cb) => {
-    let text = '';
-    res.setEncoding('utf8');
-    res.on('data', (c: string) => (text += c));
-    res.on('end', () => cb(null, text));
-  });
+  const csv = await stack.http
+    .get(`/v1/key/jobs/${id}/export?format=csv`)
+    .set(auth(tenant))
+    .buffer(true)
+    .parse((res, cb) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => cb(null, text));
+    });
   expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
   const records = await csvRecords(csv.body as string);
   expect(records[0]!.slice(0, 6)).toEqual(['target', 'asin', 'url', 'title', 'brand', 'price_amount']);
   expect(records).toHaveLength(3);
   const asinColumn = records[0]!.indexOf('asin');
-  expect(records.slice(1).map((r) => r[asinColumn]).sort()).toEqual(['B0EXPORT01', 'B0EXPORT02']);
+  expect(
+    records
+      .slice(1)
+      .map((r) => r[asinColumn])
+      .sort(),
+  ).toEqual(['B0EXPORT01', 'B0EXPORT02']);
   const images = records[1]![records[0]!.indexOf('images')]!;
   expect(Array.isArray(JSON.parse(images))).toBe(true);
 
@@ -97,7 +106,13 @@ it('streams 100,000 rows in every format with the gateway staying under 150 MB',
   });
   try {
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const get = (format: string) => fetch(`http://127.0.0.1:${port}/v1/key/jobs/${id}/export?format=${format}`, { headers: auth(tenant) });

@@ -28,7 +28,10 @@ it("a 1-target job of another project is not starved by a big job's backlog", as
   stack.simulator.setFaults([{ match: '/dp/', fault: { kind: 'latency', ms: 40 } }]);
   const big = await stack.tenant();
   const small = await stack.tenant();
-  const bigJob = await stack.createJob(big, { type: 'details', targets: Array.from({ length: 100 }, (_, i) => `B0FAIR${String(i).padStart(4, '0')}`) });
+  const bigJob = await stack.createJob(big, {
+    type: 'details',
+    targets: Array.from({ length: 100 }, (_, i) => `B0FAIR${String(i).padStart(4, '0')}`),
+  });
   await stack.waitForJob(bigJob, 30_000, (job) => job.progress.succeeded >= 10);
   const smallJob = await stack.createJob(small, { type: 'details', targets: ['B0SMALL001'] });
   const done = await stack.waitForJob(smallJob, 30_000);
@@ -44,9 +47,14 @@ it('organization B with 1 job gets at least 40% of the crawls while organization
   const a = await stack.tenant();
   const b = await stack.tenant();
   const aJobs: string[] = [];
-  for (let j = 0; j < 20; j++) aJobs.push(await stack.createJob(a, { type: 'details', targets: asins(`B0A${String(j).padStart(2, '0')}`, 100) }));
+  for (let j = 0; j < 20; j++)
+    aJobs.push(await stack.createJob(a, { type: 'details', targets: asins(`B0A${String(j).padStart(2, '0')}`, 100) }));
   const crawledOfA = async () =>
-    (await sql<{ n: number }>`select count(*)::int as n from job_target where job_id = any(${aJobs}::text[]) and finished_at is not null`.execute(stack.db)).rows[0]!.n;
+    (
+      await sql<{
+        n: number;
+      }>`select count(*)::int as n from job_target where job_id = any(${aJobs}::text[]) and finished_at is not null`.execute(stack.db)
+    ).rows[0]!.n;
   for (let i = 0; i < 300 && (await crawledOfA()) < 30; i++) await sleep(100); // A's backlog is established
 
   const bJob = await stack.createJob(b, { type: 'details', targets: asins('B0B', 100) });
@@ -64,7 +72,11 @@ it('organization B with 1 job gets at least 40% of the crawls while organization
   const count = Object.fromEntries(rows.map((r) => [r.org, r.n])) as Record<'A' | 'B', number>;
   const share = count.B / (count.A + count.B);
   console.log(`fairness: while both had work, B crawled ${count.B} and A ${count.A} targets: B's share ${(share * 100).toFixed(1)}%`);
-  const pendingOfA = (await sql<{ n: number }>`select count(*)::int as n from job_target where job_id = any(${aJobs}::text[]) and status = 'pending'`.execute(stack.db)).rows[0]!.n;
+  const pendingOfA = (
+    await sql<{ n: number }>`select count(*)::int as n from job_target where job_id = any(${aJobs}::text[]) and status = 'pending'`.execute(
+      stack.db,
+    )
+  ).rows[0]!.n;
   expect(pendingOfA).toBeGreaterThan(0); // A had work all along
   expect(count.B).toBe(100);
   // Per job (the old rule) B would get 1/21 of the crawls, under 5%.
@@ -96,7 +108,9 @@ it('an organization submitting small jobs back to back gets no more than its sha
     where j.organization_id in (${a.organizationId}, ${b.organizationId}) and t.finished_at between ${from} and ${to}
     group by 1`.execute(stack.db);
   const count = Object.fromEntries(rows.map((r) => [r.org, r.n])) as Record<'A' | 'B', number>;
-  console.log(`fairness: A's 10 jobs of 7 targets back to back: A crawled ${count.A} and B ${count.B} targets: A's share ${((count.A / (count.A + count.B)) * 100).toFixed(1)}%`);
+  console.log(
+    `fairness: A's 10 jobs of 7 targets back to back: A crawled ${count.A} and B ${count.B} targets: A's share ${((count.A / (count.A + count.B)) * 100).toFixed(1)}%`,
+  );
   expect(count.A).toBe(70);
   expect(count.A / (count.A + count.B)).toBeLessThanOrEqual(0.6);
   await cancel(b, bJob);

@@ -30,10 +30,18 @@ it('a target whose parser throws on every attempt fails with INTERNAL_ERROR, is 
     const id = await stack.createJob(tenant, { type: 'details', targets: ['B0THROWS01', 'B0DR8G428S'] });
     const job = await stack.waitForJob(id, 30_000);
     expect(throws).toBe(4); // every attempt of the catalog entry ran, then the failure was recorded
-    expect(job).toMatchObject({ status: 'completed', progress: { total: 2, succeeded: 1, failed: 1 }, credits: { reserved: 4, consumed: 2, refunded: 2 } });
+    expect(job).toMatchObject({
+      status: 'completed',
+      progress: { total: 2, succeeded: 1, failed: 1 },
+      credits: { reserved: 4, consumed: 2, refunded: 2 },
+    });
     expect(job.errors).toEqual([{ target: 'B0THROWS01', code: 'INTERNAL_ERROR', message: INTERNAL_ERROR_MESSAGE }]);
     expect(JSON.stringify(job)).not.toMatch(/TypeError|parser\.js|undefined/);
-    const balance = await stack.db.selectFrom('organization').select('credit_balance').where('id', '=', tenant.organizationId).executeTakeFirstOrThrow();
+    const balance = await stack.db
+      .selectFrom('organization')
+      .select('credit_balance')
+      .where('id', '=', tenant.organizationId)
+      .executeTakeFirstOrThrow();
     expect(Number(balance.credit_balance)).toBe(98);
   } finally {
     crawler.itemsOf = itemsOf;
@@ -51,7 +59,11 @@ it('a job that could not be started fails with every target INTERNAL_ERROR, refu
     await expect(failJobInternally(deps, id)).resolves.toBe('failed');
     await expect(failJobInternally(deps, id)).resolves.toBe('already finished');
     const job = await stack.waitForJob(id, 1_000);
-    expect(job).toMatchObject({ status: 'failed', progress: { total: 2, succeeded: 0, failed: 2 }, credits: { reserved: 4, consumed: 0, refunded: 4 } });
+    expect(job).toMatchObject({
+      status: 'failed',
+      progress: { total: 2, succeeded: 0, failed: 2 },
+      credits: { reserved: 4, consumed: 0, refunded: 4 },
+    });
     expect(job.errors.map((e: { code: string }) => e.code)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR']);
     const events = await stack.db.selectFrom('event').select('type').where('project_id', '=', tenant.projectId).execute();
     expect(events.map((e) => e.type)).toEqual(['job.failed']);
@@ -64,19 +76,40 @@ it('a delivery whose attempt throws for good is logged and marked failed, not le
   const tenant = await stack.tenant();
   const webhook = await stack.db
     .insertInto('webhook_config')
-    .values({ id: 'whk_final1', project_id: tenant.projectId, url: 'http://127.0.0.1:9/hook', trigger_action: 'job.completed', secret_encrypted: 'x', enabled: true })
+    .values({
+      id: 'whk_final1',
+      project_id: tenant.projectId,
+      url: 'http://127.0.0.1:9/hook',
+      trigger_action: 'job.completed',
+      secret_encrypted: 'x',
+      enabled: true,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await stack.db.insertInto('event').values({ id: 'evt_final1', project_id: tenant.projectId, type: 'job.completed', data: JSON.stringify({}) }).execute();
+  await stack.db
+    .insertInto('event')
+    .values({ id: 'evt_final1', project_id: tenant.projectId, type: 'job.completed', data: JSON.stringify({}) })
+    .execute();
   await stack.db
     .insertInto('webhook_delivery')
-    .values({ id: 'dlv_final1', event_id: 'evt_final1', webhook_id: webhook.id, project_id: tenant.projectId, event_type: 'job.completed', body: '{}', status: 'pending', attempts: 1 })
+    .values({
+      id: 'dlv_final1',
+      event_id: 'evt_final1',
+      webhook_id: webhook.id,
+      project_id: tenant.projectId,
+      event_type: 'job.completed',
+      body: '{}',
+      status: 'pending',
+      attempts: 1,
+    })
     .execute();
   const deliveries = new WebhookDeliveryRepository(stack.db);
   await expect(failDeliveryInternally(deliveries, 'dlv_final1', 2)).resolves.toBe('failed');
   const row = await deliveries.findById('dlv_final1');
   expect(row).toMatchObject({ status: 'failed', attempts: 2 });
   const logs = await deliveries.recentAttempts(tenant.projectId, 10);
-  expect(logs).toEqual([expect.objectContaining({ delivery_id: 'dlv_final1', attempt: 2, success: false, error: expect.stringMatching(/^internal error/) })]);
+  expect(logs).toEqual([
+    expect.objectContaining({ delivery_id: 'dlv_final1', attempt: 2, success: false, error: expect.stringMatching(/^internal error/) }),
+  ]);
   await expect(failDeliveryInternally(deliveries, 'dlv_final1', 2)).resolves.toBe('nothing pending');
 });

@@ -80,7 +80,10 @@ it('generates a client with @hey-api/openapi-ts that passes tsc --strict and cre
   expect(served.status).toBe(200);
   writeFileSync(path.join(dir, 'openapi.json'), await served.text());
 
-  await run(bin('openapi-ts'), ['--input', path.join(dir, 'openapi.json'), '--output', path.join(dir, 'client')], { cwd: dir, timeout: 120_000 });
+  await run(bin('openapi-ts'), ['--input', path.join(dir, 'openapi.json'), '--output', path.join(dir, 'client')], {
+    cwd: dir,
+    timeout: 120_000,
+  });
   writeFileSync(path.join(dir, 'program.ts'), PROGRAM);
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
@@ -100,7 +103,10 @@ it('generates a client with @hey-api/openapi-ts that passes tsc --strict and cre
     }),
   );
   // a type error fails here with tsc's report
-  await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(dir, 'tsconfig.json')], { cwd: dir, timeout: 180_000 }).catch((err: { stdout?: string }) => {
+  await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(dir, 'tsconfig.json')], {
+    cwd: dir,
+    timeout: 180_000,
+  }).catch((err: { stdout?: string }) => {
     throw new Error(`tsc --strict failed on the generated client:\n${err.stdout}`);
   });
 

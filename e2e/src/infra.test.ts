@@ -42,7 +42,8 @@ function walk(dir: string, accept: (file: string) => boolean): string[] {
   return out.sort();
 }
 
-const sourceFiles = (dir: string) => walk(path.join(ROOT, dir), (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.includes('test-support'));
+const sourceFiles = (dir: string) =>
+  walk(path.join(ROOT, dir), (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.includes('test-support'));
 
 /** The `{ ... }` after `start` (an index of an opening brace), braces balanced. */
 function braceBody(src: string, open: number): string {
@@ -97,9 +98,15 @@ interface EntryPoint {
 }
 
 // GET paths of the gateway's route table (`method: 'get', path: '/readyz'`)
-const gatewayPaths = new Set(sourceFiles('services/gateway/src').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/method: 'get', path: '([^']+)'/g)].map((m) => m[1]!)));
+const gatewayPaths = new Set(
+  sourceFiles('services/gateway/src').flatMap((f) =>
+    [...readFileSync(f, 'utf8').matchAll(/method:\s*'get',\s*path:\s*'([^']+)'/g)].map((m) => m[1]!),
+  ),
+);
 const sidePaths = new Set([...read('packages/observability/src/service-main.ts').matchAll(/req\.url === '([^']+)'/g)].map((m) => m[1]!));
-const simulatorPaths = new Set(sourceFiles('packages/simulator/src').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/pathname === '([^']+)'/g)].map((m) => m[1]!)));
+const simulatorPaths = new Set(
+  sourceFiles('packages/simulator/src').flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/pathname === '([^']+)'/g)].map((m) => m[1]!)),
+);
 
 function serviceEntry(name: string, load: (env: Env) => Obj): EntryPoint {
   const configSrc = read(`services/${name}/src/config.ts`);
@@ -125,7 +132,16 @@ function serviceEntry(name: string, load: (env: Env) => Obj): EntryPoint {
 function scriptEntry(entry: string, load: ((env: Env) => Obj) | null, paths: Set<string> = new Set()): EntryPoint {
   const src = read(entry.replace('/dist/', '/src/').replace(/\.js$/, '.ts'));
   const schema = /parseEnv(?:OrExit)?\((\w+)/.exec(src)?.[1];
-  return { entry, envNames: schema ? resolveBlock(schema, new Map()) : new Set(), marketplaceOrigins: false, load, portVar: null, paths, metricsPortVar: null, metricsPaths: new Set() };
+  return {
+    entry,
+    envNames: schema ? resolveBlock(schema, new Map()) : new Set(),
+    marketplaceOrigins: false,
+    load,
+    portVar: null,
+    paths,
+    metricsPortVar: null,
+    metricsPaths: new Set(),
+  };
 }
 
 const ENTRIES = new Map<string, EntryPoint>(
@@ -145,7 +161,8 @@ const RUNTIME_ENV = new Set(['NODE_ENV', 'NODE_OPTIONS']);
 
 function unknownEnvNames(entry: EntryPoint, names: Iterable<string>): string[] {
   return [...names].filter(
-    (n) => !entry.envNames.has(n) && !RUNTIME_ENV.has(n) && !(entry.marketplaceOrigins && /^MARKETPLACE_ORIGIN_(OVERRIDE|[A-Z]{2})$/.test(n)),
+    (n) =>
+      !entry.envNames.has(n) && !RUNTIME_ENV.has(n) && !(entry.marketplaceOrigins && /^MARKETPLACE_ORIGIN_(OVERRIDE|[A-Z]{2})$/.test(n)),
   );
 }
 
@@ -175,7 +192,21 @@ const METRICS = (() => {
 /** prom-client's collectDefaultMetrics, registered by every service's registry. */
 const isDefaultMetric = (name: string) => /^(process|nodejs)_[a-z0-9_]+$/.test(name);
 
-const PROMQL_WORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan']);
+const PROMQL_WORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'inf',
+  'nan',
+]);
 
 /** Metric names of a PromQL expression: identifiers that are not functions, keywords or labels. */
 function promqlMetrics(expr: string): string[] {
@@ -233,7 +264,9 @@ function generatedConfigMaps(kustomizationFile: string, into = new Map<string, E
   }
   for (const gen of (k.configMapGenerator ?? []) as Obj[]) {
     expect(gen.envs ?? gen.files ?? undefined).toBeUndefined(); // literals keep every value visible here
-    const data = Object.fromEntries(((gen.literals ?? []) as string[]).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const data = Object.fromEntries(
+      ((gen.literals ?? []) as string[]).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     into.set(gen.name, gen.behavior === 'merge' ? { ...into.get(gen.name), ...data } : data);
   }
   return into;
@@ -297,7 +330,12 @@ function checkKubernetes(objects: Obj[], configMaps: Map<string, Env>, label: st
       const entry = entryOf(init.args, `${where} init ${init.name}`);
       expect(init.image).toBeTruthy();
       expect(init.resources?.requests?.memory && init.resources?.limits?.memory).toBeTruthy();
-      expect(unknownEnvNames(entry, ((init.env ?? []) as Obj[]).map((e) => e.name))).toEqual([]);
+      expect(
+        unknownEnvNames(
+          entry,
+          ((init.env ?? []) as Obj[]).map((e) => e.name),
+        ),
+      ).toEqual([]);
     }
 
     expect(pod.spec.containers).toHaveLength(1);
@@ -306,7 +344,8 @@ function checkKubernetes(objects: Obj[], configMaps: Map<string, Env>, label: st
     served.set(d.metadata.name, entry);
     expect([where, typeof c.image === 'string' && c.image.length > 0]).toEqual([where, true]);
     for (const kind of ['requests', 'limits']) {
-      for (const res of ['cpu', 'memory']) expect([where, kind, res, Boolean(c.resources?.[kind]?.[res])]).toEqual([where, kind, res, true]);
+      for (const res of ['cpu', 'memory'])
+        expect([where, kind, res, Boolean(c.resources?.[kind]?.[res])]).toEqual([where, kind, res, true]);
     }
     expect(mebibytes(c.resources.requests.memory)).toBeLessThanOrEqual(mebibytes(c.resources.limits.memory));
 
@@ -386,7 +425,9 @@ function checkKubernetes(objects: Obj[], configMaps: Map<string, Env>, label: st
 
   const pdbs = objects.filter((o) => o.kind === 'PodDisruptionBudget');
   for (const d of deployments) {
-    const covering = pdbs.filter((p) => Object.entries(p.spec.selector.matchLabels as Env).every(([k, v]) => d.spec.template.metadata.labels[k] === v));
+    const covering = pdbs.filter((p) =>
+      Object.entries(p.spec.selector.matchLabels as Env).every(([k, v]) => d.spec.template.metadata.labels[k] === v),
+    );
     expect([`PDB for ${d.metadata.name}`, covering.length]).toEqual([`PDB for ${d.metadata.name}`, 1]);
   }
 
@@ -419,17 +460,29 @@ describe('source facts the checks rely on', () => {
     expect(simulatorPaths.has('/__sim/health')).toBe(true);
     // The brute-force reading of the brief (every `KEY:` in the config files) adds nothing unknown.
     const union = new Set([...ENTRIES.values()].flatMap((e) => [...e.envNames]));
-    for (const file of ['packages/config/src/env.ts', ...['gateway', 'worker', 'webhooks', 'scheduler'].map((s) => `services/${s}/src/config.ts`)]) {
+    for (const file of [
+      'packages/config/src/env.ts',
+      ...['gateway', 'worker', 'webhooks', 'scheduler'].map((s) => `services/${s}/src/config.ts`),
+    ]) {
       for (const m of read(file).matchAll(/^\s*([A-Z][A-Z0-9_]+):/gm)) expect([file, union.has(m[1]!)]).toEqual([file, true]);
     }
-    for (const name of ['http_requests_total', 'http_request_duration_seconds_bucket', 'queue_jobs', 'crawl_targets_total', 'crawl_target_duration_seconds_bucket', 'queue_task_duration_seconds_count', 'webhook_attempts_total', 'webhook_attempt_duration_seconds_bucket']) {
+    for (const name of [
+      'http_requests_total',
+      'http_request_duration_seconds_bucket',
+      'queue_jobs',
+      'crawl_targets_total',
+      'crawl_target_duration_seconds_bucket',
+      'queue_task_duration_seconds_count',
+      'webhook_attempts_total',
+      'webhook_attempt_duration_seconds_bucket',
+    ]) {
       expect([name, METRICS.has(name)]).toEqual([name, true]);
     }
-    expect(promqlMetrics('sum by (le, route) (rate(http_request_duration_seconds_bucket{route!~"/x"}[$__rate_interval])) / clamp_min(x_total, 1e-9) unless on(a) up')).toEqual([
-      'http_request_duration_seconds_bucket',
-      'x_total',
-      'up',
-    ]);
+    expect(
+      promqlMetrics(
+        'sum by (le, route) (rate(http_request_duration_seconds_bucket{route!~"/x"}[$__rate_interval])) / clamp_min(x_total, 1e-9) unless on(a) up',
+      ),
+    ).toEqual(['http_request_duration_seconds_bucket', 'x_total', 'up']);
   });
 });
 
@@ -462,7 +515,9 @@ describe('Dockerfile and .dockerignore', () => {
   });
 
   it('keeps dependencies, build output, git data and secrets out of the build context', () => {
-    const ignore = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignore = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const p of ['**/node_modules', '**/dist', '.git', '**/coverage', '**/.env']) expect(ignore).toContain(p);
     // The frozen install needs every workspace package.json, and the build needs bench's sources.
     for (const p of ['packages', 'services', 'bench', 'e2e', 'pnpm-lock.yaml', '*.json']) expect(ignore).not.toContain(p);
@@ -480,7 +535,9 @@ describe('docker-compose.yml', () => {
     String(value).replace(/\$\{(\w+)(?::?[-?]([^}]*))?\}/g, (_m, name: string, def?: string) => overrides[name] ?? def ?? '');
 
   it('has every service, the infrastructure with volumes and healthchecks', () => {
-    expect(Object.keys(services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'migrate', 'gateway', 'worker', 'webhooks', 'scheduler', 'simulator']));
+    expect(Object.keys(services)).toEqual(
+      expect.arrayContaining(['postgres', 'redis', 'migrate', 'gateway', 'worker', 'webhooks', 'scheduler', 'simulator']),
+    );
     expect(services.postgres!.image).toBe('postgres:16-alpine');
     expect(services.redis!.image).toBe('redis:7-alpine');
     expect(services.postgres!.healthcheck.test.join(' ')).toContain('pg_isready');
@@ -509,7 +566,10 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives each process only variables it reads, with values it accepts, and health checks on its real port and paths', () => {
-    for (const overrides of [{ SECRETS_KEY: 'cd'.repeat(32) }, { MARKETPLACE_ORIGIN_OVERRIDE: 'http://simulator:9100', SECRETS_KEY: 'ab'.repeat(32), LOG_LEVEL: 'debug' }] as Env[]) {
+    for (const overrides of [
+      { SECRETS_KEY: 'cd'.repeat(32) },
+      { MARKETPLACE_ORIGIN_OVERRIDE: 'http://simulator:9100', SECRETS_KEY: 'ab'.repeat(32), LOG_LEVEL: 'debug' },
+    ] as Env[]) {
       for (const [name, s] of app) {
         const entry = entryOf(s.command, `compose ${name}`);
         const env: Env = Object.fromEntries(Object.entries((s.environment ?? {}) as Obj).map(([k, v]) => [k, interpolate(v, overrides)]));
@@ -524,7 +584,9 @@ describe('docker-compose.yml', () => {
         expect([name, Array.isArray(hc?.test)]).toEqual([name, true]);
         const url = /http:\/\/127\.0\.0\.1:(\d+)(\/[^'"]*)/.exec(hc.test.join(' '));
         expect([name, Boolean(url)]).toEqual([name, true]);
-        const port = entry.portVar ? Number(config[entry.portVar]) : Number((s.command as string[])[(s.command as string[]).indexOf('--port') + 1]);
+        const port = entry.portVar
+          ? Number(config[entry.portVar])
+          : Number((s.command as string[])[(s.command as string[]).indexOf('--port') + 1]);
         expect([name, Number(url![1])]).toEqual([name, port]);
         expect([name, entry.paths.has(url![2]!)]).toEqual([name, true]);
       }
@@ -536,7 +598,10 @@ describe('docker-compose.yml', () => {
 
   it('ships no usable SECRETS_KEY: without one set, compose refuses (`:?`) and the services would too', () => {
     for (const name of ['gateway', 'webhooks']) {
-      expect([name, services[name]!.environment.SECRETS_KEY]).toEqual([name, expect.stringMatching(/^\$\{SECRETS_KEY:\?[^}]*openssl rand -hex 32\)?\}$/)]);
+      expect([name, services[name]!.environment.SECRETS_KEY]).toEqual([
+        name,
+        expect.stringMatching(/^\$\{SECRETS_KEY:\?[^}]*openssl rand -hex 32\)?\}$/),
+      ]);
     }
   });
 
@@ -571,7 +636,11 @@ describe('infra/ (kustomize)', () => {
   it('parses every YAML manifest', () => {
     expect(YAML_FILES.length).toBeGreaterThan(10);
     expect(KUSTOMIZATIONS.map(rel).sort()).toEqual(
-      expect.arrayContaining(['infra/base/kustomization.yaml', 'infra/overlays/example/kustomization.yaml', 'infra/components/keda-worker-autoscaling/kustomization.yaml']),
+      expect.arrayContaining([
+        'infra/base/kustomization.yaml',
+        'infra/overlays/example/kustomization.yaml',
+        'infra/components/keda-worker-autoscaling/kustomization.yaml',
+      ]),
     );
   });
 
@@ -632,10 +701,17 @@ describe('infra/ (kustomize)', () => {
     const hpas = [...PARSED.values()].flat().filter((o) => o.kind === 'HorizontalPodAutoscaler');
     expect(hpas).toHaveLength(1);
     // The Deployment they scale leaves its replica count to them (an apply would reset it).
-    const baseDeployments = [...PARSED.entries()].filter(([f]) => f.startsWith(path.join(INFRA, 'base'))).flatMap(([, d]) => d).filter((o) => o.kind === 'Deployment');
+    const baseDeployments = [...PARSED.entries()]
+      .filter(([f]) => f.startsWith(path.join(INFRA, 'base')))
+      .flatMap(([, d]) => d)
+      .filter((o) => o.kind === 'Deployment');
     for (const scaler of [...scaled, ...hpas]) {
       const target = baseDeployments.find((d) => d.metadata.name === scaler.spec.scaleTargetRef.name);
-      expect([scaler.kind, target?.metadata.name, target?.spec.replicas]).toEqual([scaler.kind, scaler.spec.scaleTargetRef.name, undefined]);
+      expect([scaler.kind, target?.metadata.name, target?.spec.replicas]).toEqual([
+        scaler.kind,
+        scaler.spec.scaleTargetRef.name,
+        undefined,
+      ]);
     }
     // Queries patched in by overlays too.
     for (const file of KUSTOMIZATIONS) {
@@ -659,8 +735,13 @@ describe('infra/ (kustomize)', () => {
   });
 
   it('renders with kustomize when kubectl or kustomize is installed, and the output passes the same checks', () => {
-    const tools: string[][] = [['kubectl', 'kustomize'], ['kustomize', 'build']];
-    const tool = tools.find(([cmd]) => spawnSync(cmd!, ['version', ...(cmd === 'kubectl' ? ['--client'] : [])], { stdio: 'ignore' }).status === 0);
+    const tools: string[][] = [
+      ['kubectl', 'kustomize'],
+      ['kustomize', 'build'],
+    ];
+    const tool = tools.find(
+      ([cmd]) => spawnSync(cmd!, ['version', ...(cmd === 'kubectl' ? ['--client'] : [])], { stdio: 'ignore' }).status === 0,
+    );
     if (!tool) {
       console.info('kubectl / kustomize not installed: skipped rendering the kustomizations (their files were checked above)');
       return;
@@ -675,9 +756,11 @@ describe('infra/ (kustomize)', () => {
       checkKubernetes(objects, configMaps, dir);
       if (dir.includes('overlays')) {
         const namespace = PARSED.get(path.join(ROOT, dir, 'kustomization.yaml'))![0]!.namespace;
-        for (const o of objects.filter((x) => x.kind !== 'Namespace')) expect([o.kind, o.metadata.name, o.metadata.namespace]).toEqual([o.kind, o.metadata.name, namespace]);
+        for (const o of objects.filter((x) => x.kind !== 'Namespace'))
+          expect([o.kind, o.metadata.name, o.metadata.namespace]).toEqual([o.kind, o.metadata.name, namespace]);
         for (const d of objects.filter((x) => x.kind === 'Deployment' || x.kind === 'Job')) {
-          for (const c of [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers]) expect(c.image).toMatch(/^[^:]+\/[^:]+:[\w.-]+$/);
+          for (const c of [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers])
+            expect(c.image).toMatch(/^[^:]+\/[^:]+:[\w.-]+$/);
         }
         const so = objects.find((o) => o.kind === 'ScaledObject')!;
         expectKnownMetrics(so.spec.triggers[0].metadata.query, `${dir} ScaledObject`);
@@ -722,7 +805,8 @@ describe('monitoring: Grafana dashboard and Prometheus rules', () => {
 
   it('has the panels asked for', () => {
     const all = exprs.map((e) => e.expr).join('\n');
-    for (const q of ['0.5', '0.95', '0.99']) expect(all).toContain(`histogram_quantile(${q}, sum by (le, route) (rate(http_request_duration_seconds_bucket`);
+    for (const q of ['0.5', '0.95', '0.99'])
+      expect(all).toContain(`histogram_quantile(${q}, sum by (le, route) (rate(http_request_duration_seconds_bucket`);
     expect(all).toMatch(/status=~"4\.\.\|5\.\."/);
     expect(all).toMatch(/queue_jobs/);
     expect(all).toMatch(/sum by \(outcome\) \(rate\(crawl_targets_total/);
@@ -748,7 +832,12 @@ describe('monitoring: Grafana dashboard and Prometheus rules', () => {
       const service = compose[sd.names[0]]!;
       const entry = entryOf(service.command, `scrape job ${job.job_name}`);
       const required = { SECRETS_KEY: 'ab'.repeat(32) } as Env; // the one variable without a default
-      const env = { ...Object.fromEntries(Object.entries(service.environment as Obj).map(([k, v]) => [k, String(v).replace(/\$\{\w+:-([^}]*)\}/g, '$1')])), ...required };
+      const env = {
+        ...Object.fromEntries(
+          Object.entries(service.environment as Obj).map(([k, v]) => [k, String(v).replace(/\$\{\w+:-([^}]*)\}/g, '$1')]),
+        ),
+        ...required,
+      };
       expect([job.job_name, sd.port]).toEqual([job.job_name, Number(entry.load!(env)[entry.metricsPortVar!])]);
       expect(entry.metricsPaths.has(job.metrics_path)).toBe(true);
     }

@@ -20,7 +20,9 @@ const REGISTRIES = [
 /** A copy of a registry module in `dir`, its relative imports pointed back at the original folder, optionally without one entry. */
 function copyOf(registry: string, dir: string, without: string | null): string {
   const source = path.join(ROOT, registry);
-  let text = fs.readFileSync(source, 'utf8').replace(/from '(\.\.?\/[^']*)'/g, (_m, rel: string) => `from '${path.join(path.dirname(source), rel)}'`);
+  let text = fs
+    .readFileSync(source, 'utf8')
+    .replace(/from '(\.\.?\/[^']*)'/g, (_m, rel: string) => `from '${path.join(path.dirname(source), rel)}'`);
   if (without) {
     const entry = new RegExp(`^  ${without},\\n`, 'm');
     expect(text).toMatch(entry);
@@ -37,7 +39,11 @@ test('removing one entry from any job-kind registry fails the type check, naming
     const complete = REGISTRIES.map((r) => copyOf(r, dir, null));
     const missing = REGISTRIES.map((r) => copyOf(r, dir, 'reviews'));
     // The repository's own type-check settings (`pnpm typecheck`), for these files only.
-    const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.check.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    const config = ts.getParsedCommandLineOfConfigFile(
+      path.join(ROOT, 'tsconfig.check.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    );
     const program = ts.createProgram([...complete, ...missing], config!.options);
     const errors = (file: string) =>
       ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));

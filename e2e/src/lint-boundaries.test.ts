@@ -74,8 +74,10 @@ describe('lint: library ownership over every workspace package', () => {
     expect(messages.ioredisInRedis).toEqual([]);
   });
 
-  it('keeps Redis behind packages/redis (and BullMQ\'s connection in packages/queue)', () => {
-    expect(messages.ioredisInGateway).toEqual([expect.stringContaining('only packages/redis, packages/queue, bench, chaos import ioredis')]);
+  it("keeps Redis behind packages/redis (and BullMQ's connection in packages/queue)", () => {
+    expect(messages.ioredisInGateway).toEqual([
+      expect.stringContaining('only packages/redis, packages/queue, bench, chaos import ioredis'),
+    ]);
   });
 
   it('fails a service importing another service', () => {

@@ -205,7 +205,11 @@ it('ts blocks compile with tsc --strict against the built packages', async () =>
       files: list.map((p) => p.name),
     }),
   );
-  const result = await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(dir, 'tsconfig.json')], { cwd: dir, timeout: 180_000 }).then(
+  const result = await promisify(execFile)(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(dir, 'tsconfig.json')],
+    { cwd: dir, timeout: 180_000 },
+  ).then(
     () => '',
     (err: { stdout?: string; message: string }) => err.stdout || err.message,
   );

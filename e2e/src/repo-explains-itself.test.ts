@@ -39,7 +39,13 @@ const SKIPPED = /(?:^|\/)(?:node_modules|dist|chaos-out)\/|^pnpm-lock\.yaml$/;
 /** Tracked and new unignored files (git), or every file outside node_modules and dist when git is unavailable. */
 function repositoryFiles(): string[] {
   try {
-    return execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\0').filter(Boolean);
+    return execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    })
+      .split('\0')
+      .filter(Boolean);
   } catch {
     const out: string[] = [];
     const walk = (dir: string) => {
@@ -66,7 +72,10 @@ describe('citationsIn', () => {
     ['delivery envelope (see\n * section 6, README)', 'a numbered section of a document outside the repository'],
     ['Issue 16.5: unknown is not false.', 'an issue number'],
     ['(issue ' + '14, item 5)', 'an issue number'],
-    ['The product spec is `../' + 'shared/spec/crawl-data-service-api.md`', 'a file next to the checkout (only ../shared/fixtures/amazon may be named)'],
+    [
+      'The product spec is `../' + 'shared/spec/crawl-data-service-api.md`',
+      'a file next to the checkout (only ../shared/fixtures/amazon may be named)',
+    ],
     ['is /work/' + 'shared/fixtures/amazon', 'an absolute path of one machine'],
   ])('finds %j', (text, what) => {
     expect(citationsIn(text).map((c) => c.what)).toEqual([what]);
@@ -101,7 +110,18 @@ it('no source, script, config or README cites a document outside the repository'
 
 it('every relative link of docs/ leads to a file of the repository', () => {
   const docs = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
-  expect(docs).toEqual(expect.arrayContaining(['README.md', 'architecture.md', 'http-api.md', 'fetch-contract.md', 'tenancy-and-credits.md', 'events-and-webhooks.md', 'operations.md', 'testing.md']));
+  expect(docs).toEqual(
+    expect.arrayContaining([
+      'README.md',
+      'architecture.md',
+      'http-api.md',
+      'fetch-contract.md',
+      'tenancy-and-credits.md',
+      'events-and-webhooks.md',
+      'operations.md',
+      'testing.md',
+    ]),
+  );
   const broken = docs.flatMap((doc) =>
     [...readFileSync(path.join(ROOT, 'docs', doc), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
       .map((m) => m[1]!)

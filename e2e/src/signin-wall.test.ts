@@ -39,7 +39,10 @@ it('with one exit: the reviews target fails BLOCKED in under 10 s, and a details
   // 7 requests at 0.8/s through the one exit take about 8.75 s; a rested exit would add 60 s
   const crawled = await stack.waitForJob(details, 30_000);
   expect(crawled).toMatchObject({ status: 'completed', progress: { total: 6, succeeded: 6, failed: 0 } });
-  const times = stack.simulator.requests().map((r) => r.at).sort((a, b) => a - b);
+  const times = stack.simulator
+    .requests()
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
   expect(times).toHaveLength(7); // one review page (no retry: there is no other exit), six products
   for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeLessThan(5_000);
 }, 60_000);
@@ -56,6 +59,9 @@ it('with two exits: one retry from the other exit, then BLOCKED; neither exit re
   expect(new Set(tries.map((r) => r.exit)).size).toBe(2);
 
   // both exits still send at once: a details job of 4 goes through both within a few turns
-  const details = await stack.waitForJob(await stack.createJob(tenant, { type: 'details', targets: ['B0SIGNDT10', 'B0SIGNDT11', 'B0SIGNDT12', 'B0SIGNDT13'] }), 20_000);
+  const details = await stack.waitForJob(
+    await stack.createJob(tenant, { type: 'details', targets: ['B0SIGNDT10', 'B0SIGNDT11', 'B0SIGNDT12', 'B0SIGNDT13'] }),
+    20_000,
+  );
   expect(details).toMatchObject({ status: 'completed', progress: { succeeded: 4 } });
 }, 60_000);

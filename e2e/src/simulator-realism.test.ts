@@ -3,7 +3,15 @@
  * proxy agents (hpagent via SessionPool): generated pages parse as the ASIN or keyword that
  * was asked for, and exits know who came through them and block a crawler without cookies.
  */
-import { createSession, destroySession, fetchPage, freshIdentity, parseDetailsPage, parseSearchPage, type CrawlSession } from '@crawl/marketplace';
+import {
+  createSession,
+  destroySession,
+  fetchPage,
+  freshIdentity,
+  parseDetailsPage,
+  parseSearchPage,
+  type CrawlSession,
+} from '@crawl/marketplace';
 import { defaultFixturesDir, productPrice, productTitle, searchCardAsin, startSimulator, type Simulator } from '@crawl/simulator';
 
 describe.each([
@@ -61,8 +69,14 @@ describe('exits through hpagent', () => {
     const kinds: string[] = [];
     for (let i = 0; i < n; i++) {
       const session = sessions[i % sessions.length]!;
-      const result = await fetchPage(`${sim.url}/dp/B0HPAGENT${i % 10}`, session, { origin: sim.url, timeoutMs: 5_000, acceptLanguage: 'en-US' });
-      kinds.push(result.kind === 'response' ? (/Robot Check/.test(result.body.toString('utf8')) ? 'captcha' : String(result.status)) : result.kind);
+      const result = await fetchPage(`${sim.url}/dp/B0HPAGENT${i % 10}`, session, {
+        origin: sim.url,
+        timeoutMs: 5_000,
+        acceptLanguage: 'en-US',
+      });
+      kinds.push(
+        result.kind === 'response' ? (/Robot Check/.test(result.body.toString('utf8')) ? 'captcha' : String(result.status)) : result.kind,
+      );
       between?.(session);
     }
     return kinds;

@@ -1,7 +1,15 @@
 import { createApp, buildGatewayDeps, closeGatewayDeps, type GatewayDeps, openApiDocument } from '@crawl/gateway';
 import { createLogger, createMetricsRegistry } from '@crawl/observability';
 import { type SimulatorOptions, startSimulator, type Simulator } from '@crawl/simulator';
-import { createTenant, createTestDatabase, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix, withApiContract } from '@crawl/testing';
+import {
+  createTenant,
+  createTestDatabase,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  type TestTenant,
+  uniquePrefix,
+  withApiContract,
+} from '@crawl/testing';
 import { loadWorkerConfig, startWorker, type WorkerHandle } from '@crawl/worker';
 import supertest from 'supertest';
 
@@ -25,7 +33,9 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(options: { workerEnv?: Record<string, string>; workers?: number; simulator?: SimulatorOptions } = {}): Promise<Stack> {
+export async function startStack(
+  options: { workerEnv?: Record<string, string>; workers?: number; simulator?: SimulatorOptions } = {},
+): Promise<Stack> {
   const database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
   const prefix = uniquePrefix('e2e');
   const simulator = await startSimulator({ seed: 7, ...options.simulator });

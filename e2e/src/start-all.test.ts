@@ -6,13 +6,21 @@ import { createTestDatabase, freePort, TEST_REDIS_URL, uniquePrefix } from '@cra
  * `pnpm start` runs every service in one process: one /metrics on METRICS_PORT carries every
  * service's series (each family declared once), and the API port serves none.
  */
-it('`pnpm start` (services/all) serves one /metrics on METRICS_PORT with every service\'s series, none on the API port', async () => {
+it("`pnpm start` (services/all) serves one /metrics on METRICS_PORT with every service's series, none on the API port", async () => {
   const database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
   const port = await freePort();
   let metrics = await freePort();
   while (metrics === port) metrics = await freePort();
   const child = spawn(process.execPath, [path.resolve(__dirname, '../../services/all/dist/main.js')], {
-    env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: uniquePrefix('all'), PORT: String(port), METRICS_PORT: String(metrics), LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: uniquePrefix('all'),
+      PORT: String(port),
+      METRICS_PORT: String(metrics),
+      LOG_LEVEL: 'silent',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -29,7 +37,8 @@ it('`pnpm start` (services/all) serves one /metrics on METRICS_PORT with every s
     const res = await fetch(`http://127.0.0.1:${metrics}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    for (const service of ['gateway', 'worker', 'webhooks']) expect(text).toMatch(new RegExp(`^process_cpu_user_seconds_total\\{service="${service}"\\}`, 'm'));
+    for (const service of ['gateway', 'worker', 'webhooks'])
+      expect(text).toMatch(new RegExp(`^process_cpu_user_seconds_total\\{service="${service}"\\}`, 'm'));
     for (const family of ['queue_jobs', 'exports_in_flight', 'crawl_concurrency', 'crawl_in_flight', 'webhook_attempts_total']) {
       expect(text).toMatch(new RegExp(`^# TYPE ${family} `, 'm'));
     }

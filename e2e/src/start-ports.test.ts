@@ -17,9 +17,20 @@ async function occupy(): Promise<{ port: number; server: Server }> {
   return { port: (server.address() as { port: number }).port, server };
 }
 
-function start(entry: string, env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; stderr: () => string; exited: Promise<number | null> } {
+function start(
+  entry: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): { child: ChildProcess; output: () => string; stderr: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [path.join(ROOT, entry), ...args], {
-    env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: uniquePrefix('ports'), LOG_LEVEL: 'silent', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: uniquePrefix('ports'),
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -37,29 +48,39 @@ it.each([
   ['`pnpm start` (its one metrics server)', 'METRICS_PORT', 'services/all/dist/main.js'],
   ['the worker (metrics side server)', 'METRICS_PORT', 'services/worker/dist/main.js'],
   ['the webhooks service (metrics side server)', 'METRICS_PORT', 'services/webhooks/dist/main.js'],
-])('%s on a taken port prints one line naming %s and exits 1', async (_name, variable, entry) => {
-  const taken = await occupy();
-  const free = String(await freePort());
-  try {
-    const env = variable === 'PORT' ? { PORT: String(taken.port), METRICS_PORT: '' } : { PORT: free, METRICS_PORT: String(taken.port) };
-    const run = start(entry, env);
-    const timer = setTimeout(() => run.child.kill('SIGKILL'), 30_000);
-    expect(await run.exited).toBe(1);
-    clearTimeout(timer);
-    const lines = run.stderr().split('\n').filter((l) => l.trim() !== '');
-    expect(lines).toEqual([`${variable}: port ${taken.port} is already in use (another process, or another copy of this service, listens on it); stop it or set ${variable} to a free port`]);
-    expect(run.output()).not.toMatch(/EADDRINUSE|\n\s+at /);
-  } finally {
-    await new Promise((resolve) => taken.server.close(resolve));
-  }
-}, 40_000);
+])(
+  '%s on a taken port prints one line naming %s and exits 1',
+  async (_name, variable, entry) => {
+    const taken = await occupy();
+    const free = String(await freePort());
+    try {
+      const env = variable === 'PORT' ? { PORT: String(taken.port), METRICS_PORT: '' } : { PORT: free, METRICS_PORT: String(taken.port) };
+      const run = start(entry, env);
+      const timer = setTimeout(() => run.child.kill('SIGKILL'), 30_000);
+      expect(await run.exited).toBe(1);
+      clearTimeout(timer);
+      const lines = run
+        .stderr()
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      expect(lines).toEqual([
+        `${variable}: port ${taken.port} is already in use (another process, or another copy of this service, listens on it); stop it or set ${variable} to a free port`,
+      ]);
+      expect(run.output()).not.toMatch(/EADDRINUSE|\n\s+at /);
+    } finally {
+      await new Promise((resolve) => taken.server.close(resolve));
+    }
+  },
+  40_000,
+);
 
 it('`pnpm start:sim` runs the stack against an in-process simulator on a free port and crawls 60 targets in seconds', async () => {
   const port = await freePort();
   const run = start('services/all/dist/main.js', { PORT: String(port), METRICS_PORT: '' }, ['--simulator']);
   try {
     const deadline = Date.now() + 30_000;
-    while (!run.output().includes('first job:') && run.child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!run.output().includes('first job:') && run.child.exitCode === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const origin = /crawling (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output())?.[1];
     expect(origin).toBeDefined();
     expect((await fetch(`${origin}/__sim/health`)).status).toBe(200);
@@ -72,13 +93,18 @@ it('`pnpm start:sim` runs the stack against an in-process simulator on a free po
     const targets = Array.from({ length: 60 }, (_, i) => `B0SIMF${String(i).padStart(4, '0')}`);
     expect(new Set(targets).size).toBe(60);
     const started = Date.now();
-    const created = await fetch(`http://127.0.0.1:${port}/v1/key/projects/${projectId}/jobs`, { method: 'POST', headers, body: JSON.stringify({ type: 'details', targets }) });
+    const created = await fetch(`http://127.0.0.1:${port}/v1/key/projects/${projectId}/jobs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'details', targets }),
+    });
     expect(created.status).toBe(202);
     const jobId = ((await created.json()) as { data: { id: string } }).data.id;
     let status = '';
     while (!['completed', 'failed'].includes(status) && Date.now() < started + 90_000) {
       await new Promise((r) => setTimeout(r, 250));
-      status = (((await (await fetch(`http://127.0.0.1:${port}/v1/key/jobs/${jobId}`, { headers })).json()) as { data: { status: string } }).data.status);
+      status = ((await (await fetch(`http://127.0.0.1:${port}/v1/key/jobs/${jobId}`, { headers })).json()) as { data: { status: string } })
+        .data.status;
     }
     expect(status).toBe('completed');
     // At the production politeness (0.8 requests per second through the one exit) 60 targets

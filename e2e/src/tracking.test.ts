@@ -12,7 +12,12 @@ let receiver: Receiver;
 beforeAll(async () => {
   stack = await startStack({ simulator: { fixturesDir: null } });
   webhooks = await startWebhooks(
-    loadWebhooksConfig({ ...stack.workerEnv, SECRETS_KEY: 'c'.repeat(64), WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_BACKOFF_BASE_MS: '50' }),
+    loadWebhooksConfig({
+      ...stack.workerEnv,
+      SECRETS_KEY: 'c'.repeat(64),
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_BACKOFF_BASE_MS: '50',
+    }),
   );
   receiver = await Receiver.start();
 });
@@ -57,26 +62,42 @@ it('a product whose page changed between two crawls: exact changes in tracked ta
   ];
   tracked = await stack.http.get(`/v1/key/projects/${tenant.projectId}/tracked-targets?marketplace=us`).set(auth(tenant));
   const byAsin = Object.fromEntries(tracked.body.data.map((t: { asin: string }) => [t.asin, t]));
-  expect(byAsin.B0TRACK001).toMatchObject({ changeCount: 3, marketplace: 'US', snapshot: { price: 17.49, availability: 'out_of_stock', rating: 4.1 } });
+  expect(byAsin.B0TRACK001).toMatchObject({
+    changeCount: 3,
+    marketplace: 'US',
+    snapshot: { price: 17.49, availability: 'out_of_stock', rating: 4.1 },
+  });
   expect(byAsin.B0TRACK001.lastChangedAt).not.toBeNull();
   expect(byAsin.B0TRACK002).toMatchObject({ changeCount: 0, lastChangedAt: null });
-  const since = await stack.http.get(`/v1/key/projects/${tenant.projectId}/tracked-targets?changedSince=${encodeURIComponent(byAsin.B0TRACK001.lastChangedAt)}`).set(auth(tenant));
+  const since = await stack.http
+    .get(`/v1/key/projects/${tenant.projectId}/tracked-targets?changedSince=${encodeURIComponent(byAsin.B0TRACK001.lastChangedAt)}`)
+    .set(auth(tenant));
   expect(since.body.data.map((t: { asin: string }) => t.asin)).toEqual(['B0TRACK001']);
 
-  const timeline = await stack.http.get(`/v1/key/projects/${tenant.projectId}/tracked-targets/B0TRACK001/timeline?marketplace=US`).set(auth(tenant));
+  const timeline = await stack.http
+    .get(`/v1/key/projects/${tenant.projectId}/tracked-targets/B0TRACK001/timeline?marketplace=US`)
+    .set(auth(tenant));
   expect(timeline.status).toBe(200);
   expect(timeline.body.data.map((e: { jobId: string }) => e.jobId)).toEqual([second, first]);
   expect(timeline.body.data[0].changes).toEqual(expected);
   expect(timeline.body.data[1].changes).toEqual([]);
 
   const compare = await stack.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${first}&to=${second}`).set(auth(tenant));
-  expect(compare.body.data).toMatchObject({ onlyInFrom: [], onlyInTo: [], changed: [{ asin: 'B0TRACK001', changes: expected }], moved: [] });
+  expect(compare.body.data).toMatchObject({
+    onlyInFrom: [],
+    onlyInTo: [],
+    changed: [{ asin: 'B0TRACK001', changes: expected }],
+    moved: [],
+  });
 
   const [delivery] = await receiver.waitFor(1);
   await new Promise((r) => setTimeout(r, 500));
   expect(receiver.received).toHaveLength(1);
   const body = JSON.parse(delivery!.body);
-  expect(body).toMatchObject({ event: 'product.changed', data: { asin: 'B0TRACK001', marketplace: 'US', jobId: second, changes: expected } });
+  expect(body).toMatchObject({
+    event: 'product.changed',
+    data: { asin: 'B0TRACK001', marketplace: 'US', jobId: second, changes: expected },
+  });
   expect(verify(secret, delivery!.body, delivery!.headers['x-service-signature']).ok).toBe(true);
 });
 
@@ -94,7 +115,18 @@ it('compare of two search jobs reports added, removed and moved ASINs', async ()
   const first = await stack.createJob(tenant, { type: 'search', targets: ['garden hose'] });
   await stack.waitForJob(first);
   // Second crawl: card 3 is gone, card 5 is replaced by a new product.
-  stack.simulator.setFaults([{ match: '/s?', fault: { kind: 'rewrite', replace: [[cards[2]!, ''], [cards[4]!, 'B0NEWCARD1']] } }]);
+  stack.simulator.setFaults([
+    {
+      match: '/s?',
+      fault: {
+        kind: 'rewrite',
+        replace: [
+          [cards[2]!, ''],
+          [cards[4]!, 'B0NEWCARD1'],
+        ],
+      },
+    },
+  ]);
   const second = await stack.createJob(tenant, { type: 'search', targets: ['garden hose'] });
   await stack.waitForJob(second);
   const res = await stack.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${first}&to=${second}`).set(auth(tenant));

@@ -11,7 +11,23 @@ import { createTestDatabase, freePort, type TestDatabase, TEST_REDIS_URL, unique
 
 const ROOT = path.resolve(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/walkthrough.sh');
-const STEPS = ['helpers', 'project', 'receiver', 'webhooks', 'job', 'poll', 'results', 'deliveries', 'tracking', 'schedules', 'analytics', 'usage', 'estimate', 'delete', 'stop'];
+const STEPS = [
+  'helpers',
+  'project',
+  'receiver',
+  'webhooks',
+  'job',
+  'poll',
+  'results',
+  'deliveries',
+  'tracking',
+  'schedules',
+  'analytics',
+  'usage',
+  'estimate',
+  'delete',
+  'stop',
+];
 
 /** The script's blocks: the lines between `# >>> name` and `# <<<`. */
 function scriptBlocks(): { name: string; text: string }[] {
@@ -44,14 +60,26 @@ describe('scripts/walkthrough.sh against `pnpm start:sim`', () => {
     database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
     port = await freePort();
     // the newcomer's environment: start:sim's own defaults for loopback receivers and politeness
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: uniquePrefix('walk'), PORT: String(port), METRICS_PORT: '', LOG_LEVEL: 'silent' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: uniquePrefix('walk'),
+      PORT: String(port),
+      METRICS_PORT: '',
+      LOG_LEVEL: 'silent',
+    };
     delete env.WEBHOOK_ALLOW_PRIVATE_URLS;
     delete env.CRAWL_EXIT_RPS;
-    stack = spawn(process.execPath, [path.join(ROOT, 'services/all/dist/main.js'), '--simulator'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    stack = spawn(process.execPath, [path.join(ROOT, 'services/all/dist/main.js'), '--simulator'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     stack.stdout!.on('data', (c: Buffer) => (banner += c.toString()));
     stack.stderr!.on('data', (c: Buffer) => (banner += c.toString()));
     const deadline = Date.now() + 30_000;
-    while (!banner.includes('  webhooks ') && stack.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!banner.includes('  webhooks ') && stack.exitCode === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect(banner).toContain('WEBHOOK_ALLOW_PRIVATE_URLS=true (the start:sim default');
   }, 60_000);
 
@@ -83,7 +111,10 @@ describe('scripts/walkthrough.sh against `pnpm start:sim`', () => {
         resolve({ code, stdout, stderr });
       });
     });
-    const passed = run.stdout.split('\n').filter((l) => l.startsWith('ok: ')).map((l) => l.slice(4));
+    const passed = run.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('ok: '))
+      .map((l) => l.slice(4));
     // every step checked its outcome (the script stops at the first wrong one, naming it on stderr)
     expect({ passed, failure: run.stderr.split('\n').filter((l) => l.startsWith('FAILED')) }).toEqual({ passed: STEPS, failure: [] });
     expect(run.code).toBe(0);

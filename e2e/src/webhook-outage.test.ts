@@ -48,7 +48,8 @@ it('a receiver down for the whole retry schedule receives every event after a re
   const secret = configured.body.data.configs[0].secret as string;
   const since = new Date(Date.now() - 1_000).toISOString();
   const jobs: string[] = [];
-  for (let i = 0; i < EVENTS; i++) jobs.push(await stack.createJob(tenant, { type: 'details', targets: [`B0OUTAGE${String(i).padStart(2, '0')}`] }));
+  for (let i = 0; i < EVENTS; i++)
+    jobs.push(await stack.createJob(tenant, { type: 'details', targets: [`B0OUTAGE${String(i).padStart(2, '0')}`] }));
   for (const id of jobs) await stack.waitForJob(id);
 
   // Down: every delivery gets its 5 attempts, then fails.

@@ -57,7 +57,8 @@ it('a loop of replays sends each failed delivery once more, not once per call; l
   const patched = await stack.http.patch(`/v1/key/projects/${tenant.projectId}/webhooks`).set(auth(tenant)).send({ configs });
   expect(patched.status).toBe(200);
   const jobs: string[] = [];
-  for (let i = 0; i < JOBS; i++) jobs.push(await stack.createJob(tenant, { type: 'details', targets: [`B0REPLAY${String(i).padStart(2, '0')}`] }));
+  for (let i = 0; i < JOBS; i++)
+    jobs.push(await stack.createJob(tenant, { type: 'details', targets: [`B0REPLAY${String(i).padStart(2, '0')}`] }));
   for (const id of jobs) await stack.waitForJob(id);
 
   // The live body of the healthy endpoint: the job as the API shows it, byte for byte.
@@ -74,7 +75,8 @@ it('a loop of replays sends each failed delivery once more, not once per call; l
   const deliveries = JOBS * ENDPOINTS;
   await failing.waitFor(deliveries * 5, 60_000);
   const failedCount = async () =>
-    (await stack.http.get(`/v1/key/projects/${tenant.projectId}/webhooks/deliveries?status=failed&limit=1`).set(auth(tenant))).body.pagination.total;
+    (await stack.http.get(`/v1/key/projects/${tenant.projectId}/webhooks/deliveries?status=failed&limit=1`).set(auth(tenant))).body
+      .pagination.total;
   const deadline = Date.now() + 20_000;
   while ((await failedCount()) < deliveries && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   expect(await failedCount()).toBe(deliveries);
@@ -86,7 +88,10 @@ it('a loop of replays sends each failed delivery once more, not once per call; l
   const replayed: string[] = [];
   const loopEnd = Date.now() + 10_000;
   while (Date.now() < loopEnd) {
-    const res = await stack.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/replay`).set(auth(tenant)).send({ from: '2026-01-01' });
+    const res = await stack.http
+      .post(`/v1/key/projects/${tenant.projectId}/webhooks/replay`)
+      .set(auth(tenant))
+      .send({ from: '2026-01-01' });
     statuses.push(res.status);
     if (res.status === 202) replayed.push(...(res.body.data.deliveryIds as string[]));
   }

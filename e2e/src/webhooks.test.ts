@@ -58,7 +58,11 @@ it('a completed job is delivered exactly once, signed, to job.completed subscrib
   expect(done.received).toHaveLength(1);
   expect(failed.received).toHaveLength(0);
   const body = JSON.parse(delivery!.body);
-  expect(body).toMatchObject({ event: 'job.completed', projectId: tenant.projectId, data: { id: jobId, status: 'completed', resultsCount: 1 } });
+  expect(body).toMatchObject({
+    event: 'job.completed',
+    projectId: tenant.projectId,
+    data: { id: jobId, status: 'completed', resultsCount: 1 },
+  });
   expect(delivery!.headers['x-service-delivery']).toBe(body.id);
   expect(delivery!.headers['x-service-event']).toBe('job.completed');
   expect(delivery!.headers['x-service-webhook-id']).toBe(doneConfig!.id);

@@ -42,9 +42,13 @@ function limitFlag(flags: Flags, name: string): number | null | undefined {
 function perMinuteFor(flags: Flags, chosen: Plan): number | null {
   const perMinute = positiveInt(flags, 'per-minute', false) ?? null;
   if (chosen === 'enterprise' && perMinute === null) {
-    throw new AppError('VALIDATION_ERROR', 'the enterprise plan needs its request limit: add --per-minute N (requests per minute for the organization)');
+    throw new AppError(
+      'VALIDATION_ERROR',
+      'the enterprise plan needs its request limit: add --per-minute N (requests per minute for the organization)',
+    );
   }
-  if (chosen !== 'enterprise' && perMinute !== null) throw new AppError('VALIDATION_ERROR', '--per-minute applies to the enterprise plan only');
+  if (chosen !== 'enterprise' && perMinute !== null)
+    throw new AppError('VALIDATION_ERROR', '--per-minute applies to the enterprise plan only');
   return perMinute;
 }
 
@@ -73,7 +77,8 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     let organizationId = str(flags, 'org');
     let userId: string;
     if (organizationId) {
-      if (!(await deps.tenancy.organizationExists(organizationId))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+      if (!(await deps.tenancy.organizationExists(organizationId)))
+        throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
       if (flags.plan !== undefined || flags['per-minute'] !== undefined) {
         throw new AppError('VALIDATION_ERROR', '--plan and --per-minute apply to new organizations; use set-plan for an existing one');
       }
@@ -113,7 +118,8 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     const organizationId = str(flags, 'org', true);
     const amount = positiveInt(flags, 'amount', false);
     if (amount === undefined) throw new AppError('VALIDATION_ERROR', '--amount is required');
-    if (!(await deps.tenancy.organizationExists(organizationId))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    if (!(await deps.tenancy.organizationExists(organizationId)))
+      throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
     return { organizationId, balance: await deps.credits.grant(organizationId, amount) };
   },
 
@@ -122,7 +128,8 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     const newPlan = plan(flags);
     if (!newPlan) throw new AppError('VALIDATION_ERROR', '--plan is required');
     const perMinute = perMinuteFor(flags, newPlan);
-    if (!(await deps.tenancy.setPlan(organizationId, newPlan, perMinute))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    if (!(await deps.tenancy.setPlan(organizationId, newPlan, perMinute)))
+      throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
     return { organizationId, plan: newPlan };
   },
 
@@ -130,9 +137,13 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     const organizationId = str(flags, 'org', true);
     const limits = { maxPerProject: limitFlag(flags, 'max-per-project'), minIntervalSeconds: limitFlag(flags, 'min-interval-seconds') };
     if (limits.maxPerProject === undefined && limits.minIntervalSeconds === undefined) {
-      throw new AppError('VALIDATION_ERROR', 'give --max-per-project N and/or --min-interval-seconds N (a number, or "default" for the plan\'s)');
+      throw new AppError(
+        'VALIDATION_ERROR',
+        'give --max-per-project N and/or --min-interval-seconds N (a number, or "default" for the plan\'s)',
+      );
     }
-    if (!(await deps.tenancy.setScheduleLimits(organizationId, limits))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    if (!(await deps.tenancy.setScheduleLimits(organizationId, limits)))
+      throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
     return { organizationId, ...limits };
   },
 

@@ -41,10 +41,19 @@ async function main(argv: string[]): Promise<number> {
       args: rest,
       strict: true,
       options: {
-        json: { type: 'boolean' }, name: { type: 'string' }, org: { type: 'string' }, plan: { type: 'string' },
-        credits: { type: 'string' }, project: { type: 'string' }, user: { type: 'string' }, 'new-user': { type: 'boolean' },
-        amount: { type: 'string' }, 'per-minute': { type: 'string' }, 'key-prefix': { type: 'string' },
-        'max-per-project': { type: 'string' }, 'min-interval-seconds': { type: 'string' },
+        json: { type: 'boolean' },
+        name: { type: 'string' },
+        org: { type: 'string' },
+        plan: { type: 'string' },
+        credits: { type: 'string' },
+        project: { type: 'string' },
+        user: { type: 'string' },
+        'new-user': { type: 'boolean' },
+        amount: { type: 'string' },
+        'per-minute': { type: 'string' },
+        'key-prefix': { type: 'string' },
+        'max-per-project': { type: 'string' },
+        'min-interval-seconds': { type: 'string' },
       },
     });
   } catch (err) {

@@ -40,7 +40,8 @@ export class CrawlClient {
     const baseUrl = (options.baseUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
     if (!/^https?:\/\//.test(baseUrl)) throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
     const retry = { retries: 4, baseDelayMs: 500, maxDelayMs: 10_000, ...stripUndefined(options.retry ?? {}) };
-    if (!(retry.retries >= 0) || !(retry.baseDelayMs >= 0) || !(retry.maxDelayMs >= 0)) throw new TypeError('retry options must be non-negative numbers');
+    if (!(retry.retries >= 0) || !(retry.baseDelayMs >= 0) || !(retry.maxDelayMs >= 0))
+      throw new TypeError('retry options must be non-negative numbers');
     const sdkAgent = `crawl-client-js/${SDK_VERSION} node/${process.version}`;
     this.transport = new Transport({
       apiKey: options.apiKey,

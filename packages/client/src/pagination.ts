@@ -7,7 +7,11 @@ import type { Page } from './types';
  * newest-first list shift later pages, so an item can be seen twice; callers that care
  * deduplicate by id.
  */
-export async function* paginate<T>(fetchPage: (limit: number, offset: number) => Promise<Page<T>>, pageSize: number, startOffset = 0): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: (limit: number, offset: number) => Promise<Page<T>>,
+  pageSize: number,
+  startOffset = 0,
+): AsyncGenerator<T, void, undefined> {
   let offset = startOffset;
   for (;;) {
     const page = await fetchPage(pageSize, offset);

@@ -75,7 +75,8 @@ export { sleep };
  * another realm (jest sandboxes, vm contexts) where that check is false.
  */
 function describe(err: unknown): string {
-  const message = (e: unknown) => (e && typeof e === 'object' && typeof (e as Error).message === 'string' ? (e as Error).message : String(e));
+  const message = (e: unknown) =>
+    e && typeof e === 'object' && typeof (e as Error).message === 'string' ? (e as Error).message : String(e);
   const cause = err && typeof err === 'object' ? (err as { cause?: unknown }).cause : undefined;
   const detail = cause && typeof cause === 'object' ? ((cause as { code?: string }).code ?? message(cause)) : undefined;
   return detail && !message(err).includes(detail) ? `${message(err)}: ${detail}` : message(err);
@@ -193,7 +194,13 @@ export class Transport {
     return Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
   }
 
-  private async apiError(res: Response, spec: RequestSpec, url: string, attempts: number, retryAfter: number | null): Promise<CrawlApiError> {
+  private async apiError(
+    res: Response,
+    spec: RequestSpec,
+    url: string,
+    attempts: number,
+    retryAfter: number | null,
+  ): Promise<CrawlApiError> {
     const text = await res.text().catch(() => '');
     let body: { error?: { code?: unknown; message?: unknown; requestId?: unknown; details?: unknown } } | undefined;
     try {
@@ -204,7 +211,9 @@ export class Transport {
     const error = body && typeof body === 'object' && body.error && typeof body.error === 'object' ? body.error : undefined;
     const code = typeof error?.code === 'string' ? error.code : `HTTP_${res.status}`;
     const message =
-      typeof error?.message === 'string' ? error.message : `${spec.method} ${url} answered ${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ''}`;
+      typeof error?.message === 'string'
+        ? error.message
+        : `${spec.method} ${url} answered ${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ''}`;
     const details = error?.details;
     const fromDetails = details && typeof details === 'object' ? (details as { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined;
     return new CrawlApiError({

@@ -22,7 +22,25 @@ it('the llm export is an object with a version and items, not an array', () => {
 it('product.changed carries prices as numbers and the full snapshot', () => {
   type Change = ProductChangedDelivery['data']['changes'][number];
   expect(is<Equal<Extract<Change, { field: 'price' }>['to'], number>>(true)).toBe(true);
-  expect(is<Equal<keyof ProductChangedDelivery['data']['snapshot'], 'price' | 'listPrice' | 'currency' | 'availability' | 'rating' | 'reviewsCount' | 'title' | 'seller' | 'bestSellersRank' | 'isPrime' | 'mainImage' | 'lowestNewPrice'>>(true)).toBe(true);
+  expect(
+    is<
+      Equal<
+        keyof ProductChangedDelivery['data']['snapshot'],
+        | 'price'
+        | 'listPrice'
+        | 'currency'
+        | 'availability'
+        | 'rating'
+        | 'reviewsCount'
+        | 'title'
+        | 'seller'
+        | 'bestSellersRank'
+        | 'isPrime'
+        | 'mainImage'
+        | 'lowestNewPrice'
+      >
+    >(true),
+  ).toBe(true);
 });
 
 it('result items are a union told apart by their keys', () => {

@@ -58,7 +58,11 @@ export type WebhookReplayResult = Schemas['WebhookReplayResult'];
 export type ReplayWebhooksBody = Omit<Schemas['ReplayWebhooksBody'], 'from' | 'to'> & { from: DateInput; to?: DateInput };
 
 /** The body of a webhook delivery, by event (the document's `webhooks` section). */
-export type WebhookDeliveryOf<E extends EventName> = NonNullable<webhooks[E]['post']>['requestBody'] extends { content: { 'application/json': infer B } } ? B : never;
+export type WebhookDeliveryOf<E extends EventName> = NonNullable<webhooks[E]['post']>['requestBody'] extends {
+  content: { 'application/json': infer B };
+}
+  ? B
+  : never;
 export type JobCompletedDelivery = Schemas['JobCompletedDelivery'];
 export type JobFailedDelivery = Schemas['JobFailedDelivery'];
 export type ScheduleTriggeredDelivery = Schemas['ScheduleTriggeredDelivery'];

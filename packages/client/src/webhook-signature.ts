@@ -49,11 +49,7 @@ export interface WebhookDelivery<T = Record<string, unknown>> {
 /** Raw body as received: a Buffer/Uint8Array is hashed as bytes, a string as utf-8. */
 export type WebhookBody = string | Buffer | Uint8Array;
 
-export type VerifyFailureReason =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'timestamp_out_of_tolerance'
-  | 'signature_mismatch';
+export type VerifyFailureReason = 'missing_header' | 'malformed_header' | 'timestamp_out_of_tolerance' | 'signature_mismatch';
 
 export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: VerifyFailureReason };
 

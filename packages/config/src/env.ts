@@ -11,7 +11,8 @@ export const envInt = (defaultValue: number, min = 0, max = Number.MAX_SAFE_INTE
   z.coerce.number().int().min(min).max(max).default(defaultValue);
 
 /** A decimal number (a rate such as 0.8 per second). */
-export const envNumber = (defaultValue: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().min(min).max(max).default(defaultValue);
+export const envNumber = (defaultValue: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().min(min).max(max).default(defaultValue);
 
 export const postgresEnv = {
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/crawl'),
@@ -20,7 +21,10 @@ export const postgresEnv = {
 
 export const redisEnv = {
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_:.-]+$/).default('crawl'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_:.-]+$/)
+    .default('crawl'),
 };
 
 export const logEnv = {

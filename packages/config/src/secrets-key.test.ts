@@ -25,11 +25,19 @@ describe('services started with NODE_ENV=production and no SECRETS_KEY', () => {
   it.each(['gateway', 'webhooks'])('%s exits 1 at start with one line saying how to make a key', (service) => {
     const main = path.join(root, 'services', service, 'dist', 'main.js');
     const run = spawnSync(process.execPath, [main], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1' },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        REDIS_URL: 'redis://127.0.0.1:1',
+      },
       encoding: 'utf8',
       timeout: 20_000,
     });
     expect(run.status).toBe(1);
-    expect(run.stderr.trim().split('\n')).toEqual(['config error: SECRETS_KEY: is not set; production needs a real one, e.g. SECRETS_KEY=$(openssl rand -hex 32)']);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'config error: SECRETS_KEY: is not set; production needs a real one, e.g. SECRETS_KEY=$(openssl rand -hex 32)',
+    ]);
   });
 });

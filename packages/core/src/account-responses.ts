@@ -19,7 +19,8 @@ export const ledgerEntrySchema = z
     balanceAfter: z.number().int().describe("The organization's balance right after this entry"),
     createdAt: isoTimestamp,
   })
-  .strict().openapi('LedgerEntry');
+  .strict()
+  .openapi('LedgerEntry');
 export type LedgerEntryResource = z.infer<typeof ledgerEntrySchema>;
 
 export const rateLimitInForceSchema = z
@@ -38,9 +39,12 @@ export const usageSchema = z
       .object({ granted: count, reserved: count, consumed: count, refunded: count })
       .strict()
       .describe("Ledger totals over the range: this project's jobs, plus the organization's grants"),
-    ledger: z.array(ledgerEntrySchema).describe('Entries of the range behind the totals, newest first; paged by `pagination` (limit, offset)'),
+    ledger: z
+      .array(ledgerEntrySchema)
+      .describe('Entries of the range behind the totals, newest first; paged by `pagination` (limit, offset)'),
   })
-  .strict().openapi('Usage');
+  .strict()
+  .openapi('Usage');
 export type UsageResource = z.infer<typeof usageSchema>;
 
 export const ESTIMATE_REFUSALS = ['INSUFFICIENT_CREDITS'] as const;
@@ -50,7 +54,9 @@ export const costEstimateSchema = z
     targets: count.describe('Targets after normalization and de-duplication (what would be crawled and charged)'),
     pages: count
       .nullable()
-      .describe('Search and reviews: pages per target (`config.pages`, default 1); null for other job types (one page per target), as on the job'),
+      .describe(
+        'Search and reviews: pages per target (`config.pages`, default 1); null for other job types (one page per target), as on the job',
+      ),
     creditsPerTarget: count.describe('What one target reserves: 5 per result page for search, 2 for details'),
     cost: count,
     balance: z.number().int(),
@@ -61,5 +67,6 @@ export const costEstimateSchema = z
       .nullable()
       .describe('Why a create would be refused (the error code it would answer); null when accepted'),
   })
-  .strict().openapi('CostEstimate');
+  .strict()
+  .openapi('CostEstimate');
 export type CostEstimateResource = z.infer<typeof costEstimateSchema>;

@@ -18,7 +18,10 @@ const count = z.number().int().nonnegative();
 export const RUN_STATUSES = ['created', 'skipped_insufficient_credits'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const paginationSchema = z.object({ total: count, limit: count, offset: count, hasMore: z.boolean() }).strict().openapi('Pagination');
+export const paginationSchema = z
+  .object({ total: count, limit: count, offset: count, hasMore: z.boolean() })
+  .strict()
+  .openapi('Pagination');
 
 export const fieldIssueSchema = z.object({ path: z.string(), message: z.string() }).strict().openapi('FieldIssue');
 
@@ -33,20 +36,30 @@ export const errorBodySchema = z
           .union([
             z.array(fieldIssueSchema).describe('VALIDATION_ERROR: every problem'),
             z.object({ balance: z.number().int(), cost: z.number().int() }).strict().describe('INSUFFICIENT_CREDITS'),
-            z.object({ status: z.enum(JOB_STATUSES) }).strict().describe('JOB_NOT_COMPLETE, INVALID_STATE: the job status'),
-            z.object({ limit: z.number().int(), retryAfterSeconds: z.number().int() }).strict().describe('RATE_LIMITED by the per-user limit'),
+            z
+              .object({ status: z.enum(JOB_STATUSES) })
+              .strict()
+              .describe('JOB_NOT_COMPLETE, INVALID_STATE: the job status'),
+            z
+              .object({ limit: z.number().int(), retryAfterSeconds: z.number().int() })
+              .strict()
+              .describe('RATE_LIMITED by the per-user limit'),
             z.object({ retryAfterSeconds: z.number().int() }).strict().describe('RATE_LIMITED after too many failed authentications'),
             z
               .object({ budgetPerHour: z.number().int(), retryAfterSeconds: z.number().int() })
               .strict()
               .describe("RATE_LIMITED: the project's webhook replays re-armed `budgetPerHour` deliveries in the last hour"),
-            z.object({ maxManualAttempts: z.number().int() }).strict().describe('INVALID_STATE: the delivery had its manual attempts (resends and replays)'),
+            z
+              .object({ maxManualAttempts: z.number().int() })
+              .strict()
+              .describe('INVALID_STATE: the delivery had its manual attempts (resends and replays)'),
           ])
           .optional(),
       })
       .strict(),
   })
-  .strict().openapi('Error');
+  .strict()
+  .openapi('Error');
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const crawlConfigSchema = z
@@ -62,7 +75,8 @@ export const crawlConfigSchema = z
       })
       .strict(),
   })
-  .strict().openapi('CrawlConfig');
+  .strict()
+  .openapi('CrawlConfig');
 
 export const scheduleSchema = z
   .object({
@@ -78,7 +92,8 @@ export const scheduleSchema = z
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,
   })
-  .strict().openapi('Schedule');
+  .strict()
+  .openapi('Schedule');
 export type ScheduleResource = z.infer<typeof scheduleSchema>;
 
 export const webhookConfigSchema = z
@@ -92,12 +107,17 @@ export const webhookConfigSchema = z
     previousSecretExpiresAt: isoTimestamp
       .nullable()
       .describe('A secret rotation is in progress until then: deliveries carry a second v1= signature made with the previous secret'),
-    disabledAt: isoTimestamp.nullable().describe('Set when the service disabled the endpoint after it failed continuously (webhook.disabled); PATCH with enabled: true re-enables it'),
+    disabledAt: isoTimestamp
+      .nullable()
+      .describe(
+        'Set when the service disabled the endpoint after it failed continuously (webhook.disabled); PATCH with enabled: true re-enables it',
+      ),
     disabledReason: z.string().nullable(),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,
   })
-  .strict().openapi('WebhookConfig');
+  .strict()
+  .openapi('WebhookConfig');
 export type WebhookConfigResource = z.infer<typeof webhookConfigSchema>;
 
 /** One delivery attempt. `deliveryId` is null for attempts whose delivery row was since deleted. */
@@ -116,11 +136,18 @@ export const webhookLogEntrySchema = z
     manual: z.boolean().describe('An attempt asked for by a resend or a replay'),
     createdAt: isoTimestamp,
   })
-  .strict().openapi('WebhookLogEntry');
+  .strict()
+  .openapi('WebhookLogEntry');
 export type WebhookLogEntryResource = z.infer<typeof webhookLogEntrySchema>;
 
-export const webhooksSchema = z.object({ configs: z.array(webhookConfigSchema), logs: z.array(webhookLogEntrySchema) }).strict().openapi('Webhooks');
-export const webhookConfigsSchema = z.object({ configs: z.array(webhookConfigSchema) }).strict().openapi('WebhookConfigs');
+export const webhooksSchema = z
+  .object({ configs: z.array(webhookConfigSchema), logs: z.array(webhookLogEntrySchema) })
+  .strict()
+  .openapi('Webhooks');
+export const webhookConfigsSchema = z
+  .object({ configs: z.array(webhookConfigSchema) })
+  .strict()
+  .openapi('WebhookConfigs');
 
 /** A failed test delivery is a result (`success: false`), not an API error. */
 export const webhookTestResultSchema = z
@@ -132,7 +159,8 @@ export const webhookTestResultSchema = z
     deliveryId: z.string(),
     event: z.enum(EVENT_TYPES),
   })
-  .strict().openapi('WebhookTestResult');
+  .strict()
+  .openapi('WebhookTestResult');
 export type WebhookTestResultResource = z.infer<typeof webhookTestResultSchema>;
 
 export const trackedTargetSchema = z
@@ -146,7 +174,8 @@ export const trackedTargetSchema = z
     firstSeenAt: isoTimestamp,
     lastSeenAt: isoTimestamp,
   })
-  .strict().openapi('TrackedTarget');
+  .strict()
+  .openapi('TrackedTarget');
 export type TrackedTargetResource = z.infer<typeof trackedTargetSchema>;
 
 export const timelineEntrySchema = z
@@ -157,18 +186,26 @@ export const timelineEntrySchema = z
     snapshot: productSnapshotSchema,
     changes: z.array(fieldChangeSchema).describe('Against the entry before; empty for the baseline'),
   })
-  .strict().openapi('TimelineEntry');
+  .strict()
+  .openapi('TimelineEntry');
 
 export const timelineSchema = z
   .object({
     data: z.array(timelineEntrySchema),
-    target: z.object({ asin: z.string(), marketplace: z.string(), changeCount: count, firstSeenAt: isoTimestamp, lastSeenAt: isoTimestamp }).strict(),
+    target: z
+      .object({ asin: z.string(), marketplace: z.string(), changeCount: count, firstSeenAt: isoTimestamp, lastSeenAt: isoTimestamp })
+      .strict(),
   })
-  .strict().openapi('Timeline');
+  .strict()
+  .openapi('Timeline');
 export type TimelineResource = z.infer<typeof timelineSchema>;
 
-const comparedJobSchema = z.object({ id: z.string(), type: z.enum(JOB_TYPES), marketplace: z.string(), status: z.enum(JOB_STATUSES), createdAt: isoTimestamp }).strict();
-const monitoredField = z.enum(Object.keys(productSnapshotSchema.shape) as [keyof typeof productSnapshotSchema.shape, ...(keyof typeof productSnapshotSchema.shape)[]]);
+const comparedJobSchema = z
+  .object({ id: z.string(), type: z.enum(JOB_TYPES), marketplace: z.string(), status: z.enum(JOB_STATUSES), createdAt: isoTimestamp })
+  .strict();
+const monitoredField = z.enum(
+  Object.keys(productSnapshotSchema.shape) as [keyof typeof productSnapshotSchema.shape, ...(keyof typeof productSnapshotSchema.shape)[]],
+);
 
 export const comparisonSchema = z
   .object({
@@ -194,7 +231,8 @@ export const comparisonSchema = z
       )
       .describe('Search vs search: position moves per keyword; bestsellers vs bestsellers: rank moves per list'),
   })
-  .strict().openapi('Comparison');
+  .strict()
+  .openapi('Comparison');
 export type ComparisonResource = z.infer<typeof comparisonSchema>;
 
 const creditTotals = z.object({ reserved: count, consumed: count, refunded: count }).strict();
@@ -205,7 +243,12 @@ export const analyticsSchema = z
   .object({
     range: z.object({ from: isoTimestamp, to: isoTimestamp }).strict(),
     jobs: z
-      .object({ total: count, byStatus: countsOf(JOB_STATUSES), byType: countsOf(JOB_TYPES), bySource: countsOf(['api', 'schedule', 'retry'] as const) })
+      .object({
+        total: count,
+        byStatus: countsOf(JOB_STATUSES),
+        byType: countsOf(JOB_TYPES),
+        bySource: countsOf(['api', 'schedule', 'retry'] as const),
+      })
       .strict(),
     targets: z
       .object({ crawled: count, succeeded: count, failed: count, successRate: z.number().nullable() })
@@ -223,8 +266,15 @@ export const analyticsSchema = z
       .array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), jobs: count, targets: count, credits: creditTotals }).strict())
       .describe('Zero-filled, one entry per UTC day; sums to the totals'),
   })
-  .strict().openapi('Analytics');
+  .strict()
+  .openapi('Analytics');
 export type AnalyticsResource = z.infer<typeof analyticsSchema>;
 
-export const livenessSchema = z.object({ status: z.literal('ok') }).strict().openapi('Liveness');
-export const readinessSchema = z.object({ status: z.enum(['ready', 'unavailable']), postgres: z.boolean(), redis: z.boolean() }).strict().openapi('Readiness');
+export const livenessSchema = z
+  .object({ status: z.literal('ok') })
+  .strict()
+  .openapi('Liveness');
+export const readinessSchema = z
+  .object({ status: z.enum(['ready', 'unavailable']), postgres: z.boolean(), redis: z.boolean() })
+  .strict()
+  .openapi('Readiness');

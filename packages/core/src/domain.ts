@@ -60,9 +60,15 @@ const PLAN_SCHEDULES: Record<Plan, SchedulePolicy> = {
   enterprise: { minIntervalSeconds: 60, maxPerProject: 500 },
 };
 
-export function schedulePolicy(plan: Plan, overrides: { minIntervalSeconds?: number | null; maxPerProject?: number | null } = {}): SchedulePolicy {
+export function schedulePolicy(
+  plan: Plan,
+  overrides: { minIntervalSeconds?: number | null; maxPerProject?: number | null } = {},
+): SchedulePolicy {
   const base = PLAN_SCHEDULES[plan];
-  return { minIntervalSeconds: overrides.minIntervalSeconds ?? base.minIntervalSeconds, maxPerProject: overrides.maxPerProject ?? base.maxPerProject };
+  return {
+    minIntervalSeconds: overrides.minIntervalSeconds ?? base.minIntervalSeconds,
+    maxPerProject: overrides.maxPerProject ?? base.maxPerProject,
+  };
 }
 
 /**

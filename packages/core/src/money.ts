@@ -5,5 +5,6 @@ export const moneySchema = z
     amount: z.number().describe('In major units (19.99)'),
     currency: z.string().describe('ISO 4217 code'),
   })
-  .strict().openapi('Money');
+  .strict()
+  .openapi('Money');
 export type Money = z.infer<typeof moneySchema>;

@@ -11,11 +11,30 @@ import { moneySchema } from './money';
  * The word Amazon's offer listings open a new item's condition with, per marketplace language.
  * Only the first word counts: used conditions end in one ("Used - Like New", "Gebraucht - Wie neu").
  */
-const NEW_CONDITION_WORDS = new Set(['new', 'neu', 'neuf', 'nuevo', 'nuovo', 'novo', 'nieuw', 'ny', 'nowy', 'yeni', 'новый', '新品', 'جديد', 'nytt', 'uusi']);
+const NEW_CONDITION_WORDS = new Set([
+  'new',
+  'neu',
+  'neuf',
+  'nuevo',
+  'nuovo',
+  'novo',
+  'nieuw',
+  'ny',
+  'nowy',
+  'yeni',
+  'новый',
+  '新品',
+  'جديد',
+  'nytt',
+  'uusi',
+]);
 
 /** Whether an offer's condition (as shown) is new: "New", "Neu", "Neuf", "Nuevo", "新品", ... */
 export function isNewCondition(condition: string | null): boolean {
-  const first = condition?.trim().split(/[\s\-–:(（]/u)[0]?.toLocaleLowerCase();
+  const first = condition
+    ?.trim()
+    .split(/[\s\-–:(（]/u)[0]
+    ?.toLocaleLowerCase();
   return !!first && NEW_CONDITION_WORDS.has(first);
 }
 
@@ -24,7 +43,8 @@ export const offerSellerSchema = z
     name: z.string(),
     id: z.string().nullable().describe('Amazon merchant id (the seller= or /shops/ id of its link)'),
   })
-  .strict().openapi('OfferSeller');
+  .strict()
+  .openapi('OfferSeller');
 
 export const parsedOfferSchema = z
   .object({

@@ -43,10 +43,14 @@ export const parsedDetailsSchema = z
     isPrime: z
       .boolean()
       .nullable()
-      .describe('true: the buy box shows a Prime badge for the offer; false: the page says the offer is not Prime; null: the page does not say (no badge is not a no)'),
+      .describe(
+        'true: the buy box shows a Prime badge for the offer; false: the page says the offer is not Prime; null: the page does not say (no badge is not a no)',
+      ),
     variants: z.array(z.object({ asin: z.string(), dimensions: z.record(z.string()) }).strict()),
     specifications: z.record(z.string()),
-    missingFields: z.array(z.string()).describe('Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage'),
+    missingFields: z
+      .array(z.string())
+      .describe('Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage'),
     parserVersion: z.string(),
   })
   .strict();
@@ -57,7 +61,9 @@ export const parsedSearchCardSchema = z
     position: z
       .number()
       .int()
-      .describe("1-based among all cards of the keyword's result pages, sponsored included; continues across pages (page 2's first card follows page 1's last)"),
+      .describe(
+        "1-based among all cards of the keyword's result pages, sponsored included; continues across pages (page 2's first card follows page 1's last)",
+      ),
     organicPosition: z
       .number()
       .int()
@@ -74,11 +80,15 @@ export const parsedSearchCardSchema = z
     isSponsored: z
       .boolean()
       .nullable()
-      .describe('true: the card carries an ad label or ad link; false: no ad marker and a direct product link; null: the card has neither, so the page does not say'),
+      .describe(
+        'true: the card carries an ad label or ad link; false: no ad marker and a direct product link; null: the card has neither, so the page does not say',
+      ),
     isPrime: z
       .boolean()
       .nullable()
-      .describe('true: the card shows a Prime badge; false: no badge while other cards of the page show one; null: no card of the page shows Prime badges, so the page does not say'),
+      .describe(
+        'true: the card shows a Prime badge; false: no badge while other cards of the page show one; null: no card of the page shows Prime badges, so the page does not say',
+      ),
     badges: z.array(z.string()),
     missingFields: z.array(z.string()).describe('Of: title, url, image, price, rating, reviewsCount'),
     parserVersion: z.string(),
@@ -172,7 +182,8 @@ export const llmExportItemSchema = z
     variant: z.string().nullable().describe('Reviews: the variant line'),
     missingFields: z.array(z.string()),
   })
-  .strict().openapi('LlmExportItem');
+  .strict()
+  .openapi('LlmExportItem');
 export type LlmExportItem = z.infer<typeof llmExportItemSchema>;
 
 /** The whole `llm` export document: a versioned object, not an array. */
@@ -194,6 +205,7 @@ export const llmExportSchema = z
       .strict(),
     items: z.array(llmExportItemSchema),
   })
-  .strict().openapi('LlmExport');
+  .strict()
+  .openapi('LlmExport');
 export type LlmExport = z.infer<typeof llmExportSchema>;
 export type LlmExportJob = LlmExport['job'];

@@ -15,9 +15,16 @@ export const parsedReviewSchema = z
     author: z.string().nullable(),
     date: z.string().nullable().describe('ISO yyyy-mm-dd, parsed from dateText'),
     dateText: z.string().nullable().describe('The date line as shown'),
-    country: z.string().nullable().describe('Country the review was written in, as named on the page ("the United States" -> "United States")'),
+    country: z
+      .string()
+      .nullable()
+      .describe('Country the review was written in, as named on the page ("the United States" -> "United States")'),
     verifiedPurchase: z.boolean(),
-    helpfulVotes: z.number().int().nullable().describe('0 when the page shows the vote widget without a count; null when it shows no widget'),
+    helpfulVotes: z
+      .number()
+      .int()
+      .nullable()
+      .describe('0 when the page shows the vote widget without a count; null when it shows no widget'),
     variant: z.string().nullable().describe('The variant line, e.g. "Size: 27-Inch | Style: Curved"'),
     missingFields: z.array(z.string()).describe('Of: rating, title, body, author, date'),
     parserVersion: z.string(),
@@ -33,7 +40,8 @@ export const ratingHistogramSchema = z
     twoStar: z.number().nullable(),
     oneStar: z.number().nullable(),
   })
-  .strict().openapi('RatingHistogram');
+  .strict()
+  .openapi('RatingHistogram');
 
 export const reviewsProductSchema = z
   .object({
@@ -43,7 +51,8 @@ export const reviewsProductSchema = z
     ratingsCount: z.number().int().nullable().describe('All ratings of the product ("25,181 global ratings"), not only the filtered ones'),
     histogram: orNull(ratingHistogramSchema),
   })
-  .strict().openapi('ReviewsProductSummary');
+  .strict()
+  .openapi('ReviewsProductSummary');
 
 /** What the reviews parser returns for one page; `hasNextPage` lets the crawler stop early. */
 export const parsedReviewsPageSchema = z
@@ -72,7 +81,9 @@ export const reviewResultItemSchema = z
     page: z.number().int().min(1).describe('The review page (1-based) the review was on; see config.pages'),
   })
   .merge(parsedReviewSchema)
-  .extend({ product: reviewsProductSchema.describe("The product's overall rating, ratings count and histogram, as shown on the review page") })
+  .extend({
+    product: reviewsProductSchema.describe("The product's overall rating, ratings count and histogram, as shown on the review page"),
+  })
   .strict()
   .openapi('ReviewResultItem');
 export type ReviewResultItem = z.infer<typeof reviewResultItemSchema>;

@@ -23,5 +23,9 @@ it('rejects tampering, another key and bad keys', () => {
   expect(() => SecretBox.fromKey('b'.repeat(64)).decrypt(stored)).toThrow();
   expect(() => box.decrypt('v2.x.y.z')).toThrow(/format/);
   expect(() => SecretBox.fromKey('short')).toThrow(/32 bytes/);
-  expect(SecretBox.fromKey(Buffer.alloc(32, 7).toString('base64')).decrypt(SecretBox.fromKey(Buffer.alloc(32, 7).toString('base64')).encrypt('x'))).toBe('x');
+  expect(
+    SecretBox.fromKey(Buffer.alloc(32, 7).toString('base64')).decrypt(
+      SecretBox.fromKey(Buffer.alloc(32, 7).toString('base64')).encrypt('x'),
+    ),
+  ).toBe('x');
 });

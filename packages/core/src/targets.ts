@@ -118,7 +118,8 @@ export function normalizeTargets(type: JobType, raw: string[], marketplace: Mark
 
 /** A best-seller list URL as stored (no credentials, no fragment), or what is wrong with it. */
 function bestsellerListUrl(value: string, market: MarketplaceCode): { url: string; key: string } | { issue: string } {
-  if (!/^https?:\/\//i.test(value)) return { issue: `must be a best-seller list URL of the marketplace (path starting with ${BESTSELLER_PATH_PREFIXES.join(', ')})` };
+  if (!/^https?:\/\//i.test(value))
+    return { issue: `must be a best-seller list URL of the marketplace (path starting with ${BESTSELLER_PATH_PREFIXES.join(', ')})` };
   let url: URL;
   try {
     url = new URL(value);

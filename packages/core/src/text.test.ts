@@ -6,5 +6,9 @@ it('accepts ordinary text in any script and refuses control characters and lone 
 });
 
 it('sanitizes every string of a nested value', () => {
-  expect(sanitizeDeep({ a: 'x\u0000y', b: ['\ud800ok', 1, null], c: { d: 'fine 🛒' } })).toEqual({ a: 'xy', b: ['ok', 1, null], c: { d: 'fine 🛒' } });
+  expect(sanitizeDeep({ a: 'x\u0000y', b: ['\ud800ok', 1, null], c: { d: 'fine 🛒' } })).toEqual({
+    a: 'xy',
+    b: ['ok', 1, null],
+    c: { d: 'fine 🛒' },
+  });
 });

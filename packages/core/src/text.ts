@@ -3,7 +3,8 @@
  * (NUL cannot even be stored by Postgres) and no lone UTF-16 surrogates (not encodable as
  * UTF-8, refused by jsonb). Everything else, emoji and right-to-left scripts included, is fine.
  */
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function isSafeText(value: string): boolean {
   return !UNSAFE.test(value);

@@ -55,21 +55,32 @@ const jobObject = z
       .min(1)
       .max(MAX_PAGES_ANY_TYPE)
       .nullable()
-      .describe('Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types'),
-    sort: z.enum(REVIEW_SORTS).nullable().describe('Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked'),
+      .describe(
+        'Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types',
+      ),
+    sort: z
+      .enum(REVIEW_SORTS)
+      .nullable()
+      .describe('Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked'),
     notes: z
       .array(z.object({ target: z.string(), code: z.enum(TARGET_NOTE_CODES), message: z.string() }).strict())
-      .describe('Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded)'),
+      .describe(
+        'Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded)',
+      ),
     resultsPurgedAt: isoTimestamp
       .optional()
-      .describe('Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE'),
+      .describe(
+        'Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE',
+      ),
   })
   .strict();
 export const jobResourceSchema = jobObject.openapi('Job');
 export type JobResourceData = z.infer<typeof jobResourceSchema>;
 
 /** `job.completed`: the finished job; at least one target produced a result. */
-export const jobCompletedDataSchema = jobObject.extend({ status: z.literal('completed'), finishedAt: isoTimestamp }).openapi('JobCompletedData');
+export const jobCompletedDataSchema = jobObject
+  .extend({ status: z.literal('completed'), finishedAt: isoTimestamp })
+  .openapi('JobCompletedData');
 /** `job.failed`: the finished job; no target produced a result (everything was refunded). */
 export const jobFailedDataSchema = jobObject.extend({ status: z.literal('failed'), finishedAt: isoTimestamp }).openapi('JobFailedData');
 
@@ -90,9 +101,13 @@ export const productSnapshotSchema = z
     bestSellersRank: z.object({ category: z.string(), rank: z.number().int() }).strict().nullable(),
     isPrime: z.boolean().nullable(),
     mainImage: z.string().nullable(),
-    lowestNewPrice: z.number().nullable().describe('Offer listings: the lowest item price (shipping excluded) of an offer in new condition, in `currency`'),
+    lowestNewPrice: z
+      .number()
+      .nullable()
+      .describe('Offer listings: the lowest item price (shipping excluded) of an offer in new condition, in `currency`'),
   })
-  .strict().openapi('ProductSnapshot');
+  .strict()
+  .openapi('ProductSnapshot');
 export type ProductSnapshotData = z.infer<typeof productSnapshotSchema>;
 
 type SnapshotShape = typeof productSnapshotSchema.shape;
@@ -100,20 +115,22 @@ type SnapshotShape = typeof productSnapshotSchema.shape;
 const change = <F extends keyof SnapshotShape, V extends z.ZodTypeAny>(field: F, value: V) =>
   z.object({ field: z.literal(field), from: value, to: value }).strict();
 const s = productSnapshotSchema.shape;
-export const fieldChangeSchema = z.discriminatedUnion('field', [
-  change('price', s.price.unwrap()),
-  change('listPrice', s.listPrice.unwrap()),
-  change('currency', s.currency.unwrap()),
-  change('availability', s.availability.unwrap()),
-  change('rating', s.rating.unwrap()),
-  change('reviewsCount', s.reviewsCount.unwrap()),
-  change('title', s.title.unwrap()),
-  change('seller', s.seller.unwrap()),
-  change('bestSellersRank', s.bestSellersRank.unwrap()),
-  change('isPrime', s.isPrime.unwrap()),
-  change('mainImage', s.mainImage.unwrap()),
-  change('lowestNewPrice', s.lowestNewPrice.unwrap()),
-]).openapi('FieldChange');
+export const fieldChangeSchema = z
+  .discriminatedUnion('field', [
+    change('price', s.price.unwrap()),
+    change('listPrice', s.listPrice.unwrap()),
+    change('currency', s.currency.unwrap()),
+    change('availability', s.availability.unwrap()),
+    change('rating', s.rating.unwrap()),
+    change('reviewsCount', s.reviewsCount.unwrap()),
+    change('title', s.title.unwrap()),
+    change('seller', s.seller.unwrap()),
+    change('bestSellersRank', s.bestSellersRank.unwrap()),
+    change('isPrime', s.isPrime.unwrap()),
+    change('mainImage', s.mainImage.unwrap()),
+    change('lowestNewPrice', s.lowestNewPrice.unwrap()),
+  ])
+  .openapi('FieldChange');
 export type FieldChangeData = z.infer<typeof fieldChangeSchema>;
 
 /** `product.changed`: a monitored product changed, seen by a details or a search crawl; `snapshot` is its merged last known state. */
@@ -125,7 +142,8 @@ export const productChangedDataSchema = z
     changes: z.array(fieldChangeSchema).min(1),
     snapshot: productSnapshotSchema,
   })
-  .strict().openapi('ProductChangedData');
+  .strict()
+  .openapi('ProductChangedData');
 export type ProductChangedData = z.infer<typeof productChangedDataSchema>;
 
 /**
@@ -134,7 +152,10 @@ export type ProductChangedData = z.infer<typeof productChangedDataSchema>;
  * job.completed / job.failed events carry `scheduleId`). This is the shape test deliveries use
  * and a future live event must keep.
  */
-export const scheduleTriggeredDataSchema = z.object({ scheduleId: z.string(), jobId: z.string(), firedAt: isoTimestamp }).strict().openapi('ScheduleTriggeredData');
+export const scheduleTriggeredDataSchema = z
+  .object({ scheduleId: z.string(), jobId: z.string(), firedAt: isoTimestamp })
+  .strict()
+  .openapi('ScheduleTriggeredData');
 
 /** Event name -> schema of its `data`. The keys are the event names (EVENT_TYPES). */
 export const WEBHOOK_EVENT_DATA = {
@@ -193,7 +214,14 @@ export type WebhookDeliveryBody = z.infer<typeof webhookDeliverySchema>;
  * the API answers the same objects in (a job in `job.completed` reads like `GET /jobs/{id}`),
  * whatever order the stored event came back in.
  */
-export function webhookDeliveryBody(d: { id: string; event: string; createdAt: Date; projectId: string; data: unknown; test?: boolean }): string {
+export function webhookDeliveryBody(d: {
+  id: string;
+  event: string;
+  createdAt: Date;
+  projectId: string;
+  data: unknown;
+  test?: boolean;
+}): string {
   const schema = Object.hasOwn(WEBHOOK_EVENT_DATA, d.event) ? WEBHOOK_EVENT_DATA[d.event as EventType] : null;
   return JSON.stringify({
     id: d.id,

@@ -29,7 +29,11 @@ export const DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR = 2_000;
 
 export const webhookAttemptSchema = z
   .object({
-    attempt: z.number().int().positive().describe(`1-5: the automatic schedule; higher: resends and replays (${WEBHOOK_MAX_MANUAL_ATTEMPTS} at most per delivery)`),
+    attempt: z
+      .number()
+      .int()
+      .positive()
+      .describe(`1-5: the automatic schedule; higher: resends and replays (${WEBHOOK_MAX_MANUAL_ATTEMPTS} at most per delivery)`),
     manual: z.boolean().describe('true for an attempt asked for by a resend or a replay'),
     success: z.boolean(),
     statusCode: z.number().int().nullable().describe('null when no HTTP response was received'),

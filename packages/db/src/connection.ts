@@ -93,7 +93,12 @@ export function isUniqueViolation(err: unknown): boolean {
  * LISTEN on a channel with a dedicated connection, reconnecting after errors. Returns a
  * stop function. Used to wake pollers as soon as a transaction commits an event.
  */
-export function listen(url: string, channel: string, onNotify: () => void, onError: (err: unknown) => void = () => undefined): () => Promise<void> {
+export function listen(
+  url: string,
+  channel: string,
+  onNotify: () => void,
+  onError: (err: unknown) => void = () => undefined,
+): () => Promise<void> {
   let client: pg.Client | null = null;
   let stopped = false;
   const connect = async (): Promise<void> => {

@@ -1,6 +1,16 @@
 export * from './connection';
 export * from './migrate';
-export type { Database, DeliveryStatus, JobErrorRow, JobNoteRow, JobRetentionState, JobTargetStatus, LedgerKind, PageCheckpoint, StoredCrawlConfig } from './schema';
+export type {
+  Database,
+  DeliveryStatus,
+  JobErrorRow,
+  JobNoteRow,
+  JobRetentionState,
+  JobTargetStatus,
+  LedgerKind,
+  PageCheckpoint,
+  StoredCrawlConfig,
+} from './schema';
 export * from './repositories/tenancy.repository';
 export * from './repositories/credit.repository';
 export * from './repositories/job.repository';

@@ -24,7 +24,10 @@ it('creates a missing database and migrates it exactly once when five runs race'
     const dbs = Array.from({ length: 5 }, () => createDb({ url: urlFor(name), poolSize: 2 }));
     const applied = await Promise.all(dbs.map((db) => migrateToLatest(db)));
     expect(applied.flat().sort()).toEqual([...MIGRATION_NAMES].sort());
-    const rows = await dbs[0]!.selectFrom('kysely_migration' as never).selectAll().execute();
+    const rows = await dbs[0]!
+      .selectFrom('kysely_migration' as never)
+      .selectAll()
+      .execute();
     expect(rows).toHaveLength(MIGRATION_NAMES.length);
     expect(await migrateToLatest(dbs[0]!)).toEqual([]);
     await Promise.all(dbs.map((db) => db.destroy()));

@@ -1,5 +1,17 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { EventType, FieldChangeData, JobStatus, JobType, Plan, ProductSnapshotData, ResultItem, ReviewSort, RunStatus, TargetErrorCode, TargetNoteCode } from '@crawl/core';
+import type {
+  EventType,
+  FieldChangeData,
+  JobStatus,
+  JobType,
+  Plan,
+  ProductSnapshotData,
+  ResultItem,
+  ReviewSort,
+  RunStatus,
+  TargetErrorCode,
+  TargetNoteCode,
+} from '@crawl/core';
 import type * as G from './generated/db';
 
 /**
@@ -61,7 +73,14 @@ export type OrganizationTable = Narrow<G.Organization, { plan: Plan }>;
 export type CreditLedgerTable = Narrow<G.CreditLedger, { kind: LedgerKind }>;
 export type JobTable = Narrow<
   G.Job,
-  { type: JobType; status: JobStatus; sort: ReviewSort | null; targets: Json<string[]>; errors: JsonWithDefault<JobErrorRow[]>; notes: JsonWithDefault<JobNoteRow[]> }
+  {
+    type: JobType;
+    status: JobStatus;
+    sort: ReviewSort | null;
+    targets: Json<string[]>;
+    errors: JsonWithDefault<JobErrorRow[]>;
+    notes: JsonWithDefault<JobNoteRow[]>;
+  }
 >;
 
 /**

@@ -1,6 +1,23 @@
-import { type DetailsResultItem, EVENT_TYPES, type EventType, type ResultItem, WEBHOOK_EVENT_DATA, webhookDeliveryBody, webhookDeliverySchema } from '@crawl/core';
+import {
+  type DetailsResultItem,
+  EVENT_TYPES,
+  type EventType,
+  type ResultItem,
+  WEBHOOK_EVENT_DATA,
+  webhookDeliveryBody,
+  webhookDeliverySchema,
+} from '@crawl/core';
 import type { Db } from '@crawl/db';
-import { buildJob, buildProject, detailsItem, openTestStore, progressRepositories, searchItem, type TestStore, uniqueAsin } from '@crawl/testing';
+import {
+  buildJob,
+  buildProject,
+  detailsItem,
+  openTestStore,
+  progressRepositories,
+  searchItem,
+  type TestStore,
+  uniqueAsin,
+} from '@crawl/testing';
 import { failJobInternally } from './internal-failure';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { MONITORED_FIELDS } from './product-snapshot';
@@ -22,23 +39,30 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-const eventsOf = (projectId: string) => db.selectFrom('event').select(['id', 'type', 'data', 'project_id', 'created_at']).where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
+const eventsOf = (projectId: string) =>
+  db
+    .selectFrom('event')
+    .select(['id', 'type', 'data', 'project_id', 'created_at'])
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 const succeeded = (items: ResultItem[]): TargetOutcome => ({ kind: 'succeeded', items, attempts: 1 });
 const failed: TargetOutcome = { kind: 'failed', code: 'BLOCKED', message: 'captcha', attempts: 3 };
 
 /** A details product with every monitored field, as the marketplace parser stores it. */
 const product = (asin: string, price: number, extra: Partial<DetailsResultItem> = {}) =>
   detailsItem(asin, {
-  price: { amount: price, currency: 'USD' },
-  listPrice: { amount: 49.99, currency: 'USD' },
-  availability: { status: 'in_stock', text: 'In Stock' },
-  rating: 4.4,
-  reviewsCount: 812,
-  seller: { name: 'Acme', id: null },
-  bestSellersRank: [{ category: 'Electronics', rank: 77 }],
-  isPrime: true,
-  mainImage: `https://m.media-amazon.com/images/I/${asin}._AC_SX679_.jpg`,
-  ...extra,
+    price: { amount: price, currency: 'USD' },
+    listPrice: { amount: 49.99, currency: 'USD' },
+    availability: { status: 'in_stock', text: 'In Stock' },
+    rating: 4.4,
+    reviewsCount: 812,
+    seller: { name: 'Acme', id: null },
+    bestSellersRank: [{ category: 'Electronics', rank: 77 }],
+    isPrime: true,
+    mainImage: `https://m.media-amazon.com/images/I/${asin}._AC_SX679_.jpg`,
+    ...extra,
   });
 
 async function expectEventsParse(projectId: string, expected: EventType[]): Promise<void> {
@@ -59,13 +83,22 @@ it('product.changed of a details crawl: numeric changes and the full snapshot, t
   await recordTargetOutcome(deps, first.id, 0, a, succeeded([product(a, 29.99)]));
   // Second crawl: price, rank, Prime and image change; the seller is not observed (kept, not a change).
   const second = await buildJob(db, { owner, targets: [a, b] });
-  const changed = product(a, 24.5, { seller: null, isPrime: false, bestSellersRank: [{ category: 'Electronics', rank: 12 }], availability: { status: 'unknown', text: null } });
+  const changed = product(a, 24.5, {
+    seller: null,
+    isPrime: false,
+    bestSellersRank: [{ category: 'Electronics', rank: 12 }],
+    availability: { status: 'unknown', text: null },
+  });
   expect(await recordTargetOutcome(deps, second.id, 0, a, succeeded([changed]))).toBe('recorded');
   expect(await recordTargetOutcome(deps, second.id, 1, b, failed)).toBe('finalized');
 
   await expectEventsParse(owner.projectId, ['job.completed', 'product.changed', 'job.completed']);
   const event = (await eventsOf(owner.projectId))[1]!;
-  expect(event.data).toMatchObject({ asin: a, jobId: second.id, changes: expect.arrayContaining([{ field: 'price', from: 29.99, to: 24.5 }]) });
+  expect(event.data).toMatchObject({
+    asin: a,
+    jobId: second.id,
+    changes: expect.arrayContaining([{ field: 'price', from: 29.99, to: 24.5 }]),
+  });
   expect(Object.keys(event.data.snapshot as object).sort()).toEqual([...MONITORED_FIELDS].sort());
 });
 
@@ -84,7 +117,13 @@ it('a search crawl announces what it counts: one product.changed per changed car
   const owner = await buildProject(db, { credits: 100 });
   const asin = uniqueAsin();
   const card = (price: number, rating: number) =>
-    searchItem('usb cable', 1, { asin, title: 'Cable', price: { amount: price, currency: 'USD' }, rating, image: 'https://m.media-amazon.com/images/I/c.jpg' });
+    searchItem('usb cable', 1, {
+      asin,
+      title: 'Cable',
+      price: { amount: price, currency: 'USD' },
+      rating,
+      image: 'https://m.media-amazon.com/images/I/c.jpg',
+    });
   const first = await buildJob(db, { owner, type: 'search', targets: ['usb cable'] });
   expect(await recordTargetOutcome(deps, first.id, 0, 'usb cable', succeeded([card(5, 4)]))).toBe('finalized');
   const second = await buildJob(db, { owner, type: 'search', targets: ['usb cable'] });
@@ -92,11 +131,25 @@ it('a search crawl announces what it counts: one product.changed per changed car
 
   // The second crawl's change and job.completed share a transaction (same created_at): their order is not defined.
   const events = await eventsOf(owner.projectId);
-  await expectEventsParse(owner.projectId, events.map((e) => e.type));
+  await expectEventsParse(
+    owner.projectId,
+    events.map((e) => e.type),
+  );
   expect(events.map((e) => e.type).sort()).toEqual(['job.completed', 'job.completed', 'product.changed']);
   const event = events.find((e) => e.type === 'product.changed')!;
-  expect(event.data).toMatchObject({ asin, marketplace: 'US', jobId: second.id, changes: [{ field: 'price', from: 5, to: 4.5 }], snapshot: { price: 4.5, rating: 4 } });
-  const tracked = await db.selectFrom('tracked_target').select('change_count').where('project_id', '=', owner.projectId).where('asin', '=', asin).executeTakeFirstOrThrow();
+  expect(event.data).toMatchObject({
+    asin,
+    marketplace: 'US',
+    jobId: second.id,
+    changes: [{ field: 'price', from: 5, to: 4.5 }],
+    snapshot: { price: 4.5, rating: 4 },
+  });
+  const tracked = await db
+    .selectFrom('tracked_target')
+    .select('change_count')
+    .where('project_id', '=', owner.projectId)
+    .where('asin', '=', asin)
+    .executeTakeFirstOrThrow();
   expect(tracked.change_count).toBe(1); // the count and the events agree
 });
 

@@ -15,6 +15,12 @@ export function jobFinishedEvent(job: JobRow): { type: Extract<EventType, 'job.c
 }
 
 /** The `data` of a product.changed event: `snapshot` is the merged last known state, not the crawl's partial view. */
-export function productChangedData(input: { asin: string; marketplace: string; jobId: string; changes: FieldChange[]; merged: ProductSnapshot }) {
+export function productChangedData(input: {
+  asin: string;
+  marketplace: string;
+  jobId: string;
+  changes: FieldChange[];
+  merged: ProductSnapshot;
+}) {
   return { asin: input.asin, marketplace: input.marketplace, jobId: input.jobId, changes: input.changes, snapshot: input.merged };
 }

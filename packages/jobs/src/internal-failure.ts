@@ -12,7 +12,12 @@ export const INTERNAL_ERROR_MESSAGE = 'an internal error stopped this target; it
 export async function failTargetInternally(deps: JobProgressDeps, jobId: string, idx: number, attempts: number): Promise<string> {
   const target = await deps.targets.findTargetContext(jobId, idx);
   if (!target || target.targetStatus !== 'pending') return 'nothing pending';
-  return recordTargetOutcome(deps, jobId, idx, target.target, { kind: 'failed', code: 'INTERNAL_ERROR', message: INTERNAL_ERROR_MESSAGE, attempts });
+  return recordTargetOutcome(deps, jobId, idx, target.target, {
+    kind: 'failed',
+    code: 'INTERNAL_ERROR',
+    message: INTERNAL_ERROR_MESSAGE,
+    attempts,
+  });
 }
 
 /**

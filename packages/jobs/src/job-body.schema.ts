@@ -39,7 +39,10 @@ export const marketplaceSchema = z
 export const jobBodySchema = z
   .object({
     type: z.enum(JOB_TYPES),
-    targets: z.array(z.string().max(2048, 'must be at most 2048 characters').refine(isSafeText, UNSAFE_TEXT_MESSAGE)).min(1, 'must contain at least one target').max(5000, 'too many targets'),
+    targets: z
+      .array(z.string().max(2048, 'must be at most 2048 characters').refine(isSafeText, UNSAFE_TEXT_MESSAGE))
+      .min(1, 'must contain at least one target')
+      .max(5000, 'too many targets'),
     config: z
       .object({
         marketplace: marketplaceSchema.optional(),
@@ -54,7 +57,10 @@ export const jobBodySchema = z
           .describe(
             `Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to ${MAX_SEARCH_PAGES}; review pages per product, 1 to ${MAX_REVIEW_PAGES}; charged per page crawled`,
           ),
-        sort: z.enum(REVIEW_SORTS).optional().describe('Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent'),
+        sort: z
+          .enum(REVIEW_SORTS)
+          .optional()
+          .describe('Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent'),
       })
       .strict()
       .optional(),
@@ -63,7 +69,11 @@ export const jobBodySchema = z
   .transform((body, ctx) => {
     const normalized = normalizeTargets(body.type, body.targets, body.config?.marketplace);
     for (const issue of normalized.issues) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.index >= 0 ? ['targets', issue.index] : ['targets'], message: issue.message });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: issue.index >= 0 ? ['targets', issue.index] : ['targets'],
+        message: issue.message,
+      });
     }
     // Details, offers and best-seller targets are one page; accepting `pages` there would suggest a depth they never get.
     const maxPages = MAX_PAGES[body.type];
@@ -71,7 +81,11 @@ export const jobBodySchema = z
     if (pages !== undefined && maxPages === undefined) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: 'applies to search and reviews jobs only' });
     } else if (pages !== undefined && maxPages !== undefined && pages > maxPages) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: `must be at most ${maxPages} for ${body.type} jobs` });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['config', 'pages'],
+        message: `must be at most ${maxPages} for ${body.type} jobs`,
+      });
     }
     if (body.config?.sort !== undefined && !JOB_KINDS[body.type].sortable) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'sort'], message: 'applies to reviews jobs only' });

@@ -2,7 +2,17 @@ import type { TargetErrorCode } from '@crawl/core';
 import type { CreditRepository, Db } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
-import { buildJob, buildProject, detailsItem, openTestQueue, openTestStore, progressRepositories, type TestQueue, type TestStore, uniqueAsin } from '@crawl/testing';
+import {
+  buildJob,
+  buildProject,
+  detailsItem,
+  openTestQueue,
+  openTestStore,
+  progressRepositories,
+  type TestQueue,
+  type TestStore,
+  uniqueAsin,
+} from '@crawl/testing';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { JobService } from './job.service';
 
@@ -31,13 +41,27 @@ afterAll(async () => {
   await store.close();
 });
 
-const failed = (code: TargetErrorCode = 'NOT_FOUND', message = 'no such product'): TargetOutcome => ({ kind: 'failed', code, message, attempts: 3 });
+const failed = (code: TargetErrorCode = 'NOT_FOUND', message = 'no such product'): TargetOutcome => ({
+  kind: 'failed',
+  code,
+  message,
+  attempts: 3,
+});
 const item = (asin: string, price: number) => detailsItem(asin, { price: { amount: price, currency: 'USD' } });
 
 const jobRow = (id: string) => db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const targetRow = (id: string, idx: number) => db.selectFrom('job_target').selectAll().where('job_id', '=', id).where('idx', '=', idx).executeTakeFirstOrThrow();
-const resultRows = (id: string) => db.selectFrom('result_item').select(['target_idx', 'position', 'data']).where('job_id', '=', id).orderBy('target_idx').orderBy('position').execute();
-const eventsOf = (projectId: string) => db.selectFrom('event').select(['type', 'data']).where('project_id', '=', projectId).orderBy('created_at').execute();
+const targetRow = (id: string, idx: number) =>
+  db.selectFrom('job_target').selectAll().where('job_id', '=', id).where('idx', '=', idx).executeTakeFirstOrThrow();
+const resultRows = (id: string) =>
+  db
+    .selectFrom('result_item')
+    .select(['target_idx', 'position', 'data'])
+    .where('job_id', '=', id)
+    .orderBy('target_idx')
+    .orderBy('position')
+    .execute();
+const eventsOf = (projectId: string) =>
+  db.selectFrom('event').select(['type', 'data']).where('project_id', '=', projectId).orderBy('created_at').execute();
 
 it('a success stores its result rows, counts them and tracks the products, without finishing the job', async () => {
   const job = await buildJob(db, { targets: [uniqueAsin(), uniqueAsin()] });
@@ -57,10 +81,24 @@ it('a success stores its result rows, counts them and tracks the products, witho
   expect(await jobRow(job.id)).toMatchObject({ status: 'running', succeeded: 1, failed: 0, results_count: 2, errors: [] });
 
   // One tracked product per ASIN among the items, with its latest state and a snapshot of this job.
-  const tracked = await db.selectFrom('tracked_target').select(['asin', 'latest_snapshot']).where('project_id', '=', job.owner.projectId).orderBy('asin').execute();
+  const tracked = await db
+    .selectFrom('tracked_target')
+    .select(['asin', 'latest_snapshot'])
+    .where('project_id', '=', job.owner.projectId)
+    .orderBy('asin')
+    .execute();
   expect(tracked.map((t) => t.asin)).toEqual([asin, items[1]!.asin].sort());
-  expect(tracked.find((t) => t.asin === asin)!.latest_snapshot).toMatchObject({ price: 19.99, currency: 'USD', rating: 4.5, title: `Product ${asin}` });
-  const snapshots = await db.selectFrom('product_snapshot').select(['asin', 'job_id']).where('project_id', '=', job.owner.projectId).execute();
+  expect(tracked.find((t) => t.asin === asin)!.latest_snapshot).toMatchObject({
+    price: 19.99,
+    currency: 'USD',
+    rating: 4.5,
+    title: `Product ${asin}`,
+  });
+  const snapshots = await db
+    .selectFrom('product_snapshot')
+    .select(['asin', 'job_id'])
+    .where('project_id', '=', job.owner.projectId)
+    .execute();
   expect(snapshots).toHaveLength(2);
   expect(snapshots.every((s) => s.job_id === job.id)).toBe(true);
   expect(await eventsOf(job.owner.projectId)).toEqual([]); // a first sighting is no change
@@ -82,7 +120,12 @@ it('a failure appends the target’s error to the job and stores no result', asy
       { target: job.targets[2], code: 'BLOCKED', message: 'captcha' },
     ],
   });
-  expect(await targetRow(job.id, 1)).toMatchObject({ status: 'failed', attempts: 3, error_code: 'NOT_FOUND', error_message: 'product page 404' });
+  expect(await targetRow(job.id, 1)).toMatchObject({
+    status: 'failed',
+    attempts: 3,
+    error_code: 'NOT_FOUND',
+    error_message: 'product page 404',
+  });
   expect(await resultRows(job.id)).toEqual([]);
 });
 
@@ -91,15 +134,29 @@ it('the last outcome completes a job with a success: succeeded targets consumed,
   const job = await buildJob(db, { owner, targets: [uniqueAsin(), uniqueAsin()] }); // details: 2 credits a target
   expect(await credits.balance(owner.organizationId)).toBe(96);
 
-  expect(await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, { kind: 'succeeded', items: [item(job.targets[0]!, 10)], attempts: 1 })).toBe('recorded');
+  expect(
+    await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, { kind: 'succeeded', items: [item(job.targets[0]!, 10)], attempts: 1 }),
+  ).toBe('recorded');
   expect(await eventsOf(owner.projectId)).toEqual([]);
   expect(await recordTargetOutcome(deps, job.id, 1, job.targets[1]!, failed())).toBe('finalized');
 
   const final = await jobRow(job.id);
-  expect(final).toMatchObject({ status: 'completed', succeeded: 1, failed: 1, credits_reserved: 4, credits_consumed: 2, credits_refunded: 2 });
+  expect(final).toMatchObject({
+    status: 'completed',
+    succeeded: 1,
+    failed: 1,
+    credits_reserved: 4,
+    credits_consumed: 2,
+    credits_refunded: 2,
+  });
   expect(final.finished_at).not.toBeNull();
   expect(await credits.balance(owner.organizationId)).toBe(98);
-  const ledger = await db.selectFrom('credit_ledger').select(['kind', 'amount', 'balance_after']).where('job_id', '=', job.id).orderBy('id').execute();
+  const ledger = await db
+    .selectFrom('credit_ledger')
+    .select(['kind', 'amount', 'balance_after'])
+    .where('job_id', '=', job.id)
+    .orderBy('id')
+    .execute();
   expect(ledger).toEqual([
     { kind: 'reserve', amount: 4, balance_after: 96 },
     { kind: 'refund', amount: 2, balance_after: 98 },
@@ -136,7 +193,9 @@ it('a second outcome for the same target is discarded and stores nothing, even a
   const before = await jobRow(job.id);
 
   // A redelivered task (success or failure this time) finds the target no longer pending.
-  expect(await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, { ...first, items: [item(job.targets[0]!, 2), item(uniqueAsin(), 3)] })).toBe('discarded');
+  expect(
+    await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, { ...first, items: [item(job.targets[0]!, 2), item(uniqueAsin(), 3)] }),
+  ).toBe('discarded');
   expect(await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, failed())).toBe('discarded');
   expect(await jobRow(job.id)).toEqual(before);
   expect(await resultRows(job.id)).toHaveLength(1);
@@ -147,21 +206,37 @@ it('a second outcome for the same target is discarded and stores nothing, even a
   expect(await recordTargetOutcome(deps, job.id, 1, job.targets[1]!, failed())).toBe('discarded');
   expect(await jobRow(job.id)).toEqual(finished);
   expect((await eventsOf(job.owner.projectId)).map((e) => e.type)).toEqual(['job.completed']); // not finalized twice
-  const settlements = await db.selectFrom('credit_ledger').select('kind').where('job_id', '=', job.id).where('kind', 'in', ['refund', 'consume']).execute();
+  const settlements = await db
+    .selectFrom('credit_ledger')
+    .select('kind')
+    .where('job_id', '=', job.id)
+    .where('kind', 'in', ['refund', 'consume'])
+    .execute();
   expect(settlements).toHaveLength(2);
 });
 
 it('an outcome for a cancelled job is discarded: no result, no counter, no second settlement, no event', async () => {
   const owner = await buildProject(db, { credits: 100 });
   const job = await buildJob(db, { owner, targets: [uniqueAsin(), uniqueAsin(), uniqueAsin()] });
-  expect(await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, { kind: 'succeeded', items: [item(job.targets[0]!, 1)], attempts: 1 })).toBe('recorded');
-  const service = new JobService({ db, jobs: deps.jobs, targets: deps.targets, credits, producer, log: createLogger({ level: 'silent', service: 'job-progress-test' }) });
+  expect(
+    await recordTargetOutcome(deps, job.id, 0, job.targets[0]!, { kind: 'succeeded', items: [item(job.targets[0]!, 1)], attempts: 1 }),
+  ).toBe('recorded');
+  const service = new JobService({
+    db,
+    jobs: deps.jobs,
+    targets: deps.targets,
+    credits,
+    producer,
+    log: createLogger({ level: 'silent', service: 'job-progress-test' }),
+  });
   await service.cancel(job.id, owner.projectId);
   const cancelled = await jobRow(job.id);
   expect(cancelled).toMatchObject({ status: 'cancelled', credits_consumed: 2, credits_refunded: 4 });
   const balance = await credits.balance(owner.organizationId);
 
-  expect(await recordTargetOutcome(deps, job.id, 1, job.targets[1]!, { kind: 'succeeded', items: [item(job.targets[1]!, 1)], attempts: 1 })).toBe('discarded');
+  expect(
+    await recordTargetOutcome(deps, job.id, 1, job.targets[1]!, { kind: 'succeeded', items: [item(job.targets[1]!, 1)], attempts: 1 }),
+  ).toBe('discarded');
   expect(await recordTargetOutcome(deps, job.id, 2, job.targets[2]!, failed())).toBe('discarded');
 
   expect(await jobRow(job.id)).toEqual(cancelled);

@@ -1,5 +1,16 @@
 import { type ResultItem, type TargetErrorCode, type TargetNoteCode } from '@crawl/core';
-import type { CreditRepository, Db, EventRepository, JobRepository, JobRow, JobTargetRepository, ResultRepository, Transaction, Database, TrackingRepository } from '@crawl/db';
+import type {
+  CreditRepository,
+  Db,
+  EventRepository,
+  JobRepository,
+  JobRow,
+  JobTargetRepository,
+  ResultRepository,
+  Transaction,
+  Database,
+  TrackingRepository,
+} from '@crawl/db';
 import { jobFinishedEvent, productChangedData } from './event-data';
 import { consumedCredits } from './job-credits';
 import { JOBS_KINDS, productSnapshots } from './kinds';
@@ -40,7 +51,13 @@ export type RecordResult = 'recorded' | 'finalized' | 'discarded';
  * of its organization's release window: the same transaction releases and enqueues the next
  * target(s) (release-window.ts).
  */
-export async function recordTargetOutcome(deps: JobProgressDeps, jobId: string, idx: number, target: string, outcome: TargetOutcome): Promise<RecordResult> {
+export async function recordTargetOutcome(
+  deps: JobProgressDeps,
+  jobId: string,
+  idx: number,
+  target: string,
+  outcome: TargetOutcome,
+): Promise<RecordResult> {
   return deps.db.transaction().execute(async (trx) => {
     const recorded = await recordInTransaction(deps, trx, jobId, idx, target, outcome);
     if (!recorded) return 'discarded';
@@ -86,7 +103,8 @@ async function recordInTransaction(
   );
   // Whether the type's results update tracked products is its module's (best-seller lists feed compare only).
   if (outcome.kind === 'succeeded' && JOBS_KINDS[job.type].snapshots) await trackProducts(deps, trx, job, outcome.items);
-  if (job.status !== 'running' || job.succeeded + job.failed < job.target_count) return { result: 'recorded', organizationId: job.organization_id };
+  if (job.status !== 'running' || job.succeeded + job.failed < job.target_count)
+    return { result: 'recorded', organizationId: job.organization_id };
   await finalizeJob(deps, trx, job);
   return { result: 'finalized', organizationId: job.organization_id };
 }
@@ -127,7 +145,11 @@ async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, 
     const { changes, merged } = diffSnapshot((known.get(asin) as ProductSnapshot | null) ?? null, snapshot);
     return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes };
   });
-  await deps.tracking.recordSnapshots(trx, { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: job.type }, writes);
+  await deps.tracking.recordSnapshots(
+    trx,
+    { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: job.type },
+    writes,
+  );
   for (const w of writes.filter((x) => x.changes.length)) {
     await deps.events.insert(trx, {
       projectId: job.project_id,

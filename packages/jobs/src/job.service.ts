@@ -1,4 +1,14 @@
-import { AppError, type CostEstimateResource, creditCost, isMultiPage, isTerminal, JOB_KINDS, type JobType, newId, type ReviewSort } from '@crawl/core';
+import {
+  AppError,
+  type CostEstimateResource,
+  creditCost,
+  isMultiPage,
+  isTerminal,
+  JOB_KINDS,
+  type JobType,
+  newId,
+  type ReviewSort,
+} from '@crawl/core';
 import type { CreditRepository, Database, Db, JobRepository, JobRow, JobTargetRepository, Transaction } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
@@ -182,7 +192,14 @@ export class JobService {
     if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
     const targets = await this.retryTargets(job, options.targets ?? 'all');
     return this.create(
-      { type: job.type, targets, marketplace: job.marketplace as JobBody['marketplace'], lang: job.lang, pages: job.pages ?? undefined, sort: job.sort ?? undefined },
+      {
+        type: job.type,
+        targets,
+        marketplace: job.marketplace as JobBody['marketplace'],
+        lang: job.lang,
+        pages: job.pages ?? undefined,
+        sort: job.sort ?? undefined,
+      },
       owner,
       { retryOf: job.id, scheduleId: job.schedule_id ?? undefined, idempotencyKey: options.idempotencyKey },
     );
@@ -204,7 +221,9 @@ export class JobService {
     }
     const targets = await this.deps.targets.targetsWithoutResult(job.id);
     if (!targets.length) {
-      throw new AppError('INVALID_STATE', `Job ${job.id} has no failed or cancelled targets to retry.`, { details: { status: job.status } });
+      throw new AppError('INVALID_STATE', `Job ${job.id} has no failed or cancelled targets to retry.`, {
+        details: { status: job.status },
+      });
     }
     return targets;
   }

@@ -34,7 +34,18 @@ export type MonitoredField = keyof ProductSnapshot;
 export type FieldChange = FieldChangeData;
 
 export const MONITORED_FIELDS: MonitoredField[] = [
-  'price', 'listPrice', 'currency', 'availability', 'rating', 'reviewsCount', 'title', 'seller', 'bestSellersRank', 'isPrime', 'mainImage', 'lowestNewPrice',
+  'price',
+  'listPrice',
+  'currency',
+  'availability',
+  'rating',
+  'reviewsCount',
+  'title',
+  'seller',
+  'bestSellersRank',
+  'isPrime',
+  'mainImage',
+  'lowestNewPrice',
 ];
 
 /** Fields a search result card shows (and a best-seller list card). */
@@ -47,7 +58,6 @@ export const SEARCH_FIELDS: MonitoredField[] = ['price', 'listPrice', 'currency'
 export function completeSnapshot(stored: Partial<ProductSnapshot>): ProductSnapshot {
   return { ...NOT_OBSERVED, ...stored };
 }
-
 
 /**
  * The monitored fields of a stored result item: a product page's ('product', a details item) or

@@ -1,8 +1,26 @@
-import { CreditRepository, type Database, type Db, JobRepository, JobTargetRepository, ReleaseWindowRepository, sql, type Transaction } from '@crawl/db';
+import {
+  CreditRepository,
+  type Database,
+  type Db,
+  JobRepository,
+  JobTargetRepository,
+  ReleaseWindowRepository,
+  sql,
+  type Transaction,
+} from '@crawl/db';
 import { createLogger } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
 import { createRedisConnection } from '@crawl/redis';
-import { createTenant, openTestQueue, openTestStore, progressRepositories, type TestQueue, type TestStore, type TestTenant, uniquePrefix } from '@crawl/testing';
+import {
+  createTenant,
+  openTestQueue,
+  openTestStore,
+  progressRepositories,
+  type TestQueue,
+  type TestStore,
+  type TestTenant,
+  uniquePrefix,
+} from '@crawl/testing';
 import { type JobProgressDeps, recordTargetOutcome, type TargetOutcome } from './job-progress';
 import { JobService } from './job.service';
 import { reconcileQueuedJobs } from './reconciler';
@@ -34,7 +52,9 @@ function completers(n: number, ids: string[], depsOf: (worker: number) => JobPro
         where t.job_id = any(${ids}::text[]) and t.status = 'pending' and t.released_at is not null`.execute(db);
       const next = rows.find((r) => !claimed.has(`${r.job_id}-${r.idx}`));
       if (!next) {
-        const left = await sql<{ n: number }>`select count(*)::int as n from job_target where job_id = any(${ids}::text[]) and status = 'pending'`.execute(db);
+        const left = await sql<{
+          n: number;
+        }>`select count(*)::int as n from job_target where job_id = any(${ids}::text[]) and status = 'pending'`.execute(db);
         if (left.rows[0]!.n === 0) return;
         await new Promise((r) => setTimeout(r, 2));
         continue;
@@ -61,10 +81,16 @@ afterAll(async () => {
 });
 
 /** This file's repositories, with its own job repositories and, when given, a release window. */
-const repositories = (releases?: ReleaseWindow): JobProgressDeps => ({ ...progressRepositories(db), jobs, targets, ...(releases ? { releases } : {}) });
+const repositories = (releases?: ReleaseWindow): JobProgressDeps => ({
+  ...progressRepositories(db),
+  jobs,
+  targets,
+  ...(releases ? { releases } : {}),
+});
 
 const windowOf = (w: number) => new ReleaseWindow({ db, windows, producer, log, window: w });
-const service = (releases?: ReleaseWindow) => new JobService({ db, jobs, targets, credits: new CreditRepository(db), producer, log, releases });
+const service = (releases?: ReleaseWindow) =>
+  new JobService({ db, jobs, targets, credits: new CreditRepository(db), producer, log, releases });
 
 let asin = 0;
 /** A running job of `targets` details targets (created through the service, then started). */
@@ -78,7 +104,9 @@ async function runningJob(tenant: TestTenant, targets: number): Promise<string> 
 async function occupancy(organizationId: string): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from job_target t join job j on j.id = t.job_id
-    where j.organization_id = ${organizationId} and j.status = 'running' and t.status = 'pending' and t.released_at is not null`.execute(db);
+    where j.organization_id = ${organizationId} and j.status = 'running' and t.status = 'pending' and t.released_at is not null`.execute(
+    db,
+  );
   return rows[0]!.n;
 }
 
@@ -135,7 +163,8 @@ it('an organization that just had a job crawled is no newcomer for its next one;
   const deps = repositories(releases);
   const first = await runningJob(tenant, 6);
   expect((await releases.release(tenant.organizationId)).map((t) => t.priority)).toEqual([1, 2, 3, 4, 5, 6]);
-  for (let idx = 0; idx < 6; idx++) await recordTargetOutcome(deps, first, idx, 't', { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 });
+  for (let idx = 0; idx < 6; idx++)
+    await recordTargetOutcome(deps, first, idx, 't', { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 });
   expect(await db.selectFrom('job').select('status').where('id', '=', first).executeTakeFirstOrThrow()).toEqual({ status: 'failed' });
 
   // Submitted right after: 6 targets crawled a moment ago count like 6 in its window.
@@ -145,7 +174,11 @@ it('an organization that just had a job crawled is no newcomer for its next one;
   await db.updateTable('job').set({ status: 'cancelled' }).where('id', '=', second).execute();
 
   // Five minutes later (e^-5 of it left), it is a newcomer again.
-  await db.updateTable('organization_crawl_share').set({ service_at: new Date(Date.now() - 300_000) }).where('organization_id', '=', tenant.organizationId).execute();
+  await db
+    .updateTable('organization_crawl_share')
+    .set({ service_at: new Date(Date.now() - 300_000) })
+    .where('organization_id', '=', tenant.organizationId)
+    .execute();
   await runningJob(tenant, 3);
   expect((await releases.release(tenant.organizationId)).map((t) => t.priority)).toEqual([1, 2, 3]);
 });
@@ -256,7 +289,11 @@ it('a release skips target rows a cancel holds, so cancel -> organization row ->
   const org = tenant.organizationId;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const touchOrganization = (trx: Transaction<Database>) =>
-    trx.updateTable('organization').set((eb) => ({ credit_balance: eb.ref('credit_balance') })).where('id', '=', org).execute();
+    trx
+      .updateTable('organization')
+      .set((eb) => ({ credit_balance: eb.ref('credit_balance') }))
+      .where('id', '=', org)
+      .execute();
 
   let releaseNow!: () => void;
   const releaseGo = new Promise<void>((r) => (releaseNow = r));
@@ -296,7 +333,9 @@ it('when Redis refuses the enqueue, a start-side release releases nothing; an ou
 
     await windowOf(2).release(tenant.organizationId); // targets 0 and 1, queued
     const deps = repositories(dead);
-    expect(await recordTargetOutcome(deps, job, 0, 't', { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 })).toBe('recorded');
+    expect(await recordTargetOutcome(deps, job, 0, 't', { kind: 'failed', code: 'NOT_FOUND', message: 'no page', attempts: 1 })).toBe(
+      'recorded',
+    );
     expect(await targets.releasedPendingTargetIndexes(job)).toEqual([1, 2]); // 2 released, for the restart path to enqueue
     expect(await queuedPriority(job, 2)).toBeUndefined();
   } finally {

@@ -101,7 +101,10 @@ export class ReleaseWindow {
       await this.enqueue(released);
     } catch (err) {
       if (!options.keepOnEnqueueError) throw err;
-      this.deps.log.warn({ err, organizationId, targets: released.length }, 'enqueue of released targets failed; the stalled-job restart re-adds them');
+      this.deps.log.warn(
+        { err, organizationId, targets: released.length },
+        'enqueue of released targets failed; the stalled-job restart re-adds them',
+      );
     }
     return released;
   }
@@ -114,7 +117,10 @@ export class ReleaseWindow {
   /** Enqueues released targets (idempotent: task ids are the targets'). */
   async enqueue(released: ReleasedTarget[]): Promise<void> {
     if (!released.length) return;
-    await this.deps.producer.enqueueBulk('crawl.fetchTarget', released.map((t) => fetchTask(t.jobId, t.idx, t.priority)));
+    await this.deps.producer.enqueueBulk(
+      'crawl.fetchTarget',
+      released.map((t) => fetchTask(t.jobId, t.idx, t.priority)),
+    );
   }
 
   /** `release`, never throwing: returns how many targets were released (0 on failure, the top-up retries). */

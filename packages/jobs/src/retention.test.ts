@@ -30,12 +30,27 @@ async function seedJob(owner: TestTenant, finishedDaysAgo: number | null, rows: 
   await db
     .insertInto('job')
     .values({
-      id, project_id: owner.projectId, organization_id: owner.organizationId, type: 'details', status: finished ? 'completed' : 'running',
-      marketplace: 'US', lang: null, targets: JSON.stringify(['B0RETAIN00']), target_count: 1, succeeded: finished ? 1 : 0, results_count: rows,
-      credits_reserved: 2, credits_consumed: finished ? 2 : 0, created_at: finished ?? new Date(), started_at: finished ?? new Date(), finished_at: finished,
+      id,
+      project_id: owner.projectId,
+      organization_id: owner.organizationId,
+      type: 'details',
+      status: finished ? 'completed' : 'running',
+      marketplace: 'US',
+      lang: null,
+      targets: JSON.stringify(['B0RETAIN00']),
+      target_count: 1,
+      succeeded: finished ? 1 : 0,
+      results_count: rows,
+      credits_reserved: 2,
+      credits_consumed: finished ? 2 : 0,
+      created_at: finished ?? new Date(),
+      started_at: finished ?? new Date(),
+      finished_at: finished,
     })
     .execute();
-  await sql`insert into result_item (job_id, target_idx, position, data) select ${id}, 0, g, '{}'::jsonb from generate_series(1, ${rows}) g`.execute(db);
+  await sql`insert into result_item (job_id, target_idx, position, data) select ${id}, 0, g, '{}'::jsonb from generate_series(1, ${rows}) g`.execute(
+    db,
+  );
   return id;
 }
 
@@ -45,20 +60,47 @@ async function seedLogs(owner: TestTenant, ageDays: number, status: 'delivered' 
   const at = daysAgo(ageDays);
   await db
     .insertInto('webhook_delivery')
-    .values({ id: deliveryId, event_id: event.id, webhook_id: 'whk_retention000000', project_id: owner.projectId, event_type: 'job.completed', body: '{}', status, created_at: at, finished_at: status === 'pending' ? null : at })
+    .values({
+      id: deliveryId,
+      event_id: event.id,
+      webhook_id: 'whk_retention000000',
+      project_id: owner.projectId,
+      event_type: 'job.completed',
+      body: '{}',
+      status,
+      created_at: at,
+      finished_at: status === 'pending' ? null : at,
+    })
     .execute();
   await db
     .insertInto('webhook_attempt')
-    .values({ delivery_id: deliveryId, webhook_id: 'whk_retention000000', project_id: owner.projectId, event_type: 'job.completed', attempt: 1, success: status === 'delivered', duration_ms: 5, created_at: at })
+    .values({
+      delivery_id: deliveryId,
+      webhook_id: 'whk_retention000000',
+      project_id: owner.projectId,
+      event_type: 'job.completed',
+      attempt: 1,
+      success: status === 'delivered',
+      duration_ms: 5,
+      created_at: at,
+    })
     .execute();
   return { deliveryId };
 }
 
-const resultCount = async (jobId: string) => Number((await sql<{ n: number }>`select count(*)::int as n from result_item where job_id = ${jobId}`.execute(db)).rows[0]!.n);
+const resultCount = async (jobId: string) =>
+  Number((await sql<{ n: number }>`select count(*)::int as n from result_item where job_id = ${jobId}`.execute(db)).rows[0]!.n);
 const purgeState = async (jobId: string) =>
-  (await sql<{ results_purged_at: Date | null; results_purge_pending: boolean }>`select results_purged_at, results_purge_pending from job where id = ${jobId}`.execute(db)).rows[0]!;
-const deliveryExists = async (id: string) => (await db.selectFrom('webhook_delivery').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-const attemptsOf = async (deliveryId: string) => (await db.selectFrom('webhook_attempt').select('id').where('delivery_id', '=', deliveryId).execute()).length;
+  (
+    await sql<{
+      results_purged_at: Date | null;
+      results_purge_pending: boolean;
+    }>`select results_purged_at, results_purge_pending from job where id = ${jobId}`.execute(db)
+  ).rows[0]!;
+const deliveryExists = async (id: string) =>
+  (await db.selectFrom('webhook_delivery').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+const attemptsOf = async (deliveryId: string) =>
+  (await db.selectFrom('webhook_attempt').select('id').where('delivery_id', '=', deliveryId).execute()).length;
 
 describe('runRetentionSweep', () => {
   it('purges only the expired rows of each plan, in batches', async () => {
@@ -88,7 +130,12 @@ describe('runRetentionSweep', () => {
       expect(await resultCount(id)).toBe(0);
       expect(await purgeState(id)).toEqual({ results_purged_at: expect.any(Date), results_purge_pending: false });
     }
-    for (const [id, rows] of [[jobs.starterRecent, 3], [jobs.starterRunning, 2], [jobs.growthOld, 3], [jobs.enterpriseAncient, 2]] as const) {
+    for (const [id, rows] of [
+      [jobs.starterRecent, 3],
+      [jobs.starterRunning, 2],
+      [jobs.growthOld, 3],
+      [jobs.enterpriseAncient, 2],
+    ] as const) {
       expect(await resultCount(id)).toBe(rows);
       expect((await purgeState(id)).results_purged_at).toBeNull();
     }
@@ -101,7 +148,13 @@ describe('runRetentionSweep', () => {
     expect(await attemptsOf(logs.starterPending.deliveryId)).toBe(0);
 
     // Nothing left to do: a second sweep changes nothing.
-    expect(await runRetentionSweep(retention, policy)).toEqual({ jobsMarked: 0, resultsDeleted: 0, attemptsDeleted: 0, deliveriesDeleted: 0, complete: true });
+    expect(await runRetentionSweep(retention, policy)).toEqual({
+      jobsMarked: 0,
+      resultsDeleted: 0,
+      attemptsDeleted: 0,
+      deliveriesDeleted: 0,
+      complete: true,
+    });
   });
 
   it('never deletes more than a batch per statement, and a mark survives an interrupted purge', async () => {

@@ -26,7 +26,12 @@ export interface RetentionSweepReport {
  * Deletes the result rows of one job already marked purged, a batch per statement, until none
  * are left (then clears its pending flag) or `deadline` (epoch ms) passes.
  */
-export async function drainPurgedResults(retention: RetentionRepository, jobId: string, batchSize: number, deadline = Infinity): Promise<{ deleted: number; done: boolean }> {
+export async function drainPurgedResults(
+  retention: RetentionRepository,
+  jobId: string,
+  batchSize: number,
+  deadline = Infinity,
+): Promise<{ deleted: number; done: boolean }> {
   let deleted = 0;
   for (;;) {
     const n = await retention.deleteResultBatch(jobId, batchSize);
@@ -41,12 +46,20 @@ export async function drainPurgedResults(retention: RetentionRepository, jobId: 
  * every marked job, then expired attempt and delivery logs. Safe on several scheduler replicas
  * at once (each statement re-checks its condition; a row deleted twice is deleted once).
  */
-export async function runRetentionSweep(retention: RetentionRepository, policy: RetentionPolicy, deadline = Infinity): Promise<RetentionSweepReport> {
+export async function runRetentionSweep(
+  retention: RetentionRepository,
+  policy: RetentionPolicy,
+  deadline = Infinity,
+): Promise<RetentionSweepReport> {
   const report: RetentionSweepReport = { jobsMarked: 0, resultsDeleted: 0, attemptsDeleted: 0, deliveriesDeleted: 0, complete: false };
   const plans = PLANS.filter((plan) => policy.days[plan] > 0);
   const pastDeadline = () => Date.now() >= deadline;
   for (const plan of plans) {
-    report.jobsMarked += await repeat(() => retention.markExpiredJobs(plan, policy.days[plan], policy.batchSize).then((ids) => ids.length), policy.batchSize, pastDeadline);
+    report.jobsMarked += await repeat(
+      () => retention.markExpiredJobs(plan, policy.days[plan], policy.batchSize).then((ids) => ids.length),
+      policy.batchSize,
+      pastDeadline,
+    );
   }
   for (;;) {
     const pending = await retention.pendingPurges(100);
@@ -57,8 +70,16 @@ export async function runRetentionSweep(retention: RetentionRepository, policy: 
     if (pending.length < 100 || pastDeadline()) break;
   }
   for (const plan of plans) {
-    report.attemptsDeleted += await repeat(() => retention.deleteExpiredAttempts(plan, policy.days[plan], policy.batchSize), policy.batchSize, pastDeadline);
-    report.deliveriesDeleted += await repeat(() => retention.deleteExpiredDeliveries(plan, policy.days[plan], policy.batchSize), policy.batchSize, pastDeadline);
+    report.attemptsDeleted += await repeat(
+      () => retention.deleteExpiredAttempts(plan, policy.days[plan], policy.batchSize),
+      policy.batchSize,
+      pastDeadline,
+    );
+    report.deliveriesDeleted += await repeat(
+      () => retention.deleteExpiredDeliveries(plan, policy.days[plan], policy.batchSize),
+      policy.batchSize,
+      pastDeadline,
+    );
   }
   report.complete = !pastDeadline();
   return report;

@@ -24,7 +24,14 @@ beforeAll(async () => {
   ({ db } = store);
   ({ producer } = queue);
   credits = new CreditRepository(db);
-  const jobService = new JobService({ db, jobs: new JobRepository(db), targets: new JobTargetRepository(db), credits, producer, log: createLogger({ level: 'silent', service: 'schedule-runner-test' }) });
+  const jobService = new JobService({
+    db,
+    jobs: new JobRepository(db),
+    targets: new JobTargetRepository(db),
+    credits,
+    producer,
+    log: createLogger({ level: 'silent', service: 'schedule-runner-test' }),
+  });
   deps = { db, schedules: new ScheduleRepository(db), jobService };
 });
 afterEach(async () => {
@@ -36,7 +43,8 @@ afterAll(async () => {
 });
 
 const scheduleRow = (id: string) => db.selectFrom('schedule').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const runsOf = (id: string) => db.selectFrom('schedule_run').select(['fire_time', 'status', 'job_id']).where('schedule_id', '=', id).execute();
+const runsOf = (id: string) =>
+  db.selectFrom('schedule_run').select(['fire_time', 'status', 'job_id']).where('schedule_id', '=', id).execute();
 const jobsOf = (id: string) => db.selectFrom('job').selectAll().where('schedule_id', '=', id).execute();
 const startTask = (jobId: string) => producer['queue']('crawl').getJob(jobId);
 
@@ -44,7 +52,12 @@ it('a due schedule creates one job and one run, advances next_run_at and enqueue
   const owner = await buildProject(db, { credits: 100 });
   const targets = [uniqueAsin(), uniqueAsin()];
   const fireTime = new Date(Date.now() - 90_000);
-  const schedule = await buildSchedule(db, { owner, cron: '*/5 * * * *', nextRunAt: fireTime, crawlConfig: { type: 'details', targets, marketplace: 'DE', lang: 'de' } });
+  const schedule = await buildSchedule(db, {
+    owner,
+    cron: '*/5 * * * *',
+    nextRunAt: fireTime,
+    crawlConfig: { type: 'details', targets, marketplace: 'DE', lang: 'de' },
+  });
 
   const { fired, jobIds } = await fireDueSchedules(deps);
 
@@ -52,7 +65,16 @@ it('a due schedule creates one job and one run, advances next_run_at and enqueue
   expect(jobIds).toHaveLength(1);
   const jobs = await jobsOf(schedule.id);
   expect(jobs).toHaveLength(1);
-  expect(jobs[0]).toMatchObject({ id: jobIds[0], status: 'queued', type: 'details', targets, marketplace: 'DE', lang: 'de', project_id: owner.projectId, credits_reserved: 4 });
+  expect(jobs[0]).toMatchObject({
+    id: jobIds[0],
+    status: 'queued',
+    type: 'details',
+    targets,
+    marketplace: 'DE',
+    lang: 'de',
+    project_id: owner.projectId,
+    credits_reserved: 4,
+  });
   expect(await credits.balance(owner.organizationId)).toBe(96);
   expect(await runsOf(schedule.id)).toEqual([{ fire_time: fireTime, status: 'created', job_id: jobIds[0] }]);
 
@@ -127,7 +149,11 @@ it('a short balance records a skipped run, creates no job and keeps the schedule
   expect(jobIds).toEqual([]);
   const runs = await runsOf(first.id);
   expect(runs).toHaveLength(2);
-  expect(runs.find((r) => r.fire_time.getTime() === fireTime.getTime())).toEqual({ fire_time: fireTime, status: 'skipped_insufficient_credits', job_id: null });
+  expect(runs.find((r) => r.fire_time.getTime() === fireTime.getTime())).toEqual({
+    fire_time: fireTime,
+    status: 'skipped_insufficient_credits',
+    job_id: null,
+  });
   expect(await jobsOf(first.id)).toHaveLength(1);
   expect(await credits.balance(owner.organizationId)).toBe(1);
   const after = await scheduleRow(first.id);

@@ -57,7 +57,14 @@ async function fireOne(deps: ScheduleRunnerDeps, trx: Parameters<ScheduleReposit
   }
   const config = schedule.crawl_config;
   const created = await deps.jobService.record(
-    { type: config.type, targets: config.targets, marketplace: config.marketplace, lang: config.lang, pages: config.pages, sort: config.sort },
+    {
+      type: config.type,
+      targets: config.targets,
+      marketplace: config.marketplace,
+      lang: config.lang,
+      pages: config.pages,
+      sort: config.sort,
+    },
     { projectId: schedule.project_id, organizationId: schedule.organization_id },
     { scheduleId: schedule.id },
     trx,

@@ -100,7 +100,10 @@ describe('Crawler egress: only the marketplace origin is requested', () => {
     try {
       for (const target of HOSTILE(canary.port)) {
         logged.length = 0;
-        expectTenantSafe(await crawlWith('https://www.amazon.com', target, [`http://proxyuser:s3cret@127.0.0.1:${proxy.port}`]), 'UPSTREAM_ERROR');
+        expectTenantSafe(
+          await crawlWith('https://www.amazon.com', target, [`http://proxyuser:s3cret@127.0.0.1:${proxy.port}`]),
+          'UPSTREAM_ERROR',
+        );
       }
       expect(proxy.hits).toEqual(HOSTILE(canary.port).map(() => 'CONNECT www.amazon.com:443'));
       expect(canary.hits).toEqual([]);
@@ -125,7 +128,10 @@ describe('Crawler errors shown to tenants are generic per code', () => {
   });
 
   it('a proxy that accepts but never answers CONNECT times out (generic), instead of holding the worker', async () => {
-    const proxy = await listen((_req, res) => res.writeHead(405).end(), () => undefined);
+    const proxy = await listen(
+      (_req, res) => res.writeHead(405).end(),
+      () => undefined,
+    );
     try {
       const started = Date.now();
       const outcome = await crawlWith(marketplace.url, ASIN, [proxy.url], 300);
@@ -147,7 +153,9 @@ describe('Crawler errors shown to tenants are generic per code', () => {
 describe('robot checks are told at once', () => {
   it('a small robot-check page is BLOCKED without waiting for a parser thread, and its exit rests', async () => {
     const captcha = await listen((_req, res) =>
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Robot Check</title></head><body><form action="/errors/validateCaptcha"></form></body></html>'),
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><head><title>Robot Check</title></head><body><form action="/errors/validateCaptcha"></form></body></html>'),
     );
     const rested: string[] = [];
     const exits = new ExitPool(exitsFrom([], { rps: 1 }), {
@@ -159,7 +167,13 @@ describe('robot checks are told at once', () => {
     // every parser thread busy with other tenants' pages: nothing handed to it returns
     const busyParser = { parse: () => new Promise<never>(() => undefined), pageKind: () => new Promise<never>(() => undefined) };
     try {
-      const crawler = new Crawler({ origins: { override: `http://127.0.0.1:${captcha.port}`, perCode: {} }, exits, parser: busyParser, timeoutMs: 2_000, log });
+      const crawler = new Crawler({
+        origins: { override: `http://127.0.0.1:${captcha.port}`, perCode: {} },
+        exits,
+        parser: busyParser,
+        timeoutMs: 2_000,
+        log,
+      });
       const outcome = await crawler.crawl({ type: 'details', target: ASIN, marketplace: 'US', lang: null }, 'job-0');
       expectTenantSafe(outcome, 'BLOCKED');
       expect(rested).toHaveLength(1);
@@ -175,7 +189,9 @@ describe('sign-in walls are the page, not a refusal of the exit', () => {
 <div id="authportal-main-section"><form name="signIn" method="post" action="https://www.amazon.com/ap/signin">
 <input type="email" id="ap_email" name="email"></form></div></body></html>`;
 
-  async function reviewsBehindSignIn(proxies: (port: number) => string[]): Promise<{ outcome: CrawlOutcome; rested: string[]; requests: number }> {
+  async function reviewsBehindSignIn(
+    proxies: (port: number) => string[],
+  ): Promise<{ outcome: CrawlOutcome; rested: string[]; requests: number }> {
     const wall = await listen((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(signInWall));
     const proxyServer = await listen((_req, res) => res.writeHead(405).end(), tunnel);
     const rested: string[] = [];
@@ -188,7 +204,13 @@ describe('sign-in walls are the page, not a refusal of the exit', () => {
       onRequest: (exit) => requests.push(exit),
     });
     try {
-      const crawler = new Crawler({ origins: { override: `http://127.0.0.1:${wall.port}`, perCode: {} }, exits, parser, timeoutMs: 2_000, log });
+      const crawler = new Crawler({
+        origins: { override: `http://127.0.0.1:${wall.port}`, perCode: {} },
+        exits,
+        parser,
+        timeoutMs: 2_000,
+        log,
+      });
       const outcome = await crawler.crawl({ type: 'reviews', target: ASIN, marketplace: 'US', lang: null }, 'job-0');
       return { outcome, rested, requests: requests.length };
     } finally {
@@ -214,13 +236,38 @@ describe('sign-in walls are the page, not a refusal of the exit', () => {
 
 describe('a page is mapped by the rules of the job type it was fetched for', () => {
   // The parser's answer for any body: a search result page with one card.
-  const card = { position: 1, organicPosition: 1, asin: ASIN, title: 'Lamp', url: null, image: null, price: null, listPrice: null, rating: null, reviewsCount: null, isSponsored: false, isPrime: null, badges: [], missingFields: [], parserVersion: 'test' };
-  const searchPage = { parse: async () => ({ kind: 'search' as const, cards: [card], hasNextPage: false, noResults: false }), pageKind: async () => 'search' as const };
+  const card = {
+    position: 1,
+    organicPosition: 1,
+    asin: ASIN,
+    title: 'Lamp',
+    url: null,
+    image: null,
+    price: null,
+    listPrice: null,
+    rating: null,
+    reviewsCount: null,
+    isSponsored: false,
+    isPrime: null,
+    badges: [],
+    missingFields: [],
+    parserVersion: 'test',
+  };
+  const searchPage = {
+    parse: async () => ({ kind: 'search' as const, cards: [card], hasNextPage: false, noResults: false }),
+    pageKind: async () => 'search' as const,
+  };
 
   async function crawlAs(type: 'search' | 'details'): Promise<CrawlOutcome> {
     const exits = new ExitPool(exitsFrom([], { rps: 1 }), { gate: openGate, cooldownMs: 1_000, maxCooldownMs: 1_000, leaseMs: 10_000 });
     try {
-      const crawler = new Crawler({ origins: { override: `http://127.0.0.1:${marketplace.port}`, perCode: {} }, exits, parser: searchPage, timeoutMs: 2_000, log });
+      const crawler = new Crawler({
+        origins: { override: `http://127.0.0.1:${marketplace.port}`, perCode: {} },
+        exits,
+        parser: searchPage,
+        timeoutMs: 2_000,
+        log,
+      });
       return await crawler.crawl({ type, target: type === 'search' ? 'desk lamp' : ASIN, marketplace: 'US', lang: null }, 'job-0');
     } finally {
       exits.destroy();
@@ -229,7 +276,12 @@ describe('a page is mapped by the rules of the job type it was fetched for', () 
 
   it('the outcome carries the job type its items were produced for', async () => {
     const outcome = await crawlAs('search');
-    expect(outcome).toMatchObject({ ok: true, type: 'search', noResults: false, items: [{ keyword: 'desk lamp', page: 1, asin: ASIN, position: 1 }] });
+    expect(outcome).toMatchObject({
+      ok: true,
+      type: 'search',
+      noResults: false,
+      items: [{ keyword: 'desk lamp', page: 1, asin: ASIN, position: 1 }],
+    });
   });
 
   it('a page of another kind than the target is a PARSE_ERROR, never items of the other kind', async () => {

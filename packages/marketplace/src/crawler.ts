@@ -97,7 +97,10 @@ export class Crawler {
   async crawl(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
     const outcome = await this.attempt(input, attemptKey);
     if (!outcome.ok) {
-      this.options.log?.warn({ attemptKey, type: input.type, marketplace: input.marketplace, code: outcome.code, detail: outcome.detail }, 'crawl attempt failed');
+      this.options.log?.warn(
+        { attemptKey, type: input.type, marketplace: input.marketplace, code: outcome.code, detail: outcome.detail },
+        'crawl attempt failed',
+      );
     }
     return outcome;
   }
@@ -124,14 +127,21 @@ export class Crawler {
   }
 
   /** The crawl outcome of a fetch, and what it says about the exit it went through. */
-  private async classify(input: CrawlInput, result: FetchResult, url: string, origin: string): Promise<{ outcome: CrawlOutcome; exit: ExitOutcome }> {
-    if (result.kind !== 'response') return { outcome: this.unfetched(result, url), exit: result.kind === 'network_error' ? 'error' : 'other' };
+  private async classify(
+    input: CrawlInput,
+    result: FetchResult,
+    url: string,
+    origin: string,
+  ): Promise<{ outcome: CrawlOutcome; exit: ExitOutcome }> {
+    if (result.kind !== 'response')
+      return { outcome: this.unfetched(result, url), exit: result.kind === 'network_error' ? 'error' : 'other' };
     const { status, body } = result;
     const blocked = (detail: string) => ({ outcome: fail('BLOCKED', detail, true), exit: 'blocked' as const });
     if (status === 404 || status === 410) return { outcome: fail('NOT_FOUND', `${url} answered ${status}`, false), exit: 'ok' };
     if (status === 429) return blocked(`${url} answered 429 (throttled)`);
     if (status >= 500) {
-      if ((await this.options.parser.pageKind(body).catch(() => 'unknown')) === 'captcha') return blocked(`robot check (HTTP ${status}) at ${url}`);
+      if ((await this.options.parser.pageKind(body).catch(() => 'unknown')) === 'captcha')
+        return blocked(`robot check (HTTP ${status}) at ${url}`);
       return { outcome: fail('UPSTREAM_ERROR', `${url} answered ${status}`, true), exit: 'error' };
     }
     if (status < 200 || status >= 300) return blocked(`${url} answered ${status}`);
@@ -166,7 +176,11 @@ export class Crawler {
    */
   private unfetched(result: Exclude<FetchResult, { kind: 'response' }>, url: string): CrawlOutcome {
     if (result.kind === 'network_error') {
-      return fail('UPSTREAM_ERROR', result.timeout ? `${url} timed out after ${this.options.timeoutMs} ms (${result.message})` : `${url}: ${result.message}`, true);
+      return fail(
+        'UPSTREAM_ERROR',
+        result.timeout ? `${url} timed out after ${this.options.timeoutMs} ms (${result.message})` : `${url}: ${result.message}`,
+        true,
+      );
     }
     return fail('UPSTREAM_ERROR', `${url}: redirect not followed (${result.reason}) to ${result.location}`, result.reason === 'too_many');
   }
@@ -174,7 +188,8 @@ export class Crawler {
   /** The page's items, mapped by the module of the job type the page was fetched and parsed for. */
   private itemsOf(input: CrawlInput, page: ParsedPage | { kind: 'failed'; message: string }, status: number, origin: string): CrawlOutcome {
     if (page.kind === 'failed') return fail('PARSE_ERROR', `the parser failed: ${page.message}`, false);
-    if (page.kind === 'captcha' || page.kind === 'signin' || page.kind !== input.type) return fail('PARSE_ERROR', `a ${input.type} target got a ${page.kind} page`, false);
+    if (page.kind === 'captcha' || page.kind === 'signin' || page.kind !== input.type)
+      return fail('PARSE_ERROR', `a ${input.type} target got a ${page.kind} page`, false);
     const items = pageItems(input, page, origin);
     if ('error' in items) return fail('PARSE_ERROR', items.error, false);
     return { ok: true, type: page.kind, status, ...items };

@@ -159,7 +159,10 @@ export class ExitPool {
   private closed = false;
   private withdrawn = false;
 
-  constructor(specs: ExitSpec[], private readonly options: ExitPoolOptions) {
+  constructor(
+    specs: ExitSpec[],
+    private readonly options: ExitPoolOptions,
+  ) {
     if (!specs.length) throw new Error('ExitPool needs at least one exit');
     this.exits = specs.map((spec, i) => ({ spec, session: createSession(i, spec.proxy), refusals: 0, failures: 0 }));
   }
@@ -227,7 +230,13 @@ export class ExitPool {
         }
         queue.shift();
         const spec = order[pick.index]!;
-        waiter.resolve(this.lease(host, this.exits.find((e) => e.spec === spec)!, pick.release));
+        waiter.resolve(
+          this.lease(
+            host,
+            this.exits.find((e) => e.spec === spec)!,
+            pick.release,
+          ),
+        );
       }
     } finally {
       queue.pumping = false;

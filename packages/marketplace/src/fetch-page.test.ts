@@ -16,7 +16,8 @@ beforeAll(async () => {
   marketplace = await listen((req, res) => {
     if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
     if (req.url?.startsWith('/dp/REDIRECT__')) return res.writeHead(302, { location: redirectTo }).end();
-    if (req.url === '/moved') return res.writeHead(301, { location: '/Some-Product/dp/B0DR8G428S/ref=sr_1_1#reviews', 'set-cookie': 'session-id=1; Path=/' }).end();
+    if (req.url === '/moved')
+      return res.writeHead(301, { location: '/Some-Product/dp/B0DR8G428S/ref=sr_1_1#reviews', 'set-cookie': 'session-id=1; Path=/' }).end();
     return page(res, `<html>${req.url}|${req.headers.cookie ?? ''}</html>`);
   });
   session = createSession(0, null);
@@ -37,7 +38,9 @@ describe('fetchPage: requests and redirects stay on the marketplace origin', () 
   it('follows a redirect within the origin (cookies kept, fragment dropped)', async () => {
     const result = await fetchPage(`${marketplace.url}/moved`, session, options());
     expect(result).toMatchObject({ kind: 'response', status: 200, url: `${marketplace.url}/Some-Product/dp/B0DR8G428S/ref=sr_1_1` });
-    expect(result.kind === 'response' && result.body.toString('utf8')).toBe('<html>/Some-Product/dp/B0DR8G428S/ref=sr_1_1|session-id=1</html>');
+    expect(result.kind === 'response' && result.body.toString('utf8')).toBe(
+      '<html>/Some-Product/dp/B0DR8G428S/ref=sr_1_1|session-id=1</html>',
+    );
   });
 
   it.each([

@@ -59,7 +59,8 @@ export async function fetchPage(url: string, session: CrawlSession, options: Fet
   const deadline = Date.now() + options.timeoutMs;
   let current = url;
   const first = new URL(current);
-  if (first.origin !== allowed || first.username || first.password) return { kind: 'redirect_refused', reason: 'off_origin', location: current };
+  if (first.origin !== allowed || first.username || first.password)
+    return { kind: 'redirect_refused', reason: 'off_origin', location: current };
   for (let hop = 0; ; hop++) {
     const { result, location } = await getOnce(current, session, options.acceptLanguage, Math.max(1, deadline - Date.now()));
     if (result.kind !== 'response' || !REDIRECT_STATUSES.has(result.status) || !location) return result;
@@ -69,7 +70,8 @@ export async function fetchPage(url: string, session: CrawlSession, options: Fet
     } catch {
       return { kind: 'redirect_refused', reason: 'bad_location', location };
     }
-    if (next.origin !== allowed || next.username || next.password) return { kind: 'redirect_refused', reason: 'off_origin', location: next.toString() };
+    if (next.origin !== allowed || next.username || next.password)
+      return { kind: 'redirect_refused', reason: 'off_origin', location: next.toString() };
     if (hop >= maxRedirects) return { kind: 'redirect_refused', reason: 'too_many', location: next.toString() };
     next.hash = '';
     current = next.toString();
@@ -81,7 +83,12 @@ export async function fetchPage(url: string, session: CrawlSession, options: Fet
  * that accepts the connection but never answers CONNECT would hold the request (and a worker
  * slot) forever: a timer cancels it at the deadline whatever stage it is in.
  */
-async function getOnce(url: string, session: CrawlSession, acceptLanguage: string, timeoutMs: number): Promise<{ result: FetchResult; location?: string }> {
+async function getOnce(
+  url: string,
+  session: CrawlSession,
+  acceptLanguage: string,
+  timeoutMs: number,
+): Promise<{ result: FetchResult; location?: string }> {
   const request = got(url, {
     headers: browserHeaders(session.userAgent, acceptLanguage),
     agent: session.agents,

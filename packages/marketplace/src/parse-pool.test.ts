@@ -22,7 +22,12 @@ const d = hasFixtures ? describe : describe.skip;
 /** The marketplace's public origin (`https://www.amazon.de` for DE). */
 const originOf = (code: string) => `https://${MARKETPLACES[code as MarketplaceCode].host}`;
 
-const fixtures = hasFixtures ? fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort() : [];
+const fixtures = hasFixtures
+  ? fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.html'))
+      .sort()
+  : [];
 const read = (file: string): string => fs.readFileSync(path.join(dir, file), 'utf8');
 
 /** details-/search-/captcha- fixtures as the crawler would submit them (a captcha page under a details job). */
@@ -30,7 +35,12 @@ function requestFor(file: string): ParseRequest | null {
   const m = /^(details|search|captcha)-(?:([A-Z]{2})-)?/.exec(file);
   if (!m) return null;
   const marketplace = m[2] ?? 'US';
-  return { type: m[1] === 'search' ? 'search' : 'details', html: read(file), marketplace, origin: originOf(marketplace in MARKETPLACES ? marketplace : 'US') };
+  return {
+    type: m[1] === 'search' ? 'search' : 'details',
+    html: read(file),
+    marketplace,
+    origin: originOf(marketplace in MARKETPLACES ? marketplace : 'US'),
+  };
 }
 
 /** Compiled files, as a plain node process loads them. */
@@ -46,7 +56,12 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.destroy()));
 });
 
-const wellFormed = (): ParseRequest => ({ type: 'details', html: '<html><body><span id="productTitle">A</span><input id="ASIN" value="B000000001"></body></html>', marketplace: 'US', origin: originOf('US') });
+const wellFormed = (): ParseRequest => ({
+  type: 'details',
+  html: '<html><body><span id="productTitle">A</span><input id="ASIN" value="B000000001"></body></html>',
+  marketplace: 'US',
+  origin: originOf('US'),
+});
 /** Not a string: the first probe of detectPageKind throws inside the worker. */
 const broken = (): ParseRequest => ({ ...wellFormed(), html: 42 as unknown as string });
 
@@ -66,8 +81,12 @@ d('parse pool: same results as parsing inline', () => {
     }
     const kinds = pooled.map((r) => r.kind);
     expect(kinds.filter((k) => k === 'captcha')).toHaveLength(fixtures.filter((f) => f.startsWith('captcha-')).length);
-    expect(pooled.filter((r) => r.kind === 'search' && r.cards.length > 0)).toHaveLength(fixtures.filter((f) => f.startsWith('search-')).length);
-    expect(pooled.filter((r) => r.kind === 'details' && r.item !== null)).toHaveLength(fixtures.filter((f) => f.startsWith('details-')).length);
+    expect(pooled.filter((r) => r.kind === 'search' && r.cards.length > 0)).toHaveLength(
+      fixtures.filter((f) => f.startsWith('search-')).length,
+    );
+    expect(pooled.filter((r) => r.kind === 'details' && r.item !== null)).toHaveLength(
+      fixtures.filter((f) => f.startsWith('details-')).length,
+    );
     expect(p.stats()).toMatchObject({ threads: 2, completed: requests.length, failed: 0 });
     // every fixture was parsed: the threads were busy for some share of the pool's life
     expect(p.stats().utilization).toBeGreaterThan(0);
@@ -105,7 +124,10 @@ describe('parse pool: failures stay with one parse', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parse-pool-'));
     const dying = path.join(tmp, 'dying-worker.js');
     // Same contract as parse-worker, but the thread exits on a marker page.
-    fs.writeFileSync(dying, `const real = require(${JSON.stringify(parseWorkerFile())}).default;\nmodule.exports = (task) => { if (task.op === 'parse' && task.req.html === 'EXIT') process.exit(3); return real(task); };\n`);
+    fs.writeFileSync(
+      dying,
+      `const real = require(${JSON.stringify(parseWorkerFile())}).default;\nmodule.exports = (task) => { if (task.op === 'parse' && task.req.html === 'EXIT') process.exit(3); return real(task); };\n`,
+    );
     // Run in a plain node process: under jest, piscina's main side runs in the test's vm realm,
     // where the READY message of a replacement thread fails its `instanceof Object` check, so
     // the replacement would never get work (a jest artefact; node without jest is what ships).
@@ -160,7 +182,9 @@ d('parse pool: heap cap', () => {
         console.log(JSON.stringify(out));
       })();
     `;
-    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(big), timeout: 60_000, encoding: 'utf8' }));
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(big), timeout: 60_000, encoding: 'utf8' }),
+    );
     expect(out).toEqual({
       huge: 'rejected',
       code: 'ERR_WORKER_OUT_OF_MEMORY',
@@ -270,7 +294,9 @@ d('parse pool: a large page does not delay fetches in flight', () => {
   }
 
   beforeAll(async () => {
-    const largest = fixtures.filter((f) => /^(details|search)-/.test(f)).sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0]!;
+    const largest = fixtures
+      .filter((f) => /^(details|search)-/.test(f))
+      .sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0]!;
     req = requestFor(largest)!;
     const page = req.html as string;
     parsePage(req); // JIT warm-up
@@ -297,7 +323,9 @@ d('parse pool: a large page does not delay fetches in flight', () => {
 
   it('control: parsing inline blocks the loop for about a parse (the instrument sees it)', async () => {
     const { maxDelayMs, maxLateMs } = await underLoad(pool({ threads: 0 }));
-    console.info(`[parse-pool] inline: event-loop max delay ${maxDelayMs.toFixed(1)} ms, latest response ${maxLateMs.toFixed(1)} ms after ${SERVER_DELAY_MS} ms`);
+    console.info(
+      `[parse-pool] inline: event-loop max delay ${maxDelayMs.toFixed(1)} ms, latest response ${maxLateMs.toFixed(1)} ms after ${SERVER_DELAY_MS} ms`,
+    );
     expect(maxDelayMs).toBeGreaterThan(tInline / 2);
   });
 
@@ -305,7 +333,9 @@ d('parse pool: a large page does not delay fetches in flight', () => {
     const p = pool({ threads: 2 });
     await Promise.all([p.parse(req), p.parse(req)]); // both threads load cheerio and warm up
     const { maxDelayMs, maxLateMs } = await underLoad(p);
-    console.info(`[parse-pool] inline parse of ${(req.html.length / 1e6).toFixed(1)} MB: ${tInline.toFixed(0)} ms; pooled: event-loop max delay ${maxDelayMs.toFixed(1)} ms (resolution ${RESOLUTION_MS} ms), latest response ${maxLateMs.toFixed(1)} ms after ${SERVER_DELAY_MS} ms (${idleLateMs.toFixed(1)} ms with nothing parsing)`);
+    console.info(
+      `[parse-pool] inline parse of ${(req.html.length / 1e6).toFixed(1)} MB: ${tInline.toFixed(0)} ms; pooled: event-loop max delay ${maxDelayMs.toFixed(1)} ms (resolution ${RESOLUTION_MS} ms), latest response ${maxLateMs.toFixed(1)} ms after ${SERVER_DELAY_MS} ms (${idleLateMs.toFixed(1)} ms with nothing parsing)`,
+    );
     expect(maxDelayMs).toBeLessThan(tInline / 2);
     expect(maxLateMs).toBeLessThan(tInline / 2);
   });

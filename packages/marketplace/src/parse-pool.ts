@@ -165,7 +165,8 @@ export function createThreadParsePool(threads: number, options: ParsePoolOptions
   };
   const release = (): void => {
     const next = waiters.shift();
-    if (next) next.resolve(); // the slot passes to the next caller: inFlight is unchanged
+    if (next)
+      next.resolve(); // the slot passes to the next caller: inFlight is unchanged
     else inFlight--;
   };
   const run = async <R>(task: ParseTask, tenant = ''): Promise<R> => {
@@ -192,7 +193,14 @@ export function createThreadParsePool(threads: number, options: ParsePoolOptions
   return {
     parse: (req, tenant) => run<ParsedPage>({ op: 'parse', req }, tenant),
     pageKind: (html) => run<PageKind>({ op: 'pageKind', html }),
-    stats: () => ({ threads: piscina.threads.length, queued: piscina.queueSize, waiting: waiters.size, completed, failed, utilization: piscina.utilization }),
+    stats: () => ({
+      threads: piscina.threads.length,
+      queued: piscina.queueSize,
+      waiting: waiters.size,
+      completed,
+      failed,
+      utilization: piscina.utilization,
+    }),
     destroy: async () => {
       if (destroyed) return;
       destroyed = true;

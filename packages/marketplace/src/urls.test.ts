@@ -27,7 +27,9 @@ describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (do
     // Pairs, so that a failure names the URL that escaped.
     const requested = (origin: string, lang: string | null) => HOSTILE_PRODUCT_URLS.map((t) => [t, targetUrl('details', t, origin, lang)]);
     expect(requested(ORIGIN, null)).toEqual(HOSTILE_PRODUCT_URLS.map((t) => [t, `${ORIGIN}/dp/${ASIN}`]));
-    expect(requested('http://127.0.0.1:9100', 'de-DE')).toEqual(HOSTILE_PRODUCT_URLS.map((t) => [t, `http://127.0.0.1:9100/dp/${ASIN}?language=de_DE`]));
+    expect(requested('http://127.0.0.1:9100', 'de-DE')).toEqual(
+      HOSTILE_PRODUCT_URLS.map((t) => [t, `http://127.0.0.1:9100/dp/${ASIN}?language=de_DE`]),
+    );
   });
 
   it('the form normalizeTargets stores for an accepted product URL still yields the canonical request', () => {
@@ -75,7 +77,10 @@ describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (do
   it('offers and reviews request their listing of the parsed ASIN; reviews add the page and sortBy', () => {
     for (const t of ACCEPTED_HOSTILE_URLS) {
       expect([t, targetUrl('offers', t, ORIGIN, null)]).toEqual([t, `${ORIGIN}/gp/offer-listing/${ASIN}`]);
-      expect([t, targetUrl('reviews', t, ORIGIN, null, 2, 'helpful')]).toEqual([t, `${ORIGIN}/product-reviews/${ASIN}?pageNumber=2&sortBy=helpful`]);
+      expect([t, targetUrl('reviews', t, ORIGIN, null, 2, 'helpful')]).toEqual([
+        t,
+        `${ORIGIN}/product-reviews/${ASIN}?pageNumber=2&sortBy=helpful`,
+      ]);
     }
     expect(targetUrl('reviews', ASIN, ORIGIN, 'de-DE')).toBe(`${ORIGIN}/product-reviews/${ASIN}?pageNumber=1&language=de_DE`);
     expect(() => targetUrl('offers', 'not a target', ORIGIN, null)).toThrow(/ASIN/);
@@ -83,7 +88,10 @@ describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (do
 
   it("a best-seller list URL's path is re-rooted on the origin (query, userinfo and host dropped), never resolved", () => {
     const lists = [
-      ['https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs?pg=2', '/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs'],
+      [
+        'https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs?pg=2',
+        '/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs',
+      ],
       ['https://user:pw@www.amazon.com/gp/bestsellers/books', '/gp/bestsellers/books'],
       ['https://www.amazon.com/zgbs//127.0.0.1:9999/x', '/zgbs//127.0.0.1:9999/x'],
       ['https://www.amazon.com/zgbs/\\127.0.0.1:9999/x', '/zgbs//127.0.0.1:9999/x'],
@@ -91,7 +99,10 @@ describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (do
     for (const [target, path] of lists) {
       const accepted = normalizeTargets('bestsellers', [target!], 'US');
       expect(accepted.issues).toEqual([]);
-      expect([target, targetUrl('bestsellers', accepted.targets[0]!, 'http://127.0.0.1:9100', null)]).toEqual([target, `http://127.0.0.1:9100${path}`]);
+      expect([target, targetUrl('bestsellers', accepted.targets[0]!, 'http://127.0.0.1:9100', null)]).toEqual([
+        target,
+        `http://127.0.0.1:9100${path}`,
+      ]);
     }
     expect(() => targetUrl('bestsellers', 'https://www.amazon.com//127.0.0.1:9999/zgbs/x', ORIGIN, null)).toThrow(/best-seller/);
   });

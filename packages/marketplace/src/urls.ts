@@ -13,7 +13,14 @@ import { MARKETPLACE_KINDS } from './kinds';
  * `origin` all the same; a target with no ASIN is a bug upstream (normalizeTargets refuses it),
  * so it throws rather than falling back to anything the user wrote.
  */
-export function targetUrl(type: JobType, target: string, origin: string, lang: string | null, page = 1, sort: ReviewSort | null = null): string {
+export function targetUrl(
+  type: JobType,
+  target: string,
+  origin: string,
+  lang: string | null,
+  page = 1,
+  sort: ReviewSort | null = null,
+): string {
   const base = marketplaceOrigin(origin);
   const url = MARKETPLACE_KINDS[type].url(target, base, page, sort);
   if (lang) url.searchParams.set('language', lang.replace('-', '_'));

@@ -8,9 +8,10 @@ function registry(service: string): Registry {
   return r;
 }
 
-it('declares a family that several services export once, followed by every service\'s samples', async () => {
+it("declares a family that several services export once, followed by every service's samples", async () => {
   const [gateway, worker] = [registry('gateway'), registry('worker')];
-  for (const r of [gateway, worker]) new Counter({ name: 'shared_total', help: 'Exported by both', registers: [r] }).inc(r === gateway ? 2 : 3);
+  for (const r of [gateway, worker])
+    new Counter({ name: 'shared_total', help: 'Exported by both', registers: [r] }).inc(r === gateway ? 2 : 3);
   new Histogram({ name: 'only_worker_seconds', help: 'Worker only', buckets: [1], registers: [worker] }).observe(0.5);
   new Counter({ name: 'only_gateway_total', help: 'Gateway only', registers: [gateway] }).inc();
 

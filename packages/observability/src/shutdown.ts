@@ -12,7 +12,10 @@ export class ShutdownRegistry {
   private readonly hooks = new Map<Phase, { name: string; fn: () => Promise<unknown> | unknown }[]>();
   private running: Promise<void> | null = null;
 
-  constructor(private readonly log: Logger, private deadlineMs = 25_000) {}
+  constructor(
+    private readonly log: Logger,
+    private deadlineMs = 25_000,
+  ) {}
 
   /** Raises the force-exit deadline to at least `ms` (a service whose drain has a configured grace). */
   requireDeadline(ms: number): void {

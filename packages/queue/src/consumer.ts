@@ -92,7 +92,10 @@ export function runWorker<Q extends QueueName>(queue: Q, handlers: HandlersOf<Q>
         maxAttempts: job.opts.attempts ?? entry.attempts,
         log: options.log.child({ queue, job: name, taskId: job.id, attempt: job.attemptsMade + 1 }),
       };
-      const handler = entries[name] as unknown as { run: (p: unknown, c: HandlerContext) => Promise<unknown>; onFinalFailure: (p: unknown, e: unknown, c: HandlerContext) => Promise<unknown> };
+      const handler = entries[name] as unknown as {
+        run: (p: unknown, c: HandlerContext) => Promise<unknown>;
+        onFinalFailure: (p: unknown, e: unknown, c: HandlerContext) => Promise<unknown>;
+      };
       try {
         const result = await handler.run(parsed.data, ctx);
         options.onOutcome?.(name, 'completed', seconds());
@@ -112,7 +115,9 @@ export function runWorker<Q extends QueueName>(queue: Q, handlers: HandlersOf<Q>
           ctx.log.error({ err }, 'task failed for good; recording the failure');
           // If recording fails too (Postgres down), the row stays as it was and the
           // reconcilers pick it up again; the task's own error is what BullMQ keeps.
-          await handler.onFinalFailure(parsed.data, err, ctx).catch((recordErr: unknown) => ctx.log.error({ err: recordErr }, 'final failure not recorded'));
+          await handler
+            .onFinalFailure(parsed.data, err, ctx)
+            .catch((recordErr: unknown) => ctx.log.error({ err: recordErr }, 'final failure not recorded'));
         }
         if (permanent) throw new UnrecoverableError((err as Error).message);
         throw err;

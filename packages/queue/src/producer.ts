@@ -8,7 +8,11 @@ export interface QueueConnectionOptions {
 }
 
 function backoffOf(entry: CatalogEntry, overrideMs?: number) {
-  return { type: 'exponential' as const, delay: overrideMs ?? entry.backoffMs, ...(entry.backoffJitter ? { jitter: entry.backoffJitter } : {}) };
+  return {
+    type: 'exponential' as const,
+    delay: overrideMs ?? entry.backoffMs,
+    ...(entry.backoffJitter ? { jitter: entry.backoffJitter } : {}),
+  };
 }
 
 /** Fails a Redis call that does not answer in time instead of letting an HTTP request hang. */
@@ -68,16 +72,26 @@ export class QueueProducer {
   }
 
   /** Adds a job; `jobId` makes the add idempotent (BullMQ ignores a second add of the same id). */
-  async enqueue<N extends JobName>(name: N, payload: PayloadOf<N>, opts: { jobId?: string; delayMs?: number; priority?: number } = {}): Promise<void> {
+  async enqueue<N extends JobName>(
+    name: N,
+    payload: PayloadOf<N>,
+    opts: { jobId?: string; delayMs?: number; priority?: number } = {},
+  ): Promise<void> {
     const entry = catalog[name];
-    await withTimeout(this.queue(entry.queue).add(name, entry.schema.parse(payload), this.jobOptions(name, opts)), this.timeoutMs, `enqueue ${name}`);
+    await withTimeout(
+      this.queue(entry.queue).add(name, entry.schema.parse(payload), this.jobOptions(name, opts)),
+      this.timeoutMs,
+      `enqueue ${name}`,
+    );
   }
 
   /** Adds many jobs of one kind in one round trip (e.g. the targets of a crawl job). */
   async enqueueBulk<N extends JobName>(name: N, items: { payload: PayloadOf<N>; jobId?: string; priority?: number }[]): Promise<void> {
     const entry = catalog[name];
     for (let i = 0; i < items.length; i += 500) {
-      const chunk = items.slice(i, i + 500).map((item) => ({ name, data: entry.schema.parse(item.payload), opts: this.jobOptions(name, item) }));
+      const chunk = items
+        .slice(i, i + 500)
+        .map((item) => ({ name, data: entry.schema.parse(item.payload), opts: this.jobOptions(name, item) }));
       await withTimeout(this.queue(entry.queue).addBulk(chunk), this.timeoutMs * 5, `enqueue ${name} x${chunk.length}`);
     }
   }

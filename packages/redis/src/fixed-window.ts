@@ -13,7 +13,12 @@ type WithCommand = Redis & { fixedWindowIncr?: (key: string, ttlMs: string) => P
  * on this Redis: the API rate limiter and the crawl politeness limit both use it.
  * Returns the count in the window and the milliseconds until it ends.
  */
-export async function hitFixedWindow(redis: Redis, keyPrefix: string, windowMs: number, nowMs: number): Promise<{ count: number; msLeft: number }> {
+export async function hitFixedWindow(
+  redis: Redis,
+  keyPrefix: string,
+  windowMs: number,
+  nowMs: number,
+): Promise<{ count: number; msLeft: number }> {
   const r = redis as WithCommand;
   if (!r.fixedWindowIncr) r.defineCommand('fixedWindowIncr', { numberOfKeys: 1, lua: INCR_SCRIPT });
   const window = Math.floor(nowMs / windowMs);
@@ -22,7 +27,12 @@ export async function hitFixedWindow(redis: Redis, keyPrefix: string, windowMs: 
 }
 
 /** The count of the window containing `nowMs` without adding a hit, and the ms until it ends. */
-export async function peekFixedWindow(redis: Redis, keyPrefix: string, windowMs: number, nowMs: number): Promise<{ count: number; msLeft: number }> {
+export async function peekFixedWindow(
+  redis: Redis,
+  keyPrefix: string,
+  windowMs: number,
+  nowMs: number,
+): Promise<{ count: number; msLeft: number }> {
   const window = Math.floor(nowMs / windowMs);
   const count = Number((await redis.get(`${keyPrefix}:${window}`)) ?? 0);
   return { count, msLeft: (window + 1) * windowMs - nowMs };

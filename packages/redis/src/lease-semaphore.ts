@@ -15,14 +15,21 @@ if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
 end
 return 0`;
 
-type WithCommand = Redis & { leaseAcquire?: (key: string, now: string, size: string, expiry: string, token: string, ttl: string) => Promise<number> };
+type WithCommand = Redis & {
+  leaseAcquire?: (key: string, now: string, size: string, expiry: string, token: string, ttl: string) => Promise<number>;
+};
 
 /**
  * A counting semaphore per resource in Redis, shared by every process: at most `size`
  * holders, each with a lease of `leaseMs`, so a dead process never leaks capacity.
  */
 export class LeaseSemaphore {
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly size: number, private readonly leaseMs: number) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly size: number,
+    private readonly leaseMs: number,
+  ) {}
 
   /** A release function when a slot was free, else null (the caller defers its work). */
   async tryAcquire(resource: string): Promise<(() => Promise<void>) | null> {

@@ -15,7 +15,8 @@ afterAll(() => {
   b.disconnect();
 });
 
-const exits = (n: number, intervalMs = 60_000, maxInFlight = 0): SpacedResource[] => Array.from({ length: n }, (_, i) => ({ key: `exit-${i}`, intervalMs, maxInFlight }));
+const exits = (n: number, intervalMs = 60_000, maxInFlight = 0): SpacedResource[] =>
+  Array.from({ length: n }, (_, i) => ({ key: `exit-${i}`, intervalMs, maxInFlight }));
 const options = { fleetIntervalMs: 0, leaseMs: 10_000 };
 
 it('books each resource once per interval, over both processes, then says how long to wait', async () => {

@@ -81,7 +81,10 @@ export interface SpacedResource {
 export type SpacedPick = { index: number; release(): Promise<void> } | { waitMs: number };
 
 export class SpacingLimiter {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
     const r = redis as WithCommands;
     if (!r.spacedPick) r.defineCommand('spacedPick', { lua: PICK });
     if (!r.spacedCool) r.defineCommand('spacedCool', { numberOfKeys: 1, lua: COOL });
@@ -103,7 +106,15 @@ export class SpacingLimiter {
       keys.push(this.key(scope, 'next', r.key), this.key(scope, 'cool', r.key), this.key(scope, 'leases', r.key));
       args.push(Math.max(1, Math.round(r.intervalMs)), r.maxInFlight);
     }
-    const [index, waitMs] = await (this.redis as WithCommands).spacedPick!(keys.length, ...keys, resources.length, Math.round(options.fleetIntervalMs), leaseId, options.leaseMs, ...args);
+    const [index, waitMs] = await (this.redis as WithCommands).spacedPick!(
+      keys.length,
+      ...keys,
+      resources.length,
+      Math.round(options.fleetIntervalMs),
+      leaseId,
+      options.leaseMs,
+      ...args,
+    );
     if (index <= 0) return { waitMs: Math.max(1, waitMs) };
     const picked = resources[index - 1]!;
     const leases = this.key(scope, 'leases', picked.key);

@@ -23,7 +23,8 @@ const DEFAULT_COOKIE_WINDOW_SECONDS = 60;
 /** Issued session ids remembered; beyond that the oldest are forgotten (and count as forged). */
 const MAX_SESSIONS = 200_000;
 
-export type ResolvedAntiBot = Required<Omit<AntiBotConfig, 'maxRps' | 'maxCookielessVisits'>> & Pick<AntiBotConfig, 'maxRps' | 'maxCookielessVisits'>;
+export type ResolvedAntiBot = Required<Omit<AntiBotConfig, 'maxRps' | 'maxCookielessVisits'>> &
+  Pick<AntiBotConfig, 'maxRps' | 'maxCookielessVisits'>;
 
 function fail(message: string): never {
   throw new TypeError(`invalid antiBot: ${message}`);
@@ -31,7 +32,8 @@ function fail(message: string): never {
 
 function positiveInt(value: unknown, name: string, allowZero = false): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) fail(`${name} must be an integer >= ${allowZero ? 0 : 1}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < (allowZero ? 0 : 1))
+    fail(`${name} must be an integer >= ${allowZero ? 0 : 1}`);
   return value;
 }
 
@@ -45,7 +47,8 @@ export function validateAntiBot(input: unknown): ResolvedAntiBot | null {
   const blockSeconds = raw.blockSeconds ?? DEFAULT_BLOCK_SECONDS;
   if (typeof blockSeconds !== 'number' || !(blockSeconds > 0) || !Number.isFinite(blockSeconds)) fail('blockSeconds must be a number > 0');
   const cookieWindowSeconds = raw.cookieWindowSeconds ?? DEFAULT_COOKIE_WINDOW_SECONDS;
-  if (typeof cookieWindowSeconds !== 'number' || !(cookieWindowSeconds > 0) || !Number.isFinite(cookieWindowSeconds)) fail('cookieWindowSeconds must be a number > 0');
+  if (typeof cookieWindowSeconds !== 'number' || !(cookieWindowSeconds > 0) || !Number.isFinite(cookieWindowSeconds))
+    fail('cookieWindowSeconds must be a number > 0');
   const blockStatus = raw.blockStatus ?? 200;
   if (blockStatus !== 200 && blockStatus !== 503) fail('blockStatus must be 200 or 503');
   if (maxRps === undefined && maxCookielessVisits === undefined) return null;

@@ -43,9 +43,22 @@ export const AMAZON_US: AodSeller = { name: 'Amazon.com', id: 'ATVPDKIKX0DER' };
  * same in the page's bytes as in the parsed offer.
  */
 const SELLERS = [
-  'Brightwave Goods', 'Cedar Lane Outlet', 'Harbor Point Supply', 'Northgate Deals', 'Quiet Owl Trading', 'Redstone Retail',
-  'Silver Birch Market', 'Summit Direct US', 'Tri-County Liquidators', 'Blue Heron Books', 'Velvet Fox Store', 'Oakridge Electronics',
-  'Prairie Wind Sales', 'Kingfisher Wholesale', 'Lakeside Returns', 'Copperfield Traders',
+  'Brightwave Goods',
+  'Cedar Lane Outlet',
+  'Harbor Point Supply',
+  'Northgate Deals',
+  'Quiet Owl Trading',
+  'Redstone Retail',
+  'Silver Birch Market',
+  'Summit Direct US',
+  'Tri-County Liquidators',
+  'Blue Heron Books',
+  'Velvet Fox Store',
+  'Oakridge Electronics',
+  'Prairie Wind Sales',
+  'Kingfisher Wholesale',
+  'Lakeside Returns',
+  'Copperfield Traders',
 ];
 const USED_GRADES = ['Used - Like New', 'Used - Very Good', 'Used - Good', 'Used - Acceptable'];
 const FAST_DATES = ['Tuesday, June 3', 'Wednesday, June 4', 'Thursday, June 5', 'Friday, June 6', 'Saturday, June 7'];

@@ -13,28 +13,31 @@ const FIXTURES = defaultFixturesDir();
 
 describe('generated AOD offer listing', () => {
   // One listing whose buy box is a third-party seller's, one whose buy box is Amazon's.
-  it.each(['B0AODTRK01', 'B0AODTRK02'])('%s parses as an offers page of that ASIN with one buy box, both conditions and seller ids', (asin) => {
-    const html = aodOffersPage(asin).toString('utf8');
-    expect(detectPageKind(html)).toBe('offers');
-    const page = parseOffersPage(html, US)!;
-    expect(page).toMatchObject({ asin, title: aodListing(asin).title, hasNextPage: false });
-    expect(page.offers.length).toBe(page.totalOffers);
-    expect(page.offers.length).toBeGreaterThanOrEqual(4);
-    expect(page.offers.filter((o) => o.isBuyBox).map((o) => o.position)).toEqual([1]);
-    expect(page.offers.map((o) => o.position)).toEqual(page.offers.map((_, i) => i + 1));
-    expect(page.offers[0]!.condition).toBe('New');
-    expect(page.offers.some((o, i) => i > 0 && o.condition === 'New')).toBe(true);
-    expect(page.offers.some((o) => /^Used - (Like New|Very Good|Good|Acceptable)$/.test(o.condition ?? ''))).toBe(true);
-    for (const o of page.offers) {
-      expect(o.missingFields).toEqual([]);
-      expect(o.seller!.id).toMatch(/^A[0-9A-Z]{12,13}$/);
-      expect(o.price!.currency).toBe('USD');
-      expect(o.shipping!.currency).toBe('USD');
-      expect(typeof o.fulfilledByAmazon).toBe('boolean');
-      expect(o.deliveryText).toMatch(/^(FREE|\$\d+\.\d\d) delivery /);
-    }
-    expect(new Set(page.offers.map((o) => o.seller!.name)).size).toBe(page.offers.length);
-  });
+  it.each(['B0AODTRK01', 'B0AODTRK02'])(
+    '%s parses as an offers page of that ASIN with one buy box, both conditions and seller ids',
+    (asin) => {
+      const html = aodOffersPage(asin).toString('utf8');
+      expect(detectPageKind(html)).toBe('offers');
+      const page = parseOffersPage(html, US)!;
+      expect(page).toMatchObject({ asin, title: aodListing(asin).title, hasNextPage: false });
+      expect(page.offers.length).toBe(page.totalOffers);
+      expect(page.offers.length).toBeGreaterThanOrEqual(4);
+      expect(page.offers.filter((o) => o.isBuyBox).map((o) => o.position)).toEqual([1]);
+      expect(page.offers.map((o) => o.position)).toEqual(page.offers.map((_, i) => i + 1));
+      expect(page.offers[0]!.condition).toBe('New');
+      expect(page.offers.some((o, i) => i > 0 && o.condition === 'New')).toBe(true);
+      expect(page.offers.some((o) => /^Used - (Like New|Very Good|Good|Acceptable)$/.test(o.condition ?? ''))).toBe(true);
+      for (const o of page.offers) {
+        expect(o.missingFields).toEqual([]);
+        expect(o.seller!.id).toMatch(/^A[0-9A-Z]{12,13}$/);
+        expect(o.price!.currency).toBe('USD');
+        expect(o.shipping!.currency).toBe('USD');
+        expect(typeof o.fulfilledByAmazon).toBe('boolean');
+        expect(o.deliveryText).toMatch(/^(FREE|\$\d+\.\d\d) delivery /);
+      }
+      expect(new Set(page.offers.map((o) => o.seller!.name)).size).toBe(page.offers.length);
+    },
+  );
 
   it('the parsed offers are the generated ones: pinned first, then the list cheapest first', () => {
     const listing = aodListing('B0AODTRK01');
@@ -109,7 +112,14 @@ describe('offers layout control', () => {
 
   it('refuses anything but {"layout": "aod" | "legacy"} with 400 and changes nothing; DELETE restores legacy', async () => {
     sim.setOffersLayout('aod');
-    for (const body of [JSON.stringify({ layout: 'modern' }), JSON.stringify('aod'), JSON.stringify({}), JSON.stringify({ layout: 'aod', page: 2 }), JSON.stringify([]), '{not json']) {
+    for (const body of [
+      JSON.stringify({ layout: 'modern' }),
+      JSON.stringify('aod'),
+      JSON.stringify({}),
+      JSON.stringify({ layout: 'aod', page: 2 }),
+      JSON.stringify([]),
+      '{not json',
+    ]) {
       const res = await put(body);
       expect([body, res.status]).toEqual([body, 400]);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');

@@ -72,7 +72,10 @@ function addToCart(asin: string, o: AodOffer, index: number): string {
 
 /** One offer's blocks, shared by the pinned offer (index 0) and the listed ones (1..n). */
 function offerBody(asin: string, o: AodOffer, index: number): string {
-  const note = o.condition === 'New' ? '' : `<div id="aod-condition-container" class="a-section a-spacing-none"><span class="a-size-small a-color-secondary">Item in good working order; packaging may show signs of handling.</span></div>`;
+  const note =
+    o.condition === 'New'
+      ? ''
+      : `<div id="aod-condition-container" class="a-section a-spacing-none"><span class="a-size-small a-color-secondary">Item in good working order; packaging may show signs of handling.</span></div>`;
   return `<div id="aod-price-${index}" class="a-section a-spacing-none aod-offer-price aod-clear-float">${priceBlock(o.priceCents, index === 0 ? 'xl' : 'l')}</div>
 ${heading(o.condition)}
 ${note}${delivery(o)}
@@ -97,7 +100,10 @@ export function aodOffersPage(asin: string): Buffer {
   const title = escapeHtml(listing.title);
   const total = listing.listed.length + 1;
   const rows = listing.listed
-    .map((o, i) => `<div id="aod-offer" class="a-section a-spacing-none a-padding-base aod-information-block aod-clear-float" role="listitem">\n${offerBody(a, o, i + 1)}\n</div>`)
+    .map(
+      (o, i) =>
+        `<div id="aod-offer" class="a-section a-spacing-none a-padding-base aod-information-block aod-clear-float" role="listitem">\n${offerBody(a, o, i + 1)}\n</div>`,
+    )
     .join('\n');
   return Buffer.from(`<!doctype html>
 <html lang="en-us" class="a-no-js" data-19ax5a9jf="dingo"><head>

@@ -27,7 +27,8 @@ interface Patch {
 
 const NOOP = (): void => {};
 const TITLE_RE = /\bid\s*=\s*["']productTitle["'][^>]*>\s*([^<]*?)\s*</;
-const PRICE_SPANS_RE = /<span class="a-price-whole">(\d{1,5})<span class="a-price-decimal">([.,])<\/span><\/span><span class="a-price-fraction">(\d\d)<\/span>/;
+const PRICE_SPANS_RE =
+  /<span class="a-price-whole">(\d{1,5})<span class="a-price-decimal">([.,])<\/span><\/span><span class="a-price-fraction">(\d\d)<\/span>/;
 /** Shorter titles are not varied: too little room for a distinct one. */
 const MIN_TITLE = 24;
 
@@ -109,7 +110,13 @@ export class AsinTemplate {
         patches.push({ at: p.at + wholeAt, length: whole.length, slot: 'whole' }, { at: p.at + fractionAt, length: 2, slot: 'fraction' });
       }
       // "35.99" as text or attribute value, but not inside "135.99" or "35.999".
-      occurrences(page, Buffer.from(`${whole}${decimal}${fraction}`, 'latin1'), patches, 'price', (at) => !isDigit(page[at - 1]) && !isDigit(page[at + whole.length + 3]));
+      occurrences(
+        page,
+        Buffer.from(`${whole}${decimal}${fraction}`, 'latin1'),
+        patches,
+        'price',
+        (at) => !isDigit(page[at - 1]) && !isDigit(page[at + whole.length + 3]),
+      );
     }
     this.patches = AsinTemplate.disjoint(patches);
   }

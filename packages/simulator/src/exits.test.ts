@@ -32,7 +32,15 @@ function collect(req: http.ClientRequest): Promise<Answer> {
 /** What HttpProxyAgent sends for an http target: the full URL as request target, to the proxy. */
 function viaAbsolute(exitUrl: string, target: string, headers: Record<string, string> = {}): Promise<Answer> {
   const proxy = new URL(exitUrl);
-  return collect(http.request({ host: proxy.hostname, port: proxy.port, path: target, agent: false, headers: { host: new URL(target).host, ...headers } }));
+  return collect(
+    http.request({
+      host: proxy.hostname,
+      port: proxy.port,
+      path: target,
+      agent: false,
+      headers: { host: new URL(target).host, ...headers },
+    }),
+  );
 }
 
 /** CONNECT `authority` through the exit: the status and, on 200, the tunnel socket. */
@@ -89,8 +97,12 @@ describe('exits', () => {
     expect(first.body).toContain('value="B0TUNNEL01"');
     tunnel.socket.destroy();
     expect(sim.requests().map((e) => [e.exit, e.path])).toEqual([[1, '/dp/B0TUNNEL01']]);
-    const stats = await (await fetch(`${sim.url}/__sim/exits`)).json() as ExitStats[];
-    expect(stats.map((s) => [s.exit, s.requests])).toEqual([[0, 0], [1, 1], [2, 0]]);
+    const stats = (await (await fetch(`${sim.url}/__sim/exits`)).json()) as ExitStats[];
+    expect(stats.map((s) => [s.exit, s.requests])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 0],
+    ]);
     expect(stats[1]).toMatchObject({ port: Number(new URL(sim.exitUrls[1]!).port), url: sim.exitUrls[1], blocked: 0, blockedUntil: null });
   });
 
@@ -99,7 +111,11 @@ describe('exits', () => {
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     const otherPort = (other.address() as { port: number }).port;
     try {
-      for (const target of [`http://127.0.0.1:${otherPort}/`, 'http://example.com/dp/B0FOREIGN1', `https://127.0.0.1:${sim.port}/dp/B0FOREIGN1`]) {
+      for (const target of [
+        `http://127.0.0.1:${otherPort}/`,
+        'http://example.com/dp/B0FOREIGN1',
+        `https://127.0.0.1:${sim.port}/dp/B0FOREIGN1`,
+      ]) {
         expect((await viaAbsolute(sim.exitUrls[0]!, target)).status).toBe(403);
       }
       for (const authority of [`127.0.0.1:${otherPort}`, 'example.com:443', `10.0.0.1:${sim.port}`, 'nonsense']) {
@@ -127,7 +143,12 @@ describe('exits', () => {
     const [blocked] = sim.exits();
     expect(blocked).toMatchObject({ requests: 5, blocked: 2, blocks: 1 });
     expect(blocked!.blockedUntil).toBeGreaterThan(Date.now());
-    expect(sim.requests().filter((e) => e.blocked).map((e) => e.exit)).toEqual([0, 0]);
+    expect(
+      sim
+        .requests()
+        .filter((e) => e.blocked)
+        .map((e) => e.exit),
+    ).toEqual([0, 0]);
     await new Promise((r) => setTimeout(r, 450));
     expect((await viaAbsolute(sim.exitUrls[0]!, target)).body).not.toMatch(CAPTCHA);
     expect(sim.exits()[0]!.blockedUntil).toBeNull();
@@ -157,7 +178,10 @@ describe('exits', () => {
   });
 
   it('anti-bot rules over the control API, with a 503 robot check; DELETE lifts blocks', async () => {
-    const put = await fetch(`${sim.url}/__sim/antibot`, { method: 'PUT', body: JSON.stringify({ maxRps: 1, blockSeconds: 60, blockStatus: 503 }) });
+    const put = await fetch(`${sim.url}/__sim/antibot`, {
+      method: 'PUT',
+      body: JSON.stringify({ maxRps: 1, blockSeconds: 60, blockStatus: 503 }),
+    });
     expect(await put.json()).toEqual({ maxRps: 1, blockSeconds: 60, cookieWindowSeconds: 60, blockStatus: 503 });
     expect((await fetch(`${sim.url}/__sim/antibot`, { method: 'PUT', body: JSON.stringify({ maxRps: 0 }) })).status).toBe(400);
     await viaAbsolute(sim.exitUrls[0]!, `${sim.url}/dp/B0CTRL0001`);
@@ -173,7 +197,9 @@ describe('exits', () => {
 
 const MAIN = path.resolve(__dirname, '../dist/main.js');
 (existsSync(MAIN) ? it : it.skip)('process mode prints its exit URLs as a JSON line and serves /__sim/exits', async () => {
-  const child = spawn(process.execPath, [MAIN, '--port', '0', '--no-fixtures', '--exits', '2', '--latency', '5:20', '--max-rps', '50'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [MAIN, '--port', '0', '--no-fixtures', '--exits', '2', '--latency', '5:20', '--max-rps', '50'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const lines = createInterface({ input: child.stdout! });
     let listening: { url: string; exitUrls: string[] } | undefined;

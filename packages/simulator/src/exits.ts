@@ -37,7 +37,8 @@ export interface ExitPool {
 }
 
 const FORBIDDEN = Buffer.from('403 Forbidden: this exit only serves the simulator\n');
-const CONNECT_FORBIDDEN = 'HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: 51\r\nconnection: close\r\n\r\n403 Forbidden: this exit only serves the simulator\n';
+const CONNECT_FORBIDDEN =
+  'HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: 51\r\nconnection: close\r\n\r\n403 Forbidden: this exit only serves the simulator\n';
 
 /** Every name a client may use for the simulator on this machine. */
 export function simulatorHosts(bound: string, configured: string | undefined): string[] {

@@ -37,12 +37,16 @@ function validateFault(input: unknown): Fault {
     }
     case 'status': {
       const status = input.status;
-      if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) fail('status needs an HTTP status 100..599');
+      if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
+        fail('status needs an HTTP status 100..599');
       return { kind: 'status', status };
     }
     case 'rewrite': {
       const replace = input.replace;
-      if (!Array.isArray(replace) || !replace.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && p[0] !== '' && typeof p[1] === 'string')) {
+      if (
+        !Array.isArray(replace) ||
+        !replace.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && p[0] !== '' && typeof p[1] === 'string')
+      ) {
         fail('rewrite needs replace: [[from, to], ...] with non-empty strings');
       }
       return { kind: 'rewrite', replace: (replace as [string, string][]).map(([a, b]) => [a, b]) };
@@ -51,7 +55,8 @@ function validateFault(input: unknown): Fault {
       const { location, status } = input;
       // Sent as a header value, which node refuses (and HTTP forbids) outside printable ASCII.
       if (typeof location !== 'string' || !/^[\x20-\x7e]+$/.test(location)) fail('redirect needs a non-empty printable-ASCII location');
-      if (status !== undefined && !(typeof status === 'number' && REDIRECT_STATUSES.has(status))) fail('redirect status must be 301, 302, 303, 307 or 308');
+      if (status !== undefined && !(typeof status === 'number' && REDIRECT_STATUSES.has(status)))
+        fail('redirect status must be 301, 302, 303, 307 or 308');
       return status === undefined ? { kind: 'redirect', location } : { kind: 'redirect', location, status: status as RedirectStatus };
     }
     default:

@@ -22,7 +22,14 @@ export type {
 } from './types';
 export { validateRule } from './fault-rules';
 export { keywordSlugs } from './keyword-slug';
-export { searchCardAsin, searchCardTitle, syntheticAsin, syntheticDetailsPage, syntheticSearchCards, syntheticSearchPage } from './synthetic';
+export {
+  searchCardAsin,
+  searchCardTitle,
+  syntheticAsin,
+  syntheticDetailsPage,
+  syntheticSearchCards,
+  syntheticSearchPage,
+} from './synthetic';
 export { productPrice, productTitle } from './asin-template';
 export { aodOffersPage } from './aod-offers-page';
 export { createLatencySampler, lognormalParams, validateLatency } from './latency';

@@ -9,13 +9,15 @@
 const GERMAN: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss', ẞ: 'ss' };
 
 function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    // Accents on Latin letters only (é -> e): Japanese voicing marks (バ) are part of the letter.
-    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
-    .normalize('NFC')
-    .replace(/[^\p{L}\p{N}]+/gu, '-') // spaces and punctuation: "usb c" / "usb-c" -> "usb-c"
-    .replace(/^-+|-+$/g, '');
+  return (
+    text
+      .normalize('NFKD')
+      // Accents on Latin letters only (é -> e): Japanese voicing marks (バ) are part of the letter.
+      .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+      .normalize('NFC')
+      .replace(/[^\p{L}\p{N}]+/gu, '-') // spaces and punctuation: "usb c" / "usb-c" -> "usb-c"
+      .replace(/^-+|-+$/g, '')
+  );
 }
 
 /**

@@ -61,7 +61,9 @@ describeFixtures('listing pages', () => {
     expect(ids1[0]).toBe(reviewId('B0SIMREVWS', 1, 0));
     expect(new Set([...ids1, ...ids2]).size).toBe(20);
     // the next link leads to the next page of the same ASIN, on the marketplace's host
-    expect(NEXT_REVIEWS_RE.exec(page2.html)?.[1]).toBe('https://www.amazon.com/product-reviews/B0SIMREVWS/ref=cm_cr_arp_d_paging_btm_next_3?ie=UTF8&amp;pageNumber=3');
+    expect(NEXT_REVIEWS_RE.exec(page2.html)?.[1]).toBe(
+      'https://www.amazon.com/product-reviews/B0SIMREVWS/ref=cm_cr_arp_d_paging_btm_next_3?ie=UTF8&amp;pageNumber=3',
+    );
     expect(page2.html).not.toContain(LAST_PAGE);
   });
 

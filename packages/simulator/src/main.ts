@@ -73,7 +73,8 @@ function antiBotArgs(values: Record<string, string | boolean | undefined>): Anti
   };
   const set = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as AntiBotConfig;
   if (Object.keys(set).length === 0) return undefined;
-  if (set.maxRps === undefined && set.maxCookielessVisits === undefined) throw new Error('anti-bot flags need --max-rps or --max-cookieless-visits');
+  if (set.maxRps === undefined && set.maxCookielessVisits === undefined)
+    throw new Error('anti-bot flags need --max-rps or --max-cookieless-visits');
   validateAntiBot(set);
   return set;
 }

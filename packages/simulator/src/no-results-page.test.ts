@@ -19,7 +19,10 @@ describe('keywords without results', () => {
 
   it('a keyword set to 0 pages answers 200 with the no-results page: the keyword in the search box, no cards, no Next link', async () => {
     sim.setPageCounts({ 'xqzv gadget': 0 });
-    for (const [p, shown] of [['/s?k=xqzv+gadget', 'xqzv gadget'], ['/s?k=XQZV%20gadget&page=2', 'XQZV gadget']] as const) {
+    for (const [p, shown] of [
+      ['/s?k=xqzv+gadget', 'xqzv gadget'],
+      ['/s?k=XQZV%20gadget&page=2', 'XQZV gadget'],
+    ] as const) {
       const { status, html } = await get(p);
       expect(status).toBe(200);
       expect(html).toContain(`id="twotabsearchtextbox" value="${shown}"`);
@@ -34,7 +37,9 @@ describe('keywords without results', () => {
 
   it('synthetic result pages link the next page, except the last one', async () => {
     sim.setPageCounts({ 'usb c hub': 2 });
-    expect((await get('/s?k=usb+c+hub')).html).toMatch(/<a class="s-pagination-item s-pagination-next[^"]*" href="https:\/\/www\.amazon\.com\/s\?k=usb\+c\+hub&amp;page=2"/);
+    expect((await get('/s?k=usb+c+hub')).html).toMatch(
+      /<a class="s-pagination-item s-pagination-next[^"]*" href="https:\/\/www\.amazon\.com\/s\?k=usb\+c\+hub&amp;page=2"/,
+    );
     expect((await get('/s?k=usb+c+hub&page=2')).html).toContain('s-pagination-next s-pagination-disabled');
   });
 

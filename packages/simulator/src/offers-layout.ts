@@ -11,7 +11,8 @@ export const DEFAULT_OFFERS_LAYOUT: OffersLayout = 'legacy';
 
 /** Throws TypeError unless `layout` is one of OFFERS_LAYOUTS. */
 export function validateOffersLayout(layout: unknown): OffersLayout {
-  if (!OFFERS_LAYOUTS.includes(layout as OffersLayout)) throw new TypeError(`layout must be one of ${OFFERS_LAYOUTS.map((l) => JSON.stringify(l)).join(', ')}`);
+  if (!OFFERS_LAYOUTS.includes(layout as OffersLayout))
+    throw new TypeError(`layout must be one of ${OFFERS_LAYOUTS.map((l) => JSON.stringify(l)).join(', ')}`);
   return layout as OffersLayout;
 }
 

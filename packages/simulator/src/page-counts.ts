@@ -23,7 +23,8 @@ export function validatePageCounts(input: unknown): Map<string, number> {
     const isAsin = ASIN_RE.test(key.trim());
     // 0 result pages: the keyword finds nothing (a "no results" page); an ASIN has at least one review page.
     const min = isAsin ? 1 : 0;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_PAGES) throw new TypeError(`pages[${JSON.stringify(key)}] must be an integer ${min}..${MAX_PAGES}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_PAGES)
+      throw new TypeError(`pages[${JSON.stringify(key)}] must be an integer ${min}..${MAX_PAGES}`);
     const id = isAsin ? key.trim().toUpperCase() : keywordSlugs(key)[0];
     if (!id) throw new TypeError(`pages: ${JSON.stringify(key)} is neither a keyword nor an ASIN`);
     counts.set(id, value);

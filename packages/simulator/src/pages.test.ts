@@ -6,12 +6,20 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { productPrice, productTitle } from './asin-template';
-import { DEFAULT_DETAILS_TEMPLATE, DEFAULT_SEARCH_TEMPLATE, defaultFixturesDir, searchCardAsin, startSimulator, type Simulator } from './index';
+import {
+  DEFAULT_DETAILS_TEMPLATE,
+  DEFAULT_SEARCH_TEMPLATE,
+  defaultFixturesDir,
+  searchCardAsin,
+  startSimulator,
+  type Simulator,
+} from './index';
 import { SearchTemplate } from './search-template';
 
 const FIXTURES = defaultFixturesDir();
 const describeFixtures = FIXTURES ? describe : describe.skip;
-const CARD_ASIN_RE = /<div\b[^>]*data-asin="([A-Z0-9]{10})"[^>]*data-component-type="s-search-result"|<div\b[^>]*data-component-type="s-search-result"[^>]*data-asin="([A-Z0-9]{10})"/g;
+const CARD_ASIN_RE =
+  /<div\b[^>]*data-asin="([A-Z0-9]{10})"[^>]*data-component-type="s-search-result"|<div\b[^>]*data-component-type="s-search-result"[^>]*data-asin="([A-Z0-9]{10})"/g;
 const cardAsins = (html: string): string[] => [...html.matchAll(CARD_ASIN_RE)].map((m) => (m[1] ?? m[2])!);
 /** `href="/..."`: resolved against whatever served the page, i.e. the simulator. */
 const ROOT_RELATIVE = /\bhref="\/(?!\/)/;
@@ -70,12 +78,17 @@ describeFixtures('product pages from the details template', () => {
   it('carry the ASIN, a title and a price of their own, at the template length', async () => {
     const a = await text(`${sim.url}/dp/B0VARY0001`);
     const b = await text(`${sim.url}/dp/B0VARY0002`);
-    for (const [html, asin] of [[a, 'B0VARY0001'], [b, 'B0VARY0002']] as const) {
+    for (const [html, asin] of [
+      [a, 'B0VARY0001'],
+      [b, 'B0VARY0002'],
+    ] as const) {
       expect(html).toContain(`<input id="ASIN" name="ASIN" type="hidden" value="${asin}"/>`);
       const title = productTitle(asin, 195);
       expect(html).toMatch(new RegExp(`id="productTitle">\\s*${title}\\s*<`));
       const [whole, cents] = productPrice(asin, 2);
-      expect(html).toContain(`<span class="a-price-whole">${whole}<span class="a-price-decimal">.</span></span><span class="a-price-fraction">${cents}</span>`);
+      expect(html).toContain(
+        `<span class="a-price-whole">${whole}<span class="a-price-decimal">.</span></span><span class="a-price-fraction">${cents}</span>`,
+      );
       expect(html).toContain(`$${whole}.${cents}`);
       expect(html).not.toContain('charmast 20000mAh Portable Charger with Built-in Cables and AC Wall Plug | 20W');
       expect(html).not.toContain('$35.99');

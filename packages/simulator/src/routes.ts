@@ -25,7 +25,19 @@ export const DEFAULT_REVIEW_PAGES = 10;
 
 /** Region/language of a locale -> the marketplace whose saved page fits it best. */
 const REGION_TO_MARKETPLACE: Record<string, string> = { GB: 'UK' };
-const LANGUAGE_TO_MARKETPLACE: Record<string, string> = { de: 'DE', fr: 'FR', es: 'ES', pt: 'BR', it: 'IT', ja: 'JP', nl: 'NL', sv: 'SE', pl: 'PL', tr: 'TR', en: 'US' };
+const LANGUAGE_TO_MARKETPLACE: Record<string, string> = {
+  de: 'DE',
+  fr: 'FR',
+  es: 'ES',
+  pt: 'BR',
+  it: 'IT',
+  ja: 'JP',
+  nl: 'NL',
+  sv: 'SE',
+  pl: 'PL',
+  tr: 'TR',
+  en: 'US',
+};
 
 export interface RouteOptions {
   anyAsin: boolean;
@@ -116,13 +128,21 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
     }
     if (!options.anyKeyword) return null;
     const page = resultPage(query);
-    return fixed(store.searchTemplate ? store.searchTemplate.render(keyword, page, page >= pages) : syntheticSearchPage(keyword, page, page >= pages));
+    return fixed(
+      store.searchTemplate ? store.searchTemplate.render(keyword, page, page >= pages) : syntheticSearchPage(keyword, page, page >= pages),
+    );
   }
   return resolveListingPage(store, options, pathname, query, headers);
 }
 
 /** Offer listings, review pages and best-seller lists: the saved page, else the kind's template. */
-function resolveListingPage(store: PageStore, options: RouteOptions, pathname: string, query: URLSearchParams, headers: IncomingHttpHeaders): RenderedPage | null {
+function resolveListingPage(
+  store: PageStore,
+  options: RouteOptions,
+  pathname: string,
+  query: URLSearchParams,
+  headers: IncomingHttpHeaders,
+): RenderedPage | null {
   const offers = OFFERS_PATH_RE.exec(pathname);
   if (offers) {
     const asin = offers[1]!.toUpperCase();

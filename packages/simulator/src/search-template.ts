@@ -13,7 +13,6 @@ import { escapeHtml, searchCardAsin, searchCardTitle } from './synthetic';
 
 type Slot = { kind: 'asin' | 'title'; card: number } | { kind: 'kwHtml' | 'kwPlus' | 'kwPlus2' | 'kwPct' | 'next' };
 
-
 const MODERN_CARD_RE = /<div\b[^>]*\bdata-component-type="s-search-result"[^>]*>/g;
 const OLD_CARD_RE = /<li\b[^>]*\bclass="[^"]*\bs-result-item\b[^"]*"[^>]*>/g;
 const DATA_ASIN_RE = /\bdata-asin="([A-Z0-9]{10})"/;
@@ -31,7 +30,10 @@ function plusEncode(keyword: string): string {
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|#34);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#34': '"' })[e]!);
+  return text.replace(
+    /&(amp|lt|gt|quot|#39|#34);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#34': '"' })[e]!,
+  );
 }
 
 /** Card openings (modern layout, else the pre-2019 rows) with their ASIN. */
@@ -146,7 +148,10 @@ export class SearchTemplate {
         const cache = slot.kind === 'asin' ? asins : titles;
         let v = cache.get(slot.card);
         if (!v) {
-          v = Buffer.from(slot.kind === 'asin' ? searchCardAsin(keyword, pageNo, slot.card) : escapeHtml(searchCardTitle(keyword, pageNo, slot.card)), 'utf8');
+          v = Buffer.from(
+            slot.kind === 'asin' ? searchCardAsin(keyword, pageNo, slot.card) : escapeHtml(searchCardTitle(keyword, pageNo, slot.card)),
+            'utf8',
+          );
           cache.set(slot.card, v);
         }
         return v;

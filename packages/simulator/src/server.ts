@@ -73,7 +73,12 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const store = await loadPageStore(resolveFixturesDir(options.fixturesDir), options);
-  const routeOptions: RouteOptions = { anyAsin: options.anyAsin ?? true, anyKeyword: options.anyKeyword ?? true, pageCounts: new Map(), offersLayout: DEFAULT_OFFERS_LAYOUT };
+  const routeOptions: RouteOptions = {
+    anyAsin: options.anyAsin ?? true,
+    anyKeyword: options.anyKeyword ?? true,
+    pageCounts: new Map(),
+    offersLayout: DEFAULT_OFFERS_LAYOUT,
+  };
   const seed = options.seed ?? DEFAULT_SEED;
   const faults = new FaultEngine(seed);
   const log = new RequestLog(options.logLimit ?? 10_000);
@@ -96,16 +101,31 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 
   const record = (req: IncomingMessage, ctx: RequestContext, status: RequestLogEntry['status']): void => {
-    const entry: RequestLogEntry = { method: req.method ?? 'GET', path: req.url ?? '/', status, at: ctx.at, headers: req.headers, exit: ctx.identity.exit };
+    const entry: RequestLogEntry = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      status,
+      at: ctx.at,
+      headers: req.headers,
+      exit: ctx.identity.exit,
+    };
     if (ctx.blocked) entry.blocked = true;
     log.push(entry);
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, ctx: RequestContext, status: number, body: Buffer, extra?: OutgoingHttpHeaders): void => {
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: RequestContext,
+    status: number,
+    body: Buffer,
+    extra?: OutgoingHttpHeaders,
+  ): void => {
     record(req, ctx, status);
     const headers: OutgoingHttpHeaders = { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, ...extra };
     // Amazon hands every new visitor a session cookie; a crawler's cookie jar should send it back.
-    if (ctx.cookieless) headers['set-cookie'] = `session-id=${sessions.issue()}; Path=/; Expires=${new Date(Date.now() + 365 * 864e5).toUTCString()}`;
+    if (ctx.cookieless)
+      headers['set-cookie'] = `session-id=${sessions.issue()}; Path=/; Expires=${new Date(Date.now() + 365 * 864e5).toUTCString()}`;
     res.writeHead(status, headers);
     res.end(body);
   };

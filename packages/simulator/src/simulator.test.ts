@@ -29,7 +29,8 @@ function get(url: string, opts: { headers?: Record<string, string>; timeoutMs?: 
       res.on('error', reject);
     });
     req.on('error', reject);
-    if (opts.timeoutMs) req.setTimeout(opts.timeoutMs, () => req.destroy(Object.assign(new Error('client timeout'), { code: 'CLIENT_TIMEOUT' })));
+    if (opts.timeoutMs)
+      req.setTimeout(opts.timeoutMs, () => req.destroy(Object.assign(new Error('client timeout'), { code: 'CLIENT_TIMEOUT' })));
   });
 }
 
@@ -50,7 +51,12 @@ describeFixtures('pages from the fixtures folder', () => {
 
   it('serves a details fixture byte-for-byte by its ASIN on every product path form', async () => {
     const page = fixture('details-US-B07G2L3JMM.html');
-    for (const p of ['/dp/B07G2L3JMM', '/gp/product/B07G2L3JMM', '/Lighting-Fixture-Plaster/dp/B07G2L3JMM/ref=sr_1_1?th=1', '/dp/b07g2l3jmm']) {
+    for (const p of [
+      '/dp/B07G2L3JMM',
+      '/gp/product/B07G2L3JMM',
+      '/Lighting-Fixture-Plaster/dp/B07G2L3JMM/ref=sr_1_1?th=1',
+      '/dp/b07g2l3jmm',
+    ]) {
       const res = await get(sim.url + p);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -229,7 +235,10 @@ describe('faults', () => {
   });
 
   it('not_found answers 404 with the Page Not Found body; empty answers 200 with no body', async () => {
-    sim.setFaults([{ fault: { kind: 'not_found' }, times: 1 }, { fault: { kind: 'empty' }, times: 1 }]);
+    sim.setFaults([
+      { fault: { kind: 'not_found' }, times: 1 },
+      { fault: { kind: 'empty' }, times: 1 },
+    ]);
     const missing = await get(`${sim.url}/dp/B0TEST0001`);
     expect(missing.status).toBe(404);
     expect(missing.body.toString()).toContain('Page Not Found');
@@ -329,12 +338,20 @@ describe('control API, request log, cookies and shutdown', () => {
   it('logs method, path, status, time and the crawler headers', async () => {
     const before = Date.now();
     await get(`${sim.url}/s?k=tv&language=de_DE`, {
-      headers: { 'accept-language': 'de-DE,de;q=0.9', 'user-agent': 'CrawlBot/1.0', cookie: 'session-id=123-4567890-1234567; i18n-prefs=EUR' },
+      headers: {
+        'accept-language': 'de-DE,de;q=0.9',
+        'user-agent': 'CrawlBot/1.0',
+        cookie: 'session-id=123-4567890-1234567; i18n-prefs=EUR',
+      },
     });
     const entry = sim.requests()[0]!;
     expect(entry).toMatchObject({ method: 'GET', path: '/s?k=tv&language=de_DE', status: 200 });
     expect(entry.at).toBeGreaterThanOrEqual(before);
-    expect(entry.headers).toMatchObject({ 'accept-language': 'de-DE,de;q=0.9', 'user-agent': 'CrawlBot/1.0', cookie: 'session-id=123-4567890-1234567; i18n-prefs=EUR' });
+    expect(entry.headers).toMatchObject({
+      'accept-language': 'de-DE,de;q=0.9',
+      'user-agent': 'CrawlBot/1.0',
+      cookie: 'session-id=123-4567890-1234567; i18n-prefs=EUR',
+    });
     sim.resetLog();
     expect(sim.requests()).toEqual([]);
   });

@@ -88,7 +88,10 @@ describe('fault rules', () => {
 
   it("treats '/dp/' as a substring, not as the regex dp", () => {
     const engine = new FaultEngine(1);
-    engine.set([{ match: '/dp/', fault: { kind: 'empty' } }, { match: '/tv/i', fault: { kind: 'hang' } }]);
+    engine.set([
+      { match: '/dp/', fault: { kind: 'empty' } },
+      { match: '/tv/i', fault: { kind: 'hang' } },
+    ]);
     expect(engine.pick('/s?k=dpad')).toBeNull();
     expect(engine.pick('/Some-Slug/dp/B000000000')).toEqual({ kind: 'empty' });
     expect(engine.pick('/s?k=TV')).toEqual({ kind: 'hang' });
@@ -121,7 +124,16 @@ describe('synthetic pages', () => {
     const html = syntheticDetailsPage('B0TEST0001').toString();
     expect(html).toContain('<input type="hidden" id="ASIN" name="ASIN" value="B0TEST0001">');
     expect(html).toMatch(/<link rel="canonical" href="[^"]*\/dp\/B0TEST0001"/);
-    for (const marker of ['id="productTitle"', 'Visit the Acme Store', '<span class="a-offscreen">$19.99</span>', 'title="4.5 out of 5 stars"', '1,234 ratings', 'In Stock', 'data-old-hires=', 'id="wayfinding-breadcrumbs_feature_div"']) {
+    for (const marker of [
+      'id="productTitle"',
+      'Visit the Acme Store',
+      '<span class="a-offscreen">$19.99</span>',
+      'title="4.5 out of 5 stars"',
+      '1,234 ratings',
+      'In Stock',
+      'data-old-hires=',
+      'id="wayfinding-breadcrumbs_feature_div"',
+    ]) {
       expect(html).toContain(marker);
     }
     expect(html.match(/<li><span class="a-list-item"> /g)).toHaveLength(3);

@@ -4,11 +4,23 @@ import { type ContractChecker, createContractChecker, type HeaderValues } from '
 /** Bodies above this are not buffered or validated (exports can stream far more). */
 export const MAX_CAPTURED_BODY = 8 * 1024 * 1024;
 
-export type ContractMiddleware = (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (err?: unknown) => void) => void;
+export type ContractMiddleware = (
+  req: IncomingMessage & { originalUrl?: string },
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
 
 type WriteArgs = [chunk?: unknown, encoding?: unknown, callback?: unknown];
 
-const CHARSETS: Record<string, BufferEncoding> = { 'utf-8': 'utf8', utf8: 'utf8', 'iso-8859-1': 'latin1', latin1: 'latin1', 'us-ascii': 'ascii', ascii: 'ascii', 'utf-16le': 'utf16le' };
+const CHARSETS: Record<string, BufferEncoding> = {
+  'utf-8': 'utf8',
+  utf8: 'utf8',
+  'iso-8859-1': 'latin1',
+  latin1: 'latin1',
+  'us-ascii': 'ascii',
+  ascii: 'ascii',
+  'utf-16le': 'utf16le',
+};
 
 function charsetOf(contentType: string | undefined): BufferEncoding {
   const charset = /;\s*charset="?([^";]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
@@ -42,7 +54,12 @@ export function contractRecorder(checker: ContractChecker, onProblems: (problems
     let passedHeaders: OutgoingHttpHeaders = {};
     const capture = (chunk: unknown, encoding: unknown) => {
       if (overflow || chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk instanceof Uint8Array ? Buffer.from(chunk) : undefined;
+      const buffer =
+        typeof chunk === 'string'
+          ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+          : chunk instanceof Uint8Array
+            ? Buffer.from(chunk)
+            : undefined;
       if (!buffer) return;
       size += buffer.length;
       if (size > MAX_CAPTURED_BODY) {
@@ -71,10 +88,19 @@ export function contractRecorder(checker: ContractChecker, onProblems: (problems
         const encoding = headers['content-encoding'];
         const readable = !overflow && (encoding === undefined || String(encoding).toLowerCase() === 'identity');
         const body = readable ? Buffer.concat(chunks).toString(charsetOf(contentType)) : undefined;
-        const problems = checker.checkResponse({ method: req.method ?? 'GET', path: req.originalUrl ?? req.url ?? '/', status: res.statusCode, contentType, headers, body });
+        const problems = checker.checkResponse({
+          method: req.method ?? 'GET',
+          path: req.originalUrl ?? req.url ?? '/',
+          status: res.statusCode,
+          contentType,
+          headers,
+          body,
+        });
         if (problems.length > 0) onProblems(problems);
       } catch (err) {
-        onProblems([`contract check of ${req.method} ${req.originalUrl ?? req.url} failed: ${err instanceof Error ? err.message : String(err)}`]);
+        onProblems([
+          `contract check of ${req.method} ${req.originalUrl ?? req.url} failed: ${err instanceof Error ? err.message : String(err)}`,
+        ]);
       }
     });
     next();

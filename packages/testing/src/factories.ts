@@ -35,12 +35,22 @@ export function uniqueAsin(): string {
 }
 
 /** A new organization with one project (and user and key), through the admin CLI like createTenant. */
-export async function buildProject(db: Db, overrides: { credits?: number; plan?: 'starter' | 'growth' | 'enterprise'; org?: string } = {}): Promise<TestTenant> {
-  return createTenant(db, { credits: overrides.credits ?? 10_000, ...(overrides.plan ? { plan: overrides.plan } : {}), ...(overrides.org ? { org: overrides.org } : {}) });
+export async function buildProject(
+  db: Db,
+  overrides: { credits?: number; plan?: 'starter' | 'growth' | 'enterprise'; org?: string } = {},
+): Promise<TestTenant> {
+  return createTenant(db, {
+    credits: overrides.credits ?? 10_000,
+    ...(overrides.plan ? { plan: overrides.plan } : {}),
+    ...(overrides.org ? { org: overrides.org } : {}),
+  });
 }
 
 /** An organization of its own (with the one project every organization starts with). */
-export async function buildOrganization(db: Db, overrides: { credits?: number; plan?: 'starter' | 'growth' | 'enterprise' } = {}): Promise<TestTenant> {
+export async function buildOrganization(
+  db: Db,
+  overrides: { credits?: number; plan?: 'starter' | 'growth' | 'enterprise' } = {},
+): Promise<TestTenant> {
   return buildProject(db, overrides);
 }
 
@@ -128,7 +138,14 @@ export async function buildWebhookConfig(db: Db, projectId: string, overrides: W
   const result = await repo.replaceAll(
     projectId,
     [
-      ...existing.map((c) => ({ id: c.id, name: c.name, url: c.url, triggerAction: c.trigger_action, enabled: c.enabled, secretEncrypted: c.secret_encrypted })),
+      ...existing.map((c) => ({
+        id: c.id,
+        name: c.name,
+        url: c.url,
+        triggerAction: c.trigger_action,
+        enabled: c.enabled,
+        secretEncrypted: c.secret_encrypted,
+      })),
       {
         name: overrides.name ?? null,
         url: overrides.url ?? 'http://127.0.0.1:9/webhook',
@@ -145,9 +162,15 @@ export async function buildWebhookConfig(db: Db, projectId: string, overrides: W
 }
 
 /** An undispatched outbox event (EventRepository.insert, in a transaction of its own). */
-export async function buildEvent(db: Db, projectId: string, overrides: { type?: EventType; data?: Record<string, unknown> } = {}): Promise<EventRow> {
+export async function buildEvent(
+  db: Db,
+  projectId: string,
+  overrides: { type?: EventType; data?: Record<string, unknown> } = {},
+): Promise<EventRow> {
   const events = new EventRepository(db);
-  const id = await db.transaction().execute((trx) => events.insert(trx, { projectId, type: overrides.type ?? 'job.completed', data: overrides.data ?? { test: true } }));
+  const id = await db
+    .transaction()
+    .execute((trx) => events.insert(trx, { projectId, type: overrides.type ?? 'job.completed', data: overrides.data ?? { test: true } }));
   return db.selectFrom('event').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 

@@ -45,7 +45,10 @@ interface Route {
 function compileRoute(template: string): Route {
   const segments = splitPath(template).map((segment) => {
     if (!segment.includes('{')) return segment;
-    const source = segment.split(/(\{[^}]*\})/).map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+    const source = segment
+      .split(/(\{[^}]*\})/)
+      .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
     return new RegExp(`^${source}$`);
   });
   return { template, segments };
@@ -126,13 +129,17 @@ export function createContractChecker(document: object, options: ContractOptions
   const routes = Object.keys(isObject(doc.paths) ? doc.paths : {}).map(compileRoute);
   const validators = new Map<string, ValidateFunction | Error>();
 
-  const at = (pointer: Pointer): unknown => pointer.reduce<unknown>((node, key) => (isObject(node) || Array.isArray(node) ? (node as Obj)[key] : undefined), doc);
+  const at = (pointer: Pointer): unknown =>
+    pointer.reduce<unknown>((node, key) => (isObject(node) || Array.isArray(node) ? (node as Obj)[key] : undefined), doc);
 
   /** Follows local Reference Objects (`$ref: '#/components/responses/X'`), keeping where it ended. */
   function follow(pointer: Pointer): { node: Obj | undefined; pointer: Pointer } {
     let node = at(pointer);
     for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#/') && hops < 20; hops++) {
-      pointer = node.$ref.slice(2).split('/').map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+      pointer = node.$ref
+        .slice(2)
+        .split('/')
+        .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
       node = at(pointer);
     }
     return { node: isObject(node) ? node : undefined, pointer };
@@ -157,7 +164,13 @@ export function createContractChecker(document: object, options: ContractOptions
     return shown;
   }
 
-  function checkBody(label: string, responsePointer: Pointer, response: Obj, contentType: string | undefined, body: string | Buffer | undefined): string[] {
+  function checkBody(
+    label: string,
+    responsePointer: Pointer,
+    response: Obj,
+    contentType: string | undefined,
+    body: string | Buffer | undefined,
+  ): string[] {
     const content = isObject(response.content) ? response.content : {};
     const declared = Object.keys(content);
     const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
@@ -165,7 +178,12 @@ export function createContractChecker(document: object, options: ContractOptions
     if (declared.length === 0) {
       return text ? [`${label}: a body was sent (${mediaType ?? 'no Content-Type'}) but the document declares none`] : [];
     }
-    if (!mediaType) return [text === '' ? `${label}: empty body, but the document declares ${declared.join(', ')}` : `${label}: no Content-Type (declared: ${declared.join(', ')})`];
+    if (!mediaType)
+      return [
+        text === ''
+          ? `${label}: empty body, but the document declares ${declared.join(', ')}`
+          : `${label}: no Content-Type (declared: ${declared.join(', ')})`,
+      ];
     const key = matchMediaType(mediaType, declared);
     if (!key) return [`${label}: Content-Type ${mediaType} is not documented (declared: ${declared.join(', ')})`];
     if (!isJson(mediaType) || text === undefined || !isObject(content[key]) || !('schema' in content[key])) return [];
@@ -212,7 +230,8 @@ export function createContractChecker(document: object, options: ContractOptions
     const problems: string[] = [];
     for (const [name, header] of Object.entries(isObject(response.headers) ? response.headers : {})) {
       const declared = isObject(header) && typeof header.$ref === 'string' ? follow([...pointer, 'headers', name]).node : header;
-      if (isObject(declared) && declared.required === true && headerValue(r.headers, name) === undefined) problems.push(`${label}: missing required header ${name}`);
+      if (isObject(declared) && declared.required === true && headerValue(r.headers, name) === undefined)
+        problems.push(`${label}: missing required header ${name}`);
     }
     const contentType = r.contentType ?? headerValue(r.headers, 'content-type');
     return [...problems, ...checkBody(label, pointer, response, contentType, r.body)];
@@ -237,7 +256,10 @@ export function createContractChecker(document: object, options: ContractOptions
     const post = item && follow([...item.pointer, 'post']);
     if (!item?.node || !post?.node) return [`${label}: event not documented (documented: ${Object.keys(hooks).join(', ')})`];
     const problems: string[] = [];
-    const parameters = [...(Array.isArray(item.node.parameters) ? item.node.parameters.map((_, i) => [...item.pointer, 'parameters', String(i)]) : []), ...(Array.isArray(post.node.parameters) ? post.node.parameters.map((_, i) => [...post.pointer, 'parameters', String(i)]) : [])];
+    const parameters = [
+      ...(Array.isArray(item.node.parameters) ? item.node.parameters.map((_, i) => [...item.pointer, 'parameters', String(i)]) : []),
+      ...(Array.isArray(post.node.parameters) ? post.node.parameters.map((_, i) => [...post.pointer, 'parameters', String(i)]) : []),
+    ];
     for (const parameter of parameters.map((p) => follow(p).node)) {
       if (parameter?.in !== 'header' || parameter.required !== true || typeof parameter.name !== 'string') continue;
       if (headerValue(delivery.headers, parameter.name) === undefined) problems.push(`${label}: missing required header ${parameter.name}`);

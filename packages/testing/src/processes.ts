@@ -23,7 +23,10 @@ export function readRss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number
 
 /** A service started as its own process; `stop` with SIGKILL is how tests simulate a crash. */
 export class ServiceProcess {
-  private constructor(readonly name: string, private readonly child: ChildProcess) {}
+  private constructor(
+    readonly name: string,
+    private readonly child: ChildProcess,
+  ) {}
 
   /**
    * `script` is relative to the repository root (`services/worker/dist/main.js`). stdout (the

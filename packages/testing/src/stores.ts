@@ -1,4 +1,13 @@
-import { CreditRepository, createDb, type Db, EventRepository, JobRepository, JobTargetRepository, ResultRepository, TrackingRepository } from '@crawl/db';
+import {
+  CreditRepository,
+  createDb,
+  type Db,
+  EventRepository,
+  JobRepository,
+  JobTargetRepository,
+  ResultRepository,
+  TrackingRepository,
+} from '@crawl/db';
 import { QueueProducer } from '@crawl/queue';
 import { createRedisConnection, type Redis } from '@crawl/redis';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix } from './databases';
@@ -49,5 +58,13 @@ export function openTestQueue(label: string): TestQueue {
 
 /** The repositories a target outcome writes through (the shape of JobProgressDeps in packages/jobs). */
 export function progressRepositories(db: Db) {
-  return { db, jobs: new JobRepository(db), targets: new JobTargetRepository(db), results: new ResultRepository(db), credits: new CreditRepository(db), events: new EventRepository(db), tracking: new TrackingRepository(db) };
+  return {
+    db,
+    jobs: new JobRepository(db),
+    targets: new JobTargetRepository(db),
+    results: new ResultRepository(db),
+    credits: new CreditRepository(db),
+    events: new EventRepository(db),
+    tracking: new TrackingRepository(db),
+  };
 }

@@ -34,5 +34,10 @@ export async function createKey(db: Db, projectId: string, options: { newUser?: 
   const flags: Record<string, string | boolean> = { project: projectId };
   if (options.newUser) flags['new-user'] = true;
   if (options.user) flags.user = options.user;
-  return (await commands['create-key']!(deps, flags)) as unknown as { userId: string; projectId: string; apiKey: string; keyPrefix: string };
+  return (await commands['create-key']!(deps, flags)) as unknown as {
+    userId: string;
+    projectId: string;
+    apiKey: string;
+    keyPrefix: string;
+  };
 }

@@ -35,11 +35,18 @@ function tierOfSource(lines: string[], helpers: Record<string, string[]> = {}): 
 
 describe('a test file outside e2e/src', () => {
   it('is a unit test when it imports only code and store-free helpers', () => {
-    expect(tierOfSource([from('{ parse }', './parse'), from('{ detailsItem, freePort, type TestStore }', '@crawl/testing'), from('type { Db }', '@crawl/db')])).toBe('unit');
+    expect(
+      tierOfSource([
+        from('{ parse }', './parse'),
+        from('{ detailsItem, freePort, type TestStore }', '@crawl/testing'),
+        from('type { Db }', '@crawl/db'),
+      ]),
+    ).toBe('unit');
   });
 
   it('is an integration test when it imports a store client or a child process', () => {
-    for (const module of ['pg', 'ioredis', 'bullmq', 'node:child_process', 'child_process']) expect(tierOfSource([from('x', module)])).toBe('integration');
+    for (const module of ['pg', 'ioredis', 'bullmq', 'node:child_process', 'child_process'])
+      expect(tierOfSource([from('x', module)])).toBe('integration');
     expect(tierOfSource([`const { spawn } = require(${Q}node:child_process${Q});`])).toBe('integration');
   });
 
@@ -57,11 +64,17 @@ describe('a test file outside e2e/src', () => {
     const harness = [from('{ createTestDatabase }', '@crawl/testing'), 'export const start = () => createTestDatabase;'];
     expect(tierOfSource([from('{ start }', './test-support/harness')], { 'test-support/harness.ts': harness })).toBe('integration');
     expect(tierOfSource([from('{ start }', './helper')], { 'helper.ts': harness })).toBe('integration');
-    expect(tierOfSource([from('{ spawn }', './test-support/run')], { 'test-support/run.ts': [from('{ spawn }', 'node:child_process'), 'export { spawn };'] })).toBe('integration');
+    expect(
+      tierOfSource([from('{ spawn }', './test-support/run')], {
+        'test-support/run.ts': [from('{ spawn }', 'node:child_process'), 'export { spawn };'],
+      }),
+    ).toBe('integration');
   });
 
   it('does not follow production code, which may use Redis without the test touching it', () => {
-    expect(tierOfSource([from('{ limiter }', './limiter')], { 'limiter.ts': [from('Redis', 'ioredis'), 'export const limiter = Redis;'] })).toBe('unit');
+    expect(
+      tierOfSource([from('{ limiter }', './limiter')], { 'limiter.ts': [from('Redis', 'ioredis'), 'export const limiter = Redis;'] }),
+    ).toBe('unit');
   });
 
   it('is an e2e test when it starts service processes', () => {

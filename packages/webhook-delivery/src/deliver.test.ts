@@ -212,7 +212,8 @@ describe('deliverWebhook', () => {
       success: false,
       statusCode: null,
       durationMs: expect.any(Number),
-      error: 'blocked: is a private address (127.0.0.1): private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true',
+      error:
+        'blocked: is a private address (127.0.0.1): private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true',
       responseBodySnippet: null,
     });
     // Numeric spellings of 127.0.0.1 and internal names are blocked too.

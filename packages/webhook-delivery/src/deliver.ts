@@ -4,13 +4,7 @@ import * as https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import got from 'got';
-import {
-  DELIVERY_HEADER,
-  EVENT_HEADER,
-  SIGNATURE_HEADER,
-  WEBHOOK_ID_HEADER,
-  sign,
-} from '@crawl/client';
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, WEBHOOK_ID_HEADER, sign } from '@crawl/client';
 import { isPrivateAddress } from './address';
 import { staticCheck, UNUSABLE_HOST_REASON } from './url-check';
 
@@ -140,17 +134,9 @@ export function closeDeliveryAgents(): void {
 // one checked here, so DNS changes after config time (and DNS rebinding) cannot reach a private
 // address. Literal-IP hosts skip lookup in Node, so they are checked before the request.
 
-type LookupCallback = (
-  err: NodeJS.ErrnoException | null,
-  address?: string | dns.LookupAddress[],
-  family?: number,
-) => void;
+type LookupCallback = (err: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
 
-function guardedLookup(
-  hostname: string,
-  options: dns.LookupOptions | number | LookupCallback,
-  callback?: LookupCallback,
-): void {
+function guardedLookup(hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback): void {
   let cb: LookupCallback;
   let opts: dns.LookupOptions;
   if (typeof options === 'function') {
@@ -204,7 +190,10 @@ function decodeSnippet(chunks: Buffer[], secrets: string[]): string {
     const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
     if (start + size > end) end = start;
   }
-  let text = bytes.subarray(0, end).toString('utf8').replace(/\u0000/g, '\ufffd'); // Postgres text holds no NUL
+  let text = bytes
+    .subarray(0, end)
+    .toString('utf8')
+    .replace(/\u0000/g, '\ufffd'); // Postgres text holds no NUL
   for (const secret of secrets) if (secret) text = text.split(secret).join('[redacted]');
   return text;
 }

@@ -34,7 +34,8 @@ describe('checkWebhookUrl', () => {
   it('rejects private literal IPs without DNS', async () => {
     expect(await checkWebhookUrl('http://127.0.0.1:8080/hook', strict)).toEqual({
       ok: false,
-      reason: 'is a private address (127.0.0.1): private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true',
+      reason:
+        'is a private address (127.0.0.1): private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true',
     });
     for (const url of [
       'http://10.0.0.5/',
@@ -71,7 +72,8 @@ describe('checkWebhookUrl', () => {
     }
     expect(await checkWebhookUrl('http://localhost:3000/', strict)).toEqual({
       ok: false,
-      reason: 'host localhost is an internal name: private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true',
+      reason:
+        'host localhost is an internal name: private and loopback URLs are refused unless the operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true',
     });
   });
 

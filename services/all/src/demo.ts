@@ -10,7 +10,10 @@ export async function createDemoProjectIfEmpty(databaseUrl: string): Promise<{ p
   try {
     const tenancy = new TenancyRepository(db);
     if (await tenancy.hasAnyOrganization()) return null;
-    const out = await commands['create-project']!({ tenancy, credits: new CreditRepository(db) }, { name: 'Demo project', plan: 'growth', credits: '1000' });
+    const out = await commands['create-project']!(
+      { tenancy, credits: new CreditRepository(db) },
+      { name: 'Demo project', plan: 'growth', credits: '1000' },
+    );
     return { projectId: String(out.projectId), apiKey: String(out.apiKey) };
   } finally {
     await db.destroy();

@@ -5,7 +5,15 @@
  */
 import { exitOnConfigError } from '@crawl/config';
 import { createServer } from 'node:http';
-import { createLogger, exitOnPortInUse, listenOn, type MetricsSource, metricsRequestHandler, PortInUseError, ShutdownRegistry } from '@crawl/observability';
+import {
+  createLogger,
+  exitOnPortInUse,
+  listenOn,
+  type MetricsSource,
+  metricsRequestHandler,
+  PortInUseError,
+  ShutdownRegistry,
+} from '@crawl/observability';
 import { createDemoProjectIfEmpty } from './demo';
 import { ALL_USAGE, crawlingBannerLines, parseAllArgs, simulatorEnv, startLocalSimulator } from './simulator';
 import { loadGatewayConfig, startGateway } from '@crawl/gateway';

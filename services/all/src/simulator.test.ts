@@ -36,7 +36,13 @@ describe('`pnpm start:sim` environment', () => {
 
 describe('the banner', () => {
   it('under start:sim says what was defaulted and how to change it', () => {
-    const lines = crawlingBannerLines({ override: SIM, simulator: true, exitRps: 200, allowPrivateWebhooks: true, defaulted: ['CRAWL_EXIT_RPS', 'WEBHOOK_ALLOW_PRIVATE_URLS'] });
+    const lines = crawlingBannerLines({
+      override: SIM,
+      simulator: true,
+      exitRps: 200,
+      allowPrivateWebhooks: true,
+      defaulted: ['CRAWL_EXIT_RPS', 'WEBHOOK_ALLOW_PRIVATE_URLS'],
+    });
     expect(lines).toEqual([
       `  crawling ${SIM} (the simulator) at CRAWL_EXIT_RPS=200 (the start:sim default; set it to change)`,
       '  webhooks receivers on loopback and private addresses allowed: WEBHOOK_ALLOW_PRIVATE_URLS=true (the start:sim default; set it to change)',

@@ -70,11 +70,19 @@ export function simulatorEnv(env: NodeJS.ProcessEnv, simulatorUrl: string): { en
 }
 
 /** The banner's lines about what is crawled and which webhook receivers are allowed. */
-export function crawlingBannerLines(options: { override: string | null | undefined; simulator: boolean; exitRps: number; allowPrivateWebhooks: boolean; defaulted: string[] }): string[] {
+export function crawlingBannerLines(options: {
+  override: string | null | undefined;
+  simulator: boolean;
+  exitRps: number;
+  allowPrivateWebhooks: boolean;
+  defaulted: string[];
+}): string[] {
   if (!options.simulator) {
     return [
       `  crawling ${options.override ?? 'real marketplaces (`pnpm start:sim` crawls a local simulator instead)'}`,
-      ...(options.allowPrivateWebhooks ? ['  webhooks receivers on private and loopback addresses allowed (WEBHOOK_ALLOW_PRIVATE_URLS=true)'] : []),
+      ...(options.allowPrivateWebhooks
+        ? ['  webhooks receivers on private and loopback addresses allowed (WEBHOOK_ALLOW_PRIVATE_URLS=true)']
+        : []),
     ];
   }
   const why = (name: string) => (options.defaulted.includes(name) ? 'the start:sim default; set it to change' : 'as set');

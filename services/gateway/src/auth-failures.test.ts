@@ -59,7 +59,7 @@ it('after 5 failed authentications an address gets 429 with Retry-After for unkn
   expect((await jobsOf(behindProxy, tenant.apiKey, '198.51.100.20')).status).toBe(200);
 });
 
-it('a valid key is never refused for its address\'s failures, even one this gateway has never seen', async () => {
+it("a valid key is never refused for its address's failures, even one this gateway has never seen", async () => {
   const address = '203.0.113.9';
   // 30 invalid keys (the default limit), then more: the address is over its limit.
   for (let i = 0; i < 30; i++) expect((await jobsOf(uncached, randomKey(), address)).status).toBe(401);
@@ -68,7 +68,10 @@ it('a valid key is never refused for its address\'s failures, even one this gate
   const others = [await createTenant(uncached.deps.db), await createTenant(uncached.deps.db)];
   for (const other of others) {
     for (let i = 0; i < 3; i++) {
-      const res = await uncached.http.get(`/v1/key/projects/${other.projectId}/jobs`).set(bearer(other.apiKey)).set('X-Forwarded-For', address);
+      const res = await uncached.http
+        .get(`/v1/key/projects/${other.projectId}/jobs`)
+        .set(bearer(other.apiKey))
+        .set('X-Forwarded-For', address);
       expect([res.status, res.headers['retry-after']]).toEqual([200, undefined]);
     }
   }
@@ -76,7 +79,10 @@ it('a valid key is never refused for its address\'s failures, even one this gate
   const unknown = await jobsOf(uncached, randomKey(), address);
   expect([unknown.status, unknown.body.error.code]).toEqual([429, 'RATE_LIMITED']);
   expect(Number(unknown.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-  const valid = await uncached.http.get(`/v1/key/projects/${others[0]!.projectId}/jobs`).set(bearer(others[0]!.apiKey)).set('X-Forwarded-For', address);
+  const valid = await uncached.http
+    .get(`/v1/key/projects/${others[0]!.projectId}/jobs`)
+    .set(bearer(others[0]!.apiKey))
+    .set('X-Forwarded-For', address);
   expect(valid.status).toBe(200);
 });
 
@@ -84,10 +90,16 @@ it('a revoked key from a limited address is limited like an unknown one', async 
   const address = '203.0.113.10';
   const revoked = await createTenant(uncached.deps.db);
   await uncached.deps.db.updateTable('api_key').set({ revoked_at: new Date() }).where('project_id', '=', revoked.projectId).execute();
-  const res = await uncached.http.get(`/v1/key/projects/${revoked.projectId}/jobs`).set(bearer(revoked.apiKey)).set('X-Forwarded-For', address);
+  const res = await uncached.http
+    .get(`/v1/key/projects/${revoked.projectId}/jobs`)
+    .set(bearer(revoked.apiKey))
+    .set('X-Forwarded-For', address);
   expect([res.status, res.body.error.message]).toEqual([401, 'This API key has been revoked.']);
   for (let i = 0; i < 30; i++) await jobsOf(uncached, 'cds_bad', address);
-  const limited = await uncached.http.get(`/v1/key/projects/${revoked.projectId}/jobs`).set(bearer(revoked.apiKey)).set('X-Forwarded-For', address);
+  const limited = await uncached.http
+    .get(`/v1/key/projects/${revoked.projectId}/jobs`)
+    .set(bearer(revoked.apiKey))
+    .set('X-Forwarded-For', address);
   expect(limited.status).toBe(429);
 });
 
@@ -101,6 +113,9 @@ it('a well-formed Bearer header with a key that cannot be ours says the key is i
   const h = behindProxy;
   const bad = await jobsOf(h, 'cds_bad', '203.0.113.50');
   expect([bad.status, bad.body.error.message]).toEqual([401, 'Invalid API key.']);
-  const scheme = await h.http.get(`/v1/key/projects/${tenant.projectId}/jobs`).set('Authorization', 'Basic abc').set('X-Forwarded-For', '203.0.113.51');
+  const scheme = await h.http
+    .get(`/v1/key/projects/${tenant.projectId}/jobs`)
+    .set('Authorization', 'Basic abc')
+    .set('X-Forwarded-For', '203.0.113.51');
   expect(scheme.body.error.message).toBe('Malformed Authorization header; send "Authorization: Bearer <API key>".');
 });

@@ -1,4 +1,15 @@
-import { crawlWindowEnv, resolveSecretsKey, envBoolean, envInt, envNumber, logEnv, parseEnv, postgresEnv, redisEnv, webhookEnv } from '@crawl/config';
+import {
+  crawlWindowEnv,
+  resolveSecretsKey,
+  envBoolean,
+  envInt,
+  envNumber,
+  logEnv,
+  parseEnv,
+  postgresEnv,
+  redisEnv,
+  webhookEnv,
+} from '@crawl/config';
 import { DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR } from '@crawl/core';
 import { z } from 'zod';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
@@ -7,8 +18,13 @@ import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
 const trustProxyEnv = z
   .string()
   .default('false')
-  .transform((v): TrustProxy => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((s) => s.trim())))
-  .refine((v) => !Array.isArray(v) || v.every((s) => /^[0-9a-fA-F.:/]+$|^(loopback|linklocal|uniquelocal)$/.test(s)), 'true, false, a hop count, or addresses/subnets separated by commas');
+  .transform((v): TrustProxy =>
+    v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((s) => s.trim()),
+  )
+  .refine(
+    (v) => !Array.isArray(v) || v.every((s) => /^[0-9a-fA-F.:/]+$|^(loopback|linklocal|uniquelocal)$/.test(s)),
+    'true, false, a hop count, or addresses/subnets separated by commas',
+  );
 
 export const gatewayEnv = {
   ...postgresEnv,

@@ -23,13 +23,17 @@ function parsedInNewYork(module: string, schema: string, query: Record<string, s
   const script = `const s = require(${JSON.stringify(path.resolve(__dirname, '../dist', module))})[${JSON.stringify(schema)}];
     const out = s.parse(${JSON.stringify(query)});
     process.stdout.write(JSON.stringify({ offset: new Date(2026, 2, 1).getTimezoneOffset(), out }));`;
-  const { offset, out } = JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { ...process.env, TZ: 'America/New_York' } }).toString());
+  const { offset, out } = JSON.parse(
+    execFileSync(process.execPath, ['-e', script], { env: { ...process.env, TZ: 'America/New_York' } }).toString(),
+  );
   expect(offset).toBe(300); // the zone took effect
   return out;
 }
 
 it('reads a timestamp without an offset as UTC, whatever the server time zone', () => {
-  expect(parsedInNewYork('routes/analytics/analytics.schemas.js', 'analyticsQuery', { from: '2026-03-01T12:00:00', to: '2026-03-02T06:30' })).toEqual({
+  expect(
+    parsedInNewYork('routes/analytics/analytics.schemas.js', 'analyticsQuery', { from: '2026-03-01T12:00:00', to: '2026-03-02T06:30' }),
+  ).toEqual({
     from: '2026-03-01T12:00:00.000Z',
     to: '2026-03-02T06:30:00.000Z',
   });
@@ -37,7 +41,9 @@ it('reads a timestamp without an offset as UTC, whatever the server time zone', 
     from: '2026-03-01T12:00:00.000Z',
     to: '2026-03-01T23:59:59.999Z',
   });
-  expect(parsedInNewYork('routes/tracking/tracking.schemas.js', 'trackedTargetsQuery', { changedSince: '2026-03-01T12:00:00.5' })).toMatchObject({
+  expect(
+    parsedInNewYork('routes/tracking/tracking.schemas.js', 'trackedTargetsQuery', { changedSince: '2026-03-01T12:00:00.5' }),
+  ).toMatchObject({
     changedSince: '2026-03-01T12:00:00.500Z',
   });
 });
@@ -68,7 +74,16 @@ it('parses leap days, fractions and offsets exactly', () => {
   expect(parseApiDate('2024-02-29')).toEqual({ start: new Date('2024-02-29T00:00:00.000Z'), end: new Date('2024-02-29T23:59:59.999Z') });
   expect(parseApiDate('2000-02-29T23:59:59.9999Z')).toMatchObject({ start: new Date('2000-02-29T23:59:59.999Z') });
   expect(parseApiDate('2026-03-01 12:00-0800')).toMatchObject({ start: new Date('2026-03-01T20:00:00.000Z') });
-  for (const bad of ['1900-02-29', '2026-00-10', '2026-01-32', '2026-03-01T12:60', '2026-03-01T12:00+24:00', '2026-3-1', 'yesterday', '2026-03-01T12']) {
+  for (const bad of [
+    '1900-02-29',
+    '2026-00-10',
+    '2026-01-32',
+    '2026-03-01T12:60',
+    '2026-03-01T12:00+24:00',
+    '2026-3-1',
+    'yesterday',
+    '2026-03-01T12',
+  ]) {
     expect(parseApiDate(bad)).toHaveProperty('problem');
   }
 });

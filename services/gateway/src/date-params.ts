@@ -39,7 +39,8 @@ export function parseApiDate(value: string): ApiDate | { problem: string } {
   const m = ISO.exec(value);
   if (!m) return { problem: 'must be an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SSZ)' };
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return { problem: `${m[1]}-${m[2]}-${m[3]} is not a calendar date` };
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+    return { problem: `${m[1]}-${m[2]}-${m[3]} is not a calendar date` };
   if (m[4] === undefined) {
     const start = utc(year, month, day);
     return { start: new Date(start), end: new Date(start + DAY_MS - 1) };
@@ -80,5 +81,6 @@ export const dateLowerBound = dateParam('start').openapi({
 /** An upper bound (`to`, inclusive): a bare date covers that whole UTC day. */
 export const dateUpperBound = dateParam('end').openapi({
   type: 'string',
-  description: 'ISO 8601 date (`2026-03-01`: through the end of that UTC day) or timestamp, inclusive; a timestamp without an offset is UTC',
+  description:
+    'ISO 8601 date (`2026-03-01`: through the end of that UTC day) or timestamp, inclusive; a timestamp without an offset is UTC',
 });

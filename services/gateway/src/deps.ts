@@ -30,7 +30,12 @@ import { JobService, ReleaseWindow } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
 import { createRedisConnection, LeaseSemaphore, type Redis } from '@crawl/redis';
-import { apiKeyFailureLimiter, type AuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
+import {
+  apiKeyFailureLimiter,
+  type AuthFailureLimiter,
+  DEFAULT_AUTH_FAILURES_PER_MINUTE,
+  type TrustProxy,
+} from './middleware/auth-failures';
 import { PrincipalCache } from './middleware/principal-cache';
 import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './middleware/rate-limiter';
 import { DEFAULT_EXPORT_LIMITS, EXPORT_LEASE_SLACK_MS, ExportGate, type ExportLimits } from './routes/jobs/export-gate';
@@ -126,7 +131,13 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
       credits,
       producer,
       log: options.log,
-      releases: new ReleaseWindow({ db, windows: new ReleaseWindowRepository(db), producer, log: options.log, window: options.crawlOrgWindow ?? DEFAULT_CRAWL_ORG_WINDOW }),
+      releases: new ReleaseWindow({
+        db,
+        windows: new ReleaseWindowRepository(db),
+        producer,
+        log: options.log,
+        window: options.crawlOrgWindow ?? DEFAULT_CRAWL_ORG_WINDOW,
+      }),
     }),
     scheduleService: new ScheduleService(new ScheduleRepository(db)),
     trackingService: new TrackingService({ jobs, tracking: new TrackingRepository(db) }),

@@ -13,7 +13,10 @@ let jobId: string;
 beforeAll(async () => {
   h = await startHarness();
   tenant = await createTenant(h.deps.db, { credits: 10_000_000 });
-  const res = await h.http.post(`/v1/key/projects/${tenant.projectId}/jobs`).set(bearer(tenant.apiKey)).send({ type: 'search', targets: ['fuzz'] });
+  const res = await h.http
+    .post(`/v1/key/projects/${tenant.projectId}/jobs`)
+    .set(bearer(tenant.apiKey))
+    .send({ type: 'search', targets: ['fuzz'] });
   jobId = res.body.data.id;
 });
 afterAll(() => h.close());
@@ -23,7 +26,11 @@ function expectWellFormed(res: { status: number; body: any; headers: Record<stri
   expect(res.headers['x-request-id']).toBeTruthy();
   if (res.status >= 400) {
     expect(res.body).toEqual({
-      error: expect.objectContaining({ code: expect.stringMatching(/^[A-Z_]+$/), message: expect.any(String), requestId: res.headers['x-request-id'] }),
+      error: expect.objectContaining({
+        code: expect.stringMatching(/^[A-Z_]+$/),
+        message: expect.any(String),
+        requestId: res.headers['x-request-id'],
+      }),
     });
   }
 }
@@ -31,7 +38,12 @@ function expectWellFormed(res: { status: number; body: any; headers: Record<stri
 const targetLike = fc.oneof(
   fc.string(),
   fc.stringMatching(/^[A-Z0-9]{10}$/),
-  fc.constantFrom('https://www.amazon.com/dp/B0DR8G428S', 'https://www.amazon.de/gp/product/B01GAWQSFW', 'http://evil.example/dp/B0DR8G428S', 'https://www.amazon.com/'),
+  fc.constantFrom(
+    'https://www.amazon.com/dp/B0DR8G428S',
+    'https://www.amazon.de/gp/product/B01GAWQSFW',
+    'http://evil.example/dp/B0DR8G428S',
+    'https://www.amazon.com/',
+  ),
   fc.fullUnicodeString({ maxLength: 30 }),
   fc.jsonValue({ maxDepth: 2 }),
 );
@@ -43,7 +55,13 @@ const bodyArb = fc.oneof(
       type: fc.oneof(fc.constantFrom('search', 'details'), fc.jsonValue({ maxDepth: 1 })),
       targets: fc.oneof(fc.array(targetLike, { maxLength: 8 }), fc.jsonValue({ maxDepth: 1 })),
       config: fc.oneof(
-        fc.record({ marketplace: fc.oneof(fc.constantFrom('US', 'de', 'XX'), fc.string()), lang: fc.oneof(fc.constantFrom('en-US', 'pt_br'), fc.string()) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            marketplace: fc.oneof(fc.constantFrom('US', 'de', 'XX'), fc.string()),
+            lang: fc.oneof(fc.constantFrom('en-US', 'pt_br'), fc.string()),
+          },
+          { requiredKeys: [] },
+        ),
         fc.jsonValue({ maxDepth: 2 }),
       ),
       extra: fc.jsonValue({ maxDepth: 1 }),
@@ -52,13 +70,25 @@ const bodyArb = fc.oneof(
   ),
 );
 
-const rawBodyArb = fc.oneof(fc.string(), fc.fullUnicodeString(), fc.constantFrom('{', '{"type":', '[', 'null', '"x"', '1e999999', '{"__proto__":{"x":1}}', '\u0000'));
+const rawBodyArb = fc.oneof(
+  fc.string(),
+  fc.fullUnicodeString(),
+  fc.constantFrom('{', '{"type":', '[', 'null', '"x"', '1e999999', '{"__proto__":{"x":1}}', '\u0000'),
+);
 
 const queryArb = fc
   .array(
     fc.tuple(
-      fc.oneof(fc.constantFrom('status', 'q', 'from', 'to', 'limit', 'offset', 'format', 'marketplace', 'changedSince'), fc.string({ maxLength: 8 })),
-      fc.oneof(fc.string(), fc.fullUnicodeString({ maxLength: 20 }), fc.integer().map(String), fc.constantFrom('2026-01-01', '-1', '1e9', 'NaN', '%', '%zz', 'queued', 'csv')),
+      fc.oneof(
+        fc.constantFrom('status', 'q', 'from', 'to', 'limit', 'offset', 'format', 'marketplace', 'changedSince'),
+        fc.string({ maxLength: 8 }),
+      ),
+      fc.oneof(
+        fc.string(),
+        fc.fullUnicodeString({ maxLength: 20 }),
+        fc.integer().map(String),
+        fc.constantFrom('2026-01-01', '-1', '1e9', 'NaN', '%', '%zz', 'queued', 'csv'),
+      ),
     ),
     { maxLength: 5 },
   )
@@ -70,7 +100,12 @@ const getPaths = () => [
   `/v1/key/projects/${tenant.projectId}/tracked-targets/B0DR8G428S/timeline`,
   `/v1/key/projects/${tenant.projectId}/compare`,
   `/v1/key/projects/${tenant.projectId}/schedules`,
-  `/v1/key/projects/${tenant.projectId}/webhooks`, `/v1/key/projects/${tenant.projectId}/jobs`, `/v1/key/jobs/${jobId}`, `/v1/key/jobs/${jobId}/results`, `/v1/key/jobs/${jobId}/export`];
+  `/v1/key/projects/${tenant.projectId}/webhooks`,
+  `/v1/key/projects/${tenant.projectId}/jobs`,
+  `/v1/key/jobs/${jobId}`,
+  `/v1/key/jobs/${jobId}/results`,
+  `/v1/key/jobs/${jobId}/export`,
+];
 const postPaths = () => [
   `/v1/key/projects/${tenant.projectId}/jobs`,
   `/v1/key/jobs/${jobId}/retry`,
@@ -101,14 +136,20 @@ it('random JSON bodies to PATCH webhooks', async () => {
     { requiredKeys: [] },
   );
   await fc.assert(
-    fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ configs: fc.oneof(fc.array(configArb, { maxLength: 22 }), fc.jsonValue({ maxDepth: 1 })) })), async (body) => {
-      const res = await h.http
-        .patch(`/v1/key/projects/${tenant.projectId}/webhooks`)
-        .set(bearer(tenant.apiKey))
-        .set('content-type', 'application/json')
-        .send(JSON.stringify(body));
-      expectWellFormed(res);
-    }),
+    fc.asyncProperty(
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.record({ configs: fc.oneof(fc.array(configArb, { maxLength: 22 }), fc.jsonValue({ maxDepth: 1 })) }),
+      ),
+      async (body) => {
+        const res = await h.http
+          .patch(`/v1/key/projects/${tenant.projectId}/webhooks`)
+          .set(bearer(tenant.apiKey))
+          .set('content-type', 'application/json')
+          .send(JSON.stringify(body));
+        expectWellFormed(res);
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -118,7 +159,13 @@ it('malformed raw bodies and content types to every POST endpoint', async () => 
     fc.asyncProperty(
       fc.constantFrom(...postPaths()),
       rawBodyArb,
-      fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/merge-patch+json'),
+      fc.constantFrom(
+        'application/json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        'application/merge-patch+json',
+      ),
       async (path, raw, type) => {
         const res = await h.http.post(path).set(bearer(tenant.apiKey)).set('content-type', type).send(raw);
         expectWellFormed(res);
@@ -141,7 +188,11 @@ it('random query strings to every GET endpoint', async () => {
 it('random ids and path segments', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.oneof(fc.string({ minLength: 1 }), fc.fullUnicodeString({ minLength: 1, maxLength: 40 }), fc.constantFrom('..', '%2e%2e', '%', '%zz', 'job_', 'prj_0000000000000000')),
+      fc.oneof(
+        fc.string({ minLength: 1 }),
+        fc.fullUnicodeString({ minLength: 1, maxLength: 40 }),
+        fc.constantFrom('..', '%2e%2e', '%', '%zz', 'job_', 'prj_0000000000000000'),
+      ),
       fc.constantFrom('/v1/key/jobs/', '/v1/key/projects/', '/v1/key/jobs/x/', '/v1/key/projects/x/jobs/'),
       fc.boolean(),
       async (id, prefix, rawPercent) => {

@@ -19,10 +19,26 @@ afterAll(() => h.close());
 
 async function stored() {
   const [jobs, ledger, hooks, schedules] = await Promise.all([
-    h.deps.db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', tenant.projectId).executeTakeFirstOrThrow(),
-    h.deps.db.selectFrom('credit_ledger').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', tenant.organizationId).executeTakeFirstOrThrow(),
-    h.deps.db.selectFrom('webhook_config').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', tenant.projectId).executeTakeFirstOrThrow(),
-    h.deps.db.selectFrom('schedule').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', tenant.projectId).executeTakeFirstOrThrow(),
+    h.deps.db
+      .selectFrom('job')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', tenant.projectId)
+      .executeTakeFirstOrThrow(),
+    h.deps.db
+      .selectFrom('credit_ledger')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', tenant.organizationId)
+      .executeTakeFirstOrThrow(),
+    h.deps.db
+      .selectFrom('webhook_config')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', tenant.projectId)
+      .executeTakeFirstOrThrow(),
+    h.deps.db
+      .selectFrom('schedule')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', tenant.projectId)
+      .executeTakeFirstOrThrow(),
   ]);
   return [jobs.n, ledger.n, hooks.n, schedules.n].map(Number);
 }
@@ -31,18 +47,35 @@ const jobs = `/v1/key/projects/${'PROJECT'}/jobs`;
 const path = (p: string) => p.replace('PROJECT', tenant.projectId);
 
 const BAD_STRINGS = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\u0007bell', 'esc\u001b[31m', 'c1\u0085'];
-const HARMLESS = ['line\nbreak\r\n\ttab', "'; drop table job; --", '<script>alert(1)</script>', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🛒', 'مرحبا', 'e\u0301', '\u200b\u200dzero width', '%_%', '../../etc/passwd'];
+const HARMLESS = [
+  'line\nbreak\r\n\ttab',
+  "'; drop table job; --",
+  '<script>alert(1)</script>',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🛒',
+  'مرحبا',
+  'e\u0301',
+  '\u200b\u200dzero width',
+  '%_%',
+  '../../etc/passwd',
+];
 
 it.each(BAD_STRINGS)('a keyword with control characters or broken unicode %j is a 400 and stores nothing', async (keyword) => {
   const before = await stored();
-  const res = await h.http.post(path(jobs)).set(bearer(tenant.apiKey)).set('content-type', 'application/json').send(JSON.stringify({ type: 'search', targets: ['ok', keyword] }));
+  const res = await h.http
+    .post(path(jobs))
+    .set(bearer(tenant.apiKey))
+    .set('content-type', 'application/json')
+    .send(JSON.stringify({ type: 'search', targets: ['ok', keyword] }));
   expect(res.status).toBe(400);
   expect(res.body.error.details[0].path).toBe('body.targets.1');
   expect(await stored()).toEqual(before);
 });
 
 it.each(HARMLESS)('the harmless but hostile-looking keyword %j is stored as text and read back unchanged', async (keyword) => {
-  const res = await h.http.post(path(jobs)).set(bearer(tenant.apiKey)).send({ type: 'search', targets: [keyword] });
+  const res = await h.http
+    .post(path(jobs))
+    .set(bearer(tenant.apiKey))
+    .send({ type: 'search', targets: [keyword] });
   expect(res.status).toBe(202);
   const got = await h.http.get(`/v1/key/jobs/${res.body.data.id}`).set(bearer(tenant.apiKey));
   expect(got.body.data.targets).toEqual([keyword.trim().replace(/\s+/g, ' ')]);
@@ -50,11 +83,14 @@ it.each(HARMLESS)('the harmless but hostile-looking keyword %j is stored as text
   expect(found.status).toBe(200);
 });
 
-it.each(['%00', 'a%00b', '%ED%A0%80', '%C0%AF', '%07bell', '%1B%5B31m', '%FF%FE'])('the query string q=%s is a 4xx, never a 5xx', async (raw) => {
-  const res = await h.http.get(`${path(jobs)}?q=${raw}`).set(bearer(tenant.apiKey));
-  expect(res.status).toBeGreaterThanOrEqual(200);
-  expect(res.status).toBeLessThan(500);
-});
+it.each(['%00', 'a%00b', '%ED%A0%80', '%C0%AF', '%07bell', '%1B%5B31m', '%FF%FE'])(
+  'the query string q=%s is a 4xx, never a 5xx',
+  async (raw) => {
+    const res = await h.http.get(`${path(jobs)}?q=${raw}`).set(bearer(tenant.apiKey));
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    expect(res.status).toBeLessThan(500);
+  },
+);
 
 it.each(BAD_STRINGS)('webhook and schedule fields with %j are a 400 and store nothing', async (bad) => {
   const before = await stored();
@@ -75,7 +111,11 @@ it.each(BAD_STRINGS)('webhook and schedule fields with %j are a 400 and store no
 
 it('deeply nested JSON is a 400', async () => {
   const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
-  const res = await h.http.post(path(jobs)).set(bearer(tenant.apiKey)).set('content-type', 'application/json').send(`{"type":"search","targets":${deep}}`);
+  const res = await h.http
+    .post(path(jobs))
+    .set(bearer(tenant.apiKey))
+    .set('content-type', 'application/json')
+    .send(`{"type":"search","targets":${deep}}`);
   expect(res.status).toBe(400);
 });
 
@@ -93,9 +133,20 @@ it('oversize headers are refused by the HTTP layer with 431', async () => {
 
 it('thousands of targets, huge pagination and bad dates are 400s', async () => {
   const before = await stored();
-  const many = await h.http.post(path(jobs)).set(bearer(tenant.apiKey)).send({ type: 'details', targets: Array.from({ length: 6000 }, (_, i) => `B0${String(i).padStart(8, '0')}`) });
+  const many = await h.http
+    .post(path(jobs))
+    .set(bearer(tenant.apiKey))
+    .send({ type: 'details', targets: Array.from({ length: 6000 }, (_, i) => `B0${String(i).padStart(8, '0')}`) });
   expect(many.status).toBe(400);
-  for (const q of ['limit=-1', 'limit=1e3', 'offset=99999999999999999999', 'limit=100000', 'from=2026-13-45', 'to=0000-00-00', 'from=2026-01-01T25:00:00Z']) {
+  for (const q of [
+    'limit=-1',
+    'limit=1e3',
+    'offset=99999999999999999999',
+    'limit=100000',
+    'from=2026-13-45',
+    'to=0000-00-00',
+    'from=2026-01-01T25:00:00Z',
+  ]) {
     const res = await h.http.get(`${path(jobs)}?${q}`).set(bearer(tenant.apiKey));
     expect([q, res.status]).toEqual([q, 400]);
   }
@@ -106,15 +157,22 @@ it('thousands of targets, huge pagination and bad dates are 400s', async () => {
   expect(await stored()).toEqual(before);
 });
 
-it.each(['gzip', 'deflate', 'br'])('Content-Encoding: %s on a body that is not compressed is a 400 in the error shape, not a 500', async (encoding) => {
-  const before = await stored();
-  const res = await h.http
-    .post(path(jobs))
-    .set(bearer(tenant.apiKey))
-    .set('content-type', 'application/json')
-    .set('content-encoding', encoding)
-    .send(JSON.stringify({ type: 'search', targets: ['desk lamp'] }));
-  expect(res.status).toBe(400);
-  expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('Content-Encoding'), requestId: expect.any(String) });
-  expect(await stored()).toEqual(before);
-});
+it.each(['gzip', 'deflate', 'br'])(
+  'Content-Encoding: %s on a body that is not compressed is a 400 in the error shape, not a 500',
+  async (encoding) => {
+    const before = await stored();
+    const res = await h.http
+      .post(path(jobs))
+      .set(bearer(tenant.apiKey))
+      .set('content-type', 'application/json')
+      .set('content-encoding', encoding)
+      .send(JSON.stringify({ type: 'search', targets: ['desk lamp'] }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('Content-Encoding'),
+      requestId: expect.any(String),
+    });
+    expect(await stored()).toEqual(before);
+  },
+);

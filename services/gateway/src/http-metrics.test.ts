@@ -21,7 +21,14 @@ function statusesByRoute(metrics: string): Map<string, Set<string>> {
 
 it('labels 2xx, 4xx, 401 and 429 of one endpoint with the same route template; unknown paths are "unmatched"', async () => {
   const jobs = `/v1/key/projects/${tenant.projectId}/jobs`;
-  expect((await h.http.post(jobs).set(bearer(tenant.apiKey)).send({ type: 'details', targets: ['B0DR8G428S'] })).status).toBe(202);
+  expect(
+    (
+      await h.http
+        .post(jobs)
+        .set(bearer(tenant.apiKey))
+        .send({ type: 'details', targets: ['B0DR8G428S'] })
+    ).status,
+  ).toBe(202);
   expect((await h.http.post(jobs).set(bearer(tenant.apiKey)).send({ type: 'nope' })).status).toBe(400);
   expect((await h.http.post(jobs).send({})).status).toBe(401);
   expect((await h.http.get('/v1/key/jobs/job_doesnotexist').set(bearer(tenant.apiKey))).status).toBe(404);

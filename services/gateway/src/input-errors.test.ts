@@ -33,7 +33,12 @@ describe('a path that is not valid percent-encoding', () => {
 
 describe('a body the gateway cannot decode', () => {
   it('Content-Encoding it does not support is a 400 naming the encoding', async () => {
-    const res = await h.http.post(jobs()).set(auth()).set('Content-Type', 'application/json').set('Content-Encoding', 'x-evil').send('{"type":"details","targets":["B0DR8G428S"]}');
+    const res = await h.http
+      .post(jobs())
+      .set(auth())
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'x-evil')
+      .send('{"type":"details","targets":["B0DR8G428S"]}');
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'VALIDATION_ERROR',
@@ -43,8 +48,16 @@ describe('a body the gateway cannot decode', () => {
   });
 
   it('a charset other than UTF-8 is a 400 naming the charset', async () => {
-    const res = await h.http.post(jobs()).set(auth()).set('Content-Type', 'application/json; charset=latin1').send('{"type":"details","targets":["B0DR8G428S"]}');
-    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, 'VALIDATION_ERROR', 'Charset "latin1" is not supported; the body must be UTF-8 JSON.']);
+    const res = await h.http
+      .post(jobs())
+      .set(auth())
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{"type":"details","targets":["B0DR8G428S"]}');
+    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      'Charset "latin1" is not supported; the body must be UTF-8 JSON.',
+    ]);
   });
 
   it('a gzip body that really is gzip is accepted', async () => {
@@ -64,21 +77,44 @@ describe('config.pages beyond the maximum', () => {
     ['search', ['usb c cable'], 8, 'Invalid request body: config.pages must be at most 7 for search jobs.'],
     ['reviews', ['B0DR8G428S'], 100, 'Invalid request body: config.pages must be at most 10 for reviews jobs.'],
     ['details', ['B0DR8G428S'], 100, 'Invalid request body: config.pages applies to search and reviews jobs only.'],
-  ])('%s %j with pages %d: the message names the type\'s own limit', async (type, targets, pages, message) => {
+  ])("%s %j with pages %d: the message names the type's own limit", async (type, targets, pages, message) => {
     for (const path of [jobs(), `${jobs()}/estimate`]) {
       const res = await h.http.post(path).set(auth()).send({ type, targets, config: { pages } });
       expect([path, res.status, res.body.error.message]).toEqual([path, 400, message]);
-      expect(res.body.error.details).toContainEqual({ path: 'body.config.pages', message: message.replace(/^Invalid request body: config\.pages /, '').replace(/\.$/, '') });
+      expect(res.body.error.details).toContainEqual({
+        path: 'body.config.pages',
+        message: message.replace(/^Invalid request body: config\.pages /, '').replace(/\.$/, ''),
+      });
     }
   });
 });
 
 describe('validation messages say each thing once', () => {
   it.each([
-    ['an unknown query parameter', () => h.http.get(`${jobs()}?type=details`), 'Invalid request query: unknown field(s): type.', { path: 'query', message: 'unknown field(s): type' }],
-    ['a query value out of range', () => h.http.get(`${jobs()}?limit=0`), 'Invalid request query: limit must be at least 1.', { path: 'query.limit', message: 'must be at least 1' }],
-    ['an unknown body field', () => h.http.post(jobs()).send({ type: 'details', target: ['B0DR8G428S'], targets: ['B0DR8G428S'] }), 'Invalid request body: unknown field(s): target.', { path: 'body', message: 'unknown field(s): target' }],
-    ['a nested body field', () => h.http.post(jobs()).send({ type: 'details', targets: ['B0DR8G428S'], config: { marketplace: 'XX' } }), /^Invalid request body: config\.marketplace [^.]+\.$/, { path: 'body.config.marketplace' }],
+    [
+      'an unknown query parameter',
+      () => h.http.get(`${jobs()}?type=details`),
+      'Invalid request query: unknown field(s): type.',
+      { path: 'query', message: 'unknown field(s): type' },
+    ],
+    [
+      'a query value out of range',
+      () => h.http.get(`${jobs()}?limit=0`),
+      'Invalid request query: limit must be at least 1.',
+      { path: 'query.limit', message: 'must be at least 1' },
+    ],
+    [
+      'an unknown body field',
+      () => h.http.post(jobs()).send({ type: 'details', target: ['B0DR8G428S'], targets: ['B0DR8G428S'] }),
+      'Invalid request body: unknown field(s): target.',
+      { path: 'body', message: 'unknown field(s): target' },
+    ],
+    [
+      'a nested body field',
+      () => h.http.post(jobs()).send({ type: 'details', targets: ['B0DR8G428S'], config: { marketplace: 'XX' } }),
+      /^Invalid request body: config\.marketplace [^.]+\.$/,
+      { path: 'body.config.marketplace' },
+    ],
   ])('%s', async (_name, send, message, detail) => {
     const res = await send().set(auth());
     expect(res.status).toBe(400);
@@ -109,10 +145,15 @@ describe('the estimate and the job agree on pages', () => {
 describe('compare with deleted results', () => {
   it('answers 410 GONE, like results and export, whichever side was deleted', async () => {
     const [kept, deleted] = [await seedCompletedJob(h.deps.db, tenant, 3, 10), await seedCompletedJob(h.deps.db, tenant, 3, 10)];
-    const compare = (from: string, to: string) => h.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${from}&to=${to}`).set(auth());
+    const compare = (from: string, to: string) =>
+      h.http.get(`/v1/key/projects/${tenant.projectId}/compare?from=${from}&to=${to}`).set(auth());
     expect((await compare(kept, deleted)).status).toBe(200);
     expect((await h.http.delete(`/v1/key/jobs/${deleted}`).set(auth())).status).toBe(200);
-    for (const [from, to] of [[kept, deleted], [deleted, kept], [deleted, deleted]]) {
+    for (const [from, to] of [
+      [kept, deleted],
+      [deleted, kept],
+      [deleted, deleted],
+    ]) {
       const res = await compare(from!, to!);
       expect([res.status, res.body.error.code]).toEqual([410, 'GONE']);
       expect(res.body.error.message).toContain(`The results of job ${deleted} were deleted on `);

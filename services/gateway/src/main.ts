@@ -35,7 +35,8 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
     log,
     metrics: createMetricsRegistry('gateway'),
   });
-  if (config.SECRETS_KEY === DEV_SECRETS_KEY) log.warn('SECRETS_KEY is the development key: set a real one before storing real webhook secrets');
+  if (config.SECRETS_KEY === DEV_SECRETS_KEY)
+    log.warn('SECRETS_KEY is the development key: set a real one before storing real webhook secrets');
   const server = createServer(createApp(deps));
   // Keep-alive longer than typical load balancers' idle timeout avoids 502s on reused sockets.
   server.keepAliveTimeout = 65_000;

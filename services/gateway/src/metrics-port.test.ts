@@ -44,13 +44,17 @@ it('answers 404 for /metrics on the API port and serves the gateway series on ME
     expect(side.status).toBe(200);
     expect(side.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await side.text();
-    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/v1\/key\/projects\/:projectId\/jobs",status="200",service="gateway"\} [1-9]/m);
+    expect(text).toMatch(
+      /^http_requests_total\{method="GET",route="\/v1\/key\/projects\/:projectId\/jobs",status="200",service="gateway"\} [1-9]/m,
+    );
     expect(text).toMatch(/^# TYPE queue_jobs gauge$/m);
     expect(text).toMatch(/^# TYPE exports_in_flight gauge$/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total\{service="gateway"\}/m);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(200);
     // The side port serves nothing of the API.
-    expect((await fetch(`http://127.0.0.1:${metricsPort}/v1/key/projects/${tenant.projectId}/jobs`, { headers: bearer(tenant.apiKey) })).status).toBe(404);
+    expect(
+      (await fetch(`http://127.0.0.1:${metricsPort}/v1/key/projects/${tenant.projectId}/jobs`, { headers: bearer(tenant.apiKey) })).status,
+    ).toBe(404);
   } finally {
     await gateway.stop();
   }

@@ -41,9 +41,15 @@ it('two gateways, one user with two keys, 60 concurrent requests in one window: 
   const colleague = await createKey(h.deps.db, tenant.projectId, { newUser: true });
   const [a, b] = [await h.replica(), await h.replica()];
   const path = `/v1/key/projects/${tenant.projectId}/jobs`;
-  const calls = Array.from({ length: 60 }, (_, i) => () => fetch(`${i % 2 ? a.url : b.url}${path}`, { headers: bearer(i % 3 ? tenant.apiKey : secondKey.apiKey) }));
+  const calls = Array.from(
+    { length: 60 },
+    (_, i) => () => fetch(`${i % 2 ? a.url : b.url}${path}`, { headers: bearer(i % 3 ? tenant.apiKey : secondKey.apiKey) }),
+  );
   // The colleague (same organization, other user) has a counter of their own.
-  const colleagueCalls = Array.from({ length: 25 }, (_, i) => () => fetch(`${i % 2 ? a.url : b.url}${path}`, { headers: bearer(colleague.apiKey) }));
+  const colleagueCalls = Array.from(
+    { length: 25 },
+    (_, i) => () => fetch(`${i % 2 ? a.url : b.url}${path}`, { headers: bearer(colleague.apiKey) }),
+  );
 
   const shots = await burst([...calls, ...colleagueCalls]);
   const mine = shots.slice(0, 60);
@@ -70,7 +76,6 @@ it('the plan decides the limit; enterprise uses its per-minute limit', async () 
   const growth = await createTenant(h.deps.db, { plan: 'growth' });
   const res = await h.http.get(`/v1/key/projects/${growth.projectId}/jobs`).set(bearer(growth.apiKey));
   expect(res.headers['x-ratelimit-limit']).toBe('100');
-
 
   const enterprise = await createTenant(h.deps.db, { plan: 'enterprise' });
   await h.deps.tenancy.setPlan(enterprise.organizationId, 'enterprise', 3);

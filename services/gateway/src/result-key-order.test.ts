@@ -9,12 +9,47 @@ import { bearer, type Harness, startHarness } from './test-support/harness';
  * the documented order (README "Results and exports"), which is written out here on purpose.
  */
 const DETAILS_ORDER = [
-  'target', 'asin', 'url', 'title', 'brand', 'price', 'listPrice', 'rating', 'reviewsCount', 'availability', 'mainImage', 'images', 'features',
-  'description', 'categories', 'bestSellersRank', 'seller', 'isPrime', 'variants', 'specifications', 'missingFields', 'parserVersion',
+  'target',
+  'asin',
+  'url',
+  'title',
+  'brand',
+  'price',
+  'listPrice',
+  'rating',
+  'reviewsCount',
+  'availability',
+  'mainImage',
+  'images',
+  'features',
+  'description',
+  'categories',
+  'bestSellersRank',
+  'seller',
+  'isPrime',
+  'variants',
+  'specifications',
+  'missingFields',
+  'parserVersion',
 ];
 const SEARCH_ORDER = [
-  'keyword', 'page', 'position', 'organicPosition', 'asin', 'title', 'url', 'image', 'price', 'listPrice', 'rating', 'reviewsCount', 'isSponsored', 'isPrime',
-  'badges', 'missingFields', 'parserVersion',
+  'keyword',
+  'page',
+  'position',
+  'organicPosition',
+  'asin',
+  'title',
+  'url',
+  'image',
+  'price',
+  'listPrice',
+  'rating',
+  'reviewsCount',
+  'isSponsored',
+  'isPrime',
+  'badges',
+  'missingFields',
+  'parserVersion',
 ];
 
 let h: Harness;
@@ -30,29 +65,50 @@ async function completedJob(db: Db, type: 'details' | 'search', item: object): P
   await db
     .insertInto('job')
     .values({
-      id, project_id: tenant.projectId, organization_id: tenant.organizationId, type, status: 'completed', marketplace: 'US', lang: null,
-      targets: JSON.stringify(['t']), target_count: 1, succeeded: 1, results_count: 1, credits_reserved: 2, credits_consumed: 2,
-      started_at: new Date(), finished_at: new Date(),
+      id,
+      project_id: tenant.projectId,
+      organization_id: tenant.organizationId,
+      type,
+      status: 'completed',
+      marketplace: 'US',
+      lang: null,
+      targets: JSON.stringify(['t']),
+      target_count: 1,
+      succeeded: 1,
+      results_count: 1,
+      credits_reserved: 2,
+      credits_consumed: 2,
+      started_at: new Date(),
+      finished_at: new Date(),
     })
     .execute();
-  await db.insertInto('result_item').values({ job_id: id, target_idx: 0, position: 1, data: JSON.stringify(item) }).execute();
+  await db
+    .insertInto('result_item')
+    .values({ job_id: id, target_idx: 0, position: 1, data: JSON.stringify(item) })
+    .execute();
   return id;
 }
 
 const get = (path: string) => h.http.get(path).set(bearer(tenant.apiKey));
 
 it.each([
-  ['details', () => detailsItem('B0ORDER001', { seller: { name: 'Acme', id: 'A1' }, listPrice: { amount: 30, currency: 'USD' } }), DETAILS_ORDER],
+  [
+    'details',
+    () => detailsItem('B0ORDER001', { seller: { name: 'Acme', id: 'A1' }, listPrice: { amount: 30, currency: 'USD' } }),
+    DETAILS_ORDER,
+  ],
   ['search', () => searchItem('desk lamp', 1, { listPrice: { amount: 30, currency: 'USD' } }), SEARCH_ORDER],
 ] as const)('%s items: results and the json export list the fields in the documented order', async (type, make, order) => {
   const item = make();
   const jobId = await completedJob(h.deps.db, type, item);
   const results = await get(`/v1/key/jobs/${jobId}/results`);
-  const exported = await get(`/v1/key/jobs/${jobId}/export?format=json`).buffer(true).parse((res, done) => {
-    let text = '';
-    res.on('data', (c: Buffer) => (text += c.toString()));
-    res.on('end', () => done(null, JSON.parse(text)));
-  });
+  const exported = await get(`/v1/key/jobs/${jobId}/export?format=json`)
+    .buffer(true)
+    .parse((res, done) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => done(null, JSON.parse(text)));
+    });
   for (const served of [results.body.data[0], exported.body[0]]) {
     expect(Object.keys(served)).toEqual(order);
     expect(Object.keys(served.price)).toEqual(['amount', 'currency']);

@@ -20,7 +20,10 @@ beforeAll(async () => {
   const revoked = await createTenant(h.deps.db, { credits: 100 });
   await h.deps.tenancy.revokeKeyByPrefix(revoked.keyPrefix);
   revokedKey = revoked.apiKey;
-  const job = await h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).send({ type: 'search', targets: ['owner secret keyword'] });
+  const job = await h.http
+    .post(`/v1/key/projects/${owner.projectId}/jobs`)
+    .set(bearer(owner.apiKey))
+    .send({ type: 'search', targets: ['owner secret keyword'] });
   jobId = job.body.data.id;
   const schedule = await h.http
     .post(`/v1/key/projects/${owner.projectId}/schedules`)
@@ -46,11 +49,21 @@ const endpoints: Endpoint[] = [
   { method: 'post', path: () => `/v1/key/jobs/${jobId}/cancel`, scope: 'job' },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/webhooks`, scope: 'project' },
   { method: 'patch', path: () => `/v1/key/projects/${owner.projectId}/webhooks`, body: { configs: [] }, scope: 'project' },
-  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/webhooks/test`, body: { webhookId: 'whk_0000000000000000' }, scope: 'project' },
+  {
+    method: 'post',
+    path: () => `/v1/key/projects/${owner.projectId}/webhooks/test`,
+    body: { webhookId: 'whk_0000000000000000' },
+    scope: 'project',
+  },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/webhooks/deliveries`, scope: 'project' },
   { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/webhooks/deliveries/dlv_0000000000000000/resend`, scope: 'project' },
   { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/webhooks/replay`, body: { from: '2026-01-01' }, scope: 'project' },
-  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/schedules`, body: { cron: '0 9 * * 1', crawlConfig: { type: 'search', targets: ['x'] } }, scope: 'project' },
+  {
+    method: 'post',
+    path: () => `/v1/key/projects/${owner.projectId}/schedules`,
+    body: { cron: '0 9 * * 1', crawlConfig: { type: 'search', targets: ['x'] } },
+    scope: 'project',
+  },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/schedules`, scope: 'project' },
   { method: 'get', path: () => `/v1/key/schedules/${scheduleId}`, scope: 'job' },
   { method: 'patch', path: () => `/v1/key/schedules/${scheduleId}`, body: { enabled: false }, scope: 'job' },
@@ -60,7 +73,12 @@ const endpoints: Endpoint[] = [
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/compare?from=${jobId}&to=${jobId}`, scope: 'project' },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/analytics`, scope: 'project' },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/usage`, scope: 'project' },
-  { method: 'post', path: () => `/v1/key/projects/${owner.projectId}/jobs/estimate`, body: { type: 'search', targets: ['x'] }, scope: 'project' },
+  {
+    method: 'post',
+    path: () => `/v1/key/projects/${owner.projectId}/jobs/estimate`,
+    body: { type: 'search', targets: ['x'] },
+    scope: 'project',
+  },
   { method: 'post', path: () => `/v1/key/jobs/${jobId}/retry`, body: { targets: 'failed' }, scope: 'job' },
   { method: 'delete', path: () => `/v1/key/jobs/${jobId}`, scope: 'job' },
 ];
@@ -126,7 +144,10 @@ it('echoes a client X-Request-Id, generates one otherwise, and answers unknown r
 });
 
 it('answers CORS preflight and exposes the rate-limit headers', async () => {
-  const res = await h.http.options(`/v1/key/jobs/${jobId}`).set('Origin', 'https://app.example').set('Access-Control-Request-Method', 'GET');
+  const res = await h.http
+    .options(`/v1/key/jobs/${jobId}`)
+    .set('Origin', 'https://app.example')
+    .set('Access-Control-Request-Method', 'GET');
   expect(res.status).toBe(204);
   expect(res.headers['access-control-allow-headers']).toMatch(/Authorization/);
   expect(res.headers['access-control-expose-headers']).toMatch(/X-RateLimit-Remaining/);

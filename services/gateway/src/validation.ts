@@ -16,7 +16,11 @@ export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, value: unknown, 
   }));
   const details: FieldIssue[] = issues.map(({ field, message }) => ({ path: field ? `${where}.${field}` : where, message }));
   const first = issues[0]!;
-  throw new AppError('VALIDATION_ERROR', `Invalid request ${where}: ${first.field ? `${first.field} ` : ''}${first.message.replace(/\.$/, '')}.`, { details });
+  throw new AppError(
+    'VALIDATION_ERROR',
+    `Invalid request ${where}: ${first.field ? `${first.field} ` : ''}${first.message.replace(/\.$/, '')}.`,
+    { details },
+  );
 }
 
 /**

@@ -1,4 +1,15 @@
-import { CreditRepository, createDb, IdempotencyRepository, JobRepository, JobTargetRepository, listen, ReleaseWindowRepository, RetentionRepository, SCHEDULES_CHANNEL, ScheduleRepository } from '@crawl/db';
+import {
+  CreditRepository,
+  createDb,
+  IdempotencyRepository,
+  JobRepository,
+  JobTargetRepository,
+  listen,
+  ReleaseWindowRepository,
+  RetentionRepository,
+  SCHEDULES_CHANNEL,
+  ScheduleRepository,
+} from '@crawl/db';
 import { JobService, ReleaseWindow, reconcileQueuedJobs } from '@crawl/jobs';
 import { createLogger, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
@@ -22,7 +33,12 @@ export async function startScheduler(config: SchedulerConfig, shutdown?: Shutdow
   const releases = new ReleaseWindow({ db, windows: new ReleaseWindowRepository(db), producer, log, window: config.CRAWL_ORG_WINDOW });
   const jobService = new JobService({ db, jobs, targets: new JobTargetRepository(db), credits: new CreditRepository(db), producer, log });
   const loop = new ScheduleLoop({ db, jobService, schedules: new ScheduleRepository(db) }, log, config.SCHEDULER_MAX_SLEEP_MS);
-  const stopListening = listen(config.DATABASE_URL, SCHEDULES_CHANNEL, () => loop.wake(), (err) => log.warn({ err }, 'schedule listener error'));
+  const stopListening = listen(
+    config.DATABASE_URL,
+    SCHEDULES_CHANNEL,
+    () => loop.wake(),
+    (err) => log.warn({ err }, 'schedule listener error'),
+  );
   const idempotency = new IdempotencyRepository(db);
   const reconcile = setInterval(() => {
     reconcileQueuedJobs({ jobs, jobService, log, releases }).catch((err) => log.warn({ err }, 'reconcile failed'));

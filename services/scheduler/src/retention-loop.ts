@@ -41,7 +41,8 @@ export class RetentionLoop {
     if (this.running) return;
     this.running = runRetentionSweep(this.retention, this.policy, Date.now() + this.intervalMs)
       .then((report) => {
-        if (report.jobsMarked || report.resultsDeleted || report.attemptsDeleted || report.deliveriesDeleted) this.log.info({ ...report }, 'retention sweep');
+        if (report.jobsMarked || report.resultsDeleted || report.attemptsDeleted || report.deliveriesDeleted)
+          this.log.info({ ...report }, 'retention sweep');
       })
       .catch((err) => this.log.warn({ err }, 'retention sweep failed; the next one retries'))
       .finally(() => {

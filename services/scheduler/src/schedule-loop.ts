@@ -13,7 +13,11 @@ export class ScheduleLoop {
   private wakeUp: (() => void) | null = null;
   private done: Promise<void> | null = null;
 
-  constructor(private readonly deps: ScheduleRunnerDeps, private readonly log: Logger, private readonly maxSleepMs: number) {}
+  constructor(
+    private readonly deps: ScheduleRunnerDeps,
+    private readonly log: Logger,
+    private readonly maxSleepMs: number,
+  ) {}
 
   start(): void {
     this.done = this.run();

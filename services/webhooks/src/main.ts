@@ -1,15 +1,34 @@
 import { DEV_SECRETS_KEY } from '@crawl/config';
 import { SecretBox } from '@crawl/core';
 import { createDb, EVENTS_CHANNEL, listen, WebhookDeliveryRepository } from '@crawl/db';
-import { Counter, createLogger, createMetricsRegistry, Histogram, type Registry, ShutdownRegistry, runServiceMain, serveMetrics } from '@crawl/observability';
+import {
+  Counter,
+  createLogger,
+  createMetricsRegistry,
+  Histogram,
+  type Registry,
+  ShutdownRegistry,
+  runServiceMain,
+  serveMetrics,
+} from '@crawl/observability';
 import { closeDeliveryAgents } from '@crawl/webhook-delivery';
 import { loadWebhooksConfig, type WebhooksConfig } from './config';
 import { DeliveryLoop } from './delivery/delivery-loop';
 import { Dispatcher } from './dispatcher';
 
 function deliveryMetrics(registry: Registry) {
-  const attempts = new Counter({ name: 'webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] });
-  const seconds = new Histogram({ name: 'webhook_attempt_duration_seconds', help: 'Webhook attempt duration', buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10], registers: [registry] });
+  const attempts = new Counter({
+    name: 'webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const seconds = new Histogram({
+    name: 'webhook_attempt_duration_seconds',
+    help: 'Webhook attempt duration',
+    buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
   return (success: boolean, s: number) => {
     attempts.inc({ outcome: success ? 'success' : 'failure' });
     seconds.observe(s);
@@ -28,7 +47,8 @@ export interface WebhooksHandle {
  */
 export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownRegistry): Promise<WebhooksHandle> {
   const log = createLogger({ level: config.LOG_LEVEL, service: 'webhooks' });
-  if (config.SECRETS_KEY === DEV_SECRETS_KEY) log.warn('SECRETS_KEY is the development key: set a real one before storing real webhook secrets');
+  if (config.SECRETS_KEY === DEV_SECRETS_KEY)
+    log.warn('SECRETS_KEY is the development key: set a real one before storing real webhook secrets');
   const registry = shutdown ?? new ShutdownRegistry(log);
   const metrics = createMetricsRegistry('webhooks');
   const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
@@ -48,7 +68,12 @@ export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownR
     onAttempt: deliveryMetrics(metrics),
   });
   const dispatcher = new Dispatcher({ deliveries, log, onDeliveries: () => deliverer.wake() });
-  const stopListening = listen(config.DATABASE_URL, EVENTS_CHANNEL, () => void dispatcher.wake(), (err) => log.warn({ err }, 'event listener error'));
+  const stopListening = listen(
+    config.DATABASE_URL,
+    EVENTS_CHANNEL,
+    () => void dispatcher.wake(),
+    (err) => log.warn({ err }, 'event listener error'),
+  );
   const poll = setInterval(() => void dispatcher.wake(), 1_000);
   // Retries scheduled by other processes, resends from the API and expired leases.
   const reconcile = setInterval(() => deliverer.wake(), config.WEBHOOK_RECONCILE_INTERVAL_MS);

@@ -1,4 +1,14 @@
-import { ConfigError, crawlWindowEnv, envInt, envNumber, logEnv, marketplaceOriginsFromEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
+import {
+  ConfigError,
+  crawlWindowEnv,
+  envInt,
+  envNumber,
+  logEnv,
+  marketplaceOriginsFromEnv,
+  parseEnv,
+  postgresEnv,
+  redisEnv,
+} from '@crawl/config';
 import { type ExitSpec, exitsFrom } from '@crawl/marketplace';
 import { z } from 'zod';
 
@@ -42,7 +52,12 @@ export const workerEnv = {
   PROXY_URLS: z
     .string()
     .optional()
-    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().url('PROXY_URLS must be comma-separated http(s) URLs'))),
   /**
    * On SIGTERM/SIGINT: how long fetches already in flight may take to finish before their tasks

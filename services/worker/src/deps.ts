@@ -1,4 +1,14 @@
-import { CreditRepository, createDb, type Db, EventRepository, JobRepository, JobTargetRepository, ReleaseWindowRepository, ResultRepository, TrackingRepository } from '@crawl/db';
+import {
+  CreditRepository,
+  createDb,
+  type Db,
+  EventRepository,
+  JobRepository,
+  JobTargetRepository,
+  ReleaseWindowRepository,
+  ResultRepository,
+  TrackingRepository,
+} from '@crawl/db';
 import { ReleaseWindow } from '@crawl/jobs';
 import { Crawler, type ExitEvents, ExitPool, createParsePool, type ParsePool } from '@crawl/marketplace';
 import type { Logger } from '@crawl/observability';

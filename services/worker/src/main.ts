@@ -91,7 +91,10 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
   registry.add('intake', 'metrics server', () => side && new Promise((r) => side.close(r)));
   registry.add('connections', 'worker pools', () => closeWorkerDeps(deps));
   await worker.waitUntilReady();
-  log.info({ concurrency: [config.CRAWL_CONCURRENCY_MIN, config.CRAWL_CONCURRENCY], exits: config.exits.map((e) => e.label) }, 'crawl worker consuming');
+  log.info(
+    { concurrency: [config.CRAWL_CONCURRENCY_MIN, config.CRAWL_CONCURRENCY], exits: config.exits.map((e) => e.label) },
+    'crawl worker consuming',
+  );
   return { deps, metrics: () => metrics.metrics(), close: () => registry.run('close') };
 }
 

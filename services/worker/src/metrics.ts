@@ -23,7 +23,12 @@ export function exitMetrics(registry: Registry) {
 
 /** Crawl attempts (count and duration by outcome) and queue task run times. */
 export function workerMetrics(registry: Registry) {
-  const crawls = new Counter({ name: 'crawl_targets_total', help: 'Crawl attempts by outcome code', labelNames: ['outcome'], registers: [registry] });
+  const crawls = new Counter({
+    name: 'crawl_targets_total',
+    help: 'Crawl attempts by outcome code',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const crawlSeconds = new Histogram({
     name: 'crawl_target_duration_seconds',
     help: 'Fetch + parse time of one crawl attempt',
@@ -61,7 +66,11 @@ export interface GaugeSources {
  * controller sets through `concurrency`.
  */
 export function processGauges(registry: Registry, sources: GaugeSources): { concurrency: (n: number) => void } {
-  const limit = new Gauge({ name: 'crawl_concurrency', help: 'Crawl tasks this process may run at once (adaptive)', registers: [registry] });
+  const limit = new Gauge({
+    name: 'crawl_concurrency',
+    help: 'Crawl tasks this process may run at once (adaptive)',
+    registers: [registry],
+  });
   new Gauge({
     name: 'crawl_in_flight',
     help: 'Crawl tasks running in this process',

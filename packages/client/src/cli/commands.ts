@@ -26,20 +26,25 @@ export interface Command {
 }
 
 /** Keyed by JobType (the SDK's generated type), so a job type the API gains and the CLI lacks does not compile. */
-const JOB_TYPES = Object.keys({ details: true, search: true, offers: true, bestsellers: true, reviews: true } satisfies Record<JobType, true>) as JobType[];
+const JOB_TYPES = Object.keys({ details: true, search: true, offers: true, bestsellers: true, reviews: true } satisfies Record<
+  JobType,
+  true
+>) as JobType[];
 const REVIEW_SORTS = ['recent', 'helpful'] as const;
 const STATUSES: JobStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
 const FORMATS: ExportFormat[] = ['json', 'csv', 'llm'];
 
 function oneOf<T extends string>(value: string | boolean | undefined, allowed: T[], flag: string, command: string): T | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`, `crawl ${command} --help`);
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`, `crawl ${command} --help`);
   return value as T;
 }
 
 function positiveInt(value: string | boolean | undefined, flag: string, command: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a positive integer`, `crawl ${command} --help`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`${flag} must be a positive integer`, `crawl ${command} --help`);
   return Number(value);
 }
 
@@ -84,7 +89,9 @@ creates a second job.`,
   },
   args: { min: 1, max: Infinity },
   async run({ client, project, args, values, io }) {
-    const job = await client.jobs.create(project(), jobBodyOf(values, args, 'jobs create'), { idempotencyKey: str(values['idempotency-key']) });
+    const job = await client.jobs.create(project(), jobBodyOf(values, args, 'jobs create'), {
+      idempotencyKey: str(values['idempotency-key']),
+    });
     await write(io.stdout, values.quiet ? `${job.id}\n` : json(job));
     return 0;
   },
@@ -92,11 +99,18 @@ creates a second job.`,
 
 const jobsEstimate: Command = {
   name: 'jobs estimate',
-  usage: 'crawl jobs estimate --type details|search|offers|bestsellers|reviews [--marketplace US] [--lang en-US] [--pages N] [--sort recent|helpful] TARGET...',
+  usage:
+    'crawl jobs estimate --type details|search|offers|bestsellers|reviews [--marketplace US] [--lang en-US] [--pages N] [--sort recent|helpful] TARGET...',
   summary: 'print what a job would cost and whether it would be accepted now (creates nothing)',
   help: `The same arguments as 'jobs create', validated the same way. Prints {targets, pages,
 creditsPerTarget, cost, balance, accepted, refusal}. Exit status 0 when it would be accepted, 1 when not.`,
-  options: { type: { type: 'string' }, marketplace: { type: 'string' }, lang: { type: 'string' }, pages: { type: 'string' }, sort: { type: 'string' } },
+  options: {
+    type: { type: 'string' },
+    marketplace: { type: 'string' },
+    lang: { type: 'string' },
+    pages: { type: 'string' },
+    sort: { type: 'string' },
+  },
   args: { min: 1, max: Infinity },
   async run({ client, project, args, values, io }) {
     const estimate = await client.jobs.estimate(project(), jobBodyOf(values, args, 'jobs estimate'));
@@ -125,11 +139,22 @@ const jobsList: Command = {
   help: `--status is one of ${STATUSES.join(', ')}; --q searches keywords, ASINs, targets and job ids;
 --from/--to take ISO dates or timestamps (a bare --to date covers that whole day).
 --limit is how many jobs to print (default 20); more than 100 are fetched page by page.`,
-  options: { status: { type: 'string' }, q: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+  options: {
+    status: { type: 'string' },
+    q: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    limit: { type: 'string' },
+  },
   args: { min: 0, max: 0 },
   async run({ client, project, values, io }) {
     const limit = positiveInt(values.limit, '--limit', 'jobs list') ?? 20;
-    const filter = { status: oneOf(values.status, STATUSES, '--status', 'jobs list'), q: str(values.q), from: str(values.from), to: str(values.to) };
+    const filter = {
+      status: oneOf(values.status, STATUSES, '--status', 'jobs list'),
+      q: str(values.q),
+      from: str(values.from),
+      to: str(values.to),
+    };
     let printed = 0;
     for await (const job of client.jobs.iterate(project(), { ...filter, limit: Math.min(limit, 100) })) {
       await write(io.stdout, `${JSON.stringify(job)}\n`);
@@ -152,7 +177,10 @@ job on stdout (nothing with --quiet). Exit status: 0 completed, 1 failed or canc
     const timeout = positiveInt(values.timeout, '--timeout', 'jobs wait');
     const progress = values.quiet ? null : new ProgressLine(io.stderr);
     try {
-      const job = await client.jobs.waitFor(args[0]!, { timeoutMs: timeout === undefined ? undefined : timeout * 1000, onProgress: (j) => progress?.update(j) });
+      const job = await client.jobs.waitFor(args[0]!, {
+        timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+        onProgress: (j) => progress?.update(j),
+      });
       progress?.stop();
       if (!values.quiet) await write(io.stdout, json(job));
       return job.status === 'completed' ? 0 : 1;
@@ -184,7 +212,10 @@ const jobsRetry: Command = {
   options: { failed: { type: 'boolean' }, 'idempotency-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
   args: { min: 1, max: 1 },
   async run({ client, args, values, io }) {
-    const job = await client.jobs.retry(args[0]!, { idempotencyKey: str(values['idempotency-key']), ...(values.failed ? { targets: 'failed' as const } : {}) });
+    const job = await client.jobs.retry(args[0]!, {
+      idempotencyKey: str(values['idempotency-key']),
+      ...(values.failed ? { targets: 'failed' as const } : {}),
+    });
     await write(io.stdout, values.quiet ? `${job.id}\n` : json(job));
     return 0;
   },
@@ -220,7 +251,10 @@ entries than that page, one line on stderr says how many and which --offset come
     await write(io.stdout, json(data));
     if (pagination.hasMore) {
       const shown = `${pagination.offset + 1}-${pagination.offset + data.ledger.length}`;
-      await write(io.stderr, `ledger: entries ${shown} of ${pagination.total}; --offset ${pagination.offset + data.ledger.length} for the next page\n`);
+      await write(
+        io.stderr,
+        `ledger: entries ${shown} of ${pagination.total}; --offset ${pagination.offset + data.ledger.length} for the next page\n`,
+      );
     }
     return 0;
   },

@@ -59,11 +59,21 @@ function resolve(words: string[]): { command: Command | null; help: string; rest
   if (words[0] === 'jobs') {
     const command = JOB_COMMANDS.find((c) => c.name === `jobs ${words[1]}`) ?? null;
     if (!command && words[1] !== undefined) throw new UsageError(`unknown command 'jobs ${words[1]}'`, 'crawl jobs --help');
-    return { command, help: command ? commandHelp(command) : JOBS_HELP, rest: words.slice(2), helpCommand: command ? `crawl ${command.name} --help` : 'crawl jobs --help' };
+    return {
+      command,
+      help: command ? commandHelp(command) : JOBS_HELP,
+      rest: words.slice(2),
+      helpCommand: command ? `crawl ${command.name} --help` : 'crawl jobs --help',
+    };
   }
   const command = TOP_COMMANDS.find((c) => c.name === words[0]) ?? null;
   if (!command && words[0] !== undefined && words[0] !== 'help') throw new UsageError(`unknown command '${words[0]}'`);
-  return { command, help: command ? commandHelp(command) : TOP_HELP, rest: words.slice(1), helpCommand: command ? `crawl ${command.name} --help` : 'crawl --help' };
+  return {
+    command,
+    help: command ? commandHelp(command) : TOP_HELP,
+    rest: words.slice(1),
+    helpCommand: command ? `crawl ${command.name} --help` : 'crawl --help',
+  };
 }
 
 /**

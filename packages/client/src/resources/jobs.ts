@@ -74,13 +74,23 @@ export class JobsResource {
    * now (`accepted`, else `refusal`). Validated like a create (400 alike); creates nothing.
    */
   async estimate(projectId: string, body: CreateJobBody): Promise<CostEstimate> {
-    const res = await this.transport.json<{ data: CostEstimate }>({ method: 'POST', path: `/v1/key/projects/${seg(projectId)}/jobs/estimate`, body, retryable: true });
+    const res = await this.transport.json<{ data: CostEstimate }>({
+      method: 'POST',
+      path: `/v1/key/projects/${seg(projectId)}/jobs/estimate`,
+      body,
+      retryable: true,
+    });
     return res.data;
   }
 
   /** One page of the project's jobs, newest first. */
   list(projectId: string, query: ListJobsQuery = {}): Promise<Page<Job>> {
-    return this.transport.json<Page<Job>>({ method: 'GET', path: `/v1/key/projects/${seg(projectId)}/jobs`, query: { ...query }, retryable: true });
+    return this.transport.json<Page<Job>>({
+      method: 'GET',
+      path: `/v1/key/projects/${seg(projectId)}/jobs`,
+      query: { ...query },
+      retryable: true,
+    });
   }
 
   /** Every job matching `query`, page by page (`query.limit` is the page size, default 100). */
@@ -90,7 +100,12 @@ export class JobsResource {
   }
 
   async get(id: string, options: { signal?: AbortSignal } = {}): Promise<Job> {
-    const res = await this.transport.json<{ data: Job }>({ method: 'GET', path: `/v1/key/jobs/${seg(id)}`, retryable: true, signal: options.signal });
+    const res = await this.transport.json<{ data: Job }>({
+      method: 'GET',
+      path: `/v1/key/jobs/${seg(id)}`,
+      retryable: true,
+      signal: options.signal,
+    });
     return res.data;
   }
 
@@ -127,7 +142,14 @@ export class JobsResource {
         }
       } catch (err) {
         if (options.signal?.aborted) throw err;
-        throw new CrawlNetworkError({ message: `export of job ${id} broke off after ${bytes} bytes: ${errorMessage(err)}`, code: 'NETWORK_ERROR', cause: err, attempts: 1, method: 'GET', url });
+        throw new CrawlNetworkError({
+          message: `export of job ${id} broke off after ${bytes} bytes: ${errorMessage(err)}`,
+          code: 'NETWORK_ERROR',
+          cause: err,
+          attempts: 1,
+          method: 'GET',
+          url,
+        });
       }
     }
     return Readable.from(chunks(), { objectMode: false });
@@ -202,7 +224,8 @@ export class JobsResource {
    */
   async waitFor(id: string, options: WaitForOptions = {}): Promise<Job> {
     const intervals = options.intervalsMs ?? [2000, 5000, 10000];
-    if (intervals.length === 0 || intervals.some((ms) => !(ms >= 0))) throw new TypeError('intervalsMs must be a non-empty list of non-negative numbers');
+    if (intervals.length === 0 || intervals.some((ms) => !(ms >= 0)))
+      throw new TypeError('intervalsMs must be a non-empty list of non-negative numbers');
     const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
     for (let poll = 0; ; poll++) {
       const job = await this.get(id, { signal: options.signal });

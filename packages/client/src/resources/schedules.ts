@@ -9,12 +9,22 @@ export class SchedulesResource {
 
   /** 201 with the schedule. Not retried automatically: the API has no idempotency key for it. */
   async create(projectId: string, body: CreateScheduleBody): Promise<Schedule> {
-    const res = await this.transport.json<{ data: Schedule }>({ method: 'POST', path: `/v1/key/projects/${seg(projectId)}/schedules`, body, retryable: false });
+    const res = await this.transport.json<{ data: Schedule }>({
+      method: 'POST',
+      path: `/v1/key/projects/${seg(projectId)}/schedules`,
+      body,
+      retryable: false,
+    });
     return res.data;
   }
 
   list(projectId: string, query: PageQuery = {}): Promise<Page<Schedule>> {
-    return this.transport.json<Page<Schedule>>({ method: 'GET', path: `/v1/key/projects/${seg(projectId)}/schedules`, query: { ...query }, retryable: true });
+    return this.transport.json<Page<Schedule>>({
+      method: 'GET',
+      path: `/v1/key/projects/${seg(projectId)}/schedules`,
+      query: { ...query },
+      retryable: true,
+    });
   }
 
   /** Every schedule of the project (`pageSize` 1..100, default 100). */
@@ -29,7 +39,12 @@ export class SchedulesResource {
 
   /** Any of `enabled`, `cron`, `crawlConfig`. A new cron, or enabling, recomputes `nextRunAt` from now. */
   async update(id: string, body: UpdateScheduleBody): Promise<Schedule> {
-    const res = await this.transport.json<{ data: Schedule }>({ method: 'PATCH', path: `/v1/key/schedules/${seg(id)}`, body, retryable: true });
+    const res = await this.transport.json<{ data: Schedule }>({
+      method: 'PATCH',
+      path: `/v1/key/schedules/${seg(id)}`,
+      body,
+      retryable: true,
+    });
     return res.data;
   }
 

@@ -59,7 +59,12 @@ export class WebhooksResource {
 
   /** One page of deliveries, newest first, each with its last attempts (filters: status, event, webhookId, from, to). */
   deliveries(projectId: string, query: ListDeliveriesQuery = {}): Promise<Page<WebhookDelivery>> {
-    return this.transport.json<Page<WebhookDelivery>>({ method: 'GET', path: `/v1/key/projects/${seg(projectId)}/webhooks/deliveries`, query: { ...query }, retryable: true });
+    return this.transport.json<Page<WebhookDelivery>>({
+      method: 'GET',
+      path: `/v1/key/projects/${seg(projectId)}/webhooks/deliveries`,
+      query: { ...query },
+      retryable: true,
+    });
   }
 
   /** Every delivery matching `query`, page by page (`query.limit` is the page size, default 100). */
@@ -121,5 +126,7 @@ export class WebhooksResource {
 /** The fields the API accepts, in a config that may be a `WebhookConfig` read back from `get`. */
 function toInput(config: WebhookConfigInput): WebhookConfigInput {
   const { id, name, url, triggerAction, enabled, secret } = config;
-  return Object.fromEntries(Object.entries({ id, name, url, triggerAction, enabled, secret }).filter(([, v]) => v !== undefined)) as unknown as WebhookConfigInput;
+  return Object.fromEntries(
+    Object.entries({ id, name, url, triggerAction, enabled, secret }).filter(([, v]) => v !== undefined),
+  ) as unknown as WebhookConfigInput;
 }

@@ -27,7 +27,13 @@ export const JOB_KINDS = {
  * type, in the registry's order. Which member an item is, is the job's type, never its keys.
  */
 export const resultItemSchema = z
-  .union([JOB_KINDS.details.itemSchema, JOB_KINDS.search.itemSchema, JOB_KINDS.offers.itemSchema, JOB_KINDS.bestsellers.itemSchema, JOB_KINDS.reviews.itemSchema])
+  .union([
+    JOB_KINDS.details.itemSchema,
+    JOB_KINDS.search.itemSchema,
+    JOB_KINDS.offers.itemSchema,
+    JOB_KINDS.bestsellers.itemSchema,
+    JOB_KINDS.reviews.itemSchema,
+  ])
   .openapi('ResultItem');
 export type ResultItem = z.infer<typeof resultItemSchema>;
 
@@ -39,7 +45,9 @@ export type ResultItemOf<T extends JobType> = z.infer<(typeof JOB_KINDS)[T]['ite
  * for each result page (`config.pages`), a reviews target 2 for each review page; details,
  * offers and best-seller targets have one page.
  */
-export const CREDITS_PER_TARGET = Object.fromEntries(Object.entries(JOB_KINDS).map(([type, kind]) => [type, kind.creditsPerPage])) as Record<JobType, number>;
+export const CREDITS_PER_TARGET = Object.fromEntries(
+  Object.entries(JOB_KINDS).map(([type, kind]) => [type, kind.creditsPerPage]),
+) as Record<JobType, number>;
 
 /** The job types that crawl several pages per target (`config.pages`), and their maximum. */
 export const MAX_PAGES: Partial<Record<JobType, number>> = Object.fromEntries(

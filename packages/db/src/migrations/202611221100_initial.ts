@@ -8,7 +8,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('plan', 'text', (c) => c.notNull().check(sql`plan in ('starter', 'growth', 'enterprise')`))
     .addColumn('per_minute_limit', 'integer')
-    .addColumn('credit_balance', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`credit_balance >= 0`))
+    .addColumn('credit_balance', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`credit_balance >= 0`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
@@ -57,9 +62,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('project_id', 'text', (c) => c.notNull().references('project.id'))
     .addColumn('organization_id', 'text', (c) => c.notNull().references('organization.id'))
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('search', 'details')`))
-    .addColumn('status', 'text', (c) =>
-      c.notNull().check(sql`status in ('queued', 'running', 'completed', 'failed', 'cancelled')`),
-    )
+    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('queued', 'running', 'completed', 'failed', 'cancelled')`))
     .addColumn('marketplace', 'text', (c) => c.notNull())
     .addColumn('lang', 'text')
     .addColumn('targets', 'jsonb', (c) => c.notNull())
@@ -86,7 +89,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('idx', 'integer', (c) => c.notNull())
     .addColumn('target', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('pending').check(sql`status in ('pending', 'succeeded', 'failed', 'cancelled')`),
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending', 'succeeded', 'failed', 'cancelled')`),
     )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('error_code', 'text')
@@ -137,7 +143,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    'idempotency_key', 'event', 'result_item', 'job_target', 'job', 'credit_ledger', 'api_key', 'project', 'app_user', 'organization',
+    'idempotency_key',
+    'event',
+    'result_item',
+    'job_target',
+    'job',
+    'credit_ledger',
+    'api_key',
+    'project',
+    'app_user',
+    'organization',
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

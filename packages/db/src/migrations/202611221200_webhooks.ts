@@ -26,7 +26,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('project_id', 'text', (c) => c.notNull())
     .addColumn('event_type', 'text', (c) => c.notNull())
     .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending').check(sql`status in ('pending', 'delivered', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending', 'delivered', 'failed')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('locked_until', 'timestamptz')

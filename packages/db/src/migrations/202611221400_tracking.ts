@@ -29,7 +29,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('change_count', 'integer', (c) => c.notNull())
     .addColumn('captured_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('product_snapshot_target_idx').on('product_snapshot').columns(['project_id', 'marketplace', 'asin', 'id desc']).execute();
+  await db.schema
+    .createIndex('product_snapshot_target_idx')
+    .on('product_snapshot')
+    .columns(['project_id', 'marketplace', 'asin', 'id desc'])
+    .execute();
   await db.schema.createIndex('product_snapshot_project_time_idx').on('product_snapshot').columns(['project_id', 'captured_at']).execute();
 }
 

@@ -27,7 +27,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['organization_id', 'finished_at'])
     .where(sql<boolean>`finished_at is not null and results_purged_at is null`)
     .execute();
-  await db.schema.createIndex('job_results_purge_pending_idx').on('job').column('id').where(sql<boolean>`results_purge_pending`).execute();
+  await db.schema
+    .createIndex('job_results_purge_pending_idx')
+    .on('job')
+    .column('id')
+    .where(sql<boolean>`results_purge_pending`)
+    .execute();
   await db.schema.createIndex('webhook_attempt_project_time_idx').on('webhook_attempt').columns(['project_id', 'created_at']).execute();
 }
 

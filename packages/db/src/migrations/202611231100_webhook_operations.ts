@@ -33,7 +33,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .column('webhook_id')
     .where(sql<boolean>`status = 'pending' and locked_until is not null`)
     .execute();
-  await db.schema.createIndex('webhook_delivery_project_created_idx').on('webhook_delivery').columns(['project_id', 'created_at desc', 'id desc']).execute();
+  await db.schema
+    .createIndex('webhook_delivery_project_created_idx')
+    .on('webhook_delivery')
+    .columns(['project_id', 'created_at desc', 'id desc'])
+    .execute();
   await db.schema
     .alterTable('webhook_attempt')
     .addColumn('response_body', 'text')

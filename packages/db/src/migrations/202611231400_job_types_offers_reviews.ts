@@ -9,7 +9,9 @@ import { type Kysely, sql } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table job drop constraint job_type_check`.execute(db);
-  await sql`alter table job add constraint job_type_check check (type in ('search', 'details', 'offers', 'bestsellers', 'reviews'))`.execute(db);
+  await sql`alter table job add constraint job_type_check check (type in ('search', 'details', 'offers', 'bestsellers', 'reviews'))`.execute(
+    db,
+  );
   await sql`alter table job drop constraint job_pages_check`.execute(db);
   await sql`alter table job add constraint job_pages_check check (pages between 1 and 10)`.execute(db);
   await db.schema

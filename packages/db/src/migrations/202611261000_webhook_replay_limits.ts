@@ -11,7 +11,9 @@ import { type Kysely, sql } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table webhook_delivery drop constraint webhook_delivery_status_check`.execute(db);
-  await sql`alter table webhook_delivery add constraint webhook_delivery_status_check check (status in ('pending', 'delivered', 'failed', 'cancelled'))`.execute(db);
+  await sql`alter table webhook_delivery add constraint webhook_delivery_status_check check (status in ('pending', 'delivered', 'failed', 'cancelled'))`.execute(
+    db,
+  );
   await db.schema
     .alterTable('webhook_delivery')
     .addColumn('manual_attempts', 'integer', (c) => c.notNull().defaultTo(0))
@@ -35,5 +37,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('webhook_delivery').dropColumn('rearmed_at').dropColumn('manual_attempts').execute();
   await sql`update webhook_delivery set status = 'failed' where status = 'cancelled'`.execute(db);
   await sql`alter table webhook_delivery drop constraint webhook_delivery_status_check`.execute(db);
-  await sql`alter table webhook_delivery add constraint webhook_delivery_status_check check (status in ('pending', 'delivered', 'failed'))`.execute(db);
+  await sql`alter table webhook_delivery add constraint webhook_delivery_status_check check (status in ('pending', 'delivered', 'failed'))`.execute(
+    db,
+  );
 }

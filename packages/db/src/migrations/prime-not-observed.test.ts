@@ -21,7 +21,12 @@ it('turns a last known isPrime false into null and leaves every other value alon
     ])
     .execute();
   await up(db);
-  const rows = await db.selectFrom('tracked_target').select(['asin', 'latest_snapshot']).where('project_id', '=', owner.projectId).orderBy('asin').execute();
+  const rows = await db
+    .selectFrom('tracked_target')
+    .select(['asin', 'latest_snapshot'])
+    .where('project_id', '=', owner.projectId)
+    .orderBy('asin')
+    .execute();
   expect(rows.map((r) => r.latest_snapshot)).toEqual([
     { price: 19.99, title: 'Lamp', isPrime: null },
     { price: 19.99, title: 'Lamp', isPrime: true },

@@ -28,11 +28,7 @@ export class CreditRepository {
   constructor(private readonly db: Db) {}
 
   async balance(organizationId: string, executor: Executor = this.db): Promise<number | undefined> {
-    const row = await executor
-      .selectFrom('organization')
-      .select('credit_balance')
-      .where('id', '=', organizationId)
-      .executeTakeFirst();
+    const row = await executor.selectFrom('organization').select('credit_balance').where('id', '=', organizationId).executeTakeFirst();
     return row?.credit_balance;
   }
 
@@ -120,7 +116,11 @@ export class CreditRepository {
       .where((eb) =>
         eb.or([
           eb('job_id', 'is', null),
-          eb('job_id', 'in', eb.selectFrom('job').select('job.id').where('job.project_id', '=', projectId).where('job.organization_id', '=', organizationId)),
+          eb(
+            'job_id',
+            'in',
+            eb.selectFrom('job').select('job.id').where('job.project_id', '=', projectId).where('job.organization_id', '=', organizationId),
+          ),
         ]),
       );
   }

@@ -17,7 +17,10 @@ export class EventRepository {
 
   async insert(trx: Transaction<Database>, event: { projectId: string; type: EventType; data: Record<string, unknown> }): Promise<string> {
     const id = newId('evt');
-    await trx.insertInto('event').values({ id, project_id: event.projectId, type: event.type, data: JSON.stringify(event.data) }).execute();
+    await trx
+      .insertInto('event')
+      .values({ id, project_id: event.projectId, type: event.type, data: JSON.stringify(event.data) })
+      .execute();
     // Delivered at commit (NOTIFY is transactional): wakes the webhook dispatchers at once.
     await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
     return id;

@@ -23,7 +23,10 @@ const ABANDONED_AFTER_MS = 40_000;
  * the client can retry with the same key.
  */
 export class IdempotencyRepository {
-  constructor(private readonly db: Db, private readonly ttlMs = 24 * 60 * 60 * 1000) {}
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 24 * 60 * 60 * 1000,
+  ) {}
 
   async claim(projectId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
     // An expired record is dead: remove it so the key can start over.
@@ -84,7 +87,10 @@ export class IdempotencyRepository {
   }
 
   async deleteExpired(): Promise<number> {
-    const result = await this.db.deleteFrom('idempotency_key').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('idempotency_key')
+      .where('expires_at', '<', sql<Date>`now()`)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -25,7 +25,12 @@ export class JobTargetRepository {
   async cancelPendingTargets(trx: Transaction<Database>, jobId: string): Promise<number> {
     const result = await trx
       .updateTable('job_target')
-      .set({ status: 'cancelled', error_code: 'CANCELLED', error_message: 'job cancelled before this target was crawled', finished_at: new Date() })
+      .set({
+        status: 'cancelled',
+        error_code: 'CANCELLED',
+        error_message: 'job cancelled before this target was crawled',
+        finished_at: new Date(),
+      })
       .where('job_id', '=', jobId)
       .where('status', '=', 'pending')
       .executeTakeFirst();

@@ -185,7 +185,15 @@ export class JobRepository {
   async addProgress(
     trx: Transaction<Database>,
     jobId: string,
-    delta: { succeeded: number; failed: number; results: number; pages?: number; error?: JobErrorRow; errors?: JobErrorRow[]; note?: JobNoteRow },
+    delta: {
+      succeeded: number;
+      failed: number;
+      results: number;
+      pages?: number;
+      error?: JobErrorRow;
+      errors?: JobErrorRow[];
+      note?: JobNoteRow;
+    },
   ): Promise<JobRow> {
     return trx
       .updateTable('job')

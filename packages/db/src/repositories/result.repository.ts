@@ -25,7 +25,11 @@ export class ResultRepository {
     for (let i = 0; i < items.length; i += 200) {
       await trx
         .insertInto('result_item')
-        .values(items.slice(i, i + 200).map((data, k) => ({ job_id: jobId, target_idx: targetIdx, position: i + k + 1, data: JSON.stringify(data) })))
+        .values(
+          items
+            .slice(i, i + 200)
+            .map((data, k) => ({ job_id: jobId, target_idx: targetIdx, position: i + k + 1, data: JSON.stringify(data) })),
+        )
         .execute();
     }
   }

@@ -25,7 +25,11 @@ export class ScheduleRepository {
   ): Promise<ScheduleRow | undefined> {
     const row = await this.db.transaction().execute(async (trx) => {
       await trx.selectFrom('project').select('id').where('id', '=', input.projectId).forUpdate().execute();
-      const { count } = await trx.selectFrom('schedule').select((eb) => eb.fn.countAll<string>().as('count')).where('project_id', '=', input.projectId).executeTakeFirstOrThrow();
+      const { count } = await trx
+        .selectFrom('schedule')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('project_id', '=', input.projectId)
+        .executeTakeFirstOrThrow();
       if (Number(count) >= maxPerProject) return undefined;
       const created = await trx
         .insertInto('schedule')
@@ -114,11 +118,19 @@ export class ScheduleRepository {
   /** Records the fire (unique per schedule and fire time); false when it was already recorded. */
   /** Whether this fire time of the schedule already has its run (the schedule row is locked by the caller). */
   async hasRun(trx: Transaction<Database>, scheduleId: string, fireTime: Date): Promise<boolean> {
-    const row = await trx.selectFrom('schedule_run').select('schedule_id').where('schedule_id', '=', scheduleId).where('fire_time', '=', fireTime).executeTakeFirst();
+    const row = await trx
+      .selectFrom('schedule_run')
+      .select('schedule_id')
+      .where('schedule_id', '=', scheduleId)
+      .where('fire_time', '=', fireTime)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
-  async recordRun(trx: Transaction<Database>, run: { scheduleId: string; fireTime: Date; status: string; jobId: string | null }): Promise<boolean> {
+  async recordRun(
+    trx: Transaction<Database>,
+    run: { scheduleId: string; fireTime: Date; status: string; jobId: string | null },
+  ): Promise<boolean> {
     const inserted = await trx
       .insertInto('schedule_run')
       .values({ schedule_id: run.scheduleId, fire_time: run.fireTime, status: run.status, job_id: run.jobId })
@@ -128,18 +140,32 @@ export class ScheduleRepository {
     return inserted !== undefined;
   }
 
-  async advance(trx: Transaction<Database>, id: string, run: { nextRunAt: Date; lastRunAt: Date; status: RunStatus; jobId: string | null }): Promise<void> {
+  async advance(
+    trx: Transaction<Database>,
+    id: string,
+    run: { nextRunAt: Date; lastRunAt: Date; status: RunStatus; jobId: string | null },
+  ): Promise<void> {
     await trx
       .updateTable('schedule')
       // lastJobId stays the last job the schedule created when a run is skipped
-      .set({ next_run_at: run.nextRunAt, last_run_at: run.lastRunAt, last_run_status: run.status, last_job_id: run.jobId ?? sql<string | null>`last_job_id`, updated_at: new Date() })
+      .set({
+        next_run_at: run.nextRunAt,
+        last_run_at: run.lastRunAt,
+        last_run_status: run.status,
+        last_job_id: run.jobId ?? sql<string | null>`last_job_id`,
+        updated_at: new Date(),
+      })
       .where('id', '=', id)
       .execute();
   }
 
   /** The earliest next fire time of any enabled schedule, so the scheduler sleeps until then. */
   async earliestNextRun(): Promise<Date | null> {
-    const row = await this.db.selectFrom('schedule').select((eb) => eb.fn.min('next_run_at').as('next')).where('enabled', '=', true).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('schedule')
+      .select((eb) => eb.fn.min('next_run_at').as('next'))
+      .where('enabled', '=', true)
+      .executeTakeFirst();
     return (row?.next as Date | null) ?? null;
   }
 

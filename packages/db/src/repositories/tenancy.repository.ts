@@ -125,7 +125,10 @@ export class TenancyRepository {
   }
 
   /** Per-organization schedule limits; a null keeps (or returns to) the plan's default. */
-  async setScheduleLimits(organizationId: string, limits: { maxPerProject?: number | null; minIntervalSeconds?: number | null }): Promise<boolean> {
+  async setScheduleLimits(
+    organizationId: string,
+    limits: { maxPerProject?: number | null; minIntervalSeconds?: number | null },
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('organization')
       .set({

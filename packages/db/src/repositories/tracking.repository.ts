@@ -4,7 +4,15 @@ import type { Db } from '../connection';
 import type { Database, ProductSnapshotTable, TrackedTargetTable } from '../schema';
 
 /** What a reader of tracked targets gets (explicit columns: a new column is not returned by accident). */
-const trackedTargetColumns = ['asin', 'marketplace', 'latest_snapshot', 'change_count', 'last_changed_at', 'first_seen_at', 'last_seen_at'] as const;
+const trackedTargetColumns = [
+  'asin',
+  'marketplace',
+  'latest_snapshot',
+  'change_count',
+  'last_changed_at',
+  'first_seen_at',
+  'last_seen_at',
+] as const;
 const snapshotColumns = ['job_id', 'source', 'captured_at', 'snapshot', 'changes'] as const;
 
 export type TrackedTargetRow = Pick<Selectable<TrackedTargetTable>, (typeof trackedTargetColumns)[number]>;
@@ -26,7 +34,12 @@ export class TrackingRepository {
    * concurrent jobs crawling the same products never deadlock, and returns their latest
    * known snapshots (null for products never seen before).
    */
-  async lockTargets(trx: Transaction<Database>, projectId: string, marketplace: string, asins: string[]): Promise<Map<string, Record<string, unknown> | null>> {
+  async lockTargets(
+    trx: Transaction<Database>,
+    projectId: string,
+    marketplace: string,
+    asins: string[],
+  ): Promise<Map<string, Record<string, unknown> | null>> {
     const sorted = [...new Set(asins)].sort();
     if (!sorted.length) return new Map();
     await trx
@@ -47,7 +60,11 @@ export class TrackingRepository {
   }
 
   /** Stores one snapshot per product and moves each tracked target on, in two statements. */
-  async recordSnapshots(trx: Transaction<Database>, scope: { projectId: string; marketplace: string; jobId: string; source: JobType }, writes: SnapshotWrite[]): Promise<void> {
+  async recordSnapshots(
+    trx: Transaction<Database>,
+    scope: { projectId: string; marketplace: string; jobId: string; source: JobType },
+    writes: SnapshotWrite[],
+  ): Promise<void> {
     if (!writes.length) return;
     await trx
       .insertInto('product_snapshot')
@@ -75,7 +92,13 @@ export class TrackingRepository {
       where t.project_id = ${scope.projectId} and t.marketplace = ${scope.marketplace} and t.asin = v.asin`.execute(trx);
   }
 
-  async list(filter: { projectId: string; marketplace?: string; changedSince?: Date; limit: number; offset: number }): Promise<{ rows: TrackedTargetRow[]; total: number }> {
+  async list(filter: {
+    projectId: string;
+    marketplace?: string;
+    changedSince?: Date;
+    limit: number;
+    offset: number;
+  }): Promise<{ rows: TrackedTargetRow[]; total: number }> {
     let q = this.db.selectFrom('tracked_target').where('project_id', '=', filter.projectId).where('latest_snapshot', 'is not', null);
     if (filter.marketplace) q = q.where('marketplace', '=', filter.marketplace);
     if (filter.changedSince) q = q.where('last_changed_at', '>=', filter.changedSince);

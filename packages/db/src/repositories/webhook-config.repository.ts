@@ -57,52 +57,73 @@ export class WebhookConfigRepository {
     maxConfigs: number,
     options: ReplaceOptions = {},
   ): Promise<{ rows: WebhookConfigRow[] } | { unknownIds: string[] } | { tooMany: number }> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.selectFrom('project').select('id').where('id', '=', projectId).forUpdate().execute();
-      const existing = await trx
-        .selectFrom('webhook_config')
-        .select(['id', 'secret_encrypted', 'previous_secret_encrypted', 'previous_secret_expires_at'])
-        .where('project_id', '=', projectId)
-        .forUpdate()
-        .execute();
-      const current = new Map(existing.map((r) => [r.id, r]));
-      const known = new Set(current.keys());
-      const unknownIds = configs.filter((c) => c.id && !known.has(c.id)).map((c) => c.id!);
-      if (unknownIds.length) return { unknownIds };
-      const now = new Date();
-      const keep = new Set(configs.filter((c) => c.id).map((c) => c.id!));
-      const removed = [...known].filter((id) => !keep.has(id));
-      if (removed.length) {
-        await trx.deleteFrom('webhook_config').where('id', 'in', removed).execute();
-        // Their waiting deliveries will never be sent: cancelled now, not listed as pending until
-        // their next attempt comes due. An attempt in flight (leased) ends by its own outcome, and
-        // the deliverer cancels the delivery if it would be attempted again.
-        await trx
-          .updateTable('webhook_delivery')
-          .set({ status: 'cancelled', finished_at: now, locked_until: null })
-          .where('webhook_id', 'in', removed)
-          .where('status', '=', 'pending')
-          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.selectFrom('project').select('id').where('id', '=', projectId).forUpdate().execute();
+        const existing = await trx
+          .selectFrom('webhook_config')
+          .select(['id', 'secret_encrypted', 'previous_secret_encrypted', 'previous_secret_expires_at'])
+          .where('project_id', '=', projectId)
+          .forUpdate()
           .execute();
-      }
-      for (const [position, c] of configs.entries()) {
-        const values = { name: c.name, url: c.url, trigger_action: c.triggerAction, enabled: c.enabled, secret_encrypted: c.secretEncrypted, position, updated_at: now };
-        if (c.id) {
+        const current = new Map(existing.map((r) => [r.id, r]));
+        const known = new Set(current.keys());
+        const unknownIds = configs.filter((c) => c.id && !known.has(c.id)).map((c) => c.id!);
+        if (unknownIds.length) return { unknownIds };
+        const now = new Date();
+        const keep = new Set(configs.filter((c) => c.id).map((c) => c.id!));
+        const removed = [...known].filter((id) => !keep.has(id));
+        if (removed.length) {
+          await trx.deleteFrom('webhook_config').where('id', 'in', removed).execute();
+          // Their waiting deliveries will never be sent: cancelled now, not listed as pending until
+          // their next attempt comes due. An attempt in flight (leased) ends by its own outcome, and
+          // the deliverer cancels the delivery if it would be attempted again.
           await trx
-            .updateTable('webhook_config')
-            .set({ ...values, ...rotation(current.get(c.id)!, c, options.rotationGraceMs ?? 0, now), ...(c.enabled ? REENABLED : {}) })
-            .where('id', '=', c.id)
+            .updateTable('webhook_delivery')
+            .set({ status: 'cancelled', finished_at: now, locked_until: null })
+            .where('webhook_id', 'in', removed)
+            .where('status', '=', 'pending')
+            .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
             .execute();
-        } else await trx.insertInto('webhook_config').values({ id: newId('whk'), project_id: projectId, ...values }).execute();
-      }
-      const rows = await trx.selectFrom('webhook_config').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
-      // Throwing rolls the transaction back: nothing over the cap is ever committed.
-      if (rows.length > maxConfigs) throw new CapExceeded(rows.length);
-      return { rows };
-    }).catch((err: unknown) => {
-      if (err instanceof CapExceeded) return { tooMany: err.count };
-      throw err;
-    });
+        }
+        for (const [position, c] of configs.entries()) {
+          const values = {
+            name: c.name,
+            url: c.url,
+            trigger_action: c.triggerAction,
+            enabled: c.enabled,
+            secret_encrypted: c.secretEncrypted,
+            position,
+            updated_at: now,
+          };
+          if (c.id) {
+            await trx
+              .updateTable('webhook_config')
+              .set({ ...values, ...rotation(current.get(c.id)!, c, options.rotationGraceMs ?? 0, now), ...(c.enabled ? REENABLED : {}) })
+              .where('id', '=', c.id)
+              .execute();
+          } else
+            await trx
+              .insertInto('webhook_config')
+              .values({ id: newId('whk'), project_id: projectId, ...values })
+              .execute();
+        }
+        const rows = await trx
+          .selectFrom('webhook_config')
+          .selectAll()
+          .where('project_id', '=', projectId)
+          .orderBy('position')
+          .orderBy('id')
+          .execute();
+        // Throwing rolls the transaction back: nothing over the cap is ever committed.
+        if (rows.length > maxConfigs) throw new CapExceeded(rows.length);
+        return { rows };
+      })
+      .catch((err: unknown) => {
+        if (err instanceof CapExceeded) return { tooMany: err.count };
+        throw err;
+      });
   }
 }
 

@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-const body = (deliveryId: string, event: { id: string; type: string }) => JSON.stringify({ deliveryId, eventId: event.id, type: event.type });
+const body = (deliveryId: string, event: { id: string; type: string }) =>
+  JSON.stringify({ deliveryId, eventId: event.id, type: event.type });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One pending delivery of a fresh job.completed event to a fresh configuration. */
@@ -35,7 +36,12 @@ async function buildDelivery() {
 }
 
 const attemptsOf = (deliveryId: string) =>
-  db.selectFrom('webhook_attempt').select(['attempt', 'success', 'status_code', 'error', 'test', 'webhook_id', 'event_type']).where('delivery_id', '=', deliveryId).orderBy('id').execute();
+  db
+    .selectFrom('webhook_attempt')
+    .select(['attempt', 'success', 'status_code', 'error', 'test', 'webhook_id', 'event_type'])
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('id')
+    .execute();
 
 describe('dispatchEvents', () => {
   it('turns each event into one delivery per enabled configuration subscribed to its type, once', async () => {
@@ -54,7 +60,15 @@ describe('dispatchEvents', () => {
 
     expect(events).toBe(2);
     expect(deliveries).toHaveLength(3);
-    const rows = await db.selectFrom('webhook_delivery').selectAll().where('id', 'in', deliveries.map((d) => d.id)).execute();
+    const rows = await db
+      .selectFrom('webhook_delivery')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        deliveries.map((d) => d.id),
+      )
+      .execute();
     const pairs = rows.map((r) => [r.event_id, r.webhook_id, r.event_type, r.project_id]).sort();
     expect(pairs).toEqual(
       [
@@ -76,15 +90,22 @@ describe('dispatchEvents', () => {
     const owner = await buildProject(db);
     const event = await buildEvent(db, owner.projectId, { type: 'schedule.triggered' });
     expect(await repo.dispatchEvents(100, body)).toEqual({ events: 1, deliveries: [] });
-    expect((await db.selectFrom('event').select('dispatched_at').where('id', '=', event.id).executeTakeFirstOrThrow()).dispatched_at).not.toBeNull();
+    expect(
+      (await db.selectFrom('event').select('dispatched_at').where('id', '=', event.id).executeTakeFirstOrThrow()).dispatched_at,
+    ).not.toBeNull();
   });
 });
 
 const BIG = 10_000;
 /** Claims everything due and keeps this test's deliveries. */
-const claimMine = async (ids: string[], leaseMs = 60_000, cap = 1_000) => (await repo.claimDue(BIG, leaseMs, cap)).filter((c) => ids.includes(c.id));
+const claimMine = async (ids: string[], leaseMs = 60_000, cap = 1_000) =>
+  (await repo.claimDue(BIG, leaseMs, cap)).filter((c) => ids.includes(c.id));
 
-const outcome = (claim: Pick<ClaimedDelivery, 'id' | 'webhook_id' | 'project_id' | 'event_type'>, number: number, fields: Partial<AttemptOutcome> = {}): AttemptOutcome => ({
+const outcome = (
+  claim: Pick<ClaimedDelivery, 'id' | 'webhook_id' | 'project_id' | 'event_type'>,
+  number: number,
+  fields: Partial<AttemptOutcome> = {},
+): AttemptOutcome => ({
   deliveryId: claim.id,
   webhookId: claim.webhook_id,
   projectId: claim.project_id,
@@ -153,7 +174,10 @@ describe('claimDue', () => {
     expect(first.filter((c) => c.webhook_id === live.id)).toHaveLength(2);
     expect(await claimMine(ids, 60_000, 2)).toEqual([]); // both endpoints at their cap
     const doneLive = first.filter((c) => c.webhook_id === live.id);
-    await repo.recordAttempts(doneLive.map((c) => outcome(c, 1, { success: true, statusCode: 204, error: null })), FIVE_DAYS);
+    await repo.recordAttempts(
+      doneLive.map((c) => outcome(c, 1, { success: true, statusCode: 204, error: null })),
+      FIVE_DAYS,
+    );
     const next = await claimMine(ids, 60_000, 2);
     expect(next.map((c) => c.webhook_id)).toEqual([live.id, live.id]); // the dead endpoint's slots are still held
   });
@@ -164,10 +188,20 @@ describe('claimDue', () => {
     expect(await claimMine([row.id])).toEqual([expect.objectContaining({ id: row.id, url: null, enabled: null, secret_encrypted: null })]);
 
     const rotating = await buildDelivery();
-    await db.updateTable('webhook_config').set({ previous_secret_encrypted: 'enc:old', previous_secret_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', rotating.config.id).execute();
-    expect(await claimMine([rotating.row.id])).toEqual([expect.objectContaining({ secret_encrypted: 'enc:secret', previous_secret_encrypted: 'enc:old' })]);
+    await db
+      .updateTable('webhook_config')
+      .set({ previous_secret_encrypted: 'enc:old', previous_secret_expires_at: new Date(Date.now() + 60_000) })
+      .where('id', '=', rotating.config.id)
+      .execute();
+    expect(await claimMine([rotating.row.id])).toEqual([
+      expect.objectContaining({ secret_encrypted: 'enc:secret', previous_secret_encrypted: 'enc:old' }),
+    ]);
     const expired = await buildDelivery();
-    await db.updateTable('webhook_config').set({ previous_secret_encrypted: 'enc:old', previous_secret_expires_at: new Date(Date.now() - 1) }).where('id', '=', expired.config.id).execute();
+    await db
+      .updateTable('webhook_config')
+      .set({ previous_secret_encrypted: 'enc:old', previous_secret_expires_at: new Date(Date.now() - 1) })
+      .where('id', '=', expired.config.id)
+      .execute();
     expect(await claimMine([expired.row.id])).toEqual([expect.objectContaining({ previous_secret_encrypted: null })]);
   });
 });
@@ -180,8 +214,14 @@ describe('recordAttempts', () => {
     const after = (await repo.findById(row.id))!;
     expect(after).toMatchObject({ status: 'delivered', attempts: 1, locked_until: null });
     expect(after.finished_at).not.toBeNull();
-    expect(await attemptsOf(row.id)).toEqual([{ attempt: 1, success: true, status_code: 204, error: null, test: false, webhook_id: row.webhook_id, event_type: 'job.completed' }]);
-    const [logged] = await db.selectFrom('webhook_attempt').select(['response_body', 'manual', 'duration_ms']).where('delivery_id', '=', row.id).execute();
+    expect(await attemptsOf(row.id)).toEqual([
+      { attempt: 1, success: true, status_code: 204, error: null, test: false, webhook_id: row.webhook_id, event_type: 'job.completed' },
+    ]);
+    const [logged] = await db
+      .selectFrom('webhook_attempt')
+      .select(['response_body', 'manual', 'duration_ms'])
+      .where('delivery_id', '=', row.id)
+      .execute();
     expect(logged).toEqual({ response_body: 'ok', manual: false, duration_ms: 13 });
     expect(await claimMine([row.id])).toEqual([]); // nothing left to send
   });
@@ -204,7 +244,10 @@ describe('recordAttempts', () => {
     for (let n = 1; n <= 5; n++) {
       const [claim] = await claimMine([row.id]);
       expect(claim).toMatchObject({ attempts: n - 1 });
-      await repo.recordAttempts([outcome(claim!, n, n === 5 ? { final: true, statusCode: null, error: 'ECONNREFUSED' } : { nextAttemptAt: new Date() })], FIVE_DAYS);
+      await repo.recordAttempts(
+        [outcome(claim!, n, n === 5 ? { final: true, statusCode: null, error: 'ECONNREFUSED' } : { nextAttemptAt: new Date() })],
+        FIVE_DAYS,
+      );
     }
     const after = (await repo.findById(row.id))!;
     expect(after).toMatchObject({ status: 'failed', attempts: 5, locked_until: null });
@@ -218,7 +261,10 @@ describe('recordAttempts', () => {
     await sleep(300);
     const [fast] = await claimMine([row.id]);
     await repo.recordAttempts([outcome(fast!, 1, { success: true, statusCode: 204, error: null })], FIVE_DAYS);
-    await repo.recordAttempts([outcome(slow!, 1, { statusCode: null, error: 'timeout', nextAttemptAt: new Date(Date.now() + 30_000) })], FIVE_DAYS);
+    await repo.recordAttempts(
+      [outcome(slow!, 1, { statusCode: null, error: 'timeout', nextAttemptAt: new Date(Date.now() + 30_000) })],
+      FIVE_DAYS,
+    );
     await repo.recordAttempts([outcome(slow!, 1, { statusCode: null, error: 'timeout', final: true })], FIVE_DAYS);
     expect(await repo.findById(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
     expect((await attemptsOf(row.id)).map((a) => a.success)).toEqual([true, false, false]);
@@ -226,7 +272,12 @@ describe('recordAttempts', () => {
 
   it('marks an endpoint failing since its first failure, heals it on a success, and disables it once failing too long', async () => {
     const { config, row } = await buildDelivery();
-    const health = () => db.selectFrom('webhook_config').select(['enabled', 'failing_since', 'disabled_at', 'disabled_reason']).where('id', '=', config.id).executeTakeFirstOrThrow();
+    const health = () =>
+      db
+        .selectFrom('webhook_config')
+        .select(['enabled', 'failing_since', 'disabled_at', 'disabled_reason'])
+        .where('id', '=', config.id)
+        .executeTakeFirstOrThrow();
     let [claim] = await claimMine([row.id]);
     expect(await repo.recordAttempts([outcome(claim!, 1, { nextAttemptAt: new Date() })], FIVE_DAYS)).toEqual([]);
     const failing = await health();
@@ -243,8 +294,14 @@ describe('recordAttempts', () => {
     await db.updateTable('webhook_config').set({ failing_since: sixDaysAgo }).where('id', '=', other.config.id).execute();
     const [c] = await claimMine([other.row.id]);
     const disabled = await repo.recordAttempts([outcome(c!, 1, { nextAttemptAt: new Date() })], FIVE_DAYS);
-    expect(disabled).toEqual([{ id: other.config.id, project_id: other.owner.projectId, url: other.config.url, failing_since: sixDaysAgo }]);
-    const after = await db.selectFrom('webhook_config').select(['enabled', 'disabled_at', 'disabled_reason']).where('id', '=', other.config.id).executeTakeFirstOrThrow();
+    expect(disabled).toEqual([
+      { id: other.config.id, project_id: other.owner.projectId, url: other.config.url, failing_since: sixDaysAgo },
+    ]);
+    const after = await db
+      .selectFrom('webhook_config')
+      .select(['enabled', 'disabled_at', 'disabled_reason'])
+      .where('id', '=', other.config.id)
+      .executeTakeFirstOrThrow();
     expect(after.enabled).toBe(false);
     expect(after.disabled_at).not.toBeNull();
     expect(after.disabled_reason).toMatch(/^every delivery attempt failed since \d{4}-/);

@@ -75,7 +75,10 @@ export class WebhookDeliveryRepository {
    * configuration), in one transaction with marking the events dispatched. SKIP LOCKED lets
    * several webhook services dispatch at once without taking the same events.
    */
-  async dispatchEvents(limit: number, buildBody: (deliveryId: string, event: { id: string; type: string; created_at: Date; project_id: string; data: unknown }) => string) {
+  async dispatchEvents(
+    limit: number,
+    buildBody: (deliveryId: string, event: { id: string; type: string; created_at: Date; project_id: string; data: unknown }) => string,
+  ) {
     return this.db.transaction().execute(async (trx) => {
       const events = await trx
         .selectFrom('event')
@@ -99,7 +102,14 @@ export class WebhookDeliveryRepository {
           .filter((c) => c.project_id === event.project_id && c.trigger_action === event.type)
           .map((c) => {
             const id = newId('dlv');
-            return { id, event_id: event.id, webhook_id: c.id, project_id: event.project_id, event_type: event.type, body: buildBody(id, event) };
+            return {
+              id,
+              event_id: event.id,
+              webhook_id: c.id,
+              project_id: event.project_id,
+              event_type: event.type,
+              body: buildBody(id, event),
+            };
           }),
       );
       const inserted: { id: string; webhookId: string }[] = [];
@@ -116,7 +126,11 @@ export class WebhookDeliveryRepository {
       await trx
         .updateTable('event')
         .set({ dispatched_at: new Date() })
-        .where('id', 'in', events.map((e) => e.id))
+        .where(
+          'id',
+          'in',
+          events.map((e) => e.id),
+        )
         .execute();
       return { events: events.length, deliveries: inserted };
     });
@@ -226,7 +240,11 @@ export class WebhookDeliveryRepository {
       await this.db
         .updateTable('webhook_delivery')
         .set({ status: 'failed', finished_at: new Date(), locked_until: null })
-        .where('webhook_id', 'in', rows.map((r) => r.id))
+        .where(
+          'webhook_id',
+          'in',
+          rows.map((r) => r.id),
+        )
         .where('status', '=', 'pending')
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
         .execute();
@@ -245,7 +263,11 @@ export class WebhookDeliveryRepository {
   }
 
   async markFailed(id: string): Promise<void> {
-    await this.db.updateTable('webhook_delivery').set({ status: 'failed', locked_until: null, finished_at: new Date() }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('webhook_delivery')
+      .set({ status: 'failed', locked_until: null, finished_at: new Date() })
+      .where('id', '=', id)
+      .execute();
   }
 
   async logAttempt(
@@ -283,7 +305,13 @@ export class WebhookDeliveryRepository {
   }
 
   async recentAttempts(projectId: string, limit: number): Promise<WebhookAttemptRow[]> {
-    return this.db.selectFrom('webhook_attempt').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(limit).execute();
+    return this.db
+      .selectFrom('webhook_attempt')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   async findById(id: string): Promise<WebhookDeliveryRow | undefined> {

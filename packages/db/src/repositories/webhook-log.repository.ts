@@ -59,7 +59,12 @@ export class WebhookLogRepository {
     this.limits = { maxManualAttempts: WEBHOOK_MAX_MANUAL_ATTEMPTS, cooldownMs: WEBHOOK_REARM_COOLDOWN_MS, ...limits };
   }
 
-  async listDeliveries(projectId: string, filter: DeliveryFilter, limit: number, offset: number): Promise<{ rows: DeliveryLogRow[]; total: number }> {
+  async listDeliveries(
+    projectId: string,
+    filter: DeliveryFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: DeliveryLogRow[]; total: number }> {
     let query = this.db.selectFrom('webhook_delivery').where('project_id', '=', projectId);
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.event) query = query.where('event_type', '=', filter.event);
@@ -74,7 +79,12 @@ export class WebhookLogRepository {
   }
 
   async findDelivery(projectId: string, id: string): Promise<DeliveryLogRow | undefined> {
-    return this.db.selectFrom('webhook_delivery').select(DELIVERY_COLUMNS).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('webhook_delivery')
+      .select(DELIVERY_COLUMNS)
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The last `perDelivery` attempts of each delivery, oldest first. */
@@ -133,7 +143,12 @@ export class WebhookLogRepository {
    * another is in progress (on any gateway) is refused rather than answering an empty page whose
    * `hasMore` would send its client straight back.
    */
-  async replayFailed(projectId: string, filter: DeliveryFilter & { from: Date }, limit: number, budgetPerHour: number): Promise<ReplayResult> {
+  async replayFailed(
+    projectId: string,
+    filter: DeliveryFilter & { from: Date },
+    limit: number,
+    budgetPerHour: number,
+  ): Promise<ReplayResult> {
     const { maxManualAttempts, cooldownMs } = this.limits;
     const matching = (alias: string) => sql`
       ${sql.ref(`${alias}.project_id`)} = ${projectId} and ${sql.ref(`${alias}.status`)} = 'failed' and ${sql.ref(`${alias}.created_at`)} >= ${filter.from}
@@ -144,9 +159,12 @@ export class WebhookLogRepository {
       and (${sql.ref(`${alias}.rearmed_at`)} is null or ${sql.ref(`${alias}.rearmed_at`)} <= now() - ${`${cooldownMs} milliseconds`}::interval)
       and exists (select 1 from webhook_config c where c.id = ${sql.ref(`${alias}.webhook_id`)} and c.enabled)`;
     const anyLeft = async (trx: Transaction<Database>) =>
-      (await sql<{ more: boolean }>`select exists (select 1 from webhook_delivery r where ${matching('r')}) as more`.execute(trx)).rows[0]!.more;
+      (await sql<{ more: boolean }>`select exists (select 1 from webhook_delivery r where ${matching('r')}) as more`.execute(trx)).rows[0]!
+        .more;
     return this.db.transaction().execute(async (trx): Promise<ReplayResult> => {
-      const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${WEBHOOK_REPLAY_LOCK_KEY}, hashtext(${projectId})) as locked`.execute(trx);
+      const lock = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_xact_lock(${WEBHOOK_REPLAY_LOCK_KEY}, hashtext(${projectId})) as locked`.execute(trx);
       if (!lock.rows[0]!.locked) return { refused: 'busy' };
       await sql`delete from webhook_replay where project_id = ${projectId} and created_at < now() - interval '1 hour'`.execute(trx);
       const spent = await sql<{ used: number; retry_after: number | null }>`

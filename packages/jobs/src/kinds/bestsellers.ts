@@ -7,5 +7,9 @@ import type { TrackingKind } from './types';
  */
 export const bestsellers: TrackingKind = {
   snapshots: null,
-  compare: { fields: 'card', snapshot: (item) => snapshotOf('card', item), position: (item) => ({ list: String(item.target ?? ''), position: item.rank }) },
+  compare: {
+    fields: 'card',
+    snapshot: (item) => snapshotOf('card', item),
+    position: (item) => ({ list: String(item.target ?? ''), position: item.rank }),
+  },
 };

@@ -22,7 +22,10 @@ function offerSnapshots(items: Item[]): Map<string, ProductSnapshotData> {
   for (const [asin, offers] of offersByAsin) {
     const buyBox = offers.find((o) => o.isBuyBox === true);
     const buyBoxPrice = money(buyBox?.price);
-    const newPrices = offers.filter((o) => isNewCondition(typeof o.condition === 'string' ? o.condition : null)).map((o) => money(o.price)).filter((p) => num(p?.amount) !== null);
+    const newPrices = offers
+      .filter((o) => isNewCondition(typeof o.condition === 'string' ? o.condition : null))
+      .map((o) => money(o.price))
+      .filter((p) => num(p?.amount) !== null);
     const currency = buyBoxPrice?.currency ?? newPrices[0]?.currency ?? null;
     const amounts = newPrices.filter((p) => p!.currency === currency).map((p) => p!.amount!);
     const snapshot: ProductSnapshotData = {

@@ -8,5 +8,9 @@ import type { TrackingKind } from './types';
  */
 export const search: TrackingKind = {
   snapshots: (items) => firstPerAsin(items, (item) => snapshotOf('card', item)),
-  compare: { fields: 'card', snapshot: (item) => snapshotOf('card', item), position: (item) => ({ list: String(item.keyword ?? ''), position: item.position }) },
+  compare: {
+    fields: 'card',
+    snapshot: (item) => snapshotOf('card', item),
+    position: (item) => ({ list: String(item.keyword ?? ''), position: item.position }),
+  },
 };

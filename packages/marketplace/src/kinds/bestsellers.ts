@@ -22,22 +22,20 @@ export const bestsellers: MarketplaceKind<{ page: BestsellersPage | null }> = {
     if (!page) return { error: 'the page is not a best-seller list' };
     const cards = page.items.map((item): BestsellerResultItem => ({ target: input.target, category: page.category, ...item }));
     // Ranked products the page lists only in its data (rendered on scroll): kept, with the card fields null.
-    const lazy = page.lazyItems.map(
-      (l): BestsellerResultItem => ({
-        target: input.target,
-        category: page.category,
-        rank: l.rank,
-        asin: l.asin,
-        title: null,
-        url: `${origin}/dp/${l.asin}`,
-        image: null,
-        price: null,
-        rating: null,
-        reviewsCount: null,
-        missingFields: LAZY_MISSING,
-        parserVersion: PARSER_VERSION,
-      }),
-    );
+    const lazy = page.lazyItems.map((l): BestsellerResultItem => ({
+      target: input.target,
+      category: page.category,
+      rank: l.rank,
+      asin: l.asin,
+      title: null,
+      url: `${origin}/dp/${l.asin}`,
+      image: null,
+      price: null,
+      rating: null,
+      reviewsCount: null,
+      missingFields: LAZY_MISSING,
+      parserVersion: PARSER_VERSION,
+    }));
     const items = [...cards, ...lazy].sort((a, b) => a.rank - b.rank);
     if (!items.length) return { error: 'the best-seller list has no items' };
     return { items, hasNextPage: false, noResults: false };

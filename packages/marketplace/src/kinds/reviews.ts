@@ -16,9 +16,16 @@ export const reviews: MarketplaceKind<{ page: ReviewsPage | null }> = {
   items(input, { page }) {
     const wanted = asinOfTarget(input.target);
     if (!page || !wanted) return { error: 'the page is not a review page' };
-    if (page.product.asin && page.product.asin !== wanted) return { error: `the page shows reviews of ${page.product.asin}, not ${wanted}` };
+    if (page.product.asin && page.product.asin !== wanted)
+      return { error: `the page shows reviews of ${page.product.asin}, not ${wanted}` };
     const pageNo = input.page ?? 1;
-    const items = page.reviews.map((review): ReviewResultItem => ({ target: input.target, asin: wanted, page: pageNo, ...review, product: page.product }));
+    const items = page.reviews.map((review): ReviewResultItem => ({
+      target: input.target,
+      asin: wanted,
+      page: pageNo,
+      ...review,
+      product: page.product,
+    }));
     return { items, hasNextPage: page.hasNextPage, noResults: items.length === 0 };
   },
   noResultsMessage: 'the product has no reviews on the marketplace',

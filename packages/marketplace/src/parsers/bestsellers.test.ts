@@ -125,7 +125,13 @@ d('parseBestsellersPage: amazon.in Books, late-2023 grid (ASIN only in the eleme
 
   it('card titles are the product title, not the author line below it', () => {
     const items = parse(file).items;
-    expect(items[3]).toMatchObject({ asin: '1847941834', title: 'Atomic Habits', price: { amount: 474, currency: 'INR' }, rating: 4.6, reviewsCount: 84651 });
+    expect(items[3]).toMatchObject({
+      asin: '1847941834',
+      title: 'Atomic Habits',
+      price: { amount: 474, currency: 'INR' },
+      rating: 4.6,
+      reviewsCount: 84651,
+    });
   });
 });
 

@@ -40,11 +40,23 @@ const isProductLink = (n: DomNode): boolean => n.name === 'a' && /\/(?:dp|gp\/pr
 
 function cardAsin(card: Card): string | null {
   const candidates: (() => string | null | undefined)[] = [
-    () => attr(card.node, 'data-asin') ?? attr(firstOf(card.els, (n) => attr(n, 'data-asin') !== undefined), 'data-asin'),
+    () =>
+      attr(card.node, 'data-asin') ??
+      attr(
+        firstOf(card.els, (n) => attr(n, 'data-asin') !== undefined),
+        'data-asin',
+      ),
     // 2023 grid: the faceout's element id is the ASIN (no data-asin anywhere on the card).
-    () => attr(firstOf(card.els, (n) => ASIN_RE.test(attr(n, 'id') ?? '')), 'id'),
+    () =>
+      attr(
+        firstOf(card.els, (n) => ASIN_RE.test(attr(n, 'id') ?? '')),
+        'id',
+      ),
     () => {
-      const meta = attr(firstOf(card.els, (n) => attr(n, 'data-p13n-asin-metadata') !== undefined), 'data-p13n-asin-metadata');
+      const meta = attr(
+        firstOf(card.els, (n) => attr(n, 'data-p13n-asin-metadata') !== undefined),
+        'data-p13n-asin-metadata',
+      );
       if (!meta) return null;
       try {
         const parsed: unknown = JSON.parse(meta);
@@ -92,7 +104,14 @@ function cardTitle(card: Card): string | null {
     const t = nodeText(firstOf(inner, (n) => classContains(n, 'line-clamp')) ?? link);
     if (t) return t;
   }
-  return clean(attr(firstOf(card.els, (n) => n.name === 'img' && !!attr(n, 'alt')), 'alt')) || null;
+  return (
+    clean(
+      attr(
+        firstOf(card.els, (n) => n.name === 'img' && !!attr(n, 'alt')),
+        'alt',
+      ),
+    ) || null
+  );
 }
 
 function cardImage(card: Card, origin: string): string | null {
@@ -122,7 +141,10 @@ function cardPrice(doc: Doc, card: Card, marketplace: string): Money | null {
 const COUNT_RE = /^[\d.,\s\u00a0]+$/;
 
 function cardRating(card: Card): { rating: number | null; reviewsCount: number | null } {
-  const star = firstOf(card.els, (n) => hasClass(n, 'a-icon-star') || hasClass(n, 'a-icon-star-small') || (n.name === 'i' && classContains(n, 'a-star')));
+  const star = firstOf(
+    card.els,
+    (n) => hasClass(n, 'a-icon-star') || hasClass(n, 'a-icon-star-small') || (n.name === 'i' && classContains(n, 'a-star')),
+  );
   if (!star) return { rating: null, reviewsCount: null };
   const link = ancestorOf(star, (n) => n.name === 'a', card.node);
   // 2024+: "4.4 out of 5 stars, 272,461 ratings" on the link; older: title="4.7 out of 5 stars".
@@ -134,7 +156,9 @@ function cardRating(card: Card): { rating: number | null; reviewsCount: number |
   // The count sits next to the stars: a span in the same link, or the following link to the reviews.
   const row = ancestorOf(star, (n) => hasClass(n, 'a-icon-row') || hasClass(n, 'a-row'), card.node);
   for (const n of row ? elementsUnder(row) : []) {
-    const candidate = (n.name === 'a' && /product-reviews|customerReviews/.test(attr(n, 'href') ?? '')) || (n.name === 'span' && hasClass(n, 'a-size-small'));
+    const candidate =
+      (n.name === 'a' && /product-reviews|customerReviews/.test(attr(n, 'href') ?? '')) ||
+      (n.name === 'span' && hasClass(n, 'a-size-small'));
     if (!candidate) continue;
     const t = clean(elementsUnder(n).some((e) => e === star) ? nodeText(n).replace(nodeText(alt), '') : nodeText(n));
     if (COUNT_RE.test(t)) return { rating, reviewsCount: parseCount(t) };

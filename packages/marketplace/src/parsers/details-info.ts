@@ -32,7 +32,8 @@ const STORE_PATTERNS: RegExp[] = [
 const BRAND_LABEL_RE = /^(?:brand|marke|marca|marque|marchio|merk|marka|varumärke|ブランド|العلامة التجارية)\s*[:：]\s*(.+)$/i;
 
 /** Specification keys that name the brand. */
-const BRAND_KEY_RE = /^(?:brand|brand name|marke|markenname|marca|marque|marchio|merk|marka|varumärke|ブランド|ブランド名|العلامة التجارية)$/i;
+const BRAND_KEY_RE =
+  /^(?:brand|brand name|marke|markenname|marca|marque|marchio|merk|marka|varumärke|ブランド|ブランド名|العلامة التجارية)$/i;
 
 function brandFromByline(doc: Doc): string | null {
   const byline = doc.q('#bylineInfo').first();
@@ -95,7 +96,10 @@ export function extractSeller(doc: Doc): { name: string; id: string | null } | n
   for (let i = 0; i < rows.length; i++) {
     const row = rows.eq(i);
     const label = row.attr('tabular-attribute-name') ?? '';
-    if (inBuyBox(row) && /sold by|vendido por|vendu par|verkäufer|verkauf|venduto da|verkoper|säljs av|sprzedawca|satıcı|販売元|البائع/i.test(label)) {
+    if (
+      inBuyBox(row) &&
+      /sold by|vendido por|vendu par|verkäufer|verkauf|venduto da|verkoper|säljs av|sprzedawca|satıcı|販売元|البائع/i.test(label)
+    ) {
       const v = textOf(row);
       if (v) return { name: v, id: sellerIdFromHref(row.find('a').attr('href')) };
     }
@@ -104,7 +108,16 @@ export function extractSeller(doc: Doc): { name: string; id: string | null } | n
     const block = firstInBuyBox(doc.byId(id));
     const m = block ? SOLD_BY_RE.exec(textOf(block)) : null;
     // "Sold by X and Fulfilled by Amazon." -> X
-    if (m) return { name: clean(m[1]!.replace(/\s+(?:and|y|et|und|e|en|och)\s+(?:fulfilled|gestionado|expédié|versand|spedito|verzonden|enviado|skickas).*$/i, '')), id: null };
+    if (m)
+      return {
+        name: clean(
+          m[1]!.replace(
+            /\s+(?:and|y|et|und|e|en|och)\s+(?:fulfilled|gestionado|expédié|versand|spedito|verzonden|enviado|skickas).*$/i,
+            '',
+          ),
+        ),
+        id: null,
+      };
   }
   return null;
 }
@@ -113,15 +126,15 @@ export function extractSeller(doc: Doc): { name: string; id: string | null } | n
 
 export function extractCategories(doc: Doc): string[] {
   const out: string[] = [];
-  doc.q('#wayfinding-breadcrumbs_feature_div li:not(.a-breadcrumb-divider), #wayfinding-breadcrumbs_container li:not(.a-breadcrumb-divider)').each(
-    (_, li) => {
+  doc
+    .q('#wayfinding-breadcrumbs_feature_div li:not(.a-breadcrumb-divider), #wayfinding-breadcrumbs_container li:not(.a-breadcrumb-divider)')
+    .each((_, li) => {
       const a = doc.$(li).find('a').first();
       // "‹ Back to results" is a link back to the search, not a category.
       if (a.attr('id') === 'breadcrumb-back-link') return;
       const t = textOf(a.length ? a : doc.$(li));
       if (t && t !== '›' && t !== '‹') out.push(t);
-    },
-  );
+    });
   return out;
 }
 
@@ -131,8 +144,7 @@ const RANK_LABEL_RE =
   /best ?sellers? rank|bestseller-rang|amazon bestseller|classement des meilleures ventes|clasificación en los más vendidos|ranking dos mais vendidos|classificação dos produtos mais vendidos|classificação nos mais vendidos|posizione nella classifica|bestsellerrang|bästsäljarrang|ranking bestsellerów|en çok satanlar sıralaması|売れ筋ランキング|تصنيف الأفضل مبيعاً|تصنيف الأكثر مبيع/i;
 
 /** "#1,448 in Books", "Nº 10 em X", "nº2,417 en X", "n°9 dans X", "Nr. 12.345 in X", "98 em X". */
-const RANK_LINE_RE =
-  /^(?:#|n[º°o]\.?|nr\.?|no\.?|núm\.?|n\.)?\s*(\d[\d.,\s\u00a0]*)\s+(?:in|en|em|dans|in der|nel|su|w|i|op)\s+(.+)$/i;
+const RANK_LINE_RE = /^(?:#|n[º°o]\.?|nr\.?|no\.?|núm\.?|n\.)?\s*(\d[\d.,\s\u00a0]*)\s+(?:in|en|em|dans|in der|nel|su|w|i|op)\s+(.+)$/i;
 /** Japanese: "- 1,234位家電＆カメラ" (2019+) or "本 - 12,345位" (older). */
 const RANK_LINE_JA_RE = /^[-‐–]?\s*(\d[\d,]*)\s*位\s*(.+)$/;
 const RANK_LINE_JA_OLD_RE = /^(.+?)\s*[-‐–]\s*(\d[\d,]*)\s*位/;
@@ -213,20 +225,23 @@ function addSpec(specs: Record<string, string>, key: string, value: string): voi
 export function extractSpecifications(doc: Doc): Record<string, string> {
   const specs: Record<string, string> = {};
   // Tables: technical details, additional information, product overview (2019-2026).
-  doc.q(
-    '#productOverview_feature_div tr, #poExpander tr, #prodDetails tr, [id^="productDetails_"] tr, #technicalSpecifications_section_1 tr, #tech tr',
-  ).each((_, tr) => {
-    const row = doc.$(tr);
-    const cells = row.children('th, td');
-    // Rows wrapping nested tables are layout ("glance icons"), not key/value pairs.
-    if (cells.length < 2 || row.find('table, .a-icon-star, #acrPopover, .zg_hrsr').length) return;
-    // Truncated overview values keep the full text in .a-truncate-full (the cut copy repeats it).
-    const full = cells.eq(1).find('.a-truncate-full').first();
-    addSpec(specs, textOf(cells.eq(0)), textOf(full.length ? full : cells.eq(1)));
-  });
+  doc
+    .q(
+      '#productOverview_feature_div tr, #poExpander tr, #prodDetails tr, [id^="productDetails_"] tr, #technicalSpecifications_section_1 tr, #tech tr',
+    )
+    .each((_, tr) => {
+      const row = doc.$(tr);
+      const cells = row.children('th, td');
+      // Rows wrapping nested tables are layout ("glance icons"), not key/value pairs.
+      if (cells.length < 2 || row.find('table, .a-icon-star, #acrPopover, .zg_hrsr').length) return;
+      // Truncated overview values keep the full text in .a-truncate-full (the cut copy repeats it).
+      const full = cells.eq(1).find('.a-truncate-full').first();
+      addSpec(specs, textOf(cells.eq(0)), textOf(full.length ? full : cells.eq(1)));
+    });
   // Detail bullets: "Key ‏ : ‎ Value" (2020+) and "<b>Key:</b> Value" (2015-2019).
-  doc.q('#detailBullets_feature_div li, #detailBulletsWrapper_feature_div > ul li, #detail-bullets .content li, #detail_bullets_id li').each(
-    (_, li) => {
+  doc
+    .q('#detailBullets_feature_div li, #detailBulletsWrapper_feature_div > ul li, #detail-bullets .content li, #detail_bullets_id li')
+    .each((_, li) => {
       const item = doc.$(li);
       // Rank and review bullets are parsed elsewhere; their nested lists hold more bold labels.
       if (item.find('.a-icon-star, #acrPopover, .zg_hrsr, ul').length || item.closest('#SalesRank, .zg_hrsr').length) return;
@@ -236,8 +251,7 @@ export function extractSpecifications(doc: Doc): Record<string, string> {
       const full = textOf(item);
       const value = full.startsWith(key) ? full.slice(key.length) : full.replace(key, '');
       addSpec(specs, key.replace(/\s*[:：]\s*$/, ''), value.replace(/^\s*[:：]\s*/, ''));
-    },
-  );
+    });
   return specs;
 }
 

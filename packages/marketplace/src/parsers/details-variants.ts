@@ -22,14 +22,11 @@ function variantsFromScripts(html: string): Variant[] {
     findJson(html, '"dimensionValuesDisplayData" :', isNonEmptyRecord, 4) ??
     findJson(html, '"dimensionValuesDisplayData":', isNonEmptyRecord, 4);
   if (!values) return [];
-  const keys =
-    findJson(html, '"dimensions" :', isNonEmptyStringArray, 4) ?? findJson(html, '"dimensions":', isNonEmptyStringArray, 4);
+  const keys = findJson(html, '"dimensions" :', isNonEmptyStringArray, 4) ?? findJson(html, '"dimensions":', isNonEmptyStringArray, 4);
   const labels =
-    findJson(html, '"variationDisplayLabels" :', isNonEmptyRecord, 4) ??
-    findJson(html, '"variationDisplayLabels":', isNonEmptyRecord, 4);
+    findJson(html, '"variationDisplayLabels" :', isNonEmptyRecord, 4) ?? findJson(html, '"variationDisplayLabels":', isNonEmptyRecord, 4);
   const display =
-    findJson(html, '"dimensionsDisplay" :', isNonEmptyStringArray, 4) ??
-    findJson(html, '"dimensionsDisplay":', isNonEmptyStringArray, 4);
+    findJson(html, '"dimensionsDisplay" :', isNonEmptyStringArray, 4) ?? findJson(html, '"dimensionsDisplay":', isNonEmptyStringArray, 4);
   const names = (n: number): string[] => {
     const out: string[] = [];
     for (let i = 0; i < n; i++) {

@@ -470,17 +470,23 @@ d('parseDetailsPage: secondary fields', () => {
   });
 
   // No badge is not a "no". These pages show none in the buy box and no eligibility flag.
-  it.each(['details-US-B01GAWQSFW.html', 'details-US-B073WRF565.html', 'details-UK-1849757097.html', 'details-US-B0DR8G428S.html'])('isPrime is null (not observed) on %s', (file) => {
-    expect(parse(file).isPrime).toBeNull();
-  });
+  it.each(['details-US-B01GAWQSFW.html', 'details-US-B073WRF565.html', 'details-UK-1849757097.html', 'details-US-B0DR8G428S.html'])(
+    'isPrime is null (not observed) on %s',
+    (file) => {
+      expect(parse(file).isPrime).toBeNull();
+    },
+  );
 });
 
 describe('isPrime from what the page says', () => {
   const page = (buyBox: string) =>
-    parseDetailsPage(`<html><body><input type="hidden" id="ASIN" value="B0TEST0001"><span id="productTitle">Lamp</span><div id="buybox">${buyBox}</div></body></html>`, {
-      marketplace: 'US',
-      origin: 'https://www.amazon.com',
-    })!.isPrime;
+    parseDetailsPage(
+      `<html><body><input type="hidden" id="ASIN" value="B0TEST0001"><span id="productTitle">Lamp</span><div id="buybox">${buyBox}</div></body></html>`,
+      {
+        marketplace: 'US',
+        origin: 'https://www.amazon.com',
+      },
+    )!.isPrime;
 
   it('true from a buy-box badge or the eligibility flag, false only when the page says so, else null', () => {
     expect(page('<i class="a-icon a-icon-prime"></i>')).toBe(true);
@@ -494,7 +500,12 @@ describe('isPrime from what the page says', () => {
 
 describe('parseDetailsPage without a product', () => {
   it('returns null when there is neither ASIN nor title', () => {
-    expect(parseDetailsPage('<html><head><title>Amazon.com</title></head><body><p>Hi</p></body></html>', { marketplace: 'US', origin: 'https://www.amazon.com' })).toBeNull();
+    expect(
+      parseDetailsPage('<html><head><title>Amazon.com</title></head><body><p>Hi</p></body></html>', {
+        marketplace: 'US',
+        origin: 'https://www.amazon.com',
+      }),
+    ).toBeNull();
     expect(parseDetailsPage('', { marketplace: 'US', origin: 'https://www.amazon.com' })).toBeNull();
   });
 

@@ -4,7 +4,15 @@
  */
 import { Doc } from './dom';
 import { classifyAvailability } from './availability';
-import { extractBestSellersRank, extractBrand, extractCategories, extractDescription, extractFeatures, extractSeller, extractSpecifications } from './details-info';
+import {
+  extractBestSellersRank,
+  extractBrand,
+  extractCategories,
+  extractDescription,
+  extractFeatures,
+  extractSeller,
+  extractSpecifications,
+} from './details-info';
 import { extractImages } from './details-media';
 import { extractPrices } from './details-price';
 import { extractVariants } from './details-variants';
@@ -86,7 +94,11 @@ function extractAvailability(doc: Doc): { status: AvailabilityStatus; text: stri
     const block = blocks.eq(i);
     // The first coloured span is the primary message; the rest is an explanation
     // ("We don't know when or if this item will be back in stock.").
-    const primary = block.find('.primary-availability-message, span.a-color-success, span.a-color-price, span.a-color-state, span.a-color-error, span.a-size-medium').first();
+    const primary = block
+      .find(
+        '.primary-availability-message, span.a-color-success, span.a-color-price, span.a-color-state, span.a-color-error, span.a-size-medium',
+      )
+      .first();
     const text = textOf(primary) || linesOf(block)[0] || '';
     if (!text) continue;
     const status = classifyAvailability(text);

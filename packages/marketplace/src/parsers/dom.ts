@@ -28,7 +28,11 @@ export class Doc {
         else this.ids.set(id, [node]);
       }
       const kids = node.children;
-      if (kids) for (let i = kids.length - 1; i >= 0; i--) { const kid = kids[i]!; if (kid.type === 'tag' || kid.type === 'script' || kid.type === 'style' || kid.type === 'root') stack.push(kid); }
+      if (kids)
+        for (let i = kids.length - 1; i >= 0; i--) {
+          const kid = kids[i]!;
+          if (kid.type === 'tag' || kid.type === 'script' || kid.type === 'style' || kid.type === 'root') stack.push(kid);
+        }
     }
   }
 

@@ -8,9 +8,34 @@
 import type { Money } from './types';
 
 const MARKETPLACE_CURRENCY: Record<string, string> = {
-  US: 'USD', UK: 'GBP', GB: 'GBP', DE: 'EUR', FR: 'EUR', IT: 'EUR', ES: 'EUR', NL: 'EUR', BE: 'EUR', IE: 'EUR',
-  AT: 'EUR', CA: 'CAD', MX: 'MXN', BR: 'BRL', JP: 'JPY', IN: 'INR', AU: 'AUD', SE: 'SEK', PL: 'PLN',
-  TR: 'TRY', AE: 'AED', SA: 'SAR', SG: 'SGD', EG: 'EGP', CN: 'CNY', ZA: 'ZAR', CH: 'CHF', NZ: 'NZD',
+  US: 'USD',
+  UK: 'GBP',
+  GB: 'GBP',
+  DE: 'EUR',
+  FR: 'EUR',
+  IT: 'EUR',
+  ES: 'EUR',
+  NL: 'EUR',
+  BE: 'EUR',
+  IE: 'EUR',
+  AT: 'EUR',
+  CA: 'CAD',
+  MX: 'MXN',
+  BR: 'BRL',
+  JP: 'JPY',
+  IN: 'INR',
+  AU: 'AUD',
+  SE: 'SEK',
+  PL: 'PLN',
+  TR: 'TRY',
+  AE: 'AED',
+  SA: 'SAR',
+  SG: 'SGD',
+  EG: 'EGP',
+  CN: 'CNY',
+  ZA: 'ZAR',
+  CH: 'CHF',
+  NZ: 'NZD',
 };
 
 /** Default ISO 4217 currency of a marketplace code ('US', 'UK', 'DE', ...); 'USD' when unknown. */
@@ -64,7 +89,19 @@ export function detectCurrency(text: string, marketplace: string): string | null
 /** Compact multipliers seen in review counts: "84.7K", "1,2 mil", "1,2 Mio.", "1.2万", "3 tys.". */
 const COMPACT_RE = /^\s?(k|K|mil|Mil|M|Mio\.?|mln\.?|tys\.?|B|万|千|L|lakh|Lakh|Cr|crore)(?![A-Za-zÀ-ÿ])/;
 const COMPACT_FACTOR: Record<string, number> = {
-  k: 1e3, mil: 1e3, tys: 1e3, 千: 1e3, M: 1e6, mio: 1e6, mln: 1e6, B: 1e9, 万: 1e4, L: 1e5, lakh: 1e5, cr: 1e7, crore: 1e7,
+  k: 1e3,
+  mil: 1e3,
+  tys: 1e3,
+  千: 1e3,
+  M: 1e6,
+  mio: 1e6,
+  mln: 1e6,
+  B: 1e9,
+  万: 1e4,
+  L: 1e5,
+  lakh: 1e5,
+  cr: 1e7,
+  crore: 1e7,
 };
 
 function compactFactor(suffix: string): number {
@@ -187,7 +224,10 @@ const RANGE_SPLIT_RE = /\s[-–—]\s|\s[-–—]|[-–—]\s/;
  */
 export function parseMoney(text: string, marketplace: string): Money | null {
   if (!text) return null;
-  const s = String(text).replace(/[\u200b-\u200f\ufeff]/g, '').replace(/[\u00a0\u202f\u2009]/g, ' ').trim();
+  const s = String(text)
+    .replace(/[\u200b-\u200f\ufeff]/g, '')
+    .replace(/[\u00a0\u202f\u2009]/g, ' ')
+    .trim();
   if (!/\d/.test(s)) return null;
   const first = s.split(RANGE_SPLIT_RE)[0]!; // split() never returns an empty array
   const amount = parseNumberText(/\d/.test(first) ? first : s, false);

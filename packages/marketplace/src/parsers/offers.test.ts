@@ -114,8 +114,16 @@ d('parseOffersPage: legacy offer listing, Digital Image Processing (page 1 of 2)
       }),
     );
     expect(offers.map((o) => o.shipsFrom)).toEqual([
-      null, 'Japan', null, 'OH, United States', 'MO, United States', 'TX, United States', 'TX, United States', null,
-      'NJ, United States', 'NJ, United States',
+      null,
+      'Japan',
+      null,
+      'OH, United States',
+      'MO, United States',
+      'TX, United States',
+      'TX, United States',
+      null,
+      'NJ, United States',
+      'NJ, United States',
     ]);
     expect(offers.map((o) => o.price?.amount ?? null)).toEqual([197.32, 323.95, null, 189.74, 231.25, 320, 320, 320.23, 485.28, 711.66]);
   });
@@ -132,7 +140,14 @@ d('parseOffersPage: legacy offer listing, History of Psychology (all FBA, single
     expect(page.offers).toHaveLength(8);
     expect(page.offers.every((o) => o.fulfilledByAmazon === true && o.isBuyBox === null)).toBe(true);
     expect(page.offers.map((o) => o.condition)).toEqual([
-      'Used - Acceptable', 'Used - Good', 'Rental', 'Used - Good', 'Used - Good', 'Used - Very Good', 'Used - Acceptable', 'Used - Good',
+      'Used - Acceptable',
+      'Used - Good',
+      'Rental',
+      'Used - Good',
+      'Used - Good',
+      'Used - Very Good',
+      'Used - Acceptable',
+      'Used - Good',
     ]);
   });
 
@@ -316,7 +331,10 @@ describe('parseOffersPage: All Offers Display layout (2021+)', () => {
   });
 
   it('a pinned block without a price ("No featured offers available") is not an offer', () => {
-    const html = aodPage({ total: 2, endShown: true }).replace(/<div id="aod-pinned-offer" class[\s\S]*?<\/form>\n <\/div>/, '<div id="aod-pinned-offer" class="a-section"><span>Keine empfohlenen Angebote verfügbar</span></div>');
+    const html = aodPage({ total: 2, endShown: true }).replace(
+      /<div id="aod-pinned-offer" class[\s\S]*?<\/form>\n <\/div>/,
+      '<div id="aod-pinned-offer" class="a-section"><span>Keine empfohlenen Angebote verfügbar</span></div>',
+    );
     const page = parseOffersPage(html, DE)!;
     expect(page.offers.map((o) => [o.position, o.isBuyBox, o.seller?.name])).toEqual([
       [1, false, 'Werkzeug-Profi'],

@@ -24,8 +24,15 @@ import { PARSER_VERSION, type Money, type OfferItem, type OffersPage, type PageC
 const AMAZON_RETAIL_NAME_RE = /^amazon(?:\.[a-z]{2,3}){0,2}(?:\s+(?:services|eu|us|export|retail)\b.*)?$/i;
 /** Merchant ids of Amazon's retail offers (US, UK, DE, FR, IT, ES, CA, JP, BR). */
 const AMAZON_RETAIL_IDS = new Set([
-  'ATVPDKIKX0DER', 'A3P5ROKL5A1OLE', 'A3JWKAKR8XB7XF', 'A1X6FK5RDHNB96', 'A11IL2PNWYJU7H', 'A1AT7YVPFBWXBL',
-  'A3DWYIK6Y9EEQB', 'AN1VRQENFRJN5', 'A1ZZFT5FULY4LN',
+  'ATVPDKIKX0DER',
+  'A3P5ROKL5A1OLE',
+  'A3JWKAKR8XB7XF',
+  'A1X6FK5RDHNB96',
+  'A11IL2PNWYJU7H',
+  'A1AT7YVPFBWXBL',
+  'A3DWYIK6Y9EEQB',
+  'AN1VRQENFRJN5',
+  'A1ZZFT5FULY4LN',
 ]);
 
 const FREE_RE = /\bfree\b|gratis|gratuit|gratuita|gratuito|grátis|kostenlos|kostenfrei|ücretsiz|bezpłatn|darmow|無料|مجان/i;
@@ -66,13 +73,26 @@ function readSeller(nameEl: DomNode | null, offer: Block): { seller: Seller | nu
   if (!nameEl) return { seller: null, href: undefined };
   const inner = elementsUnder(nameEl);
   const link = nameEl.name === 'a' && isRealLink(nameEl) ? nameEl : firstOf(inner, isRealLink);
-  const name = nodeText(link) || clean(attr(firstOf(inner, (n) => n.name === 'img' && !!attr(n, 'alt')), 'alt')) || nodeText(nameEl);
+  const name =
+    nodeText(link) ||
+    clean(
+      attr(
+        firstOf(inner, (n) => n.name === 'img' && !!attr(n, 'alt')),
+        'alt',
+      ),
+    ) ||
+    nodeText(nameEl);
   if (!name) return { seller: null, href: undefined };
   const href = attr(link, 'href');
   let id = sellerIdFromHref(href);
   if (!id && AMAZON_RETAIL_NAME_RE.test(name)) {
     // Amazon's logo has no link; its shipping/returns policy links name the merchant.
-    id = sellerIdFromHref(attr(firstOf(offer.els, (n) => n.name === 'a' && (attr(n, 'href') ?? '').includes('seller=')), 'href'));
+    id = sellerIdFromHref(
+      attr(
+        firstOf(offer.els, (n) => n.name === 'a' && (attr(n, 'href') ?? '').includes('seller=')),
+        'href',
+      ),
+    );
   }
   return { seller: { name, id }, href };
 }
@@ -82,7 +102,12 @@ function freeShipping(price: Money | null, marketplace: string): Money {
   return { amount: 0, currency: price?.currency ?? currencyForMarketplace(marketplace) };
 }
 
-function fulfilled(seller: Seller | null, explicitBadge: boolean, sellerHref: string | undefined, shipsFrom: string | null): boolean | null {
+function fulfilled(
+  seller: Seller | null,
+  explicitBadge: boolean,
+  sellerHref: string | undefined,
+  shipsFrom: string | null,
+): boolean | null {
   if (explicitBadge || isAmazonRetail(seller)) return true;
   const flag = /[?&]isAmazonFulfilled=([01])/.exec(sellerHref ?? '');
   if (flag) return flag[1] === '1';
@@ -140,7 +165,17 @@ function legacyDelivery(doc: Doc, row: Block): { shipsFrom: string | null; deliv
   if (!deliveryText) {
     // Older rows put the availability sentence directly in p.olpAvailability.
     const availability = firstOf(els, (n) => hasClass(n, 'olpAvailability'));
-    if (availability) deliveryText = clean(doc.$(availability as never).clone().children('ul').remove().end().text()) || null;
+    if (availability)
+      deliveryText =
+        clean(
+          doc
+            .$(availability as never)
+            .clone()
+            .children('ul')
+            .remove()
+            .end()
+            .text(),
+        ) || null;
   }
   return { shipsFrom, deliveryText };
 }
@@ -181,7 +216,9 @@ function labelledValue(node: DomNode | null): DomNode | null {
 }
 
 function aodPrice(doc: Doc, offer: Block, marketplace: string): Money | null {
-  const scopes = offer.els.filter((n) => (attr(n, 'id') ?? '').startsWith('aod-price') || attr(n, 'id') === 'aod-offer-price' || hasClass(n, 'aod-offer-price'));
+  const scopes = offer.els.filter(
+    (n) => (attr(n, 'id') ?? '').startsWith('aod-price') || attr(n, 'id') === 'aod-offer-price' || hasClass(n, 'aod-offer-price'),
+  );
   const pool = scopes.length ? scopes.flatMap((n) => elementsUnder(n)) : offer.els;
   for (const n of pool) {
     if (!hasClass(n, 'a-price') || hasClass(n, 'a-text-price') || attr(n, 'data-a-strike') === 'true') continue;
@@ -199,9 +236,18 @@ function aodShipping(doc: Doc, offer: Block, price: Money | null, marketplace: s
     const m = parseMoney(raw, marketplace);
     return m && m.amount === 0 ? freeShipping(price, marketplace) : m;
   }
-  const text = nodeText(firstOf(offer.els, (n) => hasClass(n, 'aod-ship-charge') || (attr(n, 'id') ?? '').startsWith('aod-offer-shipping')));
+  const text = nodeText(
+    firstOf(offer.els, (n) => hasClass(n, 'aod-ship-charge') || (attr(n, 'id') ?? '').startsWith('aod-offer-shipping')),
+  );
   if (!text) return surchargeShipping(offer, marketplace);
-  if (/\d/.test(text)) return moneyOf(doc, firstOf(offer.els, (n) => hasClass(n, 'aod-ship-charge')), marketplace) ?? parseMoney(text, marketplace);
+  if (/\d/.test(text))
+    return (
+      moneyOf(
+        doc,
+        firstOf(offer.els, (n) => hasClass(n, 'aod-ship-charge')),
+        marketplace,
+      ) ?? parseMoney(text, marketplace)
+    );
   return FREE_RE.test(text) ? freeShipping(price, marketplace) : null;
 }
 
@@ -219,10 +265,14 @@ function surchargeShipping(offer: Block, marketplace: string): Money | null {
 }
 
 function aodDelivery(doc: Doc, offer: Block): string | null {
-  const block = firstOf(
-    offer.els,
-    (n) => attr(n, 'id') === 'mir-layout-DELIVERY_BLOCK' || (attr(n, 'id') ?? '').startsWith('delivery-block') || hasClass(n, 'aod-delivery-promise'),
-  ) ?? firstOf(offer.els, (n) => attr(n, 'data-csa-c-delivery-time') !== undefined);
+  const block =
+    firstOf(
+      offer.els,
+      (n) =>
+        attr(n, 'id') === 'mir-layout-DELIVERY_BLOCK' ||
+        (attr(n, 'id') ?? '').startsWith('delivery-block') ||
+        hasClass(n, 'aod-delivery-promise'),
+    ) ?? firstOf(offer.els, (n) => attr(n, 'data-csa-c-delivery-time') !== undefined);
   // Hidden parts ("... More" expanders) are not shown to a shopper.
   const shown = block ? doc.$(block as never).clone() : null;
   shown?.find('.aok-hidden').remove();

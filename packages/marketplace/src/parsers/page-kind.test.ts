@@ -55,14 +55,17 @@ d('detectPageKind on fixture pages', () => {
     expect(files.sort()).toEqual(Object.keys(expected).sort());
   });
 
-  it.each(['signin-IN-B0CZXXSC3C.html', 'signin-US-1.html'])('%s is a sign-in wall whatever page was asked for, and yields no product or results', (file) => {
-    const html = read(file);
-    for (const expected of ['details', 'search', 'offers', 'reviews', 'bestsellers'] as ContentKind[]) {
-      expect(interstitialKind(html, expected)).toBe('signin');
-    }
-    expect(parseDetailsPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toBeNull();
-    expect(parseSearchPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toEqual([]);
-  });
+  it.each(['signin-IN-B0CZXXSC3C.html', 'signin-US-1.html'])(
+    '%s is a sign-in wall whatever page was asked for, and yields no product or results',
+    (file) => {
+      const html = read(file);
+      for (const expected of ['details', 'search', 'offers', 'reviews', 'bestsellers'] as ContentKind[]) {
+        expect(interstitialKind(html, expected)).toBe('signin');
+      }
+      expect(parseDetailsPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toBeNull();
+      expect(parseSearchPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toEqual([]);
+    },
+  );
 
   it('the captcha page yields no product and no results', () => {
     const html = read('captcha-1.html');
@@ -72,8 +75,7 @@ d('detectPageKind on fixture pages', () => {
 });
 
 describe('detectPageKind on synthetic interstitials', () => {
-  const wrap = (head: string, body: string): string =>
-    `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+  const wrap = (head: string, body: string): string => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 
   it.each([
     ['robot check title', wrap('<title dir="ltr">Robot Check</title>', '<p>x</p>')],
@@ -101,14 +103,20 @@ describe('detectPageKind on synthetic interstitials', () => {
 
   it('a product page opened on its offers panel (rendered AOD offers) is an offers page; the empty AOD shell is not', () => {
     const product = '<span id="productTitle">Thing</span><input type="hidden" id="ASIN" name="ASIN" value="B000000001">';
-    expect(detectPageKind(wrap('<title>x</title>', `${product}<div id="all-offers-display"><div id="aod-background"></div></div>`))).toBe('details');
-    expect(detectPageKind(wrap('<title>x</title>', `${product}<div id="all-offers-display"><div id="aod-pinned-offer"></div></div>`))).toBe('offers');
+    expect(detectPageKind(wrap('<title>x</title>', `${product}<div id="all-offers-display"><div id="aod-background"></div></div>`))).toBe(
+      'details',
+    );
+    expect(detectPageKind(wrap('<title>x</title>', `${product}<div id="all-offers-display"><div id="aod-pinned-offer"></div></div>`))).toBe(
+      'offers',
+    );
   });
 
   it('classifies minimal detail and search markup', () => {
     expect(detectPageKind(wrap('<title>x</title>', '<span id="productTitle">Thing</span>'))).toBe('details');
     expect(
-      detectPageKind(wrap('<title>x</title>', '<div data-component-type="s-search-result" class="s-result-item" data-asin="B000000001"></div>')),
+      detectPageKind(
+        wrap('<title>x</title>', '<div data-component-type="s-search-result" class="s-result-item" data-asin="B000000001"></div>'),
+      ),
     ).toBe('search');
     expect(detectPageKind(wrap('<title>Page Not Found</title>', '<p>Sorry</p>'))).toBe('unknown');
     expect(detectPageKind('')).toBe('unknown');
@@ -142,9 +150,39 @@ function signInPage(opts: { lang: string; title: string; heading: string; label:
 
 describe('detectPageKind on sign-in walls', () => {
   it.each([
-    ['amazon.com "Sign in"', signInPage({ lang: 'en-us', title: 'Amazon Sign-In', heading: 'Sign in', label: 'Email or mobile phone number', emailId: 'ap_email', action: 'https://www.amazon.com/ap/signin' })],
-    ['amazon.de "Anmelden"', signInPage({ lang: 'de-de', title: 'Amazon Anmelden', heading: 'Anmelden', label: 'E-Mail-Adresse oder Mobiltelefonnummer', emailId: 'ap_email', action: 'https://www.amazon.de/ap/signin' })],
-    ['2024+ claim form (#ap_email_login)', signInPage({ lang: 'fr-fr', title: 'Amazon Connexion', heading: 'Identifiez-vous', label: 'Adresse e-mail ou numéro de téléphone portable', emailId: 'ap_email_login', action: '/ax/claim/validate/ref=ap_signin' })],
+    [
+      'amazon.com "Sign in"',
+      signInPage({
+        lang: 'en-us',
+        title: 'Amazon Sign-In',
+        heading: 'Sign in',
+        label: 'Email or mobile phone number',
+        emailId: 'ap_email',
+        action: 'https://www.amazon.com/ap/signin',
+      }),
+    ],
+    [
+      'amazon.de "Anmelden"',
+      signInPage({
+        lang: 'de-de',
+        title: 'Amazon Anmelden',
+        heading: 'Anmelden',
+        label: 'E-Mail-Adresse oder Mobiltelefonnummer',
+        emailId: 'ap_email',
+        action: 'https://www.amazon.de/ap/signin',
+      }),
+    ],
+    [
+      '2024+ claim form (#ap_email_login)',
+      signInPage({
+        lang: 'fr-fr',
+        title: 'Amazon Connexion',
+        heading: 'Identifiez-vous',
+        label: 'Adresse e-mail ou numéro de téléphone portable',
+        emailId: 'ap_email_login',
+        action: '/ax/claim/validate/ref=ap_signin',
+      }),
+    ],
   ])('%s -> signin', (_name, html) => {
     expect(detectPageKind(html)).toBe('signin');
   });
@@ -160,16 +198,33 @@ describe('interstitialKind', () => {
   const wrap = (head: string, body: string): string => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
   const samples: [string, string][] = [
     ['robot check', wrap('<title>Robot Check</title>', '<p>x</p>')],
-    ['captcha form in site chrome', wrap('<title>Amazon.de</title>', '<span id="productTitle">x</span><form action="/errors/validateCaptcha"></form>')],
+    [
+      'captcha form in site chrome',
+      wrap('<title>Amazon.de</title>', '<span id="productTitle">x</span><form action="/errors/validateCaptcha"></form>'),
+    ],
     ['localized captcha text', wrap('<title>Amazon.fr</title>', '<h4>Saisissez les caractères que vous voyez ci-dessous</h4>')],
-    ['sign-in form', signInPage({ lang: 'en-us', title: 'Amazon Sign-In', heading: 'Sign in', label: 'Email', emailId: 'ap_email', action: '/ap/signin' })],
-    ['sign-in form on a captcha page', wrap('<title>Amazon</title>', '<form name="signIn"></form><form action="/errors/validateCaptcha"></form>')],
-    ['product page with a sign-in link', wrap('<title>x</title>', '<span id="productTitle">x</span><a href="/ap/signin">sign in</a><form name="signIn"></form>')],
+    [
+      'sign-in form',
+      signInPage({ lang: 'en-us', title: 'Amazon Sign-In', heading: 'Sign in', label: 'Email', emailId: 'ap_email', action: '/ap/signin' }),
+    ],
+    [
+      'sign-in form on a captcha page',
+      wrap('<title>Amazon</title>', '<form name="signIn"></form><form action="/errors/validateCaptcha"></form>'),
+    ],
+    [
+      'product page with a sign-in link',
+      wrap('<title>x</title>', '<span id="productTitle">x</span><a href="/ap/signin">sign in</a><form name="signIn"></form>'),
+    ],
     ['offers panel', wrap('<title>x</title>', '<div id="aod-offer-list"></div>')],
     ['unknown page', wrap('<title>Page Not Found</title>', '<p>Sorry</p>')],
     ['empty', ''],
   ];
-  const fixtures: [string, string][] = hasFixtures ? fs.readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => [f, read(f)]) : [];
+  const fixtures: [string, string][] = hasFixtures
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.html'))
+        .map((f) => [f, read(f)])
+    : [];
 
   // what the parse step relies on: whatever kind it expects, the answer is detectPageKind's
   it.each([...samples, ...fixtures])('%s: detectPageKind when it is an interstitial, else null, for every expected kind', (_name, html) => {

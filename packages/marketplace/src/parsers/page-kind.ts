@@ -168,7 +168,11 @@ export function detectPageKind(html: string): PageKind {
   // Each probe is a full scan of a 1-2 MB string when it misses, so the cheapest decisive ones go first.
   const isSearch = CONTENT_PROBES.search(html);
   // Offer rows win over product markup: a product page opened on its offers panel (/dp/ASIN?aod=1) is an offers page.
-  const kind: PageKind | null = isSearch ? 'search' : CONTENT_PROBES.details(html) && !hasAodOffers(html) ? 'details' : (LISTING_KINDS.find((k) => CONTENT_PROBES[k](html)) ?? null);
+  const kind: PageKind | null = isSearch
+    ? 'search'
+    : CONTENT_PROBES.details(html) && !hasAodOffers(html)
+      ? 'details'
+      : (LISTING_KINDS.find((k) => CONTENT_PROBES[k](html)) ?? null);
   // A real page can still be a captcha wrapped in site chrome: the captcha form wins.
   if (kind) return isWrappedCaptcha(html) ? 'captcha' : kind;
   return markerlessKind(html);

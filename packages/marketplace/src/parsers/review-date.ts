@@ -10,18 +10,95 @@
  */
 
 const MONTH_NAMES: Record<number, string[]> = {
-  1: ['january', 'jan', 'januar', 'janvier', 'janv', 'gennaio', 'enero', 'janeiro', 'januari', 'stycznia', 'styczen', 'ocak', 'يناير', 'جانفي', 'كانون الثاني'],
-  2: ['february', 'feb', 'februar', 'fevrier', 'fevr', 'febbraio', 'febrero', 'fevereiro', 'februari', 'lutego', 'luty', 'subat', 'فبراير', 'فيفري', 'شباط'],
+  1: [
+    'january',
+    'jan',
+    'januar',
+    'janvier',
+    'janv',
+    'gennaio',
+    'enero',
+    'janeiro',
+    'januari',
+    'stycznia',
+    'styczen',
+    'ocak',
+    'يناير',
+    'جانفي',
+    'كانون الثاني',
+  ],
+  2: [
+    'february',
+    'feb',
+    'februar',
+    'fevrier',
+    'fevr',
+    'febbraio',
+    'febrero',
+    'fevereiro',
+    'februari',
+    'lutego',
+    'luty',
+    'subat',
+    'فبراير',
+    'فيفري',
+    'شباط',
+  ],
   3: ['march', 'mar', 'marz', 'maerz', 'mars', 'marzo', 'marco', 'maart', 'marca', 'marzec', 'mart', 'مارس', 'آذار'],
   4: ['april', 'apr', 'avril', 'avr', 'aprile', 'abril', 'kwietnia', 'kwiecien', 'nisan', 'أبريل', 'ابريل', 'أفريل', 'نيسان'],
   5: ['may', 'mai', 'maggio', 'mayo', 'maio', 'mei', 'maj', 'maja', 'mayis', 'مايو', 'ماي', 'أيار'],
   6: ['june', 'jun', 'juni', 'juin', 'giugno', 'junio', 'junho', 'czerwca', 'czerwiec', 'haziran', 'يونيو', 'جوان', 'حزيران'],
   7: ['july', 'jul', 'juli', 'juillet', 'juil', 'luglio', 'julio', 'julho', 'lipca', 'lipiec', 'temmuz', 'يوليو', 'جويلية', 'تموز'],
   8: ['august', 'aug', 'aout', 'agosto', 'augustus', 'augusti', 'sierpnia', 'sierpien', 'agustos', 'أغسطس', 'اغسطس', 'أوت', 'آب'],
-  9: ['september', 'sep', 'sept', 'septembre', 'settembre', 'septiembre', 'setiembre', 'setembro', 'wrzesnia', 'wrzesien', 'eylul', 'سبتمبر', 'سپتمبر', 'أيلول'],
-  10: ['october', 'oct', 'oktober', 'okt', 'octobre', 'ottobre', 'octubre', 'outubro', 'pazdziernika', 'pazdziernik', 'ekim', 'أكتوبر', 'اكتوبر', 'تشرين الأول'],
+  9: [
+    'september',
+    'sep',
+    'sept',
+    'septembre',
+    'settembre',
+    'septiembre',
+    'setiembre',
+    'setembro',
+    'wrzesnia',
+    'wrzesien',
+    'eylul',
+    'سبتمبر',
+    'سپتمبر',
+    'أيلول',
+  ],
+  10: [
+    'october',
+    'oct',
+    'oktober',
+    'okt',
+    'octobre',
+    'ottobre',
+    'octubre',
+    'outubro',
+    'pazdziernika',
+    'pazdziernik',
+    'ekim',
+    'أكتوبر',
+    'اكتوبر',
+    'تشرين الأول',
+  ],
   11: ['november', 'nov', 'novembre', 'noviembre', 'novembro', 'listopada', 'listopad', 'kasim', 'نوفمبر', 'تشرين الثاني'],
-  12: ['december', 'dec', 'dezember', 'dez', 'decembre', 'dicembre', 'diciembre', 'dezembro', 'grudnia', 'grudzien', 'aralik', 'ديسمبر', 'دجنبر', 'كانون الأول'],
+  12: [
+    'december',
+    'dec',
+    'dezember',
+    'dez',
+    'decembre',
+    'dicembre',
+    'diciembre',
+    'dezembro',
+    'grudnia',
+    'grudzien',
+    'aralik',
+    'ديسمبر',
+    'دجنبر',
+    'كانون الأول',
+  ],
 };
 
 /** Arabic-Indic, Persian and full-width digits as ASCII digits (amazon.ae/.sa/.eg, amazon.co.jp). */
@@ -36,7 +113,14 @@ export function asciiDigits(s: string): string {
 
 /** Lowercase, no diacritics, Turkish dotless i and Polish ł folded, ASCII digits. */
 function fold(s: string): string {
-  return asciiDigits(s.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ı/g, 'i').replace(/ł/g, 'l'));
+  return asciiDigits(
+    s
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/ı/g, 'i')
+      .replace(/ł/g, 'l'),
+  );
 }
 
 /** Single-word month names by folded spelling; multi-word (Levantine Arabic) names kept apart. */
@@ -132,7 +216,11 @@ function countryBefore(prefix: string): string | null {
   const lead = LEADING_PHRASE.exec(s);
   if (!lead) return null; // a bare connector ("am") or an unknown phrase: no country named
   // Some locales add the country's flag emoji ("Deutschland 🇩🇪").
-  s = s.slice(lead[0].length).replace(LEADING_ARTICLE, '').replace(/[\u{1F1E6}-\u{1F1FF}]/gu, '').trim();
+  s = s
+    .slice(lead[0].length)
+    .replace(LEADING_ARTICLE, '')
+    .replace(/[\u{1F1E6}-\u{1F1FF}]/gu, '')
+    .trim();
   return s || null;
 }
 
@@ -148,7 +236,10 @@ export interface ReviewDate {
 }
 
 export function parseReviewDate(text: string | null | undefined): ReviewDate {
-  const raw = (text ?? '').replace(/[\u200b-\u200f\u202a-\u202e\u2060\ufeff]/g, '').replace(/[\s\u00a0]+/g, ' ').trim();
+  const raw = (text ?? '')
+    .replace(/[\u200b-\u200f\u202a-\u202e\u2060\ufeff]/g, '')
+    .replace(/[\s\u00a0]+/g, ' ')
+    .trim();
   if (!raw) return { date: null, country: null };
   // Dates are found on the folded text; the country is cut from the raw text at the same place.
   const folded = fold(raw);

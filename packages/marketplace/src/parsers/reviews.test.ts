@@ -33,7 +33,10 @@ function parse(file: string): ReviewsPage {
 }
 
 /** A review with its body checked by start and end (bodies run to thousands of characters). */
-function expectReview(actual: ReviewItem | undefined, expected: Omit<ReviewItem, 'body' | 'parserVersion'> & { bodyStart: string | null; bodyEnd?: string }): void {
+function expectReview(
+  actual: ReviewItem | undefined,
+  expected: Omit<ReviewItem, 'body' | 'parserVersion'> & { bodyStart: string | null; bodyEnd?: string },
+): void {
   const { bodyStart, bodyEnd, ...fields } = expected;
   expect(actual).toBeDefined();
   const { body, parserVersion, ...rest } = actual!;
@@ -107,7 +110,9 @@ d('parseReviewsPage: amazon.com monitor, Jan 2024 (variant filter active)', () =
 
   it('line breaks of a body are kept as newlines', () => {
     const body = parse(file).reviews.find((r) => r.id === 'R2GC64A0LT2I1')!.body!;
-    expect(body.startsWith('tl;dr - The "DP/HDMI 3-Yr Warranty" version (C27F390FHN) only has VGA and HDMI, not DisplayPort.\n')).toBe(true);
+    expect(body.startsWith('tl;dr - The "DP/HDMI 3-Yr Warranty" version (C27F390FHN) only has VGA and HDMI, not DisplayPort.\n')).toBe(
+      true,
+    );
   });
 });
 
@@ -118,7 +123,7 @@ d('parseReviewsPage: amazon.it Kindle Paperwhite, 2019 layout', () => {
     const page = parse(file);
     expect(page.product).toEqual({
       asin: 'B07747FR44',
-      title: "Kindle Paperwhite, resistente all'acqua, schermo ad alta risoluzione da 6\", 8 GB, include offerte speciali",
+      title: 'Kindle Paperwhite, resistente all\'acqua, schermo ad alta risoluzione da 6", 8 GB, include offerte speciali',
       rating: 4.7,
       ratingsCount: 2345,
       histogram: { fiveStar: 79, fourStar: 14, threeStar: 4, twoStar: 1, oneStar: 2 },
@@ -159,7 +164,16 @@ d('parseReviewsPage: amazon.it Kindle Paperwhite, 2019 layout', () => {
     });
     expect(reviews.map((r) => r.helpfulVotes)).toEqual([921, 669, 215, 162, 139, 117, 51, 47, 35, 24]);
     expect(reviews.map((r) => r.date)).toEqual([
-      '2018-11-14', '2018-11-12', '2018-11-23', '2018-11-23', '2018-11-20', '2018-11-24', '2019-04-14', '2018-12-04', '2018-11-13', '2018-12-02',
+      '2018-11-14',
+      '2018-11-12',
+      '2018-11-23',
+      '2018-11-23',
+      '2018-11-20',
+      '2018-11-24',
+      '2019-04-14',
+      '2018-12-04',
+      '2018-11-13',
+      '2018-12-02',
     ]);
   });
 });
@@ -216,10 +230,28 @@ d('parseReviewsPage: amazon.co.uk pool, page 10 (reviews from other countries)',
       missingFields: ['body'],
     });
     expect(reviews.map((r) => r.country)).toEqual([
-      'Italy', 'Spain', 'Canada', 'Italy', 'France', 'Spain', 'Germany', 'United States', 'United States', 'United States',
+      'Italy',
+      'Spain',
+      'Canada',
+      'Italy',
+      'France',
+      'Spain',
+      'Germany',
+      'United States',
+      'United States',
+      'United States',
     ]);
     expect(reviews.map((r) => r.date)).toEqual([
-      '2022-07-16', '2023-07-05', '2022-07-03', '2022-07-21', '2022-06-06', '2022-05-21', '2021-06-20', '2022-08-17', '2022-07-24', '2023-01-16',
+      '2022-07-16',
+      '2023-07-05',
+      '2022-07-03',
+      '2022-07-21',
+      '2022-06-06',
+      '2022-05-21',
+      '2021-06-20',
+      '2022-08-17',
+      '2022-07-24',
+      '2023-01-16',
     ]);
     expect(reviews.map((r) => r.helpfulVotes)).toEqual([18, 0, 0, 2, 0, 38, 0, 0, 0, 0]);
     expectReview(reviews[9], {
@@ -353,7 +385,9 @@ describe('parseReviewsPage: sign-in wall and other pages', () => {
   it('pages that are not review pages yield null', () => {
     expect(parseReviewsPage('', CTX.US!)).toBeNull();
     expect(parseReviewsPage('<html><body><p>Page not found</p></body></html>', CTX.US!)).toBeNull();
-    expect(parseReviewsPage('<html><body><form action="/errors/validateCaptcha"><input id="captchacharacters"></form></body></html>', CTX.US!)).toBeNull();
+    expect(
+      parseReviewsPage('<html><body><form action="/errors/validateCaptcha"><input id="captchacharacters"></form></body></html>', CTX.US!),
+    ).toBeNull();
   });
 
   it('a product without reviews yields its summary and no reviews', () => {

@@ -69,7 +69,10 @@ function reviewId(block: ReviewBlock): string | null {
   const link = (part: string) => firstOf(block.els, (n) => n.name === 'a' && (n.attribs?.href ?? '').includes(part))?.attribs?.href ?? '';
   const candidates = [
     block.node.attribs?.id,
-    firstOf(block.els, (n) => (n.attribs?.id ?? '').startsWith('customer_review'))?.attribs?.id?.replace(/^customer_review(?:_foreign)?-/, ''),
+    firstOf(block.els, (n) => (n.attribs?.id ?? '').startsWith('customer_review'))?.attribs?.id?.replace(
+      /^customer_review(?:_foreign)?-/,
+      '',
+    ),
     /reviewId=([A-Z0-9]+)/.exec(link('reviewId='))?.[1],
     /\/customer-reviews\/([A-Z0-9]+)/.exec(link('/customer-reviews/'))?.[1],
   ];
@@ -192,7 +195,10 @@ function histogram(doc: Doc, hooks: Map<string, DomNode[]>): RatingHistogram | n
   histogramRows(doc, hooks).forEach((row, i) => {
     const text = asciiDigits(nodeText(row));
     const els = elementsUnder(row);
-    const label = row.attribs?.['aria-label'] ?? firstOf(els, (n) => !!n.attribs?.['aria-label'] || (n.name === 'a' && !!n.attribs?.title))?.attribs ?? null;
+    const label =
+      row.attribs?.['aria-label'] ??
+      firstOf(els, (n) => !!n.attribs?.['aria-label'] || (n.name === 'a' && !!n.attribs?.title))?.attribs ??
+      null;
     const labelText = typeof label === 'string' ? label : (label?.['aria-label'] ?? label?.title ?? '');
     const percentMatch = PERCENT_TEXT_RE.exec(text) ?? PERCENT_LABEL_RE.exec(labelText);
     const meter = firstOf(els, (n) => n.attribs?.['aria-valuenow'] !== undefined)?.attribs?.['aria-valuenow'];
@@ -252,7 +258,8 @@ function hasNextPage(doc: Doc, hooks: Map<string, DomNode[]>): boolean {
   const bar = firstHook(hooks, 'pagination-bar') ?? (doc.byId('cm_cr-pagination_bar')[0] as DomNode | undefined) ?? null;
   if (bar) {
     const last = elementsUnder(bar).filter((n) => n.name === 'li' && hasClass(n, 'a-last'));
-    if (last.length) return last.some((li) => !hasClass(li, 'a-disabled') && elementsUnder(li).some((n) => n.name === 'a' && !!n.attribs?.href));
+    if (last.length)
+      return last.some((li) => !hasClass(li, 'a-disabled') && elementsUnder(li).some((n) => n.name === 'a' && !!n.attribs?.href));
   }
   return hasNextPageLink(doc.$);
 }
@@ -270,7 +277,13 @@ export function parseReviewsPage(html: string, _ctx: PageContext): ReviewsPage |
   const hooks = hookIndex(doc.$.root()[0] as DomNode);
   const reviewNodes = hooks.get('review') ?? [];
   // No review list and no rating summary: not a reviews page.
-  if (!reviewNodes.length && !hooks.has('average-star-rating') && !doc.byId('cm_cr-review_list').length && !doc.byId('histogramTable').length) return null;
+  if (
+    !reviewNodes.length &&
+    !hooks.has('average-star-rating') &&
+    !doc.byId('cm_cr-review_list').length &&
+    !doc.byId('histogramTable').length
+  )
+    return null;
   const reviews: ReviewItem[] = [];
   const seen = new Set<string>();
   for (const node of reviewNodes) {

@@ -31,13 +31,24 @@ const NEXT: Record<string, boolean> = {
  */
 function asLastPage(html: string): string {
   return html
-    .replace(/<a\b[^>]*\bs-pagination-next\b[^>]*>([\s\S]*?)<\/a>/g, '<span class="s-pagination-item s-pagination-next s-pagination-disabled" aria-disabled="true">$1</span>')
-    .replace(/<a\s+title="[^"]*"\s+id="pagnNextLink"[\s\S]*?<\/a>/g, '<span class="pagnRA1"><span id="pagnNextString">Nächste Seite</span></span>');
+    .replace(
+      /<a\b[^>]*\bs-pagination-next\b[^>]*>([\s\S]*?)<\/a>/g,
+      '<span class="s-pagination-item s-pagination-next s-pagination-disabled" aria-disabled="true">$1</span>',
+    )
+    .replace(
+      /<a\s+title="[^"]*"\s+id="pagnNextLink"[\s\S]*?<\/a>/g,
+      '<span class="pagnRA1"><span id="pagnNextString">Nächste Seite</span></span>',
+    );
 }
 
 d('parseSearchResults on the search fixtures', () => {
   it('covers every search fixture', () => {
-    expect(fs.readdirSync(dir).filter((f) => f.startsWith('search-')).sort()).toEqual(Object.keys(NEXT).sort());
+    expect(
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.startsWith('search-'))
+        .sort(),
+    ).toEqual(Object.keys(NEXT).sort());
   });
 
   it.each(Object.entries(NEXT))('%s: hasNextPage %s, cards, not a no-results page', (file, next) => {
@@ -63,7 +74,8 @@ d('parseSearchResults on the search fixtures', () => {
   });
 });
 
-const searchBox = (keyword: string) => `<form action="/s"><input type="text" id="twotabsearchtextbox" value="${keyword}" name="field-keywords"></form>`;
+const searchBox = (keyword: string) =>
+  `<form action="/s"><input type="text" id="twotabsearchtextbox" value="${keyword}" name="field-keywords"></form>`;
 
 describe('parseSearchResults on synthetic markup', () => {
   it('a 2019+ no-results page: the messaging widget in the result list, the keyword in the search box', () => {
@@ -85,8 +97,13 @@ describe('parseSearchResults on synthetic markup', () => {
   });
 
   it('the 2019-2020 a-pagination: an enabled li.a-last link is a next page, a disabled one is not', () => {
-    const card = '<div data-component-type="s-search-result" data-asin="B0TEST0001"><h2><a href="/dp/B0TEST0001"><span>Lamp</span></a></h2></div>';
-    const page = (pagination: string) => parseSearchResults(`<html><body>${searchBox('lamp')}${card}<div data-component-type="s-pagination"><ul class="a-pagination">${pagination}</ul></div></body></html>`, US);
+    const card =
+      '<div data-component-type="s-search-result" data-asin="B0TEST0001"><h2><a href="/dp/B0TEST0001"><span>Lamp</span></a></h2></div>';
+    const page = (pagination: string) =>
+      parseSearchResults(
+        `<html><body>${searchBox('lamp')}${card}<div data-component-type="s-pagination"><ul class="a-pagination">${pagination}</ul></div></body></html>`,
+        US,
+      );
     expect(page('<li class="a-last"><a href="/s?k=lamp&amp;page=2">Next</a></li>').hasNextPage).toBe(true);
     expect(page('<li class="a-disabled a-last">Next</li>').hasNextPage).toBe(false);
     // The same list paging a carousel elsewhere on the page is not the results' pagination.

@@ -22,14 +22,21 @@ const NEXT_PAGE_LINKS = [
 ];
 
 export function hasNextResultPage($: CheerioAPI): boolean {
-  return NEXT_PAGE_LINKS.some((selector) => $(selector).filter((_, el) => !$(el).is('.s-pagination-disabled, [aria-disabled="true"]')).length > 0);
+  return NEXT_PAGE_LINKS.some(
+    (selector) => $(selector).filter((_, el) => !$(el).is('.s-pagination-disabled, [aria-disabled="true"]')).length > 0,
+  );
 }
 
 /**
  * The "no results for <keyword>" notice: the 2019+ messaging component (`s-no-results`, or an
  * `s-messaging-widget` that stands alone in the result list), or the pre-2019 `#noResultsTitle`.
  */
-const NO_RESULTS_NOTICES = ['[data-component-type="s-no-results"]', '.s-no-results', '#noResultsTitle', '[data-component-type="s-messaging-widget"]'];
+const NO_RESULTS_NOTICES = [
+  '[data-component-type="s-no-results"]',
+  '.s-no-results',
+  '#noResultsTitle',
+  '[data-component-type="s-messaging-widget"]',
+];
 
 /** The keyword the page's search box holds: a search page answering a search keeps it there. */
 const searchBoxKeyword = ($: CheerioAPI): string => clean($('#twotabsearchtextbox, input[name="field-keywords"]').first().attr('value'));

@@ -40,18 +40,54 @@ function organicPositions(sponsored: boolean[]): (number | null)[] {
 const PAGES: Record<string, { asins: string[]; sponsoredIdx: number[] }> = {
   'search-US-portable-charger.html': {
     asins: [
-      'B0FQVG4RWW', 'B0DR8G428S', 'B0CB1FW5FC', 'B0GTM5NV64', 'B0GYR6GXWN', 'B0FW34MF6F', 'B0FQJH2XSY', 'B0CXDXP8VR',
-      'B0DRVSB42V', 'B0FTZ46NF8', 'B099284SRR', 'B0CH7ZNF2W', 'B0DCNKDS5B', 'B0GQH1QHDH', 'B0D7PPG25F', 'B0CF26S341',
-      'B0D6RGPJZL', 'B0CH829X5R', 'B0FRSRFFZR', 'B0DQD35SQ4', 'B0F66PLGWG', 'B0FCKLSC8Y',
+      'B0FQVG4RWW',
+      'B0DR8G428S',
+      'B0CB1FW5FC',
+      'B0GTM5NV64',
+      'B0GYR6GXWN',
+      'B0FW34MF6F',
+      'B0FQJH2XSY',
+      'B0CXDXP8VR',
+      'B0DRVSB42V',
+      'B0FTZ46NF8',
+      'B099284SRR',
+      'B0CH7ZNF2W',
+      'B0DCNKDS5B',
+      'B0GQH1QHDH',
+      'B0D7PPG25F',
+      'B0CF26S341',
+      'B0D6RGPJZL',
+      'B0CH829X5R',
+      'B0FRSRFFZR',
+      'B0DQD35SQ4',
+      'B0F66PLGWG',
+      'B0FCKLSC8Y',
     ],
     // AdHolder cards.
     sponsoredIdx: [0, 1, 6, 11, 16, 21],
   },
   'search-DE-plastikfrei-besteck.html': {
     asins: [
-      'B07HDW5DM5', 'B076CF7YHK', 'B07D3TBJ72', 'B07JKZ676V', 'B07HDW5DM5', 'B07H51XP6M', 'B071P5R93G', 'B07HML5H91',
-      'B07F86JP9S', 'B07HMXF3Q5', 'B0788F45XM', 'B072Z85QN6', 'B01E60QGIE', 'B07D4DD6VY', 'B071P5SBYP', 'B07G796CDR',
-      'B07433L2ZR', 'B07HNCFJCM', 'B0739S5X4X', 'B07L91251Z',
+      'B07HDW5DM5',
+      'B076CF7YHK',
+      'B07D3TBJ72',
+      'B07JKZ676V',
+      'B07HDW5DM5',
+      'B07H51XP6M',
+      'B071P5R93G',
+      'B07HML5H91',
+      'B07F86JP9S',
+      'B07HMXF3Q5',
+      'B0788F45XM',
+      'B072Z85QN6',
+      'B01E60QGIE',
+      'B07D4DD6VY',
+      'B071P5SBYP',
+      'B07G796CDR',
+      'B07433L2ZR',
+      'B07HNCFJCM',
+      'B0739S5X4X',
+      'B07L91251Z',
     ],
     // Rows with the "Gesponsert" header (result_0, 1, 10, 11).
     sponsoredIdx: [0, 1, 10, 11],
@@ -59,17 +95,48 @@ const PAGES: Record<string, { asins: string[]; sponsoredIdx: number[] }> = {
   'search-DE-plastikfrei-fuer-einsteiger.html': {
     // 7 exact matches, then the "Alle N Ergebnisse" blocks whose ids restart at result_0: kept, in page order.
     asins: [
-      '3868829938', 'B07LCT8J4V', 'B07882SLQ2', '1731219210', '1731222831', '1731219296', '173121913X',
-      'B07K3Y2XMG', '3517098019', 'B075RDQWGY', 'B07JKZ676V',
-      'B07KXC2SHS', 'B01B3I7YOC', 'B00T6XDJRI', 'B07MJLTTH3',
+      '3868829938',
+      'B07LCT8J4V',
+      'B07882SLQ2',
+      '1731219210',
+      '1731222831',
+      '1731219296',
+      '173121913X',
+      'B07K3Y2XMG',
+      '3517098019',
+      'B075RDQWGY',
+      'B07JKZ676V',
+      'B07KXC2SHS',
+      'B01B3I7YOC',
+      'B00T6XDJRI',
+      'B07MJLTTH3',
     ],
     sponsoredIdx: [],
   },
   'search-DE-plastikfrei-gemuesebeutel.html': {
     asins: [
-      'B07JKXG7Y1', 'B07JDFSHDB', 'B07D187NPX', 'B07CV59MYH', 'B075RDQWGY', 'B07L54S6WZ', 'B07HMFTR6N', 'B07FYKGZZY',
-      'B07JKXG7Y1', 'B078GMX7GG', 'B07HJ9WMCY', 'B07BR9LPY1', 'B07JYS17WZ', 'B07HM4QTCY', 'B07J2XJCVJ', 'B07JYQ35KS',
-      'B07FKGLQ1M', 'B07H5JVBH3', 'B07HJ9WMCY', 'B07FRGQ4X8', 'B07HDV551J', 'B07CVXD9M9',
+      'B07JKXG7Y1',
+      'B07JDFSHDB',
+      'B07D187NPX',
+      'B07CV59MYH',
+      'B075RDQWGY',
+      'B07L54S6WZ',
+      'B07HMFTR6N',
+      'B07FYKGZZY',
+      'B07JKXG7Y1',
+      'B078GMX7GG',
+      'B07HJ9WMCY',
+      'B07BR9LPY1',
+      'B07JYS17WZ',
+      'B07HM4QTCY',
+      'B07J2XJCVJ',
+      'B07JYQ35KS',
+      'B07FKGLQ1M',
+      'B07H5JVBH3',
+      'B07HJ9WMCY',
+      'B07FRGQ4X8',
+      'B07HDV551J',
+      'B07CVXD9M9',
     ],
     sponsoredIdx: [0, 1, 10, 11, 20, 21],
   },
@@ -139,7 +206,12 @@ d('parseSearchPage: 2026 US layout cards', () => {
     expect(c.badges).toEqual(expect.arrayContaining(['Overall Pick', 'Limited time deal']));
   });
   it('cards without a list price, and large amounts', () => {
-    expect(card(F, 'B0CXDXP8VR')).toMatchObject({ price: { amount: 69.99, currency: 'USD' }, listPrice: null, rating: 4.6, reviewsCount: 9190 });
+    expect(card(F, 'B0CXDXP8VR')).toMatchObject({
+      price: { amount: 69.99, currency: 'USD' },
+      listPrice: null,
+      rating: 4.6,
+      reviewsCount: 9190,
+    });
     expect(card(F, 'B0D7PPG25F')).toMatchObject({
       price: { amount: 499, currency: 'USD' },
       listPrice: { amount: 559, currency: 'USD' },
@@ -168,7 +240,11 @@ d('parseSearchPage: pre-2019 DE layout cards', () => {
       isPrime: true,
     });
     // The same ASIN again as an organic row: its own position, not merged.
-    expect(card('search-DE-plastikfrei-besteck.html', 'B07HDW5DM5', 1)).toMatchObject({ position: 5, organicPosition: 3, isSponsored: false });
+    expect(card('search-DE-plastikfrei-besteck.html', 'B07HDW5DM5', 1)).toMatchObject({
+      position: 5,
+      organicPosition: 3,
+      isSponsored: false,
+    });
     expect(card('search-DE-plastikfrei-besteck.html', 'B076CF7YHK')).toMatchObject({ rating: 4.9, reviewsCount: 93 });
   });
   it('organic rows: price, stars, count, badges', () => {
@@ -188,7 +264,10 @@ d('parseSearchPage: pre-2019 DE layout cards', () => {
       badges: ['Bestseller'],
     });
     // "Andere Angebote" (EUR 13,90) is not the card price.
-    expect(card('search-DE-plastikfrei-besteck.html', 'B071P5R93G')).toMatchObject({ price: { amount: 14.9, currency: 'EUR' }, isPrime: false });
+    expect(card('search-DE-plastikfrei-besteck.html', 'B071P5R93G')).toMatchObject({
+      price: { amount: 14.9, currency: 'EUR' },
+      isPrime: false,
+    });
     expect(card('search-DE-plastikfrei-gemuesebeutel.html', 'B07D187NPX')).toMatchObject({
       price: { amount: 19.99, currency: 'EUR' },
       listPrice: { amount: 25.99, currency: 'EUR' },
@@ -206,7 +285,11 @@ d('parseSearchPage: pre-2019 DE layout cards', () => {
     const F = 'search-DE-plastikfrei-fuer-einsteiger.html';
     expect(card(F, 'B07LCT8J4V')).toMatchObject({ price: { amount: 2.99, currency: 'EUR' }, rating: 5, reviewsCount: 96 });
     expect(card(F, 'B07KXC2SHS')).toMatchObject({ price: { amount: 4.99, currency: 'EUR' }, rating: 4.3, reviewsCount: 50 });
-    expect(card(F, '3868829938')).toMatchObject({ title: 'Plastikfrei für Einsteiger', price: { amount: 14.99, currency: 'EUR' }, rating: null });
+    expect(card(F, '3868829938')).toMatchObject({
+      title: 'Plastikfrei für Einsteiger',
+      price: { amount: 14.99, currency: 'EUR' },
+      rating: null,
+    });
   });
 });
 
@@ -324,21 +407,31 @@ d('parseSearchPage: deal badges of the 2026 US page', () => {
       [22, 'B0FCKLSC8Y', null, ['Limited time deal']],
     ]);
     // The four countdown cards: no badge at all.
-    for (const asin of ['B0FQVG4RWW', 'B099284SRR', 'B0GQH1QHDH', 'B0CF26S341']) expect(card('search-US-portable-charger.html', asin).badges).toEqual([]);
+    for (const asin of ['B0FQVG4RWW', 'B099284SRR', 'B0GQH1QHDH', 'B0CF26S341'])
+      expect(card('search-US-portable-charger.html', asin).badges).toEqual([]);
   });
 });
 
 describe('parseSearchPage: deal badges, by their structure', () => {
   const DE_CTX = { marketplace: 'DE', origin: 'https://www.amazon.de' };
-  const deal = (inner: string) => `<span class="a-badge" data-a-badge-type="deal"><span class="a-badge-label"><span class="a-badge-label-inner">${inner}</span></span></span>`;
+  const deal = (inner: string) =>
+    `<span class="a-badge" data-a-badge-type="deal"><span class="a-badge-label"><span class="a-badge-label-inner">${inner}</span></span></span>`;
   const cardHtml = (asin: string, badge: string, prime = '') =>
     `<div data-component-type="s-search-result" data-asin="${asin}"><h2><a href="/x/dp/${asin}"><span>Lamp</span></a></h2>${prime}${badge}</div>`;
   const parsePage = (...cards: string[]) => parseSearchPage(`<html><body>${cards.join('')}</body></html>`, DE_CTX);
 
   it('drops a countdown and its lead-in in any language, keeps a static label beside it', () => {
     const [a, b] = parsePage(
-      cardHtml('B0TEST0001', deal('<span class="a-badge-text">Endet in </span><span class="dealBadge-countdown-timer" data-target-time="2026-08-17T06:59:59Z">03:12:09</span>')),
-      cardHtml('B0TEST0002', `<div><span class="a-badge" data-a-badge-type="deal"><span class="a-badge-label"><span class="a-badge-text">Blitzangebot</span></span><span class="a-badge-supplementary"><span class="a-badge-text">Endet in </span><span id="deal-countdown-1">01:02:03</span></span></span></div>`),
+      cardHtml(
+        'B0TEST0001',
+        deal(
+          '<span class="a-badge-text">Endet in </span><span class="dealBadge-countdown-timer" data-target-time="2026-08-17T06:59:59Z">03:12:09</span>',
+        ),
+      ),
+      cardHtml(
+        'B0TEST0002',
+        `<div><span class="a-badge" data-a-badge-type="deal"><span class="a-badge-label"><span class="a-badge-text">Blitzangebot</span></span><span class="a-badge-supplementary"><span class="a-badge-text">Endet in </span><span id="deal-countdown-1">01:02:03</span></span></span></div>`,
+      ),
     );
     expect(a!.badges).toEqual([]);
     expect(b!.badges).toEqual(['Blitzangebot']);

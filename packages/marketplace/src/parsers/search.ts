@@ -67,7 +67,11 @@ function cardUrl(href: string | undefined, origin: string, asin: string): string
 /** Ad markers of a card: an ad container or label, or a link through an ad click redirect. */
 function hasAdMarker(card: Sel, href: string | undefined): boolean {
   if (card.hasClass('AdHolder')) return true;
-  if (card.find('.puis-sponsored-label-text, .s-sponsored-label-text, .s-sponsored-header, [data-component-type="sp-sponsored-result"]').length) return true;
+  if (
+    card.find('.puis-sponsored-label-text, .s-sponsored-label-text, .s-sponsored-header, [data-component-type="sp-sponsored-result"]')
+      .length
+  )
+    return true;
   if (href && /\/sspa\/click|\/gp\/slredirect\//.test(href)) return true;
   const labels = card.find('.a-color-secondary, .a-offscreen, h5, .s-label-popover-default, .puis-label-popover-default');
   for (let i = 0; i < labels.length && i < 40; i++) {
@@ -229,7 +233,12 @@ function cardBadges($: CheerioAPI, card: Sel): string[] {
 }
 
 /** Product image first: 2024+ cards also use img.s-image for certification badges. */
-const CARD_IMAGE_SELECTORS = ['.s-product-image-container img', '[data-component-type="s-product-image"] img', 'img.s-image', 'img.s-access-image'];
+const CARD_IMAGE_SELECTORS = [
+  '.s-product-image-container img',
+  '[data-component-type="s-product-image"] img',
+  'img.s-image',
+  'img.s-access-image',
+];
 
 function cardImage(card: Sel, origin: string): string | null {
   for (const s of CARD_IMAGE_SELECTORS) {

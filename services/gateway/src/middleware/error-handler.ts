@@ -13,9 +13,13 @@ function fromBodyParser(err: { type?: string; status?: number; encoding?: unknow
     // A 400 naming what was sent (not a 415: the error codes are a closed set, and a client
     // fixes both the same way, by sending what the message names).
     case 'encoding.unsupported':
-      return new AppError('VALIDATION_ERROR', `Content-Encoding ${quoted(err.encoding)} is not supported; send the body uncompressed or with gzip, deflate or br.`, {
-        details: [{ path: 'header.Content-Encoding', message: 'must be identity, gzip, deflate or br' }],
-      });
+      return new AppError(
+        'VALIDATION_ERROR',
+        `Content-Encoding ${quoted(err.encoding)} is not supported; send the body uncompressed or with gzip, deflate or br.`,
+        {
+          details: [{ path: 'header.Content-Encoding', message: 'must be identity, gzip, deflate or br' }],
+        },
+      );
     case 'charset.unsupported':
       return new AppError('VALIDATION_ERROR', `Charset ${quoted(err.charset)} is not supported; the body must be UTF-8 JSON.`, {
         details: [{ path: 'header.Content-Type', message: 'charset must be utf-8' }],
@@ -27,14 +31,19 @@ function fromBodyParser(err: { type?: string; status?: number; encoding?: unknow
     default:
       // A body whose Content-Encoding (gzip, deflate, br) does not match its bytes fails in
       // zlib: body-parser passes that on as a bare 400 without a `type`.
-      if (err.status === 400) return new AppError('VALIDATION_ERROR', 'Request body could not be decoded: it does not match its Content-Encoding.');
+      if (err.status === 400)
+        return new AppError('VALIDATION_ERROR', 'Request body could not be decoded: it does not match its Content-Encoding.');
       return null;
   }
 }
 
 /** A client-sent value in a message: quoted, printable, short. */
 function quoted(value: unknown): string {
-  return JSON.stringify(String(value ?? '').replace(/[^\x20-\x7e]/g, '?').slice(0, 40));
+  return JSON.stringify(
+    String(value ?? '')
+      .replace(/[^\x20-\x7e]/g, '?')
+      .slice(0, 40),
+  );
 }
 
 /** ioredis errors meaning "Redis is not reachable right now". */

@@ -43,7 +43,8 @@ describe('sign-in shape: per email (`subject`) and per address (`failures`)', ()
 
   it('an email over its limit is refused before its password is checked, a right one included; other emails are not', async () => {
     const limiter = new FailureLimiter(redis, uniquePrefix('fl'), rules);
-    for (let i = 0; i < 3; i++) expect(await limiter.attempt({ email: 'victim@example.com', address: `198.51.100.${i}` }, invalid)).toEqual({ kind: 'rejected' });
+    for (let i = 0; i < 3; i++)
+      expect(await limiter.attempt({ email: 'victim@example.com', address: `198.51.100.${i}` }, invalid)).toEqual({ kind: 'rejected' });
     let checked = false;
     const outcome = await limiter.attempt({ email: 'victim@example.com', address: '198.51.100.99' }, async () => {
       checked = true;
@@ -51,19 +52,29 @@ describe('sign-in shape: per email (`subject`) and per address (`failures`)', ()
     });
     expect(outcome).toMatchObject({ kind: 'limited', scope: 'email' });
     expect(checked).toBe(false);
-    expect(await limiter.attempt({ email: 'other@example.com', address: '198.51.100.99' }, valid)).toEqual({ kind: 'accepted', value: 'user' });
+    expect(await limiter.attempt({ email: 'other@example.com', address: '198.51.100.99' }, valid)).toEqual({
+      kind: 'accepted',
+      value: 'user',
+    });
   });
 
   it('an address over its limit does not lock out the other users of the address', async () => {
     const limiter = new FailureLimiter(redis, uniquePrefix('fl'), rules);
     const office = '192.0.2.10';
     // A guesser tries many emails from the office's address, each under the email limit.
-    for (let i = 0; i < 5; i++) expect(await limiter.attempt({ email: `guess${i}@example.com`, address: office }, invalid)).toEqual({ kind: 'rejected' });
-    expect(await limiter.attempt({ email: 'guess9@example.com', address: office }, invalid)).toMatchObject({ kind: 'limited', scope: 'address' });
+    for (let i = 0; i < 5; i++)
+      expect(await limiter.attempt({ email: `guess${i}@example.com`, address: office }, invalid)).toEqual({ kind: 'rejected' });
+    expect(await limiter.attempt({ email: 'guess9@example.com', address: office }, invalid)).toMatchObject({
+      kind: 'limited',
+      scope: 'address',
+    });
     // A colleague signs in with the right password from the same address.
     expect(await limiter.attempt({ email: 'colleague@example.com', address: office }, valid)).toEqual({ kind: 'accepted', value: 'user' });
     // A colleague's typo is limited like the guesser's (the address is over its limit)...
-    expect(await limiter.attempt({ email: 'colleague@example.com', address: office }, invalid)).toMatchObject({ kind: 'limited', scope: 'address' });
+    expect(await limiter.attempt({ email: 'colleague@example.com', address: office }, invalid)).toMatchObject({
+      kind: 'limited',
+      scope: 'address',
+    });
     // ...but from elsewhere the same email is only rejected.
     expect(await limiter.attempt({ email: 'colleague2@example.com', address: '192.0.2.11' }, invalid)).toEqual({ kind: 'rejected' });
   });
@@ -73,7 +84,8 @@ it('fails open: with Redis unreachable nothing is limited, and credentials are s
   const down = createRedisConnection(`redis://127.0.0.1:${await freePort()}`);
   try {
     const limiter = new FailureLimiter(down, uniquePrefix('fl'), { address: minute(1, 'failures'), email: minute(1, 'subject') }, 100);
-    for (let i = 0; i < 3; i++) expect(await limiter.attempt({ address: '203.0.113.3', email: 'a@example.com' }, invalid)).toEqual({ kind: 'rejected' });
+    for (let i = 0; i < 3; i++)
+      expect(await limiter.attempt({ address: '203.0.113.3', email: 'a@example.com' }, invalid)).toEqual({ kind: 'rejected' });
     expect(await limiter.attempt({ address: '203.0.113.3', email: 'a@example.com' }, valid)).toEqual({ kind: 'accepted', value: 'user' });
   } finally {
     down.disconnect();

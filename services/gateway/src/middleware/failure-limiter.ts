@@ -68,7 +68,9 @@ export class FailureLimiter<S extends string> {
     const present = (Object.keys(this.rules) as S[]).filter((scope) => subjects[scope] !== undefined);
     for (const scope of present) {
       if (this.rules[scope].refuses !== 'subject') continue;
-      const window = await this.bounded((redis) => peekFixedWindow(redis, this.key(scope, subjects[scope]!), this.rules[scope].windowMs, Date.now()));
+      const window = await this.bounded((redis) =>
+        peekFixedWindow(redis, this.key(scope, subjects[scope]!), this.rules[scope].windowMs, Date.now()),
+      );
       if (window && window.count >= this.rules[scope].limit) return limited(scope, window.msLeft);
     }
     const value = await verify();
@@ -76,7 +78,9 @@ export class FailureLimiter<S extends string> {
     const windows = await Promise.all(
       present.map(async (scope) => ({
         scope,
-        window: await this.bounded((redis) => hitFixedWindow(redis, this.key(scope, subjects[scope]!), this.rules[scope].windowMs, Date.now())),
+        window: await this.bounded((redis) =>
+          hitFixedWindow(redis, this.key(scope, subjects[scope]!), this.rules[scope].windowMs, Date.now()),
+        ),
       })),
     );
     const over = windows.filter((w) => w.window && w.window.count > this.rules[w.scope].limit);

@@ -70,7 +70,9 @@ export async function withIdempotency(
     });
   }
   const projectId = req.principal.projectId;
-  const hash = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body ?? null)}`).digest('hex');
+  const hash = createHash('sha256')
+    .update(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body ?? null)}`)
+    .digest('hex');
   const claim = await idempotency.claim(projectId, key, hash);
   switch (claim.kind) {
     case 'mismatch':
@@ -81,7 +83,8 @@ export async function withIdempotency(
     case 'recovered': {
       // The first request created its resource, then lost its answer: answer with that resource.
       const recovered = await options.recover(claim.createdId, req);
-      if (!recovered) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.');
+      if (!recovered)
+        throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.');
       await idempotency.complete(projectId, key, recovered.status, recovered.body);
       res.setHeader('Idempotent-Replayed', 'true');
       return recovered;

@@ -2,7 +2,16 @@ import type { KeyPrincipal } from '@crawl/db';
 import { PrincipalCache } from './principal-cache';
 
 const principal = (revoked: boolean): KeyPrincipal => ({
-  keyId: 'key_1', keyPrefix: 'cds_1', projectId: 'prj_1', userId: 'usr_1', organizationId: 'org_1', plan: 'starter', perMinuteLimit: null, maxSchedulesPerProject: null, minScheduleIntervalSeconds: null, revoked,
+  keyId: 'key_1',
+  keyPrefix: 'cds_1',
+  projectId: 'prj_1',
+  userId: 'usr_1',
+  organizationId: 'org_1',
+  plan: 'starter',
+  perMinuteLimit: null,
+  maxSchedulesPerProject: null,
+  minScheduleIntervalSeconds: null,
+  revoked,
 });
 
 it('serves a principal for the TTL, then reloads it (a revocation shows after the TTL)', async () => {

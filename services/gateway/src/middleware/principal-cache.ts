@@ -10,7 +10,11 @@ import type { KeyPrincipal } from '@crawl/db';
 export class PrincipalCache {
   private readonly entries = new Map<string, { principal: KeyPrincipal; expiresAt: number }>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The cached principal, if any and still fresh; never loads. */
   peek(keyHash: string): KeyPrincipal | undefined {

@@ -13,9 +13,13 @@ export function rateLimit(limiter: RateLimiter) {
       res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
       if (!decision.allowed) {
         res.setHeader('Retry-After', String(decision.resetSeconds));
-        throw new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} requests per window exceeded; retry after ${decision.resetSeconds} s.`, {
-          details: { limit: decision.limit, retryAfterSeconds: decision.resetSeconds },
-        });
+        throw new AppError(
+          'RATE_LIMITED',
+          `Rate limit of ${decision.limit} requests per window exceeded; retry after ${decision.resetSeconds} s.`,
+          {
+            details: { limit: decision.limit, retryAfterSeconds: decision.resetSeconds },
+          },
+        );
       }
     }
     next();

@@ -25,7 +25,12 @@ export function routeTemplates(router: Router, prefix: string): RouteTemplate[] 
 export function routeLabeler(templates: RouteTemplate[]): (path: string) => string {
   const patterns = [...new Set(templates.map((t) => t.path))].map((path) => ({
     path,
-    regex: new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+    regex: new RegExp(
+      `^${path
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}/?$`,
+    ),
   }));
   return (path) => patterns.find((p) => p.regex.test(path))?.path ?? 'unmatched';
 }

@@ -115,10 +115,12 @@ function mendNullables(node: unknown): void {
   if (!node || typeof node !== 'object') return;
   const schema = node as { type?: unknown; enum?: unknown[]; anyOf?: unknown[]; oneOf?: unknown[] };
   // a new array: the generator hands out zod's own array of values, which other schemas share
-  if (Array.isArray(schema.type) && schema.type.includes('null') && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  if (Array.isArray(schema.type) && schema.type.includes('null') && Array.isArray(schema.enum) && !schema.enum.includes(null))
+    schema.enum = [...schema.enum, null];
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) schema[key] = branches.filter((b, i) => branches.findIndex((o) => JSON.stringify(o) === JSON.stringify(b)) === i);
+    if (Array.isArray(branches))
+      schema[key] = branches.filter((b, i) => branches.findIndex((o) => JSON.stringify(o) === JSON.stringify(b)) === i);
   }
   Object.values(node).forEach(mendNullables);
 }
@@ -128,7 +130,11 @@ let cached: object | null = null;
 export function openApiDocument(): object {
   if (cached) return cached;
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'A project API key: `Authorization: Bearer <API key>`' });
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A project API key: `Authorization: Bearer <API key>`',
+  });
   for (const op of OPERATIONS) register(registry, op);
   registerWebhooks(registry);
   cached = new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -46,9 +46,24 @@ it('Redocly CLI (recommended): 0 errors, 0 warnings', () => {
 });
 
 it('Spectral (spectral:oas): 0 errors, 0 warnings', () => {
-  const result = run(bin('spectral'), ['lint', file, '--ruleset', path.join(ROOT, '.spectral.yaml'), '--format', 'json', '--fail-severity', 'hint', '--quiet']);
+  const result = run(bin('spectral'), [
+    'lint',
+    file,
+    '--ruleset',
+    path.join(ROOT, '.spectral.yaml'),
+    '--format',
+    'json',
+    '--fail-severity',
+    'hint',
+    '--quiet',
+  ]);
   // with nothing to report, --quiet prints nothing at all
-  const report = (result.stdout.trim() ? JSON.parse(result.stdout) : []) as { code: string; severity: number; message: string; path: string[] }[];
+  const report = (result.stdout.trim() ? JSON.parse(result.stdout) : []) as {
+    code: string;
+    severity: number;
+    message: string;
+    path: string[];
+  }[];
   const severity = ['error', 'warning', 'info', 'hint'];
   const problems: Problem[] = report.map((p) => `${severity[p.severity]} ${p.code} at ${p.path.join('.')}: ${p.message}`);
   expect(problems).toEqual([]);
@@ -65,9 +80,20 @@ it('the linters do fail a document with the faults the exceptions do not cover',
   const brokenFile = path.join(dir, 'broken.json');
   writeFileSync(brokenFile, JSON.stringify(broken, null, 2));
 
-  const redocly = JSON.parse(run(bin('redocly'), ['lint', brokenFile, '--config', path.join(ROOT, 'redocly.yaml'), '--format=json']).stdout) as { problems: { ruleId: string }[] };
+  const redocly = JSON.parse(
+    run(bin('redocly'), ['lint', brokenFile, '--config', path.join(ROOT, 'redocly.yaml'), '--format=json']).stdout,
+  ) as { problems: { ruleId: string }[] };
   expect(redocly.problems.map((p) => p.ruleId).sort()).toEqual(['operation-operationId', 'rule/authenticated-operation-4xx']);
-  const spectral = run(bin('spectral'), ['lint', brokenFile, '--ruleset', path.join(ROOT, '.spectral.yaml'), '--format', 'json', '--fail-severity', 'hint']);
+  const spectral = run(bin('spectral'), [
+    'lint',
+    brokenFile,
+    '--ruleset',
+    path.join(ROOT, '.spectral.yaml'),
+    '--format',
+    'json',
+    '--fail-severity',
+    'hint',
+  ]);
   const codes = new Set((JSON.parse(spectral.stdout) as { code: string }[]).map((p) => p.code));
   expect([...codes].sort()).toEqual(['operation-operationId', 'operation-tag-defined']);
   expect(spectral.status).not.toBe(0);

@@ -33,7 +33,8 @@ it('an enum holds null exactly when its type does, and no anyOf or oneOf repeats
   for (const [at, s] of schemas(openApiDocument(), '#')) {
     if (Array.isArray(s.enum)) {
       const types = Array.isArray(s.type) ? s.type : [s.type];
-      if (s.enum.includes(null) !== types.includes('null')) problems.push(`${at}: type ${JSON.stringify(s.type)}, enum ${JSON.stringify(s.enum)}`);
+      if (s.enum.includes(null) !== types.includes('null'))
+        problems.push(`${at}: type ${JSON.stringify(s.type)}, enum ${JSON.stringify(s.enum)}`);
     }
     for (const key of ['anyOf', 'oneOf']) {
       const branches = (s[key] as unknown[] | undefined)?.map((b) => JSON.stringify(b));
@@ -43,6 +44,8 @@ it('an enum holds null exactly when its type does, and no anyOf or oneOf repeats
   expect(problems).toEqual([]);
   const doc = openApiDocument() as { components: { schemas: Record<string, { properties: Record<string, Node> }> } };
   // a nullable enum still accepts null, and a nullable named schema still says so once
-  expect(doc.components.schemas.DetailsResultItem!.properties.price).toEqual({ anyOf: [{ $ref: '#/components/schemas/Money' }, { type: 'null' }] });
+  expect(doc.components.schemas.DetailsResultItem!.properties.price).toEqual({
+    anyOf: [{ $ref: '#/components/schemas/Money' }, { type: 'null' }],
+  });
   expect(schemas(doc, '#').some(([, s]) => Array.isArray(s.enum) && s.enum.includes(null))).toBe(true);
 });

@@ -26,7 +26,10 @@ function routesOf(router: Router, prefix: string): string[] {
 it('documents every route the gateway serves, and nothing it does not', async () => {
   // a registry of its own: building the routers again registers their metrics again
   const deps = { ...h.deps, metrics: createMetricsRegistry('openapi-test') };
-  const served = [...publicRouters(deps).flatMap((r) => routesOf(r, '')), ...apiRouters(deps).flatMap((r) => routesOf(r, '/v1/key'))].sort();
+  const served = [
+    ...publicRouters(deps).flatMap((r) => routesOf(r, '')),
+    ...apiRouters(deps).flatMap((r) => routesOf(r, '/v1/key')),
+  ].sort();
   const doc = (await h.http.get('/openapi.json')).body;
   const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
     .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
@@ -42,10 +45,20 @@ it('is OpenAPI 3.1 with the error codes, headers and examples clients rely on', 
   expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   const text = JSON.stringify(doc);
   for (const code of Object.keys(ERROR_STATUS).filter((c) => c !== 'INTERNAL')) expect(text).toContain(code);
-  for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Idempotency-Key']) expect(text).toContain(header);
+  for (const header of [
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'Retry-After',
+    'X-Request-Id',
+    'Idempotency-Key',
+  ])
+    expect(text).toContain(header);
   const create = doc.paths['/v1/key/projects/{projectId}/jobs'].post;
   expect(Object.keys(create.responses).sort()).toEqual(['202', '400', '401', '402', '403', '409', '413', '422', '429', '500', '503']);
-  expect(Object.keys(create.responses['202'].headers)).toEqual(expect.arrayContaining(['Location', 'Idempotent-Replayed', 'X-Request-Id', 'X-RateLimit-Limit']));
+  expect(Object.keys(create.responses['202'].headers)).toEqual(
+    expect.arrayContaining(['Location', 'Idempotent-Replayed', 'X-Request-Id', 'X-RateLimit-Limit']),
+  );
   expect(Object.keys(create.responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-Request-Id']));
   expect(doc.paths['/v1/key/projects/{projectId}/schedules'].post.responses['201'].headers.Location.required).toBe(true);
   expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateJobBody' });
@@ -71,12 +84,19 @@ it('documents result items as a union of the item schemas, and the llm export as
   const doc = (await h.http.get('/openapi.json')).body;
   const schemas = doc.components.schemas;
   expect(schemas.ResultItem.anyOf).toEqual(
-    ['DetailsResultItem', 'SearchResultItem', 'OfferResultItem', 'BestsellerResultItem', 'ReviewResultItem'].map((name) => ({ $ref: `#/components/schemas/${name}` })),
+    ['DetailsResultItem', 'SearchResultItem', 'OfferResultItem', 'BestsellerResultItem', 'ReviewResultItem'].map((name) => ({
+      $ref: `#/components/schemas/${name}`,
+    })),
   );
-  expect(schemas.DetailsResultItem.required).toEqual(expect.arrayContaining(['target', 'asin', 'price', 'availability', 'missingFields', 'parserVersion']));
+  expect(schemas.DetailsResultItem.required).toEqual(
+    expect.arrayContaining(['target', 'asin', 'price', 'availability', 'missingFields', 'parserVersion']),
+  );
   expect(schemas.SearchResultItem.required).toEqual(expect.arrayContaining(['keyword', 'position', 'organicPosition', 'isSponsored']));
   // a drift the hand-kept contract once had: the llm export was documented as an array of result items
-  expect(schemas.LlmExport).toMatchObject({ type: 'object', required: expect.arrayContaining(['schemaVersion', 'generatedAt', 'job', 'items']) });
+  expect(schemas.LlmExport).toMatchObject({
+    type: 'object',
+    required: expect.arrayContaining(['schemaVersion', 'generatedAt', 'job', 'items']),
+  });
   const exported = doc.paths['/v1/key/jobs/{jobId}/export'].get.responses['200'].content['application/json'].schema;
   expect(exported.anyOf).toContainEqual({ $ref: '#/components/schemas/LlmExport' });
   // drift example: the log entry's deliveryId is nullable and its duration always set
@@ -87,8 +107,12 @@ it('documents result items as a union of the item schemas, and the llm export as
 
 it('renders a nullable named schema as one that accepts null, and has no allOf (whose strict branches would reject valid bodies)', async () => {
   const doc = (await h.http.get('/openapi.json')).body;
-  expect(doc.components.schemas.DetailsResultItem.properties.price.anyOf).toEqual(expect.arrayContaining([{ $ref: '#/components/schemas/Money' }, { type: 'null' }]));
-  expect(doc.components.schemas.TrackedTarget.properties.snapshot.anyOf).toEqual(expect.arrayContaining([{ $ref: '#/components/schemas/ProductSnapshot' }, { type: 'null' }]));
+  expect(doc.components.schemas.DetailsResultItem.properties.price.anyOf).toEqual(
+    expect.arrayContaining([{ $ref: '#/components/schemas/Money' }, { type: 'null' }]),
+  );
+  expect(doc.components.schemas.TrackedTarget.properties.snapshot.anyOf).toEqual(
+    expect.arrayContaining([{ $ref: '#/components/schemas/ProductSnapshot' }, { type: 'null' }]),
+  );
   expect(JSON.stringify(doc)).not.toContain('"allOf"');
   const refs = new Set<string>(JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g) ?? []);
   for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref.split('/').pop()!);
@@ -97,7 +121,9 @@ it('renders a nullable named schema as one that accepts null, and has no allOf (
 it('documents the four webhook events with their delivery headers and the signature scheme', async () => {
   const doc = (await h.http.get('/openapi.json')).body;
   expect(Object.keys(doc.webhooks)).toEqual(['job.completed', 'job.failed', 'schedule.triggered', 'product.changed']);
-  for (const [event, item] of Object.entries<{ post: { parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: Record<string, { schema: unknown }> } } }>(doc.webhooks)) {
+  for (const [event, item] of Object.entries<{
+    post: { parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: Record<string, { schema: unknown }> } };
+  }>(doc.webhooks)) {
     const headers = item.post.parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name);
     expect(headers).toEqual(['X-Service-Signature', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Webhook-Id']);
     const ref = (item.post.requestBody.content['application/json']!.schema as { $ref: string }).$ref;

@@ -1,13 +1,21 @@
 import { openApiDocument } from './document';
 import { deriveOperationId } from './operation-ids';
 
-type Doc = { paths: Record<string, Record<string, { operationId?: string }>>; webhooks: Record<string, Record<string, { operationId?: string }>> };
+type Doc = {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+  webhooks: Record<string, Record<string, { operationId?: string }>>;
+};
 
 /** `METHOD path -> operationId` for every operation of the document, webhooks included. */
 function operationIds(): Record<string, string | undefined> {
   const doc = openApiDocument() as Doc;
-  const entries = [...Object.entries(doc.paths), ...Object.entries(doc.webhooks).map(([event, item]) => [`webhook ${event}`, item] as const)];
-  return Object.fromEntries(entries.flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.operationId])));
+  const entries = [
+    ...Object.entries(doc.paths),
+    ...Object.entries(doc.webhooks).map(([event, item]) => [`webhook ${event}`, item] as const),
+  ];
+  return Object.fromEntries(
+    entries.flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.operationId])),
+  );
 }
 
 it('every operation has a unique camelCase operationId', () => {

@@ -16,7 +16,14 @@ import { webhooksResource } from './webhooks/webhooks.routes';
  */
 
 /** Mounted under /v1/key, behind authentication and rate limiting. */
-export const API_RESOURCES: Resource<any>[] = [jobsResource, schedulesResource, webhooksResource, trackingResource, usageResource, analyticsResource];
+export const API_RESOURCES: Resource<any>[] = [
+  jobsResource,
+  schedulesResource,
+  webhooksResource,
+  trackingResource,
+  usageResource,
+  analyticsResource,
+];
 
 /** Mounted at the root, without an API key. */
 export const PUBLIC_RESOURCES: Resource<any>[] = [healthResource, docsResource];

@@ -63,25 +63,46 @@ export const PATH_PARAMS: Record<string, ZodTypeAny> = {
 export const pathParamNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
-export const REQUEST_ID = { 'X-Request-Id': { description: 'Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests', schema: { type: 'string' as const } } };
+export const REQUEST_ID = {
+  'X-Request-Id': {
+    description: 'Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests',
+    schema: { type: 'string' as const },
+  },
+};
 export const RATE_LIMIT = {
   'X-RateLimit-Limit': integerHeader('Requests allowed per user in the current window (absent when rate limiting is off)'),
   'X-RateLimit-Remaining': integerHeader('Requests left in the current window'),
   'X-RateLimit-Reset': integerHeader('Whole seconds until the window resets'),
 };
 export const RETRY_AFTER = { 'Retry-After': integerHeader('Whole seconds to wait before retrying') };
-export const LOCATION = (what: string) => ({ Location: { description: `Path of the ${what}`, required: true, schema: { type: 'string' as const } } });
+export const LOCATION = (what: string) => ({
+  Location: { description: `Path of the ${what}`, required: true, schema: { type: 'string' as const } },
+});
 export const REPLAYED = {
-  'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string' as const, enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
 };
 /** Job-creating answers (create, retry, their idempotent replays). */
 export const CREDITS_REMAINING = {
-  'X-Credits-Remaining': integerHeader("The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time"),
+  'X-Credits-Remaining': integerHeader(
+    "The organization's credit balance after this request (after the new job's reservation); on a replayed answer, the balance at replay time",
+  ),
 };
-export const ATTACHMENT = { 'Content-Disposition': { description: '`attachment; filename="<jobId>-<type>.<json|csv|llm.json>"`', schema: { type: 'string' as const } } };
+export const ATTACHMENT = {
+  'Content-Disposition': {
+    description: '`attachment; filename="<jobId>-<type>.<json|csv|llm.json>"`',
+    schema: { type: 'string' as const },
+  },
+};
 
 export const idempotencyHeader = z.object({
-  'Idempotency-Key': z.string().max(255).optional().openapi({ description: 'Replays the first successful response for 24 h instead of creating (and charging) again' }),
+  'Idempotency-Key': z
+    .string()
+    .max(255)
+    .optional()
+    .openapi({ description: 'Replays the first successful response for 24 h instead of creating (and charging) again' }),
 });
 
 /** `{ data }` answers. */

@@ -21,7 +21,9 @@ it('every resource folder has its routes file, and the table mounts each resourc
 });
 
 it('no route reaches a repository: routes files import nothing from @crawl/db', () => {
-  const offenders = resourceDirs.flatMap(sources).filter(({ file, text }) => file.endsWith('.routes.ts') && importsOf(text).includes('@crawl/db'));
+  const offenders = resourceDirs
+    .flatMap(sources)
+    .filter(({ file, text }) => file.endsWith('.routes.ts') && importsOf(text).includes('@crawl/db'));
   expect(offenders.map((o) => o.file)).toEqual([]);
 });
 
@@ -47,9 +49,9 @@ it('every operation is written once, API paths under the API prefix and public o
 });
 
 it('derives the express path from the documented one', () => {
-  expect(expressPath({ method: 'post', path: '/v1/key/projects/{projectId}/webhooks/deliveries/{deliveryId}/resend', auth: undefined } as never)).toBe(
-    '/projects/:projectId/webhooks/deliveries/:deliveryId/resend',
-  );
+  expect(
+    expressPath({ method: 'post', path: '/v1/key/projects/{projectId}/webhooks/deliveries/{deliveryId}/resend', auth: undefined } as never),
+  ).toBe('/projects/:projectId/webhooks/deliveries/:deliveryId/resend');
   expect(expressPath({ method: 'get', path: '/readyz', auth: false } as never)).toBe('/readyz');
   expect(() => expressPath({ method: 'get', path: '/jobs/{jobId}' } as never)).toThrow(/starts with \/v1\/key/);
 });

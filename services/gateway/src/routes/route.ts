@@ -63,7 +63,8 @@ export interface Resource<S> {
 export function expressPath(route: OperationDoc): string {
   let path = route.path;
   if (route.auth !== false) {
-    if (!path.startsWith(`${API_PREFIX}/`)) throw new Error(`${route.method.toUpperCase()} ${path}: an authenticated route's path starts with ${API_PREFIX}`);
+    if (!path.startsWith(`${API_PREFIX}/`))
+      throw new Error(`${route.method.toUpperCase()} ${path}: an authenticated route's path starts with ${API_PREFIX}`);
     path = path.slice(API_PREFIX.length);
   }
   return path.replace(/\{(\w+)\}/g, ':$1');

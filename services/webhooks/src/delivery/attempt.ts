@@ -57,7 +57,11 @@ export function outcomeOf(
  * a rotation is in progress). Never throws: our own failure (a secret that does not decrypt) is
  * a failed attempt like the receiver's, so the delivery follows its schedule instead of hanging.
  */
-export async function attemptDelivery(delivery: ClaimedDelivery, secretOf: (ciphertext: string) => string, settings: AttemptSettings): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  delivery: ClaimedDelivery,
+  secretOf: (ciphertext: string) => string,
+  settings: AttemptSettings,
+): Promise<AttemptOutcome> {
   let result;
   try {
     result = await deliverWebhook({
@@ -72,7 +76,13 @@ export async function attemptDelivery(delivery: ClaimedDelivery, secretOf: (ciph
       allowPrivate: settings.allowPrivate,
     });
   } catch {
-    result = { success: false, statusCode: null, durationMs: 0, error: 'internal error: the delivery could not be attempted', responseBodySnippet: null };
+    result = {
+      success: false,
+      statusCode: null,
+      durationMs: 0,
+      error: 'internal error: the delivery could not be attempted',
+      responseBodySnippet: null,
+    };
   }
   return outcomeOf(delivery, result, settings.backoffBaseMs);
 }

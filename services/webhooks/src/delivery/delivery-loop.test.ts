@@ -67,7 +67,15 @@ function startLoop(settings: Partial<DeliveryLoopSettings> = {}) {
     deliveries: repo,
     secrets: box,
     log,
-    settings: { timeoutMs: 2_000, backoffBaseMs: 5, allowPrivate: true, concurrency: 16, endpointConcurrency: 4, disableAfterMs: 5 * 24 * 3_600_000, ...settings },
+    settings: {
+      timeoutMs: 2_000,
+      backoffBaseMs: 5,
+      allowPrivate: true,
+      concurrency: 16,
+      endpointConcurrency: 4,
+      disableAfterMs: 5 * 24 * 3_600_000,
+      ...settings,
+    },
   });
   loops.push(loop);
   const dispatcher = new Dispatcher({ deliveries: repo, log, onDeliveries: () => loop.wake() });
@@ -117,7 +125,12 @@ it('retries a failing receiver on the schedule and stops at the fifth attempt', 
   await new Promise((res) => setTimeout(res, 300));
   expect(r.got).toHaveLength(5);
   expect(new Set(r.got.map((g) => g.headers['x-service-delivery'])).size).toBe(1);
-  const logged = await db.selectFrom('webhook_attempt').select(['attempt', 'status_code']).where('webhook_id', '=', config.id).orderBy('id').execute();
+  const logged = await db
+    .selectFrom('webhook_attempt')
+    .select(['attempt', 'status_code'])
+    .where('webhook_id', '=', config.id)
+    .orderBy('id')
+    .execute();
   expect(logged).toEqual([1, 2, 3, 4, 5].map((attempt) => ({ attempt, status_code: 500 })));
 });
 
@@ -135,19 +148,37 @@ it('keeps at most the per-endpoint cap in flight to a hanging receiver while a l
   expect((await statusesOf(stuck.id)).every((s) => s === 'pending')).toBe(true);
 });
 
-it("sends again an attempt whose lease a crashed process left behind, and never one logged as delivered", async () => {
+it('sends again an attempt whose lease a crashed process left behind, and never one logged as delivered', async () => {
   const r = await receiver();
   const owner = await buildProject(db);
   const config = await buildWebhookConfig(db, owner.projectId, { url: r.url, secretEncrypted: box.encrypt('whsec_loop') });
   await buildEvent(db, owner.projectId);
   await buildEvent(db, owner.projectId);
-  await repo.dispatchEvents(100, (id, e) => webhookDeliveryBody({ id, event: e.type, createdAt: e.created_at, projectId: e.project_id, data: e.data }));
+  await repo.dispatchEvents(100, (id, e) =>
+    webhookDeliveryBody({ id, event: e.type, createdAt: e.created_at, projectId: e.project_id, data: e.data }),
+  );
   // A process claims both with a short lease and dies; a first one it had delivered and logged.
   const claimed = (await repo.claimDue(100, 300, 100)).filter((c) => c.webhook_id === config.id);
   expect(claimed).toHaveLength(2);
   const [done, lost] = claimed as [(typeof claimed)[0], (typeof claimed)[0]];
   await repo.recordAttempts(
-    [{ deliveryId: done.id, webhookId: config.id, projectId: owner.projectId, eventType: 'job.completed', number: 1, manual: false, success: true, statusCode: 200, durationMs: 1, error: null, responseBody: null, final: false, nextAttemptAt: null }],
+    [
+      {
+        deliveryId: done.id,
+        webhookId: config.id,
+        projectId: owner.projectId,
+        eventType: 'job.completed',
+        number: 1,
+        manual: false,
+        success: true,
+        statusCode: 200,
+        durationMs: 1,
+        error: null,
+        responseBody: null,
+        final: false,
+        nextAttemptAt: null,
+      },
+    ],
     { afterMs: 1_000, reason: AUTO_DISABLE_REASON },
   );
   startLoop();
@@ -181,8 +212,16 @@ it('disables an endpoint that failed every attempt for longer than the limit; it
   for (let i = 0; i < 3; i++) await buildEvent(db, owner.projectId);
   const { dispatch } = startLoop({ backoffBaseMs: 300, disableAfterMs: 1_000, endpointConcurrency: 1 });
   await dispatch();
-  await until(async () => (await db.selectFrom('webhook_config').select('enabled').where('id', '=', config.id).executeTakeFirstOrThrow()).enabled === false, 20_000);
-  const row = await db.selectFrom('webhook_config').select(['disabled_at', 'disabled_reason', 'failing_since']).where('id', '=', config.id).executeTakeFirstOrThrow();
+  await until(
+    async () =>
+      (await db.selectFrom('webhook_config').select('enabled').where('id', '=', config.id).executeTakeFirstOrThrow()).enabled === false,
+    20_000,
+  );
+  const row = await db
+    .selectFrom('webhook_config')
+    .select(['disabled_at', 'disabled_reason', 'failing_since'])
+    .where('id', '=', config.id)
+    .executeTakeFirstOrThrow();
   expect(row.disabled_at!.getTime() - row.failing_since!.getTime()).toBeGreaterThanOrEqual(1_000);
   expect(row.disabled_reason).toMatch(/^every delivery attempt failed since/);
   await until(async () => (await statusesOf(config.id)).every((s) => s === 'failed'));

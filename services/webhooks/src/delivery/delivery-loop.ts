@@ -94,7 +94,11 @@ export class DeliveryLoop {
         this.claimAgain = false;
         const room = this.deps.settings.concurrency - this.inFlight;
         if (room <= 0 || this.closed) break;
-        const claimed = await this.deps.deliveries.claimDue(room, this.deps.settings.timeoutMs + 5_000, this.deps.settings.endpointConcurrency);
+        const claimed = await this.deps.deliveries.claimDue(
+          room,
+          this.deps.settings.timeoutMs + 5_000,
+          this.deps.settings.endpointConcurrency,
+        );
         for (const delivery of claimed) this.start(delivery);
         if (claimed.length === room) this.claimAgain = true;
       } while (this.claimAgain && !this.closed);
@@ -108,12 +112,16 @@ export class DeliveryLoop {
   private start(delivery: ClaimedDelivery): void {
     if (!delivery.url) {
       // Its configuration was deleted since (after an attempt in flight at the deletion): cancelled.
-      this.deps.deliveries.markCancelled(delivery.id).catch((err) => this.deps.log.warn({ err, deliveryId: delivery.id }, 'marking a delivery cancelled did not work'));
+      this.deps.deliveries
+        .markCancelled(delivery.id)
+        .catch((err) => this.deps.log.warn({ err, deliveryId: delivery.id }, 'marking a delivery cancelled did not work'));
       return;
     }
     if (!delivery.enabled || !delivery.secret_encrypted) {
       // Disabled since: failed (replayable once re-enabled), without an attempt.
-      this.deps.deliveries.markFailed(delivery.id).catch((err) => this.deps.log.warn({ err, deliveryId: delivery.id }, 'marking a delivery failed did not work'));
+      this.deps.deliveries
+        .markFailed(delivery.id)
+        .catch((err) => this.deps.log.warn({ err, deliveryId: delivery.id }, 'marking a delivery failed did not work'));
       return;
     }
     this.inFlight++;
@@ -149,7 +157,10 @@ export class DeliveryLoop {
     while (this.outcomes.length) {
       const batch = this.outcomes.splice(0, FLUSH_BATCH);
       try {
-        const disabled = await this.deps.deliveries.recordAttempts(batch, { afterMs: this.deps.settings.disableAfterMs, reason: AUTO_DISABLE_REASON });
+        const disabled = await this.deps.deliveries.recordAttempts(batch, {
+          afterMs: this.deps.settings.disableAfterMs,
+          reason: AUTO_DISABLE_REASON,
+        });
         for (const endpoint of disabled) {
           this.deps.log.warn(
             { webhookId: endpoint.id, projectId: endpoint.project_id, failingSince: endpoint.failing_since },
@@ -174,10 +185,13 @@ export class DeliveryLoop {
     if (!Number.isFinite(earliest) || earliest >= this.retryAt || this.closed) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryAt = earliest;
-    this.retryTimer = setTimeout(() => {
-      this.retryAt = Number.POSITIVE_INFINITY;
-      this.retryTimer = null;
-      this.wake();
-    }, Math.max(0, earliest - Date.now()) + 5);
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryAt = Number.POSITIVE_INFINITY;
+        this.retryTimer = null;
+        this.wake();
+      },
+      Math.max(0, earliest - Date.now()) + 5,
+    );
   }
 }

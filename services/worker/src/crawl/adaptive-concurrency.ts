@@ -36,7 +36,8 @@ export function nextConcurrency(s: LoadSample, b: ConcurrencyBounds): number {
   if (s.rssMb > b.memoryBudgetMb || s.lagP99Ms > b.maxLagMs) return Math.max(b.min, Math.floor(s.concurrency * 0.75));
   if (s.parseWaiting > b.parseSlack) return Math.max(b.min, Math.floor(s.concurrency * 0.9));
   if (s.parseWaiting > 0) return Math.min(b.max, Math.max(b.min, s.concurrency));
-  if (s.backlog > 0 && s.active >= s.concurrency * 0.9) return Math.min(b.max, s.concurrency + Math.max(4, Math.ceil(s.concurrency * 0.25)));
+  if (s.backlog > 0 && s.active >= s.concurrency * 0.9)
+    return Math.min(b.max, s.concurrency + Math.max(4, Math.ceil(s.concurrency * 0.25)));
   return Math.min(b.max, Math.max(b.min, s.concurrency));
 }
 
@@ -64,7 +65,14 @@ export function startAdaptiveConcurrency(options: AdaptiveConcurrencyOptions): {
       .backlog()
       .catch(() => 0)
       .then((backlog) => {
-        const sample: LoadSample = { concurrency, active: options.active(), backlog, lagP99Ms: lag.percentile(99) / 1e6, rssMb: process.memoryUsage.rss() / 1048576, parseWaiting: options.parseWaiting() };
+        const sample: LoadSample = {
+          concurrency,
+          active: options.active(),
+          backlog,
+          lagP99Ms: lag.percentile(99) / 1e6,
+          rssMb: process.memoryUsage.rss() / 1048576,
+          parseWaiting: options.parseWaiting(),
+        };
         lag.reset();
         const next = nextConcurrency(sample, options);
         options.onTick?.(sample, next);

@@ -9,7 +9,11 @@ import { type Redis, SpacingLimiter } from '@crawl/redis';
 export class RedisExitGate implements ExitGate {
   private readonly limiter: SpacingLimiter;
 
-  constructor(redis: Redis, prefix: string, private readonly fleetRps: number) {
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly fleetRps: number,
+  ) {
     this.limiter = new SpacingLimiter(redis, prefix);
   }
 

@@ -180,7 +180,12 @@ it("a cancelled job's waiting requests take no exit turn: they are dropped when 
 it('withdraw (shutdown) refuses every waiting and later request at once, and leaves granted leases alone', async () => {
   const exits = pool(uniquePrefix('exits'), proxies(1), 1 / 600);
   const lease = await exits.acquire('www.amazon.com');
-  const waiting = Array.from({ length: 5 }, () => exits.acquire('www.amazon.com').then(() => 'granted', (err: unknown) => err));
+  const waiting = Array.from({ length: 5 }, () =>
+    exits.acquire('www.amazon.com').then(
+      () => 'granted',
+      (err: unknown) => err,
+    ),
+  );
   await new Promise((r) => setTimeout(r, 50));
   exits.withdraw();
   // without the withdraw they would wait ten minutes for the exit's next turn

@@ -14,7 +14,10 @@ export const LIVENESS_TTL_MS = 500;
 export class JobLiveness {
   private readonly entries = new Map<string, { at: number; running: Promise<boolean> }>();
 
-  constructor(private readonly lookup: (jobId: string) => Promise<boolean>, private readonly ttlMs = LIVENESS_TTL_MS) {}
+  constructor(
+    private readonly lookup: (jobId: string) => Promise<boolean>,
+    private readonly ttlMs = LIVENESS_TTL_MS,
+  ) {}
 
   isRunning(jobId: string): Promise<boolean> {
     const now = Date.now();

@@ -1,6 +1,13 @@
 import { isMultiPage, type JobType, type MarketplaceCode, type ResultItem, type ReviewSort, type TargetNoteCode } from '@crawl/core';
 import type { PageCheckpoint } from '@crawl/db';
-import { type CrawlErrorCode, type CrawlInput, type CrawlOutcome, ExitTurnRefused, MARKETPLACE_KINDS, type StillWanted } from '@crawl/marketplace';
+import {
+  type CrawlErrorCode,
+  type CrawlInput,
+  type CrawlOutcome,
+  ExitTurnRefused,
+  MARKETPLACE_KINDS,
+  type StillWanted,
+} from '@crawl/marketplace';
 
 /** A target as the crawl task sees it (JobTargetRepository.findTargetContext). */
 export interface PagedTarget {
@@ -57,7 +64,10 @@ export function noResultsNote(type: JobType): { code: TargetNoteCode; message: s
  * The crawl's outcome, or why there is none: the page's turn was refused (its job was cancelled;
  * the process is shutting down), or the shutdown grace ran out while it was being fetched.
  */
-async function crawlBefore(crawl: Promise<CrawlOutcome>, deadline: AbortSignal | undefined): Promise<CrawlOutcome | 'cancelled' | 'handBack'> {
+async function crawlBefore(
+  crawl: Promise<CrawlOutcome>,
+  deadline: AbortSignal | undefined,
+): Promise<CrawlOutcome | 'cancelled' | 'handBack'> {
   const refused = (err: unknown) => {
     if (err instanceof ExitTurnRefused) return err.reason === 'cancelled' ? ('cancelled' as const) : ('handBack' as const);
     throw err;
@@ -91,7 +101,11 @@ async function crawlBefore(crawl: Promise<CrawlOutcome>, deadline: AbortSignal |
  * partial ranking would report products absent from pages that were never seen (reviews follow
  * the same rule: one machinery, and a retry of the target refetches every page anyway).
  */
-export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, attempt: { attempt: number; maxAttempts: number }): Promise<TargetPagesResult> {
+export async function crawlTargetPages(
+  deps: TargetPagesDeps,
+  t: PagedTarget,
+  attempt: { attempt: number; maxAttempts: number },
+): Promise<TargetPagesResult> {
   const wanted = isMultiPage(t.type) ? (t.pages ?? 1) : 1;
   const kind = MARKETPLACE_KINDS[t.type];
   let items: ResultItem[] = t.pageCheckpoint?.items ?? [];
@@ -101,9 +115,20 @@ export async function crawlTargetPages(deps: TargetPagesDeps, t: PagedTarget, at
     // A cancel between pages stops the keyword (its outcome would be discarded anyway).
     if (page > 1 && !(await deps.stillPending(t.jobId, t.idx))) return { kind: 'cancelled' };
     const started = process.hrtime.bigint();
-    const input: CrawlInput = { type: t.type, target: t.target, marketplace: t.marketplace as MarketplaceCode, lang: t.lang, tenant: t.projectId, page, sort: t.sort ?? null };
+    const input: CrawlInput = {
+      type: t.type,
+      target: t.target,
+      marketplace: t.marketplace as MarketplaceCode,
+      lang: t.lang,
+      tenant: t.projectId,
+      page,
+      sort: t.sort ?? null,
+    };
     if (deps.jobWanted) input.wanted = deps.jobWanted(t.jobId);
-    const outcome = await crawlBefore(deps.crawler.crawl(input, page === 1 ? `${t.jobId}-${t.idx}` : `${t.jobId}-${t.idx}-p${page}`), deps.fetchDeadline);
+    const outcome = await crawlBefore(
+      deps.crawler.crawl(input, page === 1 ? `${t.jobId}-${t.idx}` : `${t.jobId}-${t.idx}-p${page}`),
+      deps.fetchDeadline,
+    );
     if (outcome === 'cancelled') return { kind: 'cancelled' };
     if (outcome === 'handBack') {
       if (crawled > checkpointed) await deps.saveCheckpoint(t.jobId, t.idx, { pages: crawled, items });

@@ -18,7 +18,10 @@ export interface FetchTargetDeps extends JobProgressDeps {
 
 /** A retryable outcome before the last attempt: BullMQ retries the task with backoff. */
 export class RetryableCrawlError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(`${code}: ${message}`);
     this.name = 'RetryableCrawlError';
   }
@@ -54,7 +57,13 @@ export function fetchTargetHandler(deps: FetchTargetDeps) {
       idx,
       target.target,
       result.kind === 'succeeded'
-        ? { kind: 'succeeded', items: result.items, attempts: ctx.attempt, pagesCrawled: result.pagesCrawled, ...(result.note ? { note: result.note } : {}) }
+        ? {
+            kind: 'succeeded',
+            items: result.items,
+            attempts: ctx.attempt,
+            pagesCrawled: result.pagesCrawled,
+            ...(result.note ? { note: result.note } : {}),
+          }
         : { kind: 'failed', code: result.code, message: result.message, attempts: ctx.attempt },
     );
   };

@@ -35,11 +35,16 @@ it('a start enqueues the window only; a restart re-adds lost released targets an
   const handler = startJobHandler({ jobs, targets, producer, releases });
   const service = new JobService({ db, jobs, targets, credits: new CreditRepository(db), producer, log });
   const tenant = await createTenant(db, { credits: 1_000 });
-  const job = await service.create({ type: 'details', targets: ['B0START001', 'B0START002', 'B0START003', 'B0START004', 'B0START005'], marketplace: 'US', lang: null }, tenant);
+  const job = await service.create(
+    { type: 'details', targets: ['B0START001', 'B0START002', 'B0START003', 'B0START004', 'B0START005'], marketplace: 'US', lang: null },
+    tenant,
+  );
   const queue = producer['queue']('crawl');
   const queued = async () => {
     const ids: string[] = [];
-    for (let idx = 0; idx < 5; idx++) if (await queue.getJob(targetTaskId(job.id, idx))) ids.push(`${idx}:${(await queue.getJob(targetTaskId(job.id, idx)))!.opts.priority}`);
+    for (let idx = 0; idx < 5; idx++)
+      if (await queue.getJob(targetTaskId(job.id, idx)))
+        ids.push(`${idx}:${(await queue.getJob(targetTaskId(job.id, idx)))!.opts.priority}`);
     return ids;
   };
 
@@ -48,7 +53,12 @@ it('a start enqueues the window only; a restart re-adds lost released targets an
 
   // Redis lost task 1; and target 3 was released by an outcome while Redis refused the enqueue.
   await queue.remove(targetTaskId(job.id, 1));
-  await db.updateTable('job_target').set({ status: 'succeeded', finished_at: new Date() }).where('job_id', '=', job.id).where('idx', '=', 0).execute();
+  await db
+    .updateTable('job_target')
+    .set({ status: 'succeeded', finished_at: new Date() })
+    .where('job_id', '=', job.id)
+    .where('idx', '=', 0)
+    .execute();
   await db.updateTable('job_target').set({ released_at: new Date() }).where('job_id', '=', job.id).where('idx', '=', 3).execute();
 
   expect(await handler({ jobId: job.id }, ctx)).toBe('restarted 2');

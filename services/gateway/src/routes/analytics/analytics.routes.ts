@@ -9,8 +9,15 @@ const route = routesOf<AnalyticsService>();
 /** Project analytics over a date range. */
 export const analyticsRoutes = [
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/analytics', tag: 'Analytics', summary: 'Get analytics', description: 'Project analytics over a date range (default: last 30 days).',
-    query: analyticsQuery, status: 200, response: data(Analytics), errors: [403],
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/analytics',
+    tag: 'Analytics',
+    summary: 'Get analytics',
+    description: 'Project analytics over a date range (default: last 30 days).',
+    query: analyticsQuery,
+    status: 200,
+    response: data(Analytics),
+    errors: [403],
     handler: async ({ req, res, service, query }) => {
       const { from, to } = query();
       res.json({ data: await service.forProject(req.principal.projectId, from, to) });

@@ -14,5 +14,6 @@ export const analyticsQuery = z
   })
   .superRefine((r, ctx) => {
     if (r.from > r.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: '`from` must not be after `to`' });
-    else if (r.to.getTime() - r.from.getTime() > 366 * DAY) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
+    else if (r.to.getTime() - r.from.getTime() > 366 * DAY)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
   });

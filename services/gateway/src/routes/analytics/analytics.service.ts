@@ -39,7 +39,12 @@ export class AnalyticsService {
       results: j.results,
       jobDurationSeconds: { p50: j.p50Seconds, p95: j.p95Seconds },
       changesDetected: changes,
-      webhookDeliveries: { succeeded: byStatus('delivered'), failed: byStatus('failed'), pending: byStatus('pending'), cancelled: byStatus('cancelled') },
+      webhookDeliveries: {
+        succeeded: byStatus('delivered'),
+        failed: byStatus('failed'),
+        pending: byStatus('pending'),
+        cancelled: byStatus('cancelled'),
+      },
       daily: daily.map((d) => ({
         date: d.day,
         jobs: d.jobs,

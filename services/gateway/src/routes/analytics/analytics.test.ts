@@ -21,13 +21,97 @@ interface Seed {
 
 const per = (t: Seed['type']) => (t === 'search' ? 5 : 2);
 const seeds: Seed[] = [
-  { day: '2026-03-01', hour: 1, type: 'details', status: 'completed', source: 'api', targets: 3, succeeded: 2, failed: 1, failCodes: ['BLOCKED'], durationS: 10, results: 2 },
-  { day: '2026-03-01', hour: 23, type: 'search', status: 'completed', source: 'schedule', targets: 2, succeeded: 2, failed: 0, failCodes: [], durationS: 30, results: 40 },
-  { day: '2026-03-02', hour: 12, type: 'details', status: 'failed', source: 'api', targets: 2, succeeded: 0, failed: 2, failCodes: ['NOT_FOUND', 'BLOCKED'], durationS: 5, results: 0 },
-  { day: '2026-03-02', hour: 13, type: 'details', status: 'completed', source: 'retry', targets: 2, succeeded: 2, failed: 0, failCodes: [], durationS: 20, results: 2 },
-  { day: '2026-03-04', hour: 8, type: 'search', status: 'cancelled', source: 'api', targets: 4, succeeded: 1, failed: 0, failCodes: [], durationS: null, results: 20 },
-  { day: '2026-03-04', hour: 9, type: 'details', status: 'queued', source: 'schedule', targets: 1, succeeded: 0, failed: 0, failCodes: [], durationS: null, results: 0 },
-  { day: '2026-02-27', hour: 9, type: 'details', status: 'completed', source: 'api', targets: 1, succeeded: 1, failed: 0, failCodes: [], durationS: 1, results: 1 }, // outside the range
+  {
+    day: '2026-03-01',
+    hour: 1,
+    type: 'details',
+    status: 'completed',
+    source: 'api',
+    targets: 3,
+    succeeded: 2,
+    failed: 1,
+    failCodes: ['BLOCKED'],
+    durationS: 10,
+    results: 2,
+  },
+  {
+    day: '2026-03-01',
+    hour: 23,
+    type: 'search',
+    status: 'completed',
+    source: 'schedule',
+    targets: 2,
+    succeeded: 2,
+    failed: 0,
+    failCodes: [],
+    durationS: 30,
+    results: 40,
+  },
+  {
+    day: '2026-03-02',
+    hour: 12,
+    type: 'details',
+    status: 'failed',
+    source: 'api',
+    targets: 2,
+    succeeded: 0,
+    failed: 2,
+    failCodes: ['NOT_FOUND', 'BLOCKED'],
+    durationS: 5,
+    results: 0,
+  },
+  {
+    day: '2026-03-02',
+    hour: 13,
+    type: 'details',
+    status: 'completed',
+    source: 'retry',
+    targets: 2,
+    succeeded: 2,
+    failed: 0,
+    failCodes: [],
+    durationS: 20,
+    results: 2,
+  },
+  {
+    day: '2026-03-04',
+    hour: 8,
+    type: 'search',
+    status: 'cancelled',
+    source: 'api',
+    targets: 4,
+    succeeded: 1,
+    failed: 0,
+    failCodes: [],
+    durationS: null,
+    results: 20,
+  },
+  {
+    day: '2026-03-04',
+    hour: 9,
+    type: 'details',
+    status: 'queued',
+    source: 'schedule',
+    targets: 1,
+    succeeded: 0,
+    failed: 0,
+    failCodes: [],
+    durationS: null,
+    results: 0,
+  },
+  {
+    day: '2026-02-27',
+    hour: 9,
+    type: 'details',
+    status: 'completed',
+    source: 'api',
+    targets: 1,
+    succeeded: 1,
+    failed: 0,
+    failCodes: [],
+    durationS: 1,
+    results: 1,
+  }, // outside the range
 ];
 
 beforeAll(async () => {
@@ -84,8 +168,28 @@ beforeAll(async () => {
   await h.deps.db
     .insertInto('product_snapshot')
     .values([
-      { project_id: tenant.projectId, marketplace: 'US', asin: 'B0AAAAAAAA', job_id: 'job_x', source: 'details', snapshot: '{}', changes: '[]', change_count: 3, captured_at: new Date('2026-03-02T10:00:00Z') },
-      { project_id: tenant.projectId, marketplace: 'US', asin: 'B0AAAAAAAA', job_id: 'job_x', source: 'details', snapshot: '{}', changes: '[]', change_count: 2, captured_at: new Date('2026-03-10T10:00:00Z') },
+      {
+        project_id: tenant.projectId,
+        marketplace: 'US',
+        asin: 'B0AAAAAAAA',
+        job_id: 'job_x',
+        source: 'details',
+        snapshot: '{}',
+        changes: '[]',
+        change_count: 3,
+        captured_at: new Date('2026-03-02T10:00:00Z'),
+      },
+      {
+        project_id: tenant.projectId,
+        marketplace: 'US',
+        asin: 'B0AAAAAAAA',
+        job_id: 'job_x',
+        source: 'details',
+        snapshot: '{}',
+        changes: '[]',
+        change_count: 2,
+        captured_at: new Date('2026-03-10T10:00:00Z'),
+      },
     ])
     .execute();
 });
@@ -104,9 +208,20 @@ it('matches figures computed independently from the seeded jobs', async () => {
 
   expect(d.range).toEqual({ from: '2026-03-01T00:00:00.000Z', to: '2026-03-04T23:59:59.999Z' });
   expect(d.jobs.total).toBe(inRange.length);
-  for (const status of ['queued', 'running', 'completed', 'failed', 'cancelled'] as const) expect(d.jobs.byStatus[status]).toBe(count((s) => s.status === status));
-  expect(d.jobs.byType).toEqual({ search: count((s) => s.type === 'search'), details: count((s) => s.type === 'details'), offers: 0, bestsellers: 0, reviews: 0 });
-  expect(d.jobs.bySource).toEqual({ api: count((s) => s.source === 'api'), schedule: count((s) => s.source === 'schedule'), retry: count((s) => s.source === 'retry') });
+  for (const status of ['queued', 'running', 'completed', 'failed', 'cancelled'] as const)
+    expect(d.jobs.byStatus[status]).toBe(count((s) => s.status === status));
+  expect(d.jobs.byType).toEqual({
+    search: count((s) => s.type === 'search'),
+    details: count((s) => s.type === 'details'),
+    offers: 0,
+    bestsellers: 0,
+    reviews: 0,
+  });
+  expect(d.jobs.bySource).toEqual({
+    api: count((s) => s.source === 'api'),
+    schedule: count((s) => s.source === 'schedule'),
+    retry: count((s) => s.source === 'retry'),
+  });
   const succeeded = sum((s) => s.succeeded);
   const failed = sum((s) => s.failed);
   expect(d.targets).toEqual({ crawled: succeeded + failed, succeeded, failed, successRate: succeeded / (succeeded + failed) });
@@ -119,7 +234,10 @@ it('matches figures computed independently from the seeded jobs', async () => {
     refunded: sum((s) => (terminal(s) ? (s.targets - s.succeeded) * per(s.type) : 0)),
   });
   expect(d.results).toBe(sum((s) => s.results));
-  const durations = inRange.filter((s) => s.durationS !== null).map((s) => s.durationS!).sort((a, b) => a - b);
+  const durations = inRange
+    .filter((s) => s.durationS !== null)
+    .map((s) => s.durationS!)
+    .sort((a, b) => a - b);
   const pct = (p: number) => {
     const rank = p * (durations.length - 1);
     const lo = Math.floor(rank);
@@ -142,7 +260,8 @@ it('the daily series sums to the totals, a cancelled job with never-crawled targ
   const cancelled = seeds.find((s) => s.status === 'cancelled' && s.targets > s.succeeded + s.failed);
   expect(cancelled).toBeDefined(); // the seed this test is about
   const d = (await get('?from=2026-03-01&to=2026-03-04')).body.data;
-  const sum = (f: (x: { jobs: number; targets: number; credits: { reserved: number } }) => number) => d.daily.reduce((a: number, x: never) => a + f(x), 0);
+  const sum = (f: (x: { jobs: number; targets: number; credits: { reserved: number } }) => number) =>
+    d.daily.reduce((a: number, x: never) => a + f(x), 0);
   expect(sum((x) => x.targets)).toBe(d.targets.crawled);
   expect(sum((x) => x.jobs)).toBe(d.jobs.total);
   expect(sum((x) => x.credits.reserved)).toBe(d.credits.reserved);

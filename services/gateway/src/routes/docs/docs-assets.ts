@@ -9,7 +9,10 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /** The files the docs page loads; everything else of swagger-ui-dist stays with express.static. */
-export const PRECOMPRESSED_ASSETS = { 'swagger-ui-bundle.js': 'text/javascript; charset=utf-8', 'swagger-ui.css': 'text/css; charset=utf-8' } as const;
+export const PRECOMPRESSED_ASSETS = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+} as const;
 
 type Encoding = 'br' | 'gzip' | 'identity';
 interface Variant {

@@ -55,15 +55,32 @@ const route = routesOf<DocsService>();
 
 export const docsRoutes = [
   route({
-    method: 'get', path: '/openapi.json', tag: 'Operations', operationId: 'getOpenApiDocument', summary: 'This document', description: 'The OpenAPI 3.1 document of this API.',
-    status: 200, responseDescription: 'OpenAPI 3.1 JSON', errors: [], auth: false, content: { 'application/json': { schema: z.record(z.unknown()) } },
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'Operations',
+    operationId: 'getOpenApiDocument',
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 document of this API.',
+    status: 200,
+    responseDescription: 'OpenAPI 3.1 JSON',
+    errors: [],
+    auth: false,
+    content: { 'application/json': { schema: z.record(z.unknown()) } },
     handler: ({ res, service }) => {
       res.json(service.openApiDocument());
     },
   }),
   route({
-    method: 'get', path: '/docs', tag: 'Operations', summary: 'API documentation', description: 'Interactive API documentation of this document (works offline).',
-    status: 200, responseDescription: 'HTML page', errors: [], auth: false, content: { 'text/html': { schema: z.string() } },
+    method: 'get',
+    path: '/docs',
+    tag: 'Operations',
+    summary: 'API documentation',
+    description: 'Interactive API documentation of this document (works offline).',
+    status: 200,
+    responseDescription: 'HTML page',
+    errors: [],
+    auth: false,
+    content: { 'text/html': { schema: z.string() } },
     handler: ({ res }) => {
       res.type('html').send(DOCS_HTML);
     },

@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** Raw bytes and headers: node's http client, which (unlike fetch and supertest) never decodes. */
-function raw(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];

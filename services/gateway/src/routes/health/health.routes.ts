@@ -8,15 +8,31 @@ const route = routesOf<HealthService>();
 /** Liveness and readiness: unauthenticated, outside /v1/key. */
 export const healthRoutes = [
   route({
-    method: 'get', path: '/healthz', tag: 'Operations', operationId: 'getLiveness', summary: 'Liveness', description: 'Answers 200 while the process is up.',
-    status: 200, response: data(Liveness), errors: [], auth: false,
+    method: 'get',
+    path: '/healthz',
+    tag: 'Operations',
+    operationId: 'getLiveness',
+    summary: 'Liveness',
+    description: 'Answers 200 while the process is up.',
+    status: 200,
+    response: data(Liveness),
+    errors: [],
+    auth: false,
     handler: ({ res }) => {
       res.json({ data: { status: 'ok' } });
     },
   }),
   route({
-    method: 'get', path: '/readyz', tag: 'Operations', operationId: 'getReadiness', summary: 'Readiness', description: 'Answers 200 when Postgres and Redis are reachable, 503 with the same body otherwise.',
-    status: 200, response: data(Readiness), errors: [], auth: false,
+    method: 'get',
+    path: '/readyz',
+    tag: 'Operations',
+    operationId: 'getReadiness',
+    summary: 'Readiness',
+    description: 'Answers 200 when Postgres and Redis are reachable, 503 with the same body otherwise.',
+    status: 200,
+    response: data(Readiness),
+    errors: [],
+    auth: false,
     handler: async ({ res, service }) => {
       const { postgres, redis } = await service.readiness();
       const ready = postgres && redis;

@@ -51,8 +51,24 @@ describe('CSV injection guard', () => {
   });
 
   it('applies to every text column, search and details alike', () => {
-    const search = row('search', { keyword: '=cmd', asin: '+B0', title: '@x', url: '-u', image: '=i', price: { amount: 5, currency: '=USD' }, badges: ['=b'] });
-    expect(search).toMatchObject({ keyword: `'=cmd`, asin: `'+B0`, title: `'@x`, url: `'-u`, image: `'=i`, price_currency: `'=USD`, badges: '["=b"]' });
+    const search = row('search', {
+      keyword: '=cmd',
+      asin: '+B0',
+      title: '@x',
+      url: '-u',
+      image: '=i',
+      price: { amount: 5, currency: '=USD' },
+      badges: ['=b'],
+    });
+    expect(search).toMatchObject({
+      keyword: `'=cmd`,
+      asin: `'+B0`,
+      title: `'@x`,
+      url: `'-u`,
+      image: `'=i`,
+      price_currency: `'=USD`,
+      badges: '["=b"]',
+    });
     const details = row('details', {
       target: '=t',
       brand: '+b',
@@ -74,7 +90,16 @@ describe('CSV injection guard', () => {
   });
 
   it('leaves numbers we render, booleans, JSON cells and ordinary text alone', () => {
-    expect(row('search', { position: 3, rating: 4.5, reviewsCount: 0, price: { amount: 19.99, currency: 'USD' }, isPrime: true, title: 'USB-C hub, 7 ports' })).toMatchObject({
+    expect(
+      row('search', {
+        position: 3,
+        rating: 4.5,
+        reviewsCount: 0,
+        price: { amount: 19.99, currency: 'USD' },
+        isPrime: true,
+        title: 'USB-C hub, 7 ports',
+      }),
+    ).toMatchObject({
       position: '3',
       rating: '4.5',
       reviews_count: '0',
@@ -106,14 +131,25 @@ describe('json and llm exports stay exact', () => {
   const job = jobRow({ id: 'job_0000000000000000', type: 'details', marketplace: 'US' });
 
   it('llm items carry stored text unchanged', () => {
-    const item = llmItem(job, detailsItem('B000000001', { target: '=t', title: '=HYPERLINK("x")', brand: '-b', description: '@d', price: { amount: 5, currency: 'USD' } }));
+    const item = llmItem(
+      job,
+      detailsItem('B000000001', {
+        target: '=t',
+        title: '=HYPERLINK("x")',
+        brand: '-b',
+        description: '@d',
+        price: { amount: 5, currency: 'USD' },
+      }),
+    );
     expect(item).toMatchObject({ query: '=t', title: '=HYPERLINK("x")', brand: '-b', description: '@d', price: 5 });
     expect(llmExportItemSchema.parse(item)).toEqual(item);
   });
 
   it('an llm item has every key of the contract for both kinds of item', () => {
     const search = jobRow({ ...job, type: 'search' });
-    expect(llmExportItemSchema.parse(llmItem(search, searchItem('usb cable', 3, { isSponsored: true, organicPosition: null })))).toMatchObject({
+    expect(
+      llmExportItemSchema.parse(llmItem(search, searchItem('usb cable', 3, { isSponsored: true, organicPosition: null }))),
+    ).toMatchObject({
       source: 'search',
       query: 'usb cable',
       rank: 3,
@@ -121,6 +157,11 @@ describe('json and llm exports stay exact', () => {
       isSponsored: true,
       availability: null,
     });
-    expect(llmExportItemSchema.parse(llmItem(job, detailsItem('B000000002')))).toMatchObject({ source: 'details', query: 'B000000002', rank: null, availability: 'in_stock' });
+    expect(llmExportItemSchema.parse(llmItem(job, detailsItem('B000000002')))).toMatchObject({
+      source: 'details',
+      query: 'B000000002',
+      rank: null,
+      availability: 'in_stock',
+    });
   });
 });

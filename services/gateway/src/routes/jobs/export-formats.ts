@@ -1,4 +1,13 @@
-import { JOB_KINDS, JOB_TYPES, type JobType, LLM_SCHEMA_VERSION, type LlmExport, type LlmExportItem, objectSchemaOf, type ResultItem } from '@crawl/core';
+import {
+  JOB_KINDS,
+  JOB_TYPES,
+  type JobType,
+  LLM_SCHEMA_VERSION,
+  type LlmExport,
+  type LlmExportItem,
+  objectSchemaOf,
+  type ResultItem,
+} from '@crawl/core';
 import type { z } from 'zod';
 import type { JobRow } from '@crawl/db';
 import { EXPORT_KINDS, type ExportKind } from '../../export';
@@ -38,7 +47,10 @@ function columnsOf(schema: z.AnyZodObject): Column[] {
   });
 }
 
-export const CSV_COLUMNS = Object.fromEntries(JOB_TYPES.map((type) => [type, columnsOf(JOB_KINDS[type].itemSchema)])) as Record<JobType, Column[]>;
+export const CSV_COLUMNS = Object.fromEntries(JOB_TYPES.map((type) => [type, columnsOf(JOB_KINDS[type].itemSchema)])) as Record<
+  JobType,
+  Column[]
+>;
 
 /** Leading characters that make Excel, LibreOffice or Google Sheets read a cell as a formula (OWASP). */
 const FORMULA_START = /^[=+\-@\t\r]/;

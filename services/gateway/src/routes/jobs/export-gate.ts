@@ -90,7 +90,12 @@ export class ExportGate {
     metrics?: { registry: Registry; poolStats: () => PoolStats },
   ) {
     if (!metrics) return;
-    this.aborts = new Counter({ name: 'export_aborts_total', help: 'Exports cut short, by reason', labelNames: ['reason'], registers: [metrics.registry] });
+    this.aborts = new Counter({
+      name: 'export_aborts_total',
+      help: 'Exports cut short, by reason',
+      labelNames: ['reason'],
+      registers: [metrics.registry],
+    });
     const running = this.running;
     new Gauge({
       name: 'exports_in_flight',
@@ -132,16 +137,31 @@ export class ExportGate {
     let held = 0;
     for (const e of this.running) if (e.organizationId === organizationId) held += 1;
     if (held >= share && share < this.limits.poolSize) {
-      throw refusal(res, 'RATE_LIMITED', `At most ${share} of this gateway's ${this.limits.poolSize} export slots may serve one organization at once; retry when one of its exports has finished.`, CAP_RETRY_AFTER_SECONDS, {
-        limit: share,
-        retryAfterSeconds: CAP_RETRY_AFTER_SECONDS,
-      });
+      throw refusal(
+        res,
+        'RATE_LIMITED',
+        `At most ${share} of this gateway's ${this.limits.poolSize} export slots may serve one organization at once; retry when one of its exports has finished.`,
+        CAP_RETRY_AFTER_SECONDS,
+        {
+          limit: share,
+          retryAfterSeconds: CAP_RETRY_AFTER_SECONDS,
+        },
+      );
     }
     if (this.running.size >= this.limits.poolSize) {
-      throw refusal(res, 'UNAVAILABLE', `This gateway is already streaming its maximum of ${this.limits.poolSize} exports; retry shortly.`, 2);
+      throw refusal(
+        res,
+        'UNAVAILABLE',
+        `This gateway is already streaming its maximum of ${this.limits.poolSize} exports; retry shortly.`,
+        2,
+      );
     }
     let markDone!: () => void;
-    const entry = { organizationId, abort: (_reason: AbortReason) => undefined as void, done: new Promise<void>((resolve) => (markDone = resolve)) };
+    const entry = {
+      organizationId,
+      abort: (_reason: AbortReason) => undefined as void,
+      done: new Promise<void>((resolve) => (markDone = resolve)),
+    };
     this.running.add(entry); // before any await: concurrent admissions see it
     const leave = () => {
       this.running.delete(entry);
@@ -161,11 +181,19 @@ export class ExportGate {
     }
     if (!organizationLease || !projectLease) {
       leave();
-      const [max, what] = organizationLease ? [this.limits.maxPerProject, 'a project'] : [this.limits.maxPerOrganization, 'an organization'];
-      throw refusal(res, 'RATE_LIMITED', `At most ${max} export${max === 1 ? '' : 's'} of ${what} may run at once; retry when one has finished.`, CAP_RETRY_AFTER_SECONDS, {
-        limit: max,
-        retryAfterSeconds: CAP_RETRY_AFTER_SECONDS,
-      });
+      const [max, what] = organizationLease
+        ? [this.limits.maxPerProject, 'a project']
+        : [this.limits.maxPerOrganization, 'an organization'];
+      throw refusal(
+        res,
+        'RATE_LIMITED',
+        `At most ${max} export${max === 1 ? '' : 's'} of ${what} may run at once; retry when one has finished.`,
+        CAP_RETRY_AFTER_SECONDS,
+        {
+          limit: max,
+          retryAfterSeconds: CAP_RETRY_AFTER_SECONDS,
+        },
+      );
     }
     const [releaseOrganization, releaseProject] = [organizationLease, projectLease];
     const lease = async () => {
@@ -174,7 +202,13 @@ export class ExportGate {
     return this.ticket(entry, res, lease, leave, projectId);
   }
 
-  private ticket(entry: { abort(reason: AbortReason): void }, res: Response, lease: () => Promise<void>, leave: () => void, projectId: string): Ticket {
+  private ticket(
+    entry: { abort(reason: AbortReason): void },
+    res: Response,
+    lease: () => Promise<void>,
+    leave: () => void,
+    projectId: string,
+  ): Ticket {
     const controller = new AbortController();
     let complete = false;
     const abort = (reason: AbortReason) => {
@@ -220,7 +254,12 @@ export class ExportGate {
     } catch (err) {
       this.log.warn({ err, resource }, 'export lease unavailable, admitting without it');
       // A lease granted after we gave up on it would hold a slot for nothing.
-      pending.then((late) => late?.(), () => undefined).catch(() => undefined);
+      pending
+        .then(
+          (late) => late?.(),
+          () => undefined,
+        )
+        .catch(() => undefined);
       return async () => undefined;
     }
   }
@@ -242,7 +281,13 @@ export class ExportGate {
   }
 }
 
-function refusal(res: Response, code: 'UNAVAILABLE' | 'RATE_LIMITED', message: string, retryAfterSeconds: number, details?: unknown): AppError {
+function refusal(
+  res: Response,
+  code: 'UNAVAILABLE' | 'RATE_LIMITED',
+  message: string,
+  retryAfterSeconds: number,
+  details?: unknown,
+): AppError {
   res.setHeader('Retry-After', String(retryAfterSeconds));
   return new AppError(code, message, details === undefined ? {} : { details });
 }

@@ -1,6 +1,14 @@
 import { poolStats } from '@crawl/db';
 import { createLogger, ShutdownRegistry } from '@crawl/observability';
-import { createTenant, createTestDatabase, freePort, TEST_REDIS_URL, type TestDatabase, type TestTenant, uniquePrefix } from '@crawl/testing';
+import {
+  createTenant,
+  createTestDatabase,
+  freePort,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  type TestTenant,
+  uniquePrefix,
+} from '@crawl/testing';
 import { loadGatewayConfig } from '../../config';
 import type { GatewayDeps } from '../../deps';
 import { startGateway } from '../../main';
@@ -132,7 +140,10 @@ describe('per-organization share', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
       // The other organization is served (twice: its own share), not told the gateway is full.
-      const others = [download(url, exportPath(otherJob), bearer(other.apiKey)), download(url, exportPath(otherJob, 'csv'), bearer(other.apiKey))];
+      const others = [
+        download(url, exportPath(otherJob), bearer(other.apiKey)),
+        download(url, exportPath(otherJob, 'csv'), bearer(other.apiKey)),
+      ];
       expect((await Promise.all(others.map((d) => d.response))).map((r) => r?.statusCode)).toEqual([200, 200]);
       // Now the pool is full: a third organization hears so (503), the first still its own cap (429).
       const third = await createTenant(h.deps.db);
@@ -148,7 +159,7 @@ describe('per-organization share', () => {
     }
   });
 
-  it('caps an organization across gateways (EXPORT_MAX_PER_ORGANIZATION): a replica sees its other projects\' exports', async () => {
+  it("caps an organization across gateways (EXPORT_MAX_PER_ORGANIZATION): a replica sees its other projects' exports", async () => {
     const h = await startHarness({ exports: { maxPerOrganization: 1, organizationShare: 1 } });
     try {
       const { url } = await h.listen();

@@ -83,7 +83,8 @@ async function pump(results: ResultRepository, job: JobRow, format: Format, res:
   for await (const row of results.stream(job.id)) {
     ticket.signal.throwIfAborted();
     if (format === 'csv') await emit(csvRow(job.type, row.data));
-    else await emit(`${first ? '' : ','}${JSON.stringify(format === 'llm' ? llmItem(job, row.data) : inDocumentedOrder(job.type, row.data))}`);
+    else
+      await emit(`${first ? '' : ','}${JSON.stringify(format === 'llm' ? llmItem(job, row.data) : inDocumentedOrder(job.type, row.data))}`);
     first = false;
   }
   await emit(format === 'csv' ? '' : format === 'llm' ? ']}' : ']');

@@ -1,4 +1,13 @@
-import { CreditRepository, EventRepository, JobRepository, JobTargetRepository, ResultRepository, RetentionRepository, sql, TrackingRepository } from '@crawl/db';
+import {
+  CreditRepository,
+  EventRepository,
+  JobRepository,
+  JobTargetRepository,
+  ResultRepository,
+  RetentionRepository,
+  sql,
+  TrackingRepository,
+} from '@crawl/db';
 import { DEFAULT_RETENTION_DAYS, recordTargetOutcome, runRetentionSweep, type TargetOutcome } from '@crawl/jobs';
 import { createTenant, detailsItem, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
@@ -30,7 +39,11 @@ const ok = (asin: string): TargetOutcome => ({ kind: 'succeeded', items: [detail
 const blocked: TargetOutcome = { kind: 'failed', code: 'BLOCKED', message: 'robot check page', attempts: 3 };
 
 async function createDetailsJob(owner: TestTenant, asins: string[], headers: Record<string, string> = {}) {
-  return h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).set(headers).send({ type: 'details', targets: asins });
+  return h.http
+    .post(`/v1/key/projects/${owner.projectId}/jobs`)
+    .set(bearer(owner.apiKey))
+    .set(headers)
+    .send({ type: 'details', targets: asins });
 }
 
 /** Starts a job and records the given outcomes for its first targets (the worker's own path). */
@@ -70,7 +83,11 @@ describe('X-Credits-Remaining and credits consumed so far', () => {
 });
 
 describe('POST /projects/{id}/jobs/estimate', () => {
-  const estimate = (body: unknown, owner = tenant) => h.http.post(`/v1/key/projects/${owner.projectId}/jobs/estimate`).set(bearer(owner.apiKey)).send(body as object);
+  const estimate = (body: unknown, owner = tenant) =>
+    h.http
+      .post(`/v1/key/projects/${owner.projectId}/jobs/estimate`)
+      .set(bearer(owner.apiKey))
+      .send(body as object);
 
   it('answers cost, balance and acceptance after de-duplication, and creates nothing', async () => {
     const owner = await createTenant(h.deps.db, { credits: 12 });
@@ -90,7 +107,10 @@ describe('POST /projects/{id}/jobs/estimate', () => {
     ['an unknown field', { type: 'search', targets: ['x'], extra: true }, 'body'],
     ['1,001 targets', { type: 'search', targets: Array.from({ length: 1001 }, (_, i) => `k${i}`) }, 'body.targets'],
   ])('rejects %s with the same 400 as a create', async (_name, body, path) => {
-    const [est, create] = [await estimate(body), await h.http.post(`/v1/key/projects/${tenant.projectId}/jobs`).set(bearer(tenant.apiKey)).send(body)];
+    const [est, create] = [
+      await estimate(body),
+      await h.http.post(`/v1/key/projects/${tenant.projectId}/jobs`).set(bearer(tenant.apiKey)).send(body),
+    ];
     expect(est.status).toBe(400);
     expect(est.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
     expect(est.body.error.details).toEqual(create.body.error.details);
@@ -103,7 +123,11 @@ describe('POST /projects/{id}/jobs/estimate', () => {
       const owner = await createTenant(limited.deps.db, { plan: 'enterprise', perMinute: 1_000 });
       const remaining = async (req: Promise<{ headers: Record<string, string> }>) => Number((await req).headers['x-ratelimit-remaining']);
       const get = () => limited.http.get(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey));
-      const est = () => limited.http.post(`/v1/key/projects/${owner.projectId}/jobs/estimate`).set(bearer(owner.apiKey)).send({ type: 'search', targets: ['x'] });
+      const est = () =>
+        limited.http
+          .post(`/v1/key/projects/${owner.projectId}/jobs/estimate`)
+          .set(bearer(owner.apiKey))
+          .send({ type: 'search', targets: ['x'] });
       const [a, b, c] = [await remaining(get()), await remaining(est()), await remaining(get())];
       expect([a - b, b - c]).toEqual([1, 1]);
     } finally {

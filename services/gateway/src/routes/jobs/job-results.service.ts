@@ -22,7 +22,10 @@ export interface JobResultsDeps {
  */
 export function assertResultsAvailable(job: JobWithRetention): void {
   if (!job.results_purged_at) return;
-  throw new AppError('GONE', `The results of job ${job.id} were deleted on ${job.results_purged_at.toISOString()} (by request or by the retention of the plan); the job itself remains.`);
+  throw new AppError(
+    'GONE',
+    `The results of job ${job.id} were deleted on ${job.results_purged_at.toISOString()} (by request or by the retention of the plan); the job itself remains.`,
+  );
 }
 
 /** `DELETE /jobs/{id}`: removes a finished job's results; the job row stays as a tombstone for the ledger. */
@@ -33,7 +36,11 @@ export class JobResultsService {
     const job = await this.deps.jobs.findInProject(jobId, projectId);
     if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
     const refuse = (status: JobRow['status']) =>
-      new AppError('INVALID_STATE', `Job ${jobId} is ${status}; only completed, failed or cancelled jobs can be deleted (cancel it first).`, { details: { status } });
+      new AppError(
+        'INVALID_STATE',
+        `Job ${jobId} is ${status}; only completed, failed or cancelled jobs can be deleted (cancel it first).`,
+        { details: { status } },
+      );
     if (!isTerminal(job.status)) throw refuse(job.status);
     if (!(await this.deps.retention.markDeleted(jobId, projectId))) throw refuse(job.status);
     await drainPurgedResults(this.deps.retention, jobId, this.deps.batchSize, Date.now() + this.deps.inlineBudgetMs);

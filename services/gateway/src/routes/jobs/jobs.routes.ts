@@ -1,4 +1,11 @@
-import { AppError, costEstimateSchema as CostEstimate, inDocumentedOrder, jobResourceSchema as Job, llmExportSchema as LlmExport, resultItemSchema as ResultItem } from '@crawl/core';
+import {
+  AppError,
+  costEstimateSchema as CostEstimate,
+  inDocumentedOrder,
+  jobResourceSchema as Job,
+  llmExportSchema as LlmExport,
+  resultItemSchema as ResultItem,
+} from '@crawl/core';
 import { toJobResource } from '@crawl/jobs';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
@@ -48,9 +55,18 @@ const route = routesOf<JobsService>();
 /** Every job endpoint. */
 export const jobsRoutes = [
   route({
-    method: 'post', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'Create a crawl job',
-    description: 'Validates the body, reserves the credits of every target and queues the crawl; answers 202 with the job and its `Location`. Send an `Idempotency-Key` to make a retry of this request safe.',
-    body: CreateJobBody, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('job'), ...REPLAYED, ...CREDITS_REMAINING }, errors: [402, 403, 409, 422],
+    method: 'post',
+    path: '/v1/key/projects/{projectId}/jobs',
+    tag: 'Jobs',
+    summary: 'Create a crawl job',
+    description:
+      'Validates the body, reserves the credits of every target and queues the crawl; answers 202 with the job and its `Location`. Send an `Idempotency-Key` to make a retry of this request safe.',
+    body: CreateJobBody,
+    headers: idempotencyHeader,
+    status: 202,
+    response: data(Job),
+    responseHeaders: { ...LOCATION('job'), ...REPLAYED, ...CREDITS_REMAINING },
+    errors: [402, 403, 409, 422],
     handler: async ({ req, res, service, body, idempotent }) => {
       const job = body();
       const result = await idempotent(recoverJob(service), async ({ key: idempotencyKey }) => {
@@ -62,16 +78,30 @@ export const jobsRoutes = [
   }),
   // Creates nothing, so no Idempotency-Key handling; one request of the rate limit, like a GET.
   route({
-    method: 'post', path: '/v1/key/projects/{projectId}/jobs/estimate', tag: 'Jobs', summary: 'Estimate the cost of a job',
-    description: 'Cost of a job body and whether a create would be accepted now. The body is validated like a create; nothing is created or reserved.',
-    body: CreateJobBody, status: 200, response: data(CostEstimate), errors: [403],
+    method: 'post',
+    path: '/v1/key/projects/{projectId}/jobs/estimate',
+    tag: 'Jobs',
+    summary: 'Estimate the cost of a job',
+    description:
+      'Cost of a job body and whether a create would be accepted now. The body is validated like a create; nothing is created or reserved.',
+    body: CreateJobBody,
+    status: 200,
+    response: data(CostEstimate),
+    errors: [403],
     handler: async ({ req, res, service, body }) => {
       res.json({ data: await service.estimate(body(), req.principal) });
     },
   }),
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/jobs', tag: 'Jobs', summary: 'List jobs', description: "The project's jobs, newest first, filtered by status, text and creation time.",
-    query: listJobsQuery, status: 200, response: list(Job), errors: [403],
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/jobs',
+    tag: 'Jobs',
+    summary: 'List jobs',
+    description: "The project's jobs, newest first, filtered by status, text and creation time.",
+    query: listJobsQuery,
+    status: 200,
+    response: list(Job),
+    errors: [403],
     handler: async ({ req, res, service, query }) => {
       const q = query();
       const { rows, total } = await service.list(req.principal.projectId, q);
@@ -79,15 +109,28 @@ export const jobsRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: 'Get a job', description: 'One job with its status, progress, credits and errors.',
-    status: 200, response: data(Job), errors: [404],
+    method: 'get',
+    path: '/v1/key/jobs/{jobId}',
+    tag: 'Jobs',
+    summary: 'Get a job',
+    description: 'One job with its status, progress, credits and errors.',
+    status: 200,
+    response: data(Job),
+    errors: [404],
     handler: async ({ req, res, service }) => {
       res.json({ data: toJobResource(await loadJob(service, req)) });
     },
   }),
   route({
-    method: 'get', path: '/v1/key/jobs/{jobId}/results', tag: 'Jobs', summary: "List a job's results", description: "The result items of a job, paginated; each item's shape depends on the job type.",
-    query: resultsQuery, status: 200, response: list(ResultItem), errors: [404, 410],
+    method: 'get',
+    path: '/v1/key/jobs/{jobId}/results',
+    tag: 'Jobs',
+    summary: "List a job's results",
+    description: "The result items of a job, paginated; each item's shape depends on the job type.",
+    query: resultsQuery,
+    status: 200,
+    response: list(ResultItem),
+    errors: [404, 410],
     handler: async ({ req, res, service, query }) => {
       const job = await loadJob(service, req);
       const q = query();
@@ -97,10 +140,18 @@ export const jobsRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/v1/key/jobs/{jobId}/export', tag: 'Jobs', operationId: 'exportJob', summary: 'Export the results of a job',
+    method: 'get',
+    path: '/v1/key/jobs/{jobId}/export',
+    tag: 'Jobs',
+    operationId: 'exportJob',
+    summary: 'Export the results of a job',
     description: 'Download the results of a completed job as a file: json, csv or the versioned llm format.',
-    query: exportQuery, status: 200,
-    responseDescription: 'A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180', responseHeaders: ATTACHMENT, errors: [404, 409, 410],
+    query: exportQuery,
+    status: 200,
+    responseDescription:
+      'A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180',
+    responseHeaders: ATTACHMENT,
+    errors: [404, 409, 410],
     content: { 'application/json': { schema: z.union([z.array(ResultItem), LlmExport]) }, 'text/csv': { schema: z.string() } },
     handler: async ({ req, res, service, query }) => {
       const job = await loadJob(service, req);
@@ -115,9 +166,19 @@ export const jobsRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/v1/key/jobs/{jobId}/retry', tag: 'Jobs', summary: 'Retry a job',
-    description: 'Retry a job as a new job: every target of a failed or cancelled job (default), or `{"targets": "failed"}` for only the failed or cancelled targets of a finished job.',
-    body: RetryJobBody, bodyOptional: true, headers: idempotencyHeader, status: 202, response: data(Job), responseHeaders: { ...LOCATION('new job'), ...REPLAYED, ...CREDITS_REMAINING }, errors: [402, 404, 409, 422],
+    method: 'post',
+    path: '/v1/key/jobs/{jobId}/retry',
+    tag: 'Jobs',
+    summary: 'Retry a job',
+    description:
+      'Retry a job as a new job: every target of a failed or cancelled job (default), or `{"targets": "failed"}` for only the failed or cancelled targets of a finished job.',
+    body: RetryJobBody,
+    bodyOptional: true,
+    headers: idempotencyHeader,
+    status: 202,
+    response: data(Job),
+    responseHeaders: { ...LOCATION('new job'), ...REPLAYED, ...CREDITS_REMAINING },
+    errors: [402, 404, 409, 422],
     handler: async ({ req, res, service, idempotent }) => {
       // The body may be left out: parsed with the optional form of the documented body.
       const targets = parseOrThrow(retryBody, req.body, 'body');
@@ -130,17 +191,29 @@ export const jobsRoutes = [
     },
   }),
   route({
-    method: 'delete', path: '/v1/key/jobs/{jobId}', tag: 'Jobs', summary: "Delete a job's results",
-    description: 'Delete the results of a finished job. The job stays (with `resultsPurgedAt`) for the ledger, and its results and export answer 410.',
-    status: 200, response: data(Job), errors: [404, 409],
+    method: 'delete',
+    path: '/v1/key/jobs/{jobId}',
+    tag: 'Jobs',
+    summary: "Delete a job's results",
+    description:
+      'Delete the results of a finished job. The job stays (with `resultsPurgedAt`) for the ledger, and its results and export answer 410.',
+    status: 200,
+    response: data(Job),
+    errors: [404, 409],
     handler: async ({ req, res, service }) => {
       const job = await loadJob(service, req);
       res.json({ data: toJobResource(await service.deleteResults(job.id, req.principal.projectId)) });
     },
   }),
   route({
-    method: 'post', path: '/v1/key/jobs/{jobId}/cancel', tag: 'Jobs', summary: 'Cancel a job', description: 'Cancel a queued or running job; the targets not crawled yet are refunded.',
-    status: 200, response: data(Job), errors: [404, 409],
+    method: 'post',
+    path: '/v1/key/jobs/{jobId}/cancel',
+    tag: 'Jobs',
+    summary: 'Cancel a job',
+    description: 'Cancel a queued or running job; the targets not crawled yet are refunded.',
+    status: 200,
+    response: data(Job),
+    errors: [404, 409],
     handler: async ({ req, res, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
       const job = await loadJob(service, req);

@@ -37,10 +37,10 @@ export const emptyBody = z.union([z.undefined(), z.object({}).strict()]);
  */
 export const retryBodyObject = z
   .object({
-    targets: z
-      .enum(['all', 'failed'])
-      .default('all')
-      .openapi({ description: '`all`: every target of a failed or cancelled job. `failed`: only the targets of a finished job that failed or were cancelled' }),
+    targets: z.enum(['all', 'failed']).default('all').openapi({
+      description:
+        '`all`: every target of a failed or cancelled job. `failed`: only the targets of a finished job that failed or were cancelled',
+    }),
   })
   .strict();
 export const retryBody = z.union([z.undefined(), retryBodyObject]).transform((body) => body?.targets ?? 'all');

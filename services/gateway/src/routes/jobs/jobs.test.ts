@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const createJob = (body: unknown, key = tenant.apiKey, projectId = tenant.projectId) =>
-  h.http.post(`/v1/key/projects/${projectId}/jobs`).set(bearer(key)).send(body as object);
+  h.http
+    .post(`/v1/key/projects/${projectId}/jobs`)
+    .set(bearer(key))
+    .send(body as object);
 
 describe('POST /projects/{id}/jobs', () => {
   it('accepts a job: 202, Location, queued, credits reserved, targets de-duplicated', async () => {
@@ -128,14 +131,21 @@ describe('GET /projects/{id}/jobs', () => {
     expect((await list(`?from=${today}&to=${today}`)).body.pagination.total).toBe(3);
   });
 
-  it.each(['?limit=0', '?limit=101', '?limit=abc', '?offset=-1', '?status=done', '?from=yesterday', '?from=2026-02-01&to=2026-01-01', '?foo=1', '?limit=1&limit=2'])(
-    'rejects %s with 400',
-    async (query) => {
-      const res = await list(query);
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    },
-  );
+  it.each([
+    '?limit=0',
+    '?limit=101',
+    '?limit=abc',
+    '?offset=-1',
+    '?status=done',
+    '?from=yesterday',
+    '?from=2026-02-01&to=2026-01-01',
+    '?foo=1',
+    '?limit=1&limit=2',
+  ])('rejects %s with 400', async (query) => {
+    const res = await list(query);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
 });
 
 describe('job by id: get, results, export, cancel, retry', () => {
@@ -220,7 +230,11 @@ describe('Idempotency-Key', () => {
 
     // The same key in another project is another key.
     const other = await createTenant(h.deps.db, { credits: 100 });
-    const elsewhere = await h.http.post(`/v1/key/projects/${other.projectId}/jobs`).set(bearer(other.apiKey)).set('Idempotency-Key', 'create-1').send(body);
+    const elsewhere = await h.http
+      .post(`/v1/key/projects/${other.projectId}/jobs`)
+      .set(bearer(other.apiKey))
+      .set('Idempotency-Key', 'create-1')
+      .send(body);
     expect(elsewhere.status).toBe(202);
     expect(elsewhere.body.data.id).not.toBe(first.body.data.id);
   });
@@ -255,7 +269,9 @@ describe('Idempotency-Key', () => {
     const send = (key: string) =>
       h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).set('Idempotency-Key', key).send(body);
     const { createHash } = await import('node:crypto');
-    const hash = createHash('sha256').update(`POST /v1/key/projects/${owner.projectId}/jobs\n{"targets":["B0DR8G428S"],"type":"details"}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(`POST /v1/key/projects/${owner.projectId}/jobs\n{"targets":["B0DR8G428S"],"type":"details"}`)
+      .digest('hex');
 
     // A gateway claimed the key and created the job, then died before storing its answer.
     await h.deps.idempotency.claim(owner.projectId, 'died-after-insert', hash);
@@ -280,7 +296,10 @@ describe('Idempotency-Key', () => {
 
   it('works on retry: a repeated retry does not create or charge twice', async () => {
     const owner = await createTenant(h.deps.db, { credits: 100 });
-    const job = await h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).send({ type: 'search', targets: ['a'] });
+    const job = await h.http
+      .post(`/v1/key/projects/${owner.projectId}/jobs`)
+      .set(bearer(owner.apiKey))
+      .send({ type: 'search', targets: ['a'] });
     await h.http.post(`/v1/key/jobs/${job.body.data.id}/cancel`).set(bearer(owner.apiKey));
     const retry = () => h.http.post(`/v1/key/jobs/${job.body.data.id}/retry`).set(bearer(owner.apiKey)).set('Idempotency-Key', 'r1');
     const [a, b] = [await retry(), await retry()];

@@ -46,7 +46,11 @@ it('a different body under a used key is 422, an invalid body holds no key, a ke
   expect((await create('sched-3', { ...body, cron: 'every day' })).status).toBe(400);
   expect((await create('sched-3')).status).toBe(201);
 
-  const hash = createHash('sha256').update(`POST /v1/key/projects/${tenant.projectId}/schedules\n{"crawlConfig":{"targets":["desk lamp"],"type":"search"},"cron":"0 9 * * 1"}`).digest('hex');
+  const hash = createHash('sha256')
+    .update(
+      `POST /v1/key/projects/${tenant.projectId}/schedules\n{"crawlConfig":{"targets":["desk lamp"],"type":"search"},"cron":"0 9 * * 1"}`,
+    )
+    .digest('hex');
   await h.deps.idempotency.claim(tenant.projectId, 'sched-busy', hash);
   const busy = await create('sched-busy');
   expect(busy.status).toBe(409);
@@ -54,7 +58,11 @@ it('a different body under a used key is 422, an invalid body holds no key, a ke
 });
 
 it('answers with the schedule a dead gateway created under the key, instead of a second one', async () => {
-  const hash = createHash('sha256').update(`POST /v1/key/projects/${tenant.projectId}/schedules\n{"crawlConfig":{"targets":["desk lamp"],"type":"search"},"cron":"0 9 * * 1"}`).digest('hex');
+  const hash = createHash('sha256')
+    .update(
+      `POST /v1/key/projects/${tenant.projectId}/schedules\n{"crawlConfig":{"targets":["desk lamp"],"type":"search"},"cron":"0 9 * * 1"}`,
+    )
+    .digest('hex');
   await h.deps.idempotency.claim(tenant.projectId, 'sched-died', hash);
   const { createScheduleBody } = await import('@crawl/jobs');
   const { schedulePolicy } = await import('@crawl/core');
@@ -65,6 +73,8 @@ it('answers with the schedule a dead gateway created under the key, instead of a
   expect(replay.headers['idempotent-replayed']).toBe('true');
   expect(replay.body.data.id).toBe(orphan.id);
   expect(await count()).toBe(before);
-  const stored = await sql<{ response_status: number }>`select response_status from idempotency_key where key = 'sched-died'`.execute(h.deps.db);
+  const stored = await sql<{ response_status: number }>`select response_status from idempotency_key where key = 'sched-died'`.execute(
+    h.deps.db,
+  );
   expect(stored.rows[0]!.response_status).toBe(201);
 });

@@ -9,7 +9,10 @@ import { type ScheduleService, toScheduleResource } from './schedules.service';
 
 /** The plan's schedule limits with the organization's overrides (admin set-schedule-limits). */
 const policyOf = (req: Request) =>
-  schedulePolicy(req.principal.plan, { maxPerProject: req.principal.maxSchedulesPerProject, minIntervalSeconds: req.principal.minScheduleIntervalSeconds });
+  schedulePolicy(req.principal.plan, {
+    maxPerProject: req.principal.maxSchedulesPerProject,
+    minIntervalSeconds: req.principal.minScheduleIntervalSeconds,
+  });
 
 function scheduleId(req: Request): string {
   const id = String(req.params.scheduleId);
@@ -31,9 +34,17 @@ const route = routesOf<ScheduleService>();
 export const schedulesRoutes = [
   // Same Stripe model as job creation: a lost answer retried with its key never makes a second schedule.
   route({
-    method: 'post', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'Create a schedule',
+    method: 'post',
+    path: '/v1/key/projects/{projectId}/schedules',
+    tag: 'Schedules',
+    summary: 'Create a schedule',
     description: 'A schedule creates a job from its crawl config at each time of its cron expression (UTC, 5 or 6 fields).',
-    body: CreateScheduleBody, headers: idempotencyHeader, status: 201, response: data(Schedule), responseHeaders: { ...LOCATION('schedule'), ...REPLAYED }, errors: [403, 409, 422],
+    body: CreateScheduleBody,
+    headers: idempotencyHeader,
+    status: 201,
+    response: data(Schedule),
+    responseHeaders: { ...LOCATION('schedule'), ...REPLAYED },
+    errors: [403, 409, 422],
     handler: async ({ req, res, service, body, idempotent }) => {
       const schedule = body();
       const result = await idempotent(recoverSchedule(service), async ({ key }) => ({
@@ -46,31 +57,57 @@ export const schedulesRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/schedules', tag: 'Schedules', summary: 'List schedules', description: "The project's schedules.",
-    query: schedulesQuery, status: 200, response: list(Schedule), errors: [403],
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/schedules',
+    tag: 'Schedules',
+    summary: 'List schedules',
+    description: "The project's schedules.",
+    query: schedulesQuery,
+    status: 200,
+    response: list(Schedule),
+    errors: [403],
     handler: async ({ req, res, service, query }) => {
       const { limit, offset } = query();
       res.json(await service.list(req.principal.projectId, limit, offset));
     },
   }),
   route({
-    method: 'get', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Get a schedule', description: 'One schedule with its cron expression, crawl config and next run.',
-    status: 200, response: data(Schedule), errors: [404],
+    method: 'get',
+    path: '/v1/key/schedules/{scheduleId}',
+    tag: 'Schedules',
+    summary: 'Get a schedule',
+    description: 'One schedule with its cron expression, crawl config and next run.',
+    status: 200,
+    response: data(Schedule),
+    errors: [404],
     handler: async ({ req, res, service }) => {
       res.json({ data: toScheduleResource(await service.get(scheduleId(req), req.principal.projectId)) });
     },
   }),
   route({
-    method: 'patch', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Update a schedule', description: 'Change `enabled`, `cron` or `crawlConfig` of a schedule.',
-    body: UpdateScheduleBody, status: 200, response: data(Schedule), errors: [404],
+    method: 'patch',
+    path: '/v1/key/schedules/{scheduleId}',
+    tag: 'Schedules',
+    summary: 'Update a schedule',
+    description: 'Change `enabled`, `cron` or `crawlConfig` of a schedule.',
+    body: UpdateScheduleBody,
+    status: 200,
+    response: data(Schedule),
+    errors: [404],
     handler: async ({ req, res, service, body }) => {
       const id = scheduleId(req);
       res.json({ data: await service.update(id, req.principal.projectId, body(), policyOf(req)) });
     },
   }),
   route({
-    method: 'delete', path: '/v1/key/schedules/{scheduleId}', tag: 'Schedules', summary: 'Delete a schedule', description: 'Delete a schedule; the jobs it created stay.',
-    status: 204, responseDescription: 'Deleted', errors: [404],
+    method: 'delete',
+    path: '/v1/key/schedules/{scheduleId}',
+    tag: 'Schedules',
+    summary: 'Delete a schedule',
+    description: 'Delete a schedule; the jobs it created stay.',
+    status: 204,
+    responseDescription: 'Deleted',
+    errors: [404],
     handler: async ({ req, res, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
       await service.delete(scheduleId(req), req.principal.projectId);

@@ -8,7 +8,16 @@ export function toScheduleResource(row: ScheduleRow): ScheduleResource {
     id: row.id,
     projectId: row.project_id,
     cron: row.cron,
-    crawlConfig: { type: c.type, targets: c.targets, config: { marketplace: c.marketplace, lang: c.lang, ...(isMultiPage(c.type) ? { pages: c.pages ?? 1 } : {}), ...(c.sort ? { sort: c.sort } : {}) } },
+    crawlConfig: {
+      type: c.type,
+      targets: c.targets,
+      config: {
+        marketplace: c.marketplace,
+        lang: c.lang,
+        ...(isMultiPage(c.type) ? { pages: c.pages ?? 1 } : {}),
+        ...(c.sort ? { sort: c.sort } : {}),
+      },
+    },
     enabled: row.enabled,
     nextRunAt: row.enabled ? row.next_run_at.toISOString() : null,
     lastRunAt: row.last_run_at?.toISOString() ?? null,
@@ -48,14 +57,24 @@ export class ScheduleService {
   ) {
     checkInterval(body.cron, policy);
     const row = await this.schedules.create(
-      { ...owner, cron: body.cron, crawlConfig: stored(body.crawlConfig), enabled: body.enabled, nextRunAt: nextFireAfter(body.cron, new Date()) },
+      {
+        ...owner,
+        cron: body.cron,
+        crawlConfig: stored(body.crawlConfig),
+        enabled: body.enabled,
+        nextRunAt: nextFireAfter(body.cron, new Date()),
+      },
       policy.maxPerProject,
       idempotencyKey,
     );
     if (!row) {
-      throw new AppError('VALIDATION_ERROR', `This project already has ${policy.maxPerProject} schedules, the most its plan allows; delete one first.`, {
-        details: [{ path: 'project', message: `at most ${policy.maxPerProject} schedules per project` }],
-      });
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `This project already has ${policy.maxPerProject} schedules, the most its plan allows; delete one first.`,
+        {
+          details: [{ path: 'project', message: `at most ${policy.maxPerProject} schedules per project` }],
+        },
+      );
     }
     return toScheduleResource(row);
   }
@@ -80,7 +99,12 @@ export class ScheduleService {
    * schedule that was off does not catch up on what it missed). Disabling takes effect at
    * once: the scheduler only fires enabled schedules, under a row lock.
    */
-  async update(id: string, projectId: string, changes: { enabled?: boolean; cron?: string; crawlConfig?: JobBody }, policy: SchedulePolicy) {
+  async update(
+    id: string,
+    projectId: string,
+    changes: { enabled?: boolean; cron?: string; crawlConfig?: JobBody },
+    policy: SchedulePolicy,
+  ) {
     if (changes.cron !== undefined) checkInterval(changes.cron, policy);
     const current = await this.get(id, projectId);
     const cron = changes.cron ?? current.cron;

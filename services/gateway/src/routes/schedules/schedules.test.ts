@@ -11,7 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const create = (body: unknown, t = tenant) => h.http.post(`/v1/key/projects/${t.projectId}/schedules`).set(bearer(t.apiKey)).send(body as object);
+const create = (body: unknown, t = tenant) =>
+  h.http
+    .post(`/v1/key/projects/${t.projectId}/schedules`)
+    .set(bearer(t.apiKey))
+    .send(body as object);
 const crawlConfig = { type: 'search', targets: ['desk lamp'], config: { marketplace: 'de' } };
 
 it('creates a schedule (201, Location, next fire in UTC) and lists, gets, patches and deletes it', async () => {
@@ -44,7 +48,10 @@ it('creates a schedule (201, Location, next fire in UTC) and lists, gets, patche
   expect(recron.body.data.cron).toBe('*/5 * * * *');
   expect(new Date(recron.body.data.nextRunAt).getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
   expect(new Date(recron.body.data.nextRunAt).getUTCMinutes() % 5).toBe(0);
-  const reconfig = await h.http.patch(`/v1/key/schedules/${s.id}`).set(bearer(tenant.apiKey)).send({ crawlConfig: { type: 'details', targets: ['B0DR8G428S'] } });
+  const reconfig = await h.http
+    .patch(`/v1/key/schedules/${s.id}`)
+    .set(bearer(tenant.apiKey))
+    .send({ crawlConfig: { type: 'details', targets: ['B0DR8G428S'] } });
   expect(reconfig.body.data.crawlConfig).toEqual({ type: 'details', targets: ['B0DR8G428S'], config: { marketplace: 'US', lang: null } });
 
   expect((await h.http.delete(`/v1/key/schedules/${s.id}`).set(bearer(tenant.apiKey))).status).toBe(204);
@@ -96,7 +103,9 @@ describe('noisy neighbours: interval floor and per-project cap', () => {
       const res = await create({ cron, crawlConfig }, t);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      expect(res.body.error.details).toEqual([{ path: 'body.cron', message: expect.stringContaining('minimum interval between runs is 60 s') }]);
+      expect(res.body.error.details).toEqual([
+        { path: 'body.cron', message: expect.stringContaining('minimum interval between runs is 60 s') },
+      ]);
       expect(await h.deps.db.selectFrom('schedule').select('id').where('project_id', '=', t.projectId).execute()).toEqual([]);
     },
   );

@@ -1,4 +1,11 @@
-import { AppError, comparisonSchema as Comparison, ID_PATTERN, normalizeAsin, timelineSchema as Timeline, trackedTargetSchema as TrackedTarget } from '@crawl/core';
+import {
+  AppError,
+  comparisonSchema as Comparison,
+  ID_PATTERN,
+  normalizeAsin,
+  timelineSchema as Timeline,
+  trackedTargetSchema as TrackedTarget,
+} from '@crawl/core';
 import { data, list } from '../operation';
 import { type Resource, routesOf } from '../route';
 import { compareQuery, timelineQuery, trackedTargetsQuery } from './tracking.schemas';
@@ -9,16 +16,29 @@ const route = routesOf<TrackingService>();
 /** Tracked targets, a product's timeline, comparison of two result sets. */
 export const trackingRoutes = [
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets', tag: 'Change tracking', summary: 'List tracked products', description: 'Tracked products with their latest snapshot and change counts.',
-    query: trackedTargetsQuery, status: 200, response: list(TrackedTarget), errors: [403],
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/tracked-targets',
+    tag: 'Change tracking',
+    summary: 'List tracked products',
+    description: 'Tracked products with their latest snapshot and change counts.',
+    query: trackedTargetsQuery,
+    status: 200,
+    response: list(TrackedTarget),
+    errors: [403],
     handler: async ({ req, res, service, query }) => {
       res.json(await service.list({ projectId: req.principal.projectId, ...query() }));
     },
   }),
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', tag: 'Change tracking', summary: "Get a tracked product's timeline",
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline',
+    tag: 'Change tracking',
+    summary: "Get a tracked product's timeline",
     description: 'Snapshots of one product, newest first, with the changes between them.',
-    query: timelineQuery, status: 200, response: Timeline, errors: [403, 404],
+    query: timelineQuery,
+    status: 200,
+    response: Timeline,
+    errors: [403, 404],
     handler: async ({ req, res, service, query }) => {
       const q = query();
       const asin = normalizeAsin(String(req.params.asin));
@@ -27,9 +47,16 @@ export const trackingRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/compare', tag: 'Change tracking', operationId: 'compareJobs', summary: 'Compare two jobs',
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/compare',
+    tag: 'Change tracking',
+    operationId: 'compareJobs',
+    summary: 'Compare two jobs',
     description: 'Compare the result sets of two jobs of the project: the products only in one of them, in both, changed or moved.',
-    query: compareQuery, status: 200, response: data(Comparison), errors: [403, 404, 410],
+    query: compareQuery,
+    status: 200,
+    response: data(Comparison),
+    errors: [403, 404, 410],
     handler: async ({ req, res, service, query }) => {
       const q = query();
       for (const id of [q.from, q.to]) if (!ID_PATTERN.test(id)) throw new AppError('NOT_FOUND', `Job ${id} not found.`);

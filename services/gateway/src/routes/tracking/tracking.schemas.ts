@@ -17,4 +17,9 @@ export const trackedTargetsQuery = z
   })
   .strict();
 export const timelineQuery = z.object({ marketplace, limit: intQueryParam(1, 1000, 50) }).strict();
-export const compareQuery = z.object({ from: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE), to: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE) }).strict();
+export const compareQuery = z
+  .object({
+    from: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE),
+    to: z.string().min(1).max(100).refine(isSafeText, UNSAFE_TEXT_MESSAGE),
+  })
+  .strict();

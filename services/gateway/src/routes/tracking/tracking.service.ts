@@ -1,7 +1,16 @@
 import { AppError, type ComparisonResource, JOB_TYPES, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
 import type { JobRepository, TrackingRepository } from '@crawl/db';
 import { assertResultsAvailable } from '../jobs/job-results.service';
-import { type CompareRule, completeSnapshot, diffSnapshot, JOBS_KINDS, MONITORED_FIELDS, type MonitoredField, type ProductSnapshot, SEARCH_FIELDS } from '@crawl/jobs';
+import {
+  type CompareRule,
+  completeSnapshot,
+  diffSnapshot,
+  JOBS_KINDS,
+  MONITORED_FIELDS,
+  type MonitoredField,
+  type ProductSnapshot,
+  SEARCH_FIELDS,
+} from '@crawl/jobs';
 
 /** The job types whose results compare (products field by field, search positions, list ranks): their module says how. */
 const COMPARABLE_TYPES = JOB_TYPES.filter((type) => JOBS_KINDS[type].compare);
@@ -27,15 +36,18 @@ export class TrackingService {
   async list(filter: { projectId: string; marketplace?: string; changedSince?: Date; limit: number; offset: number }) {
     const { rows, total } = await this.deps.tracking.list(filter);
     return {
-      data: rows.map((r) => ({
-        asin: r.asin,
-        marketplace: r.marketplace,
-        snapshot: r.latest_snapshot && completeSnapshot(r.latest_snapshot),
-        changeCount: r.change_count,
-        lastChangedAt: iso(r.last_changed_at),
-        firstSeenAt: r.first_seen_at.toISOString(),
-        lastSeenAt: r.last_seen_at.toISOString(),
-      }) satisfies TrackedTargetResource),
+      data: rows.map(
+        (r) =>
+          ({
+            asin: r.asin,
+            marketplace: r.marketplace,
+            snapshot: r.latest_snapshot && completeSnapshot(r.latest_snapshot),
+            changeCount: r.change_count,
+            lastChangedAt: iso(r.last_changed_at),
+            firstSeenAt: r.first_seen_at.toISOString(),
+            lastSeenAt: r.last_seen_at.toISOString(),
+          }) satisfies TrackedTargetResource,
+      ),
       pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + filter.limit < total },
     };
   }
@@ -45,8 +57,20 @@ export class TrackingService {
     if (!target) throw new AppError('NOT_FOUND', `Product ${asin} on ${marketplace} was never crawled in this project.`);
     const rows = await this.deps.tracking.timeline(projectId, marketplace, asin, limit);
     return {
-      data: rows.map((r) => ({ jobId: r.job_id, source: r.source, capturedAt: r.captured_at.toISOString(), snapshot: completeSnapshot(r.snapshot), changes: r.changes })),
-      target: { asin, marketplace, changeCount: target.change_count, firstSeenAt: target.first_seen_at.toISOString(), lastSeenAt: target.last_seen_at.toISOString() },
+      data: rows.map((r) => ({
+        jobId: r.job_id,
+        source: r.source,
+        capturedAt: r.captured_at.toISOString(),
+        snapshot: completeSnapshot(r.snapshot),
+        changes: r.changes,
+      })),
+      target: {
+        asin,
+        marketplace,
+        changeCount: target.change_count,
+        firstSeenAt: target.first_seen_at.toISOString(),
+        lastSeenAt: target.last_seen_at.toISOString(),
+      },
     } satisfies TimelineResource;
   }
 
@@ -68,7 +92,8 @@ export class TrackingService {
       }
       // Positions per keyword (search) or ranks per list URL (best sellers), first (best) one.
       const ranked = rule.position(data);
-      if (ranked && typeof ranked.position === 'number' && !entry.positions.has(ranked.list)) entry.positions.set(ranked.list, ranked.position);
+      if (ranked && typeof ranked.position === 'number' && !entry.positions.has(ranked.list))
+        entry.positions.set(ranked.list, ranked.position);
     }
     return set;
   }
@@ -103,7 +128,8 @@ export class TrackingService {
       const y = b.get(asin);
       if (!y) continue;
       inBoth += 1;
-      const pick = (s: ProductSnapshot) => Object.fromEntries(MONITORED_FIELDS.map((f) => [f, fields.includes(f) ? s[f] : null])) as unknown as ProductSnapshot;
+      const pick = (s: ProductSnapshot) =>
+        Object.fromEntries(MONITORED_FIELDS.map((f) => [f, fields.includes(f) ? s[f] : null])) as unknown as ProductSnapshot;
       const { changes } = diffSnapshot(pick(x.snapshot), pick(y.snapshot));
       if (changes.length) changed.push({ asin, changes });
       for (const [keyword, p] of x.positions) {
@@ -113,12 +139,22 @@ export class TrackingService {
     }
     const onlyInFrom = [...a.keys()].filter((k) => !b.has(k));
     const onlyInTo = [...b.keys()].filter((k) => !a.has(k));
-    const job = (j: typeof from) => ({ id: j.id, type: j.type, marketplace: j.marketplace, status: j.status, createdAt: j.created_at.toISOString() });
+    const job = (j: typeof from) => ({
+      id: j.id,
+      type: j.type,
+      marketplace: j.marketplace,
+      status: j.status,
+      createdAt: j.created_at.toISOString(),
+    });
     return {
       from: job(from),
       to: job(to),
       fieldsCompared: fields,
-      ...(mixed ? { note: `a ${from.type} result set compared with a ${to.type} result set: only the fields a search card shows are compared, and positions are not` } : {}),
+      ...(mixed
+        ? {
+            note: `a ${from.type} result set compared with a ${to.type} result set: only the fields a search card shows are compared, and positions are not`,
+          }
+        : {}),
       summary: { onlyInFrom: onlyInFrom.length, onlyInTo: onlyInTo.length, inBoth, changed: changed.length, moved: moved.length },
       onlyInFrom,
       onlyInTo,

@@ -9,9 +9,16 @@ const route = routesOf<UsageService>();
 /** Usage: balance, plan, rate limit and the project's credit ledger. */
 export const usageRoutes = [
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/usage', tag: 'Usage', summary: 'Get usage',
-    description: "Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`.",
-    query: usageQuery, status: 200, response: z.object({ data: Usage, pagination: Pagination }).strict(), errors: [403],
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/usage',
+    tag: 'Usage',
+    summary: 'Get usage',
+    description:
+      "Credit balance, plan, rate limit and the project's credit ledger over a range (default: last 30 days); `pagination` pages `data.ledger`.",
+    query: usageQuery,
+    status: 200,
+    response: z.object({ data: Usage, pagination: Pagination }).strict(),
+    errors: [403],
     handler: async ({ req, res, service, query }) => {
       const q = query();
       const { usage, total } = await service.forProject(req.principal, q);

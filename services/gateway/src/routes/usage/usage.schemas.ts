@@ -22,5 +22,6 @@ export const usageQuery = z
   })
   .superRefine((q, ctx) => {
     if (q.from > q.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: '`from` must not be after `to`' });
-    else if (q.to.getTime() - q.from.getTime() > 366 * DAY) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
+    else if (q.to.getTime() - q.from.getTime() > 366 * DAY)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'the range must not exceed 366 days' });
   });

@@ -9,7 +9,13 @@ export interface UsageQuery {
 }
 
 function toLedgerEntry(row: LedgerEntryRow): LedgerEntryResource {
-  return { jobId: row.job_id, kind: row.kind, amount: row.amount, balanceAfter: row.balance_after, createdAt: row.created_at.toISOString() };
+  return {
+    jobId: row.job_id,
+    kind: row.kind,
+    amount: row.amount,
+    balanceAfter: row.balance_after,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 /**

@@ -14,7 +14,10 @@ const usage = (owner: TestTenant, query = '') => h.http.get(`/v1/key/projects/${
 describe('GET /projects/{id}/usage', () => {
   it('answers balance, plan, rate limit, range totals and the ledger, newest first', async () => {
     const owner = await createTenant(h.deps.db, { credits: 100, plan: 'starter' });
-    const job = await h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).send({ type: 'search', targets: ['lamp', 'desk'] });
+    const job = await h.http
+      .post(`/v1/key/projects/${owner.projectId}/jobs`)
+      .set(bearer(owner.apiKey))
+      .send({ type: 'search', targets: ['lamp', 'desk'] });
     await h.http.post(`/v1/key/jobs/${job.body.data.id}/cancel`).set(bearer(owner.apiKey)).expect(200);
     const res = await usage(owner);
     expect(res.status).toBe(200);
@@ -35,7 +38,11 @@ describe('GET /projects/{id}/usage', () => {
 
   it('pages the ledger with limit and offset', async () => {
     const owner = await createTenant(h.deps.db, { credits: 100 });
-    for (const k of ['a', 'b']) await h.http.post(`/v1/key/projects/${owner.projectId}/jobs`).set(bearer(owner.apiKey)).send({ type: 'search', targets: [k] });
+    for (const k of ['a', 'b'])
+      await h.http
+        .post(`/v1/key/projects/${owner.projectId}/jobs`)
+        .set(bearer(owner.apiKey))
+        .send({ type: 'search', targets: [k] });
     const page = await usage(owner, '?limit=2&offset=1');
     expect(page.body.pagination).toEqual({ total: 3, limit: 2, offset: 1, hasMore: false });
     expect(page.body.data.ledger.map((e: { kind: string }) => e.kind)).toEqual(['reserve', 'grant']);
@@ -45,7 +52,9 @@ describe('GET /projects/{id}/usage', () => {
 
   it('limits totals and ledger to the range', async () => {
     const owner = await createTenant(h.deps.db, { credits: 50 });
-    await sql`update credit_ledger set created_at = '2026-01-10T12:00:00Z' where organization_id = ${owner.organizationId}`.execute(h.deps.db);
+    await sql`update credit_ledger set created_at = '2026-01-10T12:00:00Z' where organization_id = ${owner.organizationId}`.execute(
+      h.deps.db,
+    );
     const inside = await usage(owner, '?from=2026-01-10&to=2026-01-10');
     expect(inside.body.data.credits.granted).toBe(50);
     expect(inside.body.data.range).toEqual({ from: '2026-01-10T00:00:00.000Z', to: '2026-01-10T23:59:59.999Z' });
@@ -57,7 +66,10 @@ describe('GET /projects/{id}/usage', () => {
   it("shows the organization's balance but never another project's ledger entries", async () => {
     const owner = await createTenant(h.deps.db, { credits: 100 });
     const sibling = await createTenant(h.deps.db, { org: owner.organizationId, credits: 0 });
-    await h.http.post(`/v1/key/projects/${sibling.projectId}/jobs`).set(bearer(sibling.apiKey)).send({ type: 'search', targets: ['sibling'] });
+    await h.http
+      .post(`/v1/key/projects/${sibling.projectId}/jobs`)
+      .set(bearer(sibling.apiKey))
+      .send({ type: 'search', targets: ['sibling'] });
     const res = await usage(owner);
     expect(res.body.data.balance).toBe(95);
     expect(res.body.data.credits.reserved).toBe(0);

@@ -61,7 +61,10 @@ export class WebhookDeliveryService {
       case 'pending':
         throw new AppError('INVALID_STATE', `Delivery ${deliveryId} is still pending: its next attempt is already due or scheduled.`);
       case 'webhook_disabled':
-        throw new AppError('INVALID_STATE', `The webhook of delivery ${deliveryId} is disabled or was removed; re-enable it (PATCH with enabled: true) first.`);
+        throw new AppError(
+          'INVALID_STATE',
+          `The webhook of delivery ${deliveryId} is disabled or was removed; re-enable it (PATCH with enabled: true) first.`,
+        );
       case 'manual_cap':
         throw new AppError(
           'INVALID_STATE',
@@ -80,7 +83,8 @@ export class WebhookDeliveryService {
     const { limit, ...filter } = body;
     const result = await this.log.replayFailed(projectId, filter, limit, this.options.replayBudgetPerHour);
     if ('ids' in result) return { replayed: result.ids.length, deliveryIds: result.ids, hasMore: result.hasMore };
-    if (result.refused === 'busy') throw new AppError('INVALID_STATE', 'Another replay of this project is in progress; send this one again once it has answered.');
+    if (result.refused === 'busy')
+      throw new AppError('INVALID_STATE', 'Another replay of this project is in progress; send this one again once it has answered.');
     const budget = this.options.replayBudgetPerHour;
     throw new AppError(
       'RATE_LIMITED',
@@ -90,7 +94,11 @@ export class WebhookDeliveryService {
   }
 
   private async withAttempts(projectId: string, rows: DeliveryLogRow[]): Promise<WebhookDeliveryResource[]> {
-    const attempts = await this.log.attemptsOf(projectId, rows.map((r) => r.id), DELIVERY_ATTEMPTS_SHOWN);
+    const attempts = await this.log.attemptsOf(
+      projectId,
+      rows.map((r) => r.id),
+      DELIVERY_ATTEMPTS_SHOWN,
+    );
     const byDelivery = new Map<string | null, DeliveryAttemptRow[]>();
     for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
     return rows.map((row) => toDeliveryResource(row, byDelivery.get(row.id) ?? []));

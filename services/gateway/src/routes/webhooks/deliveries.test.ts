@@ -22,9 +22,17 @@ beforeAll(async () => {
   const configs = await h.http
     .patch(`/v1/key/projects/${tenant.projectId}/webhooks`)
     .set(bearer(tenant.apiKey))
-    .send({ configs: [{ url: 'http://127.0.0.1:9/a', triggerAction: 'job.completed' }, { url: 'http://127.0.0.1:9/b', triggerAction: 'job.failed' }] });
+    .send({
+      configs: [
+        { url: 'http://127.0.0.1:9/a', triggerAction: 'job.completed' },
+        { url: 'http://127.0.0.1:9/b', triggerAction: 'job.failed' },
+      ],
+    });
   [webhookId, otherWebhookId] = configs.body.data.configs.map((c: { id: string }) => c.id);
-  await h.http.patch(`/v1/key/projects/${stranger.projectId}/webhooks`).set(bearer(stranger.apiKey)).send({ configs: [{ url: 'http://127.0.0.1:9/s', triggerAction: 'job.completed' }] });
+  await h.http
+    .patch(`/v1/key/projects/${stranger.projectId}/webhooks`)
+    .set(bearer(stranger.apiKey))
+    .send({ configs: [{ url: 'http://127.0.0.1:9/s', triggerAction: 'job.completed' }] });
 });
 afterAll(() => h.close());
 
@@ -50,12 +58,19 @@ async function deliverAll(answer: (c: ClaimedDelivery) => Partial<AttemptOutcome
   for (;;) {
     const claimed = await repo.claimDue(1_000, 60_000, 1_000);
     if (!claimed.length) return;
-    await repo.recordAttempts(claimed.map((c) => outcome(c, { ...answer(c) })), { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' });
+    await repo.recordAttempts(
+      claimed.map((c) => outcome(c, { ...answer(c) })),
+      { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' },
+    );
   }
 }
 
 /** `n` events of `type` in the tenant's project, dispatched to deliveries; returns their ids. */
-async function makeDeliveries(n: number, type: 'job.completed' | 'job.failed' = 'job.completed', projectId = tenant.projectId): Promise<string[]> {
+async function makeDeliveries(
+  n: number,
+  type: 'job.completed' | 'job.failed' = 'job.completed',
+  projectId = tenant.projectId,
+): Promise<string[]> {
   for (let i = 0; i < n; i++) await buildEvent(h.deps.db, projectId, { type });
   const { deliveries } = await repo.dispatchEvents(1_000, (id) => JSON.stringify({ id }));
   return deliveries.map((d) => d.id);
@@ -65,7 +80,8 @@ async function makeDeliveries(n: number, type: 'job.completed' | 'job.failed' = 
 const failAll = () => deliverAll((c) => (c.attempts + 1 >= c.max_attempts ? { final: true } : {}));
 
 const list = (query = '', t = tenant) => h.http.get(`/v1/key/projects/${t.projectId}/webhooks/deliveries${query}`).set(bearer(t.apiKey));
-const resend = (id: string, t = tenant) => h.http.post(`/v1/key/projects/${t.projectId}/webhooks/deliveries/${id}/resend`).set(bearer(t.apiKey));
+const resend = (id: string, t = tenant) =>
+  h.http.post(`/v1/key/projects/${t.projectId}/webhooks/deliveries/${id}/resend`).set(bearer(t.apiKey));
 const replay = (body: object, key?: string) => {
   const req = h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/replay`).set(bearer(tenant.apiKey));
   return (key ? req.set('Idempotency-Key', key) : req).send(body);
@@ -86,10 +102,26 @@ describe('GET /webhooks/deliveries', () => {
     expect(listed.slice(0, 2).sort()).toEqual([...okIds].sort()); // newest first: the failed one was made before
     expect(listed[2]).toBe(failedId);
     const failed = all.body.data[2];
-    expect(failed).toMatchObject({ id: failedId, webhookId: otherWebhookId, event: 'job.failed', status: 'failed', attemptCount: 5, nextAttemptAt: null });
+    expect(failed).toMatchObject({
+      id: failedId,
+      webhookId: otherWebhookId,
+      event: 'job.failed',
+      status: 'failed',
+      attemptCount: 5,
+      nextAttemptAt: null,
+    });
     expect(failed.finishedAt).not.toBeNull();
     expect(failed.attempts).toHaveLength(5);
-    expect(failed.attempts[0]).toEqual({ attempt: 1, manual: false, success: false, statusCode: 503, durationMs: 3, error: 'HTTP 503', responseBody: 'maintenance', createdAt: expect.any(String) });
+    expect(failed.attempts[0]).toEqual({
+      attempt: 1,
+      manual: false,
+      success: false,
+      statusCode: 503,
+      durationMs: 3,
+      error: 'HTTP 503',
+      responseBody: 'maintenance',
+      createdAt: expect.any(String),
+    });
     expect(all.body.data[0].attempts).toEqual([expect.objectContaining({ attempt: 1, success: true, responseBody: 'thanks' })]);
 
     const onlyFailed = await list(`?status=failed&from=${since}`);
@@ -129,7 +161,13 @@ describe('POST /webhooks/deliveries/{id}/resend', () => {
     await deliverAll(() => ({ success: true, statusCode: 204, error: null }));
     const res = await resend(delivered!);
     expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ id: delivered, status: 'pending', attemptCount: 1, nextAttemptAt: expect.any(String), finishedAt: null });
+    expect(res.body.data).toMatchObject({
+      id: delivered,
+      status: 'pending',
+      attemptCount: 1,
+      nextAttemptAt: expect.any(String),
+      finishedAt: null,
+    });
     // Pending now: a second resend (a double click, a retried request) sends nothing more.
     const again = await resend(delivered!);
     expect(again.status).toBe(409);
@@ -137,7 +175,10 @@ describe('POST /webhooks/deliveries/{id}/resend', () => {
     const claimed = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => c.id === delivered);
     expect(claimed).toEqual([expect.objectContaining({ id: delivered, attempts: 1, max_attempts: 2, manual: true })]);
     // The resend's attempt fails: no automatic retry follows it.
-    await repo.recordAttempts([outcome(claimed[0]!, { final: true })], { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' });
+    await repo.recordAttempts([outcome(claimed[0]!, { final: true })], {
+      afterMs: 5 * 24 * 3_600_000,
+      reason: 'every delivery attempt failed since',
+    });
     const after = (await list(`?webhookId=${webhookId}&limit=100`)).body.data.find((d: { id: string }) => d.id === delivered);
     expect(after).toMatchObject({ status: 'failed', attemptCount: 2 });
     expect(after.attempts.map((a: { manual: boolean }) => a.manual)).toEqual([false, true]);
@@ -153,7 +194,9 @@ describe('POST /webhooks/deliveries/{id}/resend', () => {
     const res = await resend(theirs!);
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).not.toContain(stranger.projectId);
-    expect((await h.deps.db.selectFrom('webhook_delivery').select('status').where('id', '=', theirs!).executeTakeFirstOrThrow()).status).toBe('delivered');
+    expect(
+      (await h.deps.db.selectFrom('webhook_delivery').select('status').where('id', '=', theirs!).executeTakeFirstOrThrow()).status,
+    ).toBe('delivered');
 
     const [mine] = await makeDeliveries(1);
     await deliverAll(() => ({ success: true, statusCode: 204, error: null }));
@@ -168,7 +211,10 @@ describe('POST /webhooks/deliveries/{id}/resend', () => {
   });
 
   it('refuses a body with fields', async () => {
-    const res = await h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/deliveries/dlv_0000000000000000/resend`).set(bearer(tenant.apiKey)).send({ force: true });
+    const res = await h.http
+      .post(`/v1/key/projects/${tenant.projectId}/webhooks/deliveries/dlv_0000000000000000/resend`)
+      .set(bearer(tenant.apiKey))
+      .send({ force: true });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
@@ -192,7 +238,10 @@ describe('POST /webhooks/replay', () => {
     const claimed = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => ids.includes(c.id));
     expect(claimed.map((c) => c.id).sort()).toEqual([...ids].sort());
     expect(claimed.every((c) => c.manual && c.attempts === 5 && c.max_attempts === 6)).toBe(true);
-    await repo.recordAttempts(claimed.map((c) => outcome(c, { success: true, statusCode: 200, error: null })), { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' });
+    await repo.recordAttempts(
+      claimed.map((c) => outcome(c, { success: true, statusCode: 200, error: null })),
+      { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' },
+    );
     // A range before the deliveries, or another webhook, matches none.
     expect((await replay({ from: '2020-01-01', to: '2020-01-02' })).body.data.replayed).toBe(0);
   });

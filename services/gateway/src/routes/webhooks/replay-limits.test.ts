@@ -48,7 +48,10 @@ async function failDue(projectId: string): Promise<number> {
     const claimed = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => c.project_id === projectId);
     if (!claimed.length) return made;
     made += claimed.length;
-    await repo.recordAttempts(claimed.map((c) => outcome(c)), null);
+    await repo.recordAttempts(
+      claimed.map((c) => outcome(c)),
+      null,
+    );
   }
 }
 
@@ -61,12 +64,16 @@ async function failedDeliveries(tenant: TestTenant, n: number): Promise<string[]
 
 const replay = (tenant: TestTenant, body: object = { from: '2020-01-01' }) =>
   h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/replay`).set(bearer(tenant.apiKey)).send(body);
-const resend = (tenant: TestTenant, id: string) => h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/deliveries/${id}/resend`).set(bearer(tenant.apiKey));
-const deliveries = (tenant: TestTenant, query = '') => h.http.get(`/v1/key/projects/${tenant.projectId}/webhooks/deliveries${query}`).set(bearer(tenant.apiKey));
+const resend = (tenant: TestTenant, id: string) =>
+  h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/deliveries/${id}/resend`).set(bearer(tenant.apiKey));
+const deliveries = (tenant: TestTenant, query = '') =>
+  h.http.get(`/v1/key/projects/${tenant.projectId}/webhooks/deliveries${query}`).set(bearer(tenant.apiKey));
 /** Ages every re-arm and replay of the project by `ms`, as if that time had passed. */
 async function age(projectId: string, ms: number): Promise<void> {
   const by = `${ms} milliseconds`;
-  await sql`update webhook_delivery set rearmed_at = rearmed_at - ${by}::interval where project_id = ${projectId} and rearmed_at is not null`.execute(h.deps.db);
+  await sql`update webhook_delivery set rearmed_at = rearmed_at - ${by}::interval where project_id = ${projectId} and rearmed_at is not null`.execute(
+    h.deps.db,
+  );
   await sql`update webhook_replay set created_at = created_at - ${by}::interval where project_id = ${projectId}`.execute(h.deps.db);
 }
 
@@ -90,7 +97,16 @@ it('a delivery gets 5 manual attempts at most: the sixth resend is 409 INVALID_S
   const [shown] = (await deliveries(tenant)).body.data;
   expect(shown).toMatchObject({ id, status: 'failed', attemptCount: 10 });
   expect(shown.attempts.map((a: { attempt: number; manual: boolean }) => [a.attempt, a.manual])).toEqual([
-    [1, false], [2, false], [3, false], [4, false], [5, false], [6, true], [7, true], [8, true], [9, true], [10, true],
+    [1, false],
+    [2, false],
+    [3, false],
+    [4, false],
+    [5, false],
+    [6, true],
+    [7, true],
+    [8, true],
+    [9, true],
+    [10, true],
   ]);
 });
 
@@ -148,7 +164,11 @@ it("beyond the project's hourly replay budget a replay is 429 RATE_LIMITED with 
   await failedDeliveries(other, 3);
   expect((await replay(other)).body.data.replayed).toBe(3);
   await failDue(other.projectId);
-  expect((await replay(other, { from: '2020-01-01', to: '2020-01-02' })).body.data).toEqual({ replayed: 0, deliveryIds: [], hasMore: false });
+  expect((await replay(other, { from: '2020-01-01', to: '2020-01-02' })).body.data).toEqual({
+    replayed: 0,
+    deliveryIds: [],
+    hasMore: false,
+  });
 });
 
 it('a replay while another replay of the project is in progress is 409; other projects are not held up', async () => {
@@ -162,7 +182,10 @@ it('a replay while another replay of the project is in progress is 409; other pr
     await sql`select pg_advisory_xact_lock(${WEBHOOK_REPLAY_LOCK_KEY}, hashtext(${tenant.projectId}))`.execute(trx);
     const busy = await replay(tenant);
     expect(busy.status).toBe(409);
-    expect(busy.body.error).toMatchObject({ code: 'INVALID_STATE', message: 'Another replay of this project is in progress; send this one again once it has answered.' });
+    expect(busy.body.error).toMatchObject({
+      code: 'INVALID_STATE',
+      message: 'Another replay of this project is in progress; send this one again once it has answered.',
+    });
     expect((await replay(other)).body.data.replayed).toBe(1);
   });
   expect((await replay(tenant)).body.data).toMatchObject({ replayed: 1, hasMore: false });
@@ -187,7 +210,10 @@ it('deleting a webhook cancels its waiting deliveries: listed as cancelled, not 
   // First attempts fail: both wait for their retry, due in the future.
   const claimed = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => c.project_id === tenant.projectId);
   expect(claimed).toHaveLength(2);
-  await repo.recordAttempts(claimed.map((c) => outcome(c, { nextAttemptAt: new Date(Date.now() + 3_600_000) })), null);
+  await repo.recordAttempts(
+    claimed.map((c) => outcome(c, { nextAttemptAt: new Date(Date.now() + 3_600_000) })),
+    null,
+  );
 
   const res = await h.http
     .patch(`/v1/key/projects/${tenant.projectId}/webhooks`)
@@ -199,9 +225,19 @@ it('deleting a webhook cancels its waiting deliveries: listed as cancelled, not 
   expect(pending.map((d: { webhookId: string }) => d.webhookId)).toEqual([kept]);
   const cancelled = (await deliveries(tenant, '?status=cancelled')).body;
   expect(cancelled.pagination.total).toBe(1);
-  expect(cancelled.data[0]).toMatchObject({ webhookId: removed, status: 'cancelled', attemptCount: 1, nextAttemptAt: null, finishedAt: expect.any(String) });
+  expect(cancelled.data[0]).toMatchObject({
+    webhookId: removed,
+    status: 'cancelled',
+    attemptCount: 1,
+    nextAttemptAt: null,
+    finishedAt: expect.any(String),
+  });
   // Due or not, a cancelled delivery is never claimed, and a resend is refused.
-  await h.deps.db.updateTable('webhook_delivery').set({ next_attempt_at: new Date(0) }).where('project_id', '=', tenant.projectId).execute();
+  await h.deps.db
+    .updateTable('webhook_delivery')
+    .set({ next_attempt_at: new Date(0) })
+    .where('project_id', '=', tenant.projectId)
+    .execute();
   const due = (await repo.claimDue(1_000, 60_000, 1_000)).filter((c) => c.project_id === tenant.projectId);
   expect(due.map((c) => c.webhook_id)).toEqual([kept]);
   const refused = await resend(tenant, cancelled.data[0].id);

@@ -24,7 +24,11 @@ it('the sample product.changed has numeric price changes and the full 12-field s
 });
 
 it('the sample job events carry the job id as data.id and the status of their event', () => {
-  expect(sampleEventData('job.completed', PROJECT)).toMatchObject({ id: expect.stringMatching(/^job_/), status: 'completed', projectId: PROJECT });
+  expect(sampleEventData('job.completed', PROJECT)).toMatchObject({
+    id: expect.stringMatching(/^job_/),
+    status: 'completed',
+    projectId: PROJECT,
+  });
   expect(sampleEventData('job.failed', PROJECT)).toMatchObject({ status: 'failed', resultsCount: 0, errors: [{ code: 'BLOCKED' }] });
 });
 
@@ -39,5 +43,7 @@ it('reproduces the drift: the old sample product.changed fails the schema', () =
   };
   const issues = productChangedDataSchema.safeParse(oldSample).error?.issues ?? [];
   const paths = issues.map((i) => i.path.join('.'));
-  expect(paths).toEqual(expect.arrayContaining(['changes.0.from', 'changes.0.to', 'snapshot.price', 'snapshot.listPrice', 'snapshot.mainImage']));
+  expect(paths).toEqual(
+    expect.arrayContaining(['changes.0.from', 'changes.0.to', 'snapshot.price', 'snapshot.listPrice', 'snapshot.mainImage']),
+  );
 });

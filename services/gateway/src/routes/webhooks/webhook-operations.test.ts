@@ -41,9 +41,11 @@ afterAll(async () => {
   await h.close();
 });
 
-const patch = (configs: object[]) => h.http.patch(`/v1/key/projects/${tenant.projectId}/webhooks`).set(bearer(tenant.apiKey)).send({ configs });
+const patch = (configs: object[]) =>
+  h.http.patch(`/v1/key/projects/${tenant.projectId}/webhooks`).set(bearer(tenant.apiKey)).send({ configs });
 const get = () => h.http.get(`/v1/key/projects/${tenant.projectId}/webhooks`).set(bearer(tenant.apiKey));
-const testDelivery = (webhookId: string) => h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/test`).set(bearer(tenant.apiKey)).send({ webhookId });
+const testDelivery = (webhookId: string) =>
+  h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/test`).set(bearer(tenant.apiKey)).send({ webhookId });
 
 it('a PATCH that changes a kept secret signs with both secrets during the grace period; either verifies, a wrong one does not', async () => {
   const [config] = (await patch([{ url: receiverUrl, triggerAction: 'job.completed', secret: 'whsec_old_secret' }])).body.data.configs;
@@ -98,22 +100,51 @@ it('an endpoint failing for too long shows as disabled in GET; PATCH with enable
   expect(config).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
   // The deliverer's cycle with an endpoint failing for 6 days (the default limit is 5).
   const repo = new WebhookDeliveryRepository(h.deps.db);
-  await h.deps.db.updateTable('webhook_config').set({ failing_since: new Date(Date.now() - 6 * 24 * 3_600_000) }).where('id', '=', config.id).execute();
+  await h.deps.db
+    .updateTable('webhook_config')
+    .set({ failing_since: new Date(Date.now() - 6 * 24 * 3_600_000) })
+    .where('id', '=', config.id)
+    .execute();
   await buildEvent(h.deps.db, tenant.projectId);
   await repo.dispatchEvents(100, (id) => JSON.stringify({ id }));
   const [claim] = (await repo.claimDue(100, 60_000, 100)).filter((c) => c.webhook_id === config.id);
   const disabled = await repo.recordAttempts(
-    [{ deliveryId: claim!.id, webhookId: config.id, projectId: tenant.projectId, eventType: 'job.completed', number: 1, manual: false, success: false, statusCode: 502, durationMs: 5, error: 'HTTP 502', responseBody: null, final: false, nextAttemptAt: new Date() }],
+    [
+      {
+        deliveryId: claim!.id,
+        webhookId: config.id,
+        projectId: tenant.projectId,
+        eventType: 'job.completed',
+        number: 1,
+        manual: false,
+        success: false,
+        statusCode: 502,
+        durationMs: 5,
+        error: 'HTTP 502',
+        responseBody: null,
+        final: false,
+        nextAttemptAt: new Date(),
+      },
+    ],
     { afterMs: 5 * 24 * 3_600_000, reason: 'every delivery attempt failed since' },
   );
   expect(disabled.map((d) => d.id)).toEqual([config.id]);
 
   const shown = (await get()).body.data.configs[0];
-  expect(shown).toMatchObject({ id: config.id, enabled: false, disabledAt: expect.any(String), disabledReason: expect.stringMatching(/^every delivery attempt failed since /) });
+  expect(shown).toMatchObject({
+    id: config.id,
+    enabled: false,
+    disabledAt: expect.any(String),
+    disabledReason: expect.stringMatching(/^every delivery attempt failed since /),
+  });
   // Sent back as GET shows it (enabled: false), the record stays.
-  const roundTrip = (await patch([{ id: config.id, url: receiverUrl, triggerAction: 'job.completed', enabled: false, secret: config.secret }])).body.data.configs[0];
+  const roundTrip = (
+    await patch([{ id: config.id, url: receiverUrl, triggerAction: 'job.completed', enabled: false, secret: config.secret }])
+  ).body.data.configs[0];
   expect(roundTrip).toMatchObject({ enabled: false, disabledAt: shown.disabledAt });
-  const reenabled = (await patch([{ id: config.id, url: receiverUrl, triggerAction: 'job.completed', enabled: true, secret: config.secret }])).body.data.configs[0];
+  const reenabled = (
+    await patch([{ id: config.id, url: receiverUrl, triggerAction: 'job.completed', enabled: true, secret: config.secret }])
+  ).body.data.configs[0];
   expect(reenabled).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
   const row = await h.deps.db.selectFrom('webhook_config').select('failing_since').where('id', '=', config.id).executeTakeFirstOrThrow();
   expect(row.failing_since).toBeNull(); // a fresh start: 5 more days before it could be disabled again

@@ -10,7 +10,15 @@ import { data, idempotencyHeader, list, REPLAYED } from '../operation';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
 import type { WebhookDeliveryService } from './deliveries.service';
-import { deliveriesQuery, deliveryIdParams, ReplaceWebhooksBody, ReplayWebhooksBody, resendBody, TestWebhookBody, webhooksQuery } from './webhooks.schemas';
+import {
+  deliveriesQuery,
+  deliveryIdParams,
+  ReplaceWebhooksBody,
+  ReplayWebhooksBody,
+  resendBody,
+  TestWebhookBody,
+  webhooksQuery,
+} from './webhooks.schemas';
 import type { WebhookService } from './webhooks.service';
 
 /** The webhooks resource's services: the configurations, and the delivery log with resend and replay. */
@@ -24,35 +32,60 @@ const route = routesOf<WebhooksServices>();
 /** Webhook configurations of the key's project, their delivery log, test deliveries; plus resend and replay. */
 export const webhooksRoutes = [
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', summary: 'Get the webhook configurations',
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/webhooks',
+    tag: 'Webhooks',
+    summary: 'Get the webhook configurations',
     description: "The project's webhook configurations (with their secrets) and the recent delivery attempts.",
-    query: webhooksQuery, status: 200, response: data(Webhooks), errors: [403],
+    query: webhooksQuery,
+    status: 200,
+    response: data(Webhooks),
+    errors: [403],
     handler: async ({ req, res, service, query }) => {
       const { limit } = query();
       res.json({ data: await service.configs.get(req.principal.projectId, limit) });
     },
   }),
   route({
-    method: 'patch', path: '/v1/key/projects/{projectId}/webhooks', tag: 'Webhooks', operationId: 'replaceWebhooks', summary: 'Replace the webhook configurations',
+    method: 'patch',
+    path: '/v1/key/projects/{projectId}/webhooks',
+    tag: 'Webhooks',
+    operationId: 'replaceWebhooks',
+    summary: 'Replace the webhook configurations',
     description: "Replace all of the project's webhook configurations (at most 20) in one request.",
-    body: ReplaceWebhooksBody, status: 200, response: data(WebhookConfigs), errors: [403],
+    body: ReplaceWebhooksBody,
+    status: 200,
+    response: data(WebhookConfigs),
+    errors: [403],
     handler: async ({ req, res, service, body }) => {
       res.json({ data: { configs: await service.configs.replace(req.principal.projectId, body()) } });
     },
   }),
   route({
-    method: 'post', path: '/v1/key/projects/{projectId}/webhooks/test', tag: 'Webhooks', summary: 'Send a test delivery',
+    method: 'post',
+    path: '/v1/key/projects/{projectId}/webhooks/test',
+    tag: 'Webhooks',
+    summary: 'Send a test delivery',
     description: 'Send one signed test delivery of an event to a webhook now and report its answer.',
-    body: TestWebhookBody, status: 200, response: data(WebhookTestResult), errors: [403, 404],
+    body: TestWebhookBody,
+    status: 200,
+    response: data(WebhookTestResult),
+    errors: [403, 404],
     handler: async ({ req, res, service, body }) => {
       const { webhookId, triggerAction } = body();
       res.json({ data: await service.configs.test(req.principal.projectId, webhookId, triggerAction) });
     },
   }),
   route({
-    method: 'get', path: '/v1/key/projects/{projectId}/webhooks/deliveries', tag: 'Webhooks', summary: 'List webhook deliveries',
+    method: 'get',
+    path: '/v1/key/projects/{projectId}/webhooks/deliveries',
+    tag: 'Webhooks',
+    summary: 'List webhook deliveries',
     description: 'Deliveries, newest first, each with its last attempts; filters: status, event, webhookId, from, to.',
-    query: deliveriesQuery, status: 200, response: list(WebhookDelivery), errors: [403],
+    query: deliveriesQuery,
+    status: 200,
+    response: list(WebhookDelivery),
+    errors: [403],
     handler: async ({ req, res, service, query }) => {
       const q = query();
       const { data: deliveries, total } = await service.deliveries.list(req.principal.projectId, q);
@@ -60,9 +93,15 @@ export const webhooksRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/v1/key/projects/{projectId}/webhooks/deliveries/{deliveryId}/resend', tag: 'Webhooks', summary: 'Resend a webhook delivery',
-    description: 'One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending, with its webhook disabled or removed, or after its 5 manual attempts).',
-    status: 202, response: data(WebhookDelivery), errors: [403, 404, 409],
+    method: 'post',
+    path: '/v1/key/projects/{projectId}/webhooks/deliveries/{deliveryId}/resend',
+    tag: 'Webhooks',
+    summary: 'Resend a webhook delivery',
+    description:
+      'One more attempt of a delivered or failed delivery: same id and body, signed anew (409 while pending, with its webhook disabled or removed, or after its 5 manual attempts).',
+    status: 202,
+    response: data(WebhookDelivery),
+    errors: [403, 404, 409],
     handler: async ({ req, res, service }) => {
       const params = deliveryIdParams.safeParse(req.params);
       if (!params.success) throw new AppError('NOT_FOUND', `Delivery ${String(req.params.deliveryId)} not found.`);
@@ -71,10 +110,19 @@ export const webhooksRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/v1/key/projects/{projectId}/webhooks/replay', tag: 'Webhooks', operationId: 'replayWebhookDeliveries', summary: 'Replay failed webhook deliveries',
+    method: 'post',
+    path: '/v1/key/projects/{projectId}/webhooks/replay',
+    tag: 'Webhooks',
+    operationId: 'replayWebhookDeliveries',
+    summary: 'Replay failed webhook deliveries',
     description:
       'One more attempt of every failed delivery created in a time range (at most 1,000 per call; call again while hasMore). Skips deliveries that had 5 manual attempts or were re-armed in the last minute; 409 while another replay of the project runs; 429 with Retry-After once the replays of the project re-armed its hourly budget of deliveries (WEBHOOK_REPLAY_BUDGET_PER_HOUR, default 2,000).',
-    body: ReplayWebhooksBody, headers: idempotencyHeader, status: 202, response: data(WebhookReplayResult), responseHeaders: REPLAYED, errors: [403, 409, 422],
+    body: ReplayWebhooksBody,
+    headers: idempotencyHeader,
+    status: 202,
+    response: data(WebhookReplayResult),
+    responseHeaders: REPLAYED,
+    errors: [403, 409, 422],
     handler: async ({ req, res, service, body, idempotent }) => {
       const replay = body();
       // Replay creates no resource to recover: a key whose first request died is simply in progress.
@@ -83,7 +131,10 @@ export const webhooksRoutes = [
         body: { data: await service.deliveries.replay(req.principal.projectId, replay) },
       })).catch((err: unknown) => {
         // The hourly replay budget is spent: say when part of it comes back.
-        const retryAfter = err instanceof AppError && err.code === 'RATE_LIMITED' ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
+        const retryAfter =
+          err instanceof AppError && err.code === 'RATE_LIMITED'
+            ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds
+            : undefined;
         if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
         throw err;
       });

@@ -25,7 +25,8 @@ export const webhookConfigSchema = z
   })
   .strict()
   .openapi('WebhookConfigInput', {
-    description: 'Without `id` the configuration is created; with an `id` it is kept. Without `secret` (or with "") a NEW secret is generated, also for a kept id: send the current secret back to keep it.',
+    description:
+      'Without `id` the configuration is created; with an `id` it is kept. Without `secret` (or with "") a NEW secret is generated, also for a kept id: send the current secret back to keep it.',
   });
 
 export const patchWebhooksBody = z
@@ -76,7 +77,13 @@ export const replayBody = z
     to: dateUpperBound.optional().describe('... and up to this time, inclusive (default: no bound)'),
     webhookId: z.string().regex(ID_PATTERN, 'must be a webhook id').optional(),
     event: z.enum(EVENT_TYPES).optional(),
-    limit: z.number().int().min(1).max(MAX_REPLAY_PER_CALL).default(MAX_REPLAY_PER_CALL).describe(`At most ${MAX_REPLAY_PER_CALL} per call`),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_REPLAY_PER_CALL)
+      .default(MAX_REPLAY_PER_CALL)
+      .describe(`At most ${MAX_REPLAY_PER_CALL} per call`),
   })
   .strict()
   .refine(fromBeforeTo, { message: '`from` must not be after `to`', path: ['from'] });

@@ -1,4 +1,14 @@
-import { AppError, type EventType, type WebhookConfigResource, type WebhookLogEntryResource, type WebhookTestResultResource, generateWebhookSecret, newId, type SecretBox, webhookDeliveryBody } from '@crawl/core';
+import {
+  AppError,
+  type EventType,
+  type WebhookConfigResource,
+  type WebhookLogEntryResource,
+  type WebhookTestResultResource,
+  generateWebhookSecret,
+  newId,
+  type SecretBox,
+  webhookDeliveryBody,
+} from '@crawl/core';
 import type { WebhookAttemptRow, WebhookConfigRepository, WebhookConfigRow, WebhookDeliveryRepository } from '@crawl/db';
 import { checkWebhookUrl, deliverWebhook } from '@crawl/webhook-delivery';
 import type { z } from 'zod';
@@ -23,7 +33,10 @@ export function toWebhookResource(row: WebhookConfigRow, secrets: SecretBox): We
     triggerAction: row.trigger_action,
     enabled: row.enabled,
     secret: secrets.decrypt(row.secret_encrypted),
-    previousSecretExpiresAt: row.previous_secret_encrypted && row.previous_secret_expires_at && row.previous_secret_expires_at > new Date() ? row.previous_secret_expires_at.toISOString() : null,
+    previousSecretExpiresAt:
+      row.previous_secret_encrypted && row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()
+        ? row.previous_secret_expires_at.toISOString()
+        : null,
     disabledAt: row.disabled_at?.toISOString() ?? null,
     disabledReason: row.disabled_reason,
     createdAt: row.created_at.toISOString(),
@@ -53,7 +66,10 @@ export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
   async get(projectId: string, logLimit: number) {
-    const [configs, logs] = await Promise.all([this.deps.configs.list(projectId), this.deps.deliveries.recentAttempts(projectId, logLimit)]);
+    const [configs, logs] = await Promise.all([
+      this.deps.configs.list(projectId),
+      this.deps.deliveries.recentAttempts(projectId, logLimit),
+    ]);
     return { configs: configs.map((c) => toWebhookResource(c, this.deps.secrets)), logs: logs.map(toLogResource) };
   }
 
@@ -85,7 +101,11 @@ export class WebhookService {
       { rotationGraceMs: this.deps.rotationGraceMs },
     );
     if ('unknownIds' in result) {
-      const details = body.configs.flatMap((c, i) => (c.id && result.unknownIds.includes(c.id) ? [{ path: `body.configs.${i}.id`, message: 'no configuration with this id in the project' }] : []));
+      const details = body.configs.flatMap((c, i) =>
+        c.id && result.unknownIds.includes(c.id)
+          ? [{ path: `body.configs.${i}.id`, message: 'no configuration with this id in the project' }]
+          : [],
+      );
       throw new AppError('VALIDATION_ERROR', 'Unknown webhook configuration id.', { details });
     }
     if ('tooMany' in result) {
@@ -102,11 +122,21 @@ export class WebhookService {
     if (!config) throw new AppError('NOT_FOUND', `Webhook ${webhookId} not found.`);
     const event = triggerAction ?? (config.trigger_action as EventType);
     const deliveryId = newId('dlv');
-    const body = webhookDeliveryBody({ id: deliveryId, event, createdAt: new Date(), projectId, data: sampleEventData(event, projectId), test: true });
+    const body = webhookDeliveryBody({
+      id: deliveryId,
+      event,
+      createdAt: new Date(),
+      projectId,
+      data: sampleEventData(event, projectId),
+      test: true,
+    });
     const result = await deliverWebhook({
       url: config.url,
       secret: this.deps.secrets.decrypt(config.secret_encrypted),
-      previousSecret: config.previous_secret_encrypted && config.previous_secret_expires_at && config.previous_secret_expires_at > new Date() ? this.deps.secrets.decrypt(config.previous_secret_encrypted) : null,
+      previousSecret:
+        config.previous_secret_encrypted && config.previous_secret_expires_at && config.previous_secret_expires_at > new Date()
+          ? this.deps.secrets.decrypt(config.previous_secret_encrypted)
+          : null,
       body,
       event,
       deliveryId,
@@ -127,6 +157,13 @@ export class WebhookService {
       responseBody: result.responseBodySnippet,
       test: true,
     });
-    return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error, deliveryId, event } satisfies WebhookTestResultResource;
+    return {
+      success: result.success,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+      deliveryId,
+      event,
+    } satisfies WebhookTestResultResource;
   }
 }

@@ -41,7 +41,10 @@ afterAll(async () => {
 });
 
 const patch = (body: unknown, harness = h, t = tenant) =>
-  harness.http.patch(`/v1/key/projects/${t.projectId}/webhooks`).set(bearer(t.apiKey)).send(body as object);
+  harness.http
+    .patch(`/v1/key/projects/${t.projectId}/webhooks`)
+    .set(bearer(t.apiKey))
+    .send(body as object);
 const get = (query = '') => h.http.get(`/v1/key/projects/${tenant.projectId}/webhooks${query}`).set(bearer(tenant.apiKey));
 
 it('PATCH creates configs with generated secrets, returns them on GET, and replaces everything on the next PATCH', async () => {
@@ -53,7 +56,13 @@ it('PATCH creates configs with generated secrets, returns them on GET, and repla
   });
   expect(created.status).toBe(200);
   const [done, failed] = created.body.data.configs;
-  expect(done).toMatchObject({ name: 'done', url: receiverUrl, triggerAction: 'job.completed', enabled: true, id: expect.stringMatching(/^whk_/) });
+  expect(done).toMatchObject({
+    name: 'done',
+    url: receiverUrl,
+    triggerAction: 'job.completed',
+    enabled: true,
+    id: expect.stringMatching(/^whk_/),
+  });
   expect(done.secret).toMatch(/^whsec_/);
   expect(failed).toMatchObject({ enabled: false, secret: 'my-own-secret', name: null });
 
@@ -88,13 +97,21 @@ it('PATCH creates configs with generated secrets, returns them on GET, and repla
 });
 
 it.each([
-  ['21 configs', { configs: Array.from({ length: 21 }, () => ({ url: 'https://example.com/h', triggerAction: 'job.completed' })) }, 'body.configs'],
+  [
+    '21 configs',
+    { configs: Array.from({ length: 21 }, () => ({ url: 'https://example.com/h', triggerAction: 'job.completed' })) },
+    'body.configs',
+  ],
   ['missing url', { configs: [{ triggerAction: 'job.completed' }] }, 'body.configs.0.url'],
   ['bad url', { configs: [{ url: 'ftp://example.com/x', triggerAction: 'job.completed' }] }, 'body.configs.0.url'],
   ['bad triggerAction', { configs: [{ url: 'https://example.com/h', triggerAction: 'job.started' }] }, 'body.configs.0.triggerAction'],
   ['unknown field', { configs: [{ url: 'https://example.com/h', triggerAction: 'job.completed', retries: 3 }] }, 'body.configs.0'],
   ['no configs', {}, 'body.configs'],
-  ['unknown id', { configs: [{ id: 'whk_0000000000000000', url: 'http://127.0.0.1:9/h', triggerAction: 'job.completed' }] }, 'body.configs.0.id'],
+  [
+    'unknown id',
+    { configs: [{ id: 'whk_0000000000000000', url: 'http://127.0.0.1:9/h', triggerAction: 'job.completed' }] },
+    'body.configs.0.id',
+  ],
 ])('PATCH with %s is 400 with field details', async (_name, body, path) => {
   const before = await h.deps.db.selectFrom('webhook_config').select('id').where('project_id', '=', tenant.projectId).execute();
   const res = await patch(body, h);
@@ -111,7 +128,10 @@ it.each(['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.0.0.5/x', 'htt
     const other = await createTenant(strict.deps.db);
     const res = await patch({ configs: [{ url, triggerAction: 'job.completed' }] }, strict, other);
     expect(res.status).toBe(400);
-    expect(res.body.error.details[0]).toMatchObject({ path: 'body.configs.0.url', message: expect.stringMatching(/private|loopback|local|resolve/i) });
+    expect(res.body.error.details[0]).toMatchObject({
+      path: 'body.configs.0.url',
+      message: expect.stringMatching(/private|loopback|local|resolve/i),
+    });
   },
 );
 
@@ -152,7 +172,10 @@ it('POST webhooks/test delivers a signed sample event and logs the attempt; fail
   const config = created.body.data.configs[0];
   received.length = 0;
   answer = 204;
-  const ok = await h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/test`).set(bearer(tenant.apiKey)).send({ webhookId: config.id, triggerAction: 'schedule.triggered' });
+  const ok = await h.http
+    .post(`/v1/key/projects/${tenant.projectId}/webhooks/test`)
+    .set(bearer(tenant.apiKey))
+    .send({ webhookId: config.id, triggerAction: 'schedule.triggered' });
   expect(ok.status).toBe(200);
   expect(ok.body.data).toMatchObject({ success: true, statusCode: 204, error: null, event: 'schedule.triggered' });
   expect(received).toHaveLength(1);
@@ -163,7 +186,10 @@ it('POST webhooks/test delivers a signed sample event and logs the attempt; fail
   expect(verify(config.secret, received[0]!.body, received[0]!.headers['x-service-signature']).ok).toBe(true);
 
   answer = 500;
-  const failed = await h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/test`).set(bearer(tenant.apiKey)).send({ webhookId: config.id });
+  const failed = await h.http
+    .post(`/v1/key/projects/${tenant.projectId}/webhooks/test`)
+    .set(bearer(tenant.apiKey))
+    .send({ webhookId: config.id });
   expect(failed.status).toBe(200);
   expect(failed.body.data).toMatchObject({ success: false, statusCode: 500, event: 'job.completed' });
   answer = 204;
@@ -173,9 +199,15 @@ it('POST webhooks/test delivers a signed sample event and logs the attempt; fail
   expect(logs[0]).toMatchObject({ success: false, statusCode: 500, test: true, event: 'job.completed', webhookId: config.id });
   expect(logs[1]).toMatchObject({ success: true, statusCode: 204, test: true });
 
-  const missing = await h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/test`).set(bearer(tenant.apiKey)).send({ webhookId: 'whk_0000000000000000' });
+  const missing = await h.http
+    .post(`/v1/key/projects/${tenant.projectId}/webhooks/test`)
+    .set(bearer(tenant.apiKey))
+    .send({ webhookId: 'whk_0000000000000000' });
   expect(missing.status).toBe(404);
-  const bad = await h.http.post(`/v1/key/projects/${tenant.projectId}/webhooks/test`).set(bearer(tenant.apiKey)).send({ webhookId: config.id, triggerAction: 'nope' });
+  const bad = await h.http
+    .post(`/v1/key/projects/${tenant.projectId}/webhooks/test`)
+    .set(bearer(tenant.apiKey))
+    .send({ webhookId: config.id, triggerAction: 'nope' });
   expect(bad.status).toBe(400);
 });
 
@@ -193,7 +225,9 @@ it("another project's webhook id is 404 for the test endpoint and cannot be kept
 
 it('the 20-configuration cap holds under 10 concurrent PATCHes of 20 new configs each', async () => {
   const racer = await createTenant(h.deps.db);
-  const twenty = (n: number) => ({ configs: Array.from({ length: 20 }, (_, i) => ({ name: `r${n}-${i}`, url: receiverUrl, triggerAction: 'job.completed' })) });
+  const twenty = (n: number) => ({
+    configs: Array.from({ length: 20 }, (_, i) => ({ name: `r${n}-${i}`, url: receiverUrl, triggerAction: 'job.completed' })),
+  });
   const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => patch(twenty(n), h, racer)));
   expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
   const stored = await h.deps.db.selectFrom('webhook_config').select('name').where('project_id', '=', racer.projectId).execute();
