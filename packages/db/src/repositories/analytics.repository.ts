@@ -10,11 +10,6 @@ export interface JobRangeTotals {
   /** Jobs whose status is `failed` (not to be confused with `failed`, the failed-target counter). */
   failedJobs: number;
   cancelled: number;
-  search: number;
-  details: number;
-  offers: number;
-  bestsellers: number;
-  reviews: number;
   fromApi: number;
   fromSchedule: number;
   fromRetry: number;
@@ -64,15 +59,21 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 export class AnalyticsRepository {
   constructor(private readonly db: Db) {}
 
+  /** Jobs created in the range per job type; a type without jobs is absent. */
+  async jobCountsByType(projectId: string, from: Date, to: Date): Promise<Map<string, number>> {
+    const { rows } = await sql<{ type: string; count: unknown }>`
+      select type, count(*) as count from job
+      where project_id = ${projectId} and created_at >= ${from} and created_at <= ${to}
+      group by type`.execute(this.db);
+    return new Map(rows.map((r) => [r.type, num(r.count)]));
+  }
+
   async jobTotals(projectId: string, from: Date, to: Date): Promise<JobRangeTotals> {
     const { rows } = await sql<Record<string, unknown>>`
       select count(*) as total,
         count(*) filter (where status = 'queued') as queued, count(*) filter (where status = 'running') as running,
         count(*) filter (where status = 'completed') as completed, count(*) filter (where status = 'failed') as failed_jobs,
         count(*) filter (where status = 'cancelled') as cancelled,
-        count(*) filter (where type = 'search') as search, count(*) filter (where type = 'details') as details,
-        count(*) filter (where type = 'offers') as offers, count(*) filter (where type = 'bestsellers') as bestsellers,
-        count(*) filter (where type = 'reviews') as reviews,
         count(*) filter (where retry_of is not null) as retry,
         count(*) filter (where retry_of is null and schedule_id is not null) as schedule,
         count(*) filter (where retry_of is null and schedule_id is null) as api,
@@ -90,11 +91,6 @@ export class AnalyticsRepository {
       completed: num(j.completed),
       failedJobs: num(j.failed_jobs),
       cancelled: num(j.cancelled),
-      search: num(j.search),
-      details: num(j.details),
-      offers: num(j.offers),
-      bestsellers: num(j.bestsellers),
-      reviews: num(j.reviews),
       fromApi: num(j.api),
       fromSchedule: num(j.schedule),
       fromRetry: num(j.retry),

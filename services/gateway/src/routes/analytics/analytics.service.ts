@@ -1,4 +1,4 @@
-import type { AnalyticsResource } from '@crawl/core';
+import { type AnalyticsResource, JOB_TYPES } from '@crawl/core';
 import type { AnalyticsRepository } from '@crawl/db';
 
 /**
@@ -16,8 +16,9 @@ export class AnalyticsService {
   constructor(private readonly analytics: AnalyticsRepository) {}
 
   async forProject(projectId: string, from: Date, to: Date): Promise<AnalyticsResource> {
-    const [j, failures, changes, deliveries, daily] = await Promise.all([
+    const [j, byType, failures, changes, deliveries, daily] = await Promise.all([
       this.analytics.jobTotals(projectId, from, to),
+      this.analytics.jobCountsByType(projectId, from, to),
       this.analytics.failuresByCode(projectId, from, to),
       this.analytics.changesDetected(projectId, from, to),
       this.analytics.deliveriesByStatus(projectId, from, to),
@@ -30,7 +31,8 @@ export class AnalyticsService {
       jobs: {
         total: j.total,
         byStatus: { queued: j.queued, running: j.running, completed: j.completed, failed: j.failedJobs, cancelled: j.cancelled },
-        byType: { search: j.search, details: j.details, offers: j.offers, bestsellers: j.bestsellers, reviews: j.reviews },
+        // every job type, with 0 for a type without jobs in the range
+        byType: Object.fromEntries(JOB_TYPES.map((type) => [type, byType.get(type) ?? 0])) as AnalyticsResource['jobs']['byType'],
         bySource: { api: j.fromApi, schedule: j.fromSchedule, retry: j.fromRetry },
       },
       targets: { crawled, succeeded: j.succeeded, failed: j.failed, successRate: crawled ? j.succeeded / crawled : null },
