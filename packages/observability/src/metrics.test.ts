@@ -7,6 +7,7 @@
  * begins within one resolution tick (10 ms) after a scrape is not recorded: the histogram's
  * reset also drops its last tick time, so the first interval after it is skipped.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createMetricsRegistry } from './metrics';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -29,7 +30,7 @@ describe('createMetricsRegistry: event-loop lag', () => {
     await sleep(30); // past the first tick after the reset (see the header)
 
     const start = performance.now();
-    while (performance.now() - start < 200);
+    while (performance.now() - start < 400);
     const busyS = (performance.now() - start) / 1000;
     await sleep(30); // the tick that records the stall
 
@@ -37,9 +38,15 @@ describe('createMetricsRegistry: event-loop lag', () => {
     expect(during.max).toBeGreaterThanOrEqual(busyS * 0.75);
     expect(during.p99).toBeGreaterThanOrEqual(busyS * 0.75);
 
+    // The next window holds no stall of ours. A loaded machine may still stall the loop in it,
+    // so the bound is the lag an independent monitor saw in the same window, if that is larger.
+    const window = monitorEventLoopDelay({ resolution: 10 });
+    window.enable();
     await sleep(100);
     const after = await lag(registry);
-    expect(after.max).toBeLessThan(busyS / 2);
-    expect(after.p99).toBeLessThan(busyS / 2);
+    window.disable();
+    const bound = Math.max(busyS / 2, window.max / 1e9 + 0.05);
+    expect(after.max).toBeLessThan(bound);
+    expect(after.p99).toBeLessThan(bound);
   });
 });
