@@ -16,6 +16,7 @@ import * as m202611231210 from './migrations/202611231210_prime_not_observed';
 import * as m202611231300 from './migrations/202611231300_search_pages';
 import * as m202611231400 from './migrations/202611231400_job_types_offers_reviews';
 import * as m202611261000 from './migrations/202611261000_webhook_replay_limits';
+import * as m202611261100 from './migrations/202611261100_job_type_in_code';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611231300_search_pages': m202611231300,
   '202611231400_job_types_offers_reviews': m202611231400,
   '202611261000_webhook_replay_limits': m202611261000,
+  '202611261100_job_type_in_code': m202611261100,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
