@@ -100,10 +100,15 @@ it('the launcher killed outright (SIGKILL): the services it started stop on thei
   launcher.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const base = `http://127.0.0.1:${port}`;
   try {
+    // up: the gateway answers (polled: one answer may take over 2 s on a loaded machine)
     const deadline = Date.now() + 90_000;
-    while (!output.includes('crawling') && launcher.exitCode === null && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(await answers(`${base}/healthz`)).toBe(true);
+    let up = false;
+    while (!up && launcher.exitCode === null && Date.now() < deadline) {
+      up = output.includes('crawling') && (await answers(`${base}/healthz`));
+      if (!up) await new Promise((r) => setTimeout(r, 200));
+    }
+    // on failure, what the services printed says why they are not up
+    expect({ up, exitCode: launcher.exitCode, output: output.slice(-3000) }).toMatchObject({ up: true });
     launcher.kill('SIGKILL');
     // the services' own drain (at most the worker's 10 s grace), then the port closes
     const stopBy = Date.now() + 20_000;
