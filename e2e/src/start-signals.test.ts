@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, freePort, TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
 
@@ -9,6 +10,20 @@ import { createTestDatabase, freePort, TEST_REDIS_URL, uniquePrefix } from '@cra
  * returns 0 only once they have stopped: nothing answers on the API port afterwards.
  */
 const ROOT = path.resolve(__dirname, '../..');
+
+/** The pids of a process's children (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+/** Whether a process runs: present and not a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 async function answers(url: string): Promise<boolean> {
   try {
@@ -109,11 +124,15 @@ it('the launcher killed outright (SIGKILL): the services it started stop on thei
     }
     // on failure, what the services printed says why they are not up
     expect({ up, exitCode: launcher.exitCode, output: output.slice(-3000) }).toMatchObject({ up: true });
+    // The services' process itself is watched, not the port: once it is free, another test's
+    // process may be given the same port number.
+    const [services] = childrenOf(launcher.pid!);
+    expect(services).toBeDefined();
     launcher.kill('SIGKILL');
-    // the services' own drain (at most the worker's 10 s grace), then the port closes
+    // the services' own drain (at most the worker's 10 s grace), then the process ends
     const stopBy = Date.now() + 20_000;
-    while ((await answers(`${base}/healthz`)) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
-    expect(await answers(`${base}/healthz`)).toBe(false);
+    while (running(services!) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
+    expect(running(services!)).toBe(false);
   } finally {
     if (launcher.exitCode === null) launcher.kill('SIGKILL');
     await database.drop();
