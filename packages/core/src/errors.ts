@@ -4,9 +4,16 @@
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
+  /** A mail token (verification, reset, invitation) that is unknown, used or expired. */
+  INVALID_TOKEN: 400,
   UNAUTHORIZED: 401,
+  /** Sign-in: the same answer for an unknown email and a wrong password. */
+  INVALID_CREDENTIALS: 401,
   INSUFFICIENT_CREDITS: 402,
   FORBIDDEN: 403,
+  EMAIL_NOT_VERIFIED: 403,
+  /** A console session's write without its `X-CSRF-Token`, or a cross-site one. */
+  CSRF_REQUIRED: 403,
   NOT_FOUND: 404,
   JOB_NOT_COMPLETE: 409,
   INVALID_STATE: 409,

@@ -15,3 +15,4 @@ export * from './bestseller-items';
 export * from './review-items';
 export * from './api-responses';
 export * from './account-responses';
+export * from './accounts';

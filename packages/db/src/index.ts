@@ -12,6 +12,13 @@ export type {
   StoredCrawlConfig,
 } from './schema';
 export * from './repositories/tenancy.repository';
+export * from './repositories/user.repository';
+export * from './repositories/account-token.repository';
+export * from './repositories/session.repository';
+export * from './repositories/membership.repository';
+export * from './repositories/invitation.repository';
+export * from './repositories/api-key.repository';
+export * from './repositories/audit-log.repository';
 export * from './repositories/credit.repository';
 export * from './repositories/job.repository';
 export * from './repositories/job-target.repository';

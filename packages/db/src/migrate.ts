@@ -17,6 +17,7 @@ import * as m202611231300 from './migrations/202611231300_search_pages';
 import * as m202611231400 from './migrations/202611231400_job_types_offers_reviews';
 import * as m202611261000 from './migrations/202611261000_webhook_replay_limits';
 import * as m202611261100 from './migrations/202611261100_job_type_in_code';
+import * as m202611270900 from './migrations/202611270900_accounts';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611231400_job_types_offers_reviews': m202611231400,
   '202611261000_webhook_replay_limits': m202611261000,
   '202611261100_job_type_in_code': m202611261100,
+  '202611270900_accounts': m202611270900,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -1,6 +1,9 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
+  AuditAction,
   EventType,
+  KeyScope,
+  Role,
   FieldChangeData,
   JobStatus,
   JobType,
@@ -106,7 +109,15 @@ export interface Database {
   organization: OrganizationTable;
   app_user: G.AppUser;
   project: G.Project;
-  api_key: G.ApiKey;
+  api_key: Narrow<G.ApiKey, { scope: ColumnType<KeyScope, KeyScope | undefined, KeyScope> }>;
+  membership: Narrow<G.Membership, { role: ColumnType<Role, Role, Role> }>;
+  user_session: G.UserSession;
+  account_token: Narrow<
+    G.AccountToken,
+    { purpose: ColumnType<'verify_email' | 'password_reset', 'verify_email' | 'password_reset', never> }
+  >;
+  invitation: Narrow<G.Invitation, { role: ColumnType<Role, Role, never> }>;
+  audit_log: Narrow<G.AuditLog, { action: ColumnType<AuditAction, AuditAction, never>; details: JsonWithDefault<Record<string, unknown>> }>;
   credit_ledger: CreditLedgerTable;
   job: JobTable;
   job_target: JobTargetTable;

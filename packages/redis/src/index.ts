@@ -3,3 +3,4 @@ export * from './connection';
 export * from './fixed-window';
 export * from './lease-semaphore';
 export * from './spacing-limiter';
+export * from './broadcast';

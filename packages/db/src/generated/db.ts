@@ -25,20 +25,51 @@ export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface AccountToken {
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: string;
+  purpose: string;
+  token_hash: string;
+  used_at: Timestamp | null;
+  user_id: string;
+}
+
 export interface ApiKey {
   created_at: Generated<Timestamp>;
+  expires_at: Timestamp | null;
   id: string;
   key_hash: string;
   key_prefix: string;
+  label: Generated<string>;
+  last_used_at: Timestamp | null;
   project_id: string;
   revoked_at: Timestamp | null;
+  rotated_from: string | null;
+  scope: Generated<string>;
   user_id: string;
 }
 
 export interface AppUser {
   created_at: Generated<Timestamp>;
+  disabled_at: Timestamp | null;
+  email: string | null;
+  email_verified_at: Timestamp | null;
   id: string;
   organization_id: string;
+  password_hash: string | null;
+}
+
+export interface AuditLog {
+  action: string;
+  actor_user_id: string | null;
+  client_address: string | null;
+  created_at: Generated<Timestamp>;
+  details: Generated<Json>;
+  id: Generated<number>;
+  organization_id: string;
+  subject_id: string | null;
+  subject_type: string | null;
 }
 
 export interface CreditLedger {
@@ -70,6 +101,19 @@ export interface IdempotencyKey {
   response_body: Json | null;
   response_status: number | null;
   schedule_id: string | null;
+}
+
+export interface Invitation {
+  accepted_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  email: string;
+  expires_at: Timestamp;
+  id: string;
+  invited_by: string | null;
+  organization_id: string;
+  revoked_at: Timestamp | null;
+  role: string;
+  token_hash: string;
 }
 
 export interface Job {
@@ -116,6 +160,13 @@ export interface JobTarget {
   target: string;
 }
 
+export interface Membership {
+  created_at: Generated<Timestamp>;
+  organization_id: string;
+  role: string;
+  user_id: string;
+}
+
 export interface Organization {
   created_at: Generated<Timestamp>;
   credit_balance: Generated<number>;
@@ -147,6 +198,7 @@ export interface ProductSnapshot {
 }
 
 export interface Project {
+  archived_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   id: string;
   name: string;
@@ -194,6 +246,18 @@ export interface TrackedTarget {
   latest_snapshot: Json | null;
   marketplace: string;
   project_id: string;
+}
+
+export interface UserSession {
+  client_address: string | null;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: string;
+  last_seen_at: Generated<Timestamp>;
+  revoked_at: Timestamp | null;
+  token_hash: string;
+  user_agent: string | null;
+  user_id: string;
 }
 
 export interface WebhookAttempt {
@@ -258,13 +322,17 @@ export interface WebhookReplay {
 }
 
 export interface DB {
+  account_token: AccountToken;
   api_key: ApiKey;
   app_user: AppUser;
+  audit_log: AuditLog;
   credit_ledger: CreditLedger;
   event: Event;
   idempotency_key: IdempotencyKey;
+  invitation: Invitation;
   job: Job;
   job_target: JobTarget;
+  membership: Membership;
   organization: Organization;
   organization_crawl_share: OrganizationCrawlShare;
   product_snapshot: ProductSnapshot;
@@ -273,6 +341,7 @@ export interface DB {
   schedule: Schedule;
   schedule_run: ScheduleRun;
   tracked_target: TrackedTarget;
+  user_session: UserSession;
   webhook_attempt: WebhookAttempt;
   webhook_config: WebhookConfig;
   webhook_delivery: WebhookDelivery;

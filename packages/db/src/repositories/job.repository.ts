@@ -49,6 +49,12 @@ function likePattern(q: string): string {
 export class JobRepository {
   constructor(private readonly db: Db) {}
 
+  /** The project a job belongs to (a console session acting on it by id). */
+  async projectOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('job').select('project_id').where('id', '=', id).executeTakeFirst();
+    return row?.project_id;
+  }
+
   /**
    * Reserves the job's credits and records the job and its targets in ONE statement (data-
    * modifying CTEs): a single round trip and an atomic unit. The conditional UPDATE locks the

@@ -12,6 +12,12 @@ export const SCHEDULES_CHANNEL = 'crawl_schedules';
 export class ScheduleRepository {
   constructor(private readonly db: Db) {}
 
+  /** The project a schedule belongs to (a console session acting on it by id). */
+  async projectOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('schedule').select('project_id').where('id', '=', id).executeTakeFirst();
+    return row?.project_id;
+  }
+
   /**
    * Creates a schedule unless the project already holds `maxPerProject`: the project row is
    * locked first, so concurrent creations cannot each see room for one more. Returns

@@ -1,26 +1,84 @@
-import { newId, type Plan } from '@crawl/core';
+import { newId, type KeyScope, type Plan } from '@crawl/core';
+import type { Transaction } from 'kysely';
 import type { Db } from '../connection';
+import type { Database } from '../schema';
 
-export interface KeyPrincipal {
-  keyId: string;
-  keyPrefix: string;
+type Executor = Db | Transaction<Database>;
+
+/**
+ * Who a project API request (`/v1/key/...`) acts as, and in which project: an API key, or a
+ * console session in a project of one of its user's organizations (docs/accounts.md).
+ */
+export interface ProjectPrincipal {
+  via: 'key' | 'session';
+  /** null for a session. */
+  keyId: string | null;
   projectId: string;
+  /** Rate limits count per user, whichever way the user came in. */
   userId: string;
   organizationId: string;
   plan: Plan;
   perMinuteLimit: number | null;
   maxSchedulesPerProject: number | null;
   minScheduleIntervalSeconds: number | null;
-  revoked: boolean;
+  /** false for a `read` key and a viewer's session: GET only. */
+  canWrite: boolean;
 }
+
+/** The organization fields a principal carries (plan and limits). */
+export interface OrganizationLimits {
+  organizationId: string;
+  plan: Plan;
+  perMinuteLimit: number | null;
+  maxSchedulesPerProject: number | null;
+  minScheduleIntervalSeconds: number | null;
+}
+
+/** A key as authentication sees it; revocation and expiry are judged per request (a rotated key's end lies ahead). */
+export interface KeyRecord extends OrganizationLimits {
+  keyId: string;
+  keyPrefix: string;
+  label: string;
+  scope: KeyScope;
+  projectId: string;
+  userId: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+/** A project and its organization's limits: what a session needs to act in it. */
+export interface ProjectRecord extends OrganizationLimits {
+  projectId: string;
+  name: string;
+  archivedAt: Date | null;
+}
+
+export interface ProjectRow {
+  id: string;
+  organizationId: string;
+  name: string;
+  createdAt: Date;
+  archivedAt: Date | null;
+}
+
+const ORGANIZATION_LIMITS = [
+  'o.id as organizationId',
+  'o.plan as plan',
+  'o.per_minute_limit as perMinuteLimit',
+  'o.max_schedules_per_project as maxSchedulesPerProject',
+  'o.min_schedule_interval_seconds as minScheduleIntervalSeconds',
+] as const;
 
 /** Organizations, users, projects and API keys: the tenancy tree of docs/tenancy-and-credits.md. */
 export class TenancyRepository {
   constructor(private readonly db: Db) {}
 
-  async createOrganization(input: { name: string; plan: Plan; perMinuteLimit?: number | null }): Promise<string> {
+  async createOrganization(
+    input: { name: string; plan: Plan; perMinuteLimit?: number | null },
+    executor: Executor = this.db,
+  ): Promise<string> {
     const id = newId('org');
-    await this.db
+    await executor
       .insertInto('organization')
       .values({ id, name: input.name, plan: input.plan, per_minute_limit: input.perMinuteLimit ?? null })
       .execute();
@@ -48,9 +106,9 @@ export class TenancyRepository {
     return this.db.selectFrom('app_user').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
   }
 
-  async createProject(input: { organizationId: string; name: string }): Promise<string> {
+  async createProject(input: { organizationId: string; name: string }, executor: Executor = this.db): Promise<string> {
     const id = newId('prj');
-    await this.db.insertInto('project').values({ id, organization_id: input.organizationId, name: input.name }).execute();
+    await executor.insertInto('project').values({ id, organization_id: input.organizationId, name: input.name }).execute();
     return id;
   }
 
@@ -78,29 +136,89 @@ export class TenancyRepository {
     return id;
   }
 
-  /** One indexed lookup per authenticated request: key, its project, user and organization plan. */
-  async findPrincipalByKeyHash(keyHash: string): Promise<KeyPrincipal | undefined> {
+  /** One indexed lookup (then cached by the gateway): the key, its project and the organization's plan. */
+  async findKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
     const row = await this.db
       .selectFrom('api_key as k')
-      .innerJoin('app_user as u', 'u.id', 'k.user_id')
-      .innerJoin('organization as o', 'o.id', 'u.organization_id')
+      .innerJoin('project as p', 'p.id', 'k.project_id')
+      .innerJoin('organization as o', 'o.id', 'p.organization_id')
       .select([
         'k.id as keyId',
         'k.key_prefix as keyPrefix',
+        'k.label',
+        'k.scope',
         'k.project_id as projectId',
         'k.user_id as userId',
-        'o.id as organizationId',
-        'o.plan as plan',
-        'o.per_minute_limit as perMinuteLimit',
-        'o.max_schedules_per_project as maxSchedulesPerProject',
-        'o.min_schedule_interval_seconds as minScheduleIntervalSeconds',
         'k.revoked_at as revokedAt',
+        'k.expires_at as expiresAt',
+        ...ORGANIZATION_LIMITS,
       ])
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
-    if (!row) return undefined;
-    const { revokedAt, ...rest } = row;
-    return { ...rest, revoked: revokedAt !== null };
+    return row as KeyRecord | undefined;
+  }
+
+  /** A project with its organization's plan and limits (a session acting in it). */
+  async findProjectRecord(projectId: string): Promise<ProjectRecord | undefined> {
+    const row = await this.db
+      .selectFrom('project as p')
+      .innerJoin('organization as o', 'o.id', 'p.organization_id')
+      .select(['p.id as projectId', 'p.name', 'p.archived_at as archivedAt', ...ORGANIZATION_LIMITS])
+      .where('p.id', '=', projectId)
+      .executeTakeFirst();
+    return row as ProjectRecord | undefined;
+  }
+
+  async listProjects(organizationId: string): Promise<ProjectRow[]> {
+    return this.db
+      .selectFrom('project')
+      .select(['id', 'organization_id as organizationId', 'name', 'created_at as createdAt', 'archived_at as archivedAt'])
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  async projectRow(projectId: string, executor: Executor = this.db): Promise<ProjectRow | undefined> {
+    return executor
+      .selectFrom('project')
+      .select(['id', 'organization_id as organizationId', 'name', 'created_at as createdAt', 'archived_at as archivedAt'])
+      .where('id', '=', projectId)
+      .executeTakeFirst();
+  }
+
+  async renameProject(projectId: string, name: string, executor: Executor = this.db): Promise<void> {
+    await executor.updateTable('project').set({ name }).where('id', '=', projectId).execute();
+  }
+
+  /** Marks the project archived, its row locked by the caller's transaction. */
+  async archiveProject(projectId: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .updateTable('project')
+      .set({ archived_at: new Date() })
+      .where('id', '=', projectId)
+      .where('archived_at', 'is', null)
+      .execute();
+  }
+
+  /** Whether a project has jobs still queued or running (an archive waits for them). */
+  async hasActiveJobs(projectId: string, executor: Executor = this.db): Promise<boolean> {
+    const row = await executor
+      .selectFrom('job')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('status', 'in', ['queued', 'running'])
+      .limit(1)
+      .executeTakeFirst();
+    return !!row;
+  }
+
+  async findOrganization(organizationId: string) {
+    return this.db
+      .selectFrom('organization as o')
+      .select(['o.name', 'o.credit_balance as creditBalance', ...ORGANIZATION_LIMITS])
+      .where('o.id', '=', organizationId)
+      .executeTakeFirst();
   }
 
   async revokeKeyByPrefix(keyPrefix: string): Promise<boolean> {

@@ -1,0 +1,130 @@
+import { newId, type KeyScope } from '@crawl/core';
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../connection';
+import type { Database } from '../schema';
+
+type Executor = Db | Transaction<Database>;
+
+export interface ApiKeyRow {
+  id: string;
+  projectId: string;
+  organizationId: string;
+  label: string;
+  prefix: string;
+  keyHash: string;
+  scope: KeyScope;
+  createdAt: Date;
+  createdBy: string;
+  createdByEmail: string | null;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** API keys as the account API manages them (authentication reads them in tenancy.repository.ts). */
+export class ApiKeyRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(
+    input: {
+      projectId: string;
+      userId: string;
+      keyPrefix: string;
+      keyHash: string;
+      label: string;
+      scope: KeyScope;
+      expiresAt: Date | null;
+      rotatedFrom?: string;
+    },
+    executor: Executor = this.db,
+  ): Promise<string> {
+    const id = newId('key');
+    await executor
+      .insertInto('api_key')
+      .values({
+        id,
+        project_id: input.projectId,
+        user_id: input.userId,
+        key_prefix: input.keyPrefix,
+        key_hash: input.keyHash,
+        label: input.label,
+        scope: input.scope,
+        expires_at: input.expiresAt,
+        rotated_from: input.rotatedFrom ?? null,
+      })
+      .execute();
+    return id;
+  }
+
+  /** A project's keys, newest first; only those `createdBy` made when given. */
+  async list(projectId: string, createdBy?: string): Promise<ApiKeyRow[]> {
+    let query = this.select(this.db).where('k.project_id', '=', projectId);
+    if (createdBy) query = query.where('k.user_id', '=', createdBy);
+    return (await query.orderBy('k.created_at', 'desc').orderBy('k.id', 'desc').execute()) as ApiKeyRow[];
+  }
+
+  async find(keyId: string, executor: Executor = this.db): Promise<ApiKeyRow | undefined> {
+    return (await this.select(executor).where('k.id', '=', keyId).executeTakeFirst()) as ApiKeyRow | undefined;
+  }
+
+  /**
+   * Revokes the key at `at` (now, or the end of a rotation's overlap), unless it already stops
+   * earlier. Its hash, for the gateways' caches, when the key was live.
+   */
+  async revoke(keyId: string, at: Date, executor: Executor = this.db): Promise<string | undefined> {
+    const row = await executor
+      .updateTable('api_key')
+      .set({ revoked_at: at })
+      .where('id', '=', keyId)
+      .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', at)]))
+      .returning('key_hash')
+      .executeTakeFirst();
+    return row?.key_hash;
+  }
+
+  /** An archived project's keys, revoked at once; their hashes. */
+  async revokeAllOfProject(projectId: string, executor: Executor = this.db): Promise<string[]> {
+    const rows = await executor
+      .updateTable('api_key')
+      .set({ revoked_at: new Date() })
+      .where('project_id', '=', projectId)
+      .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', sql<Date>`now()`)]))
+      .returning('key_hash')
+      .execute();
+    return rows.map((r) => r.key_hash);
+  }
+
+  /**
+   * `lastUsedAt` for every key used since the last flush, in one statement; a key written less
+   * than a minute ago (by any gateway) is left alone.
+   */
+  async touchLastUsed(used: Array<{ id: string; at: Date }>): Promise<void> {
+    if (!used.length) return;
+    await sql`
+      update api_key k set last_used_at = v.at
+      from (select unnest(${sql.val(used.map((u) => u.id))}::text[]) as id, unnest(${sql.val(used.map((u) => u.at.toISOString()))}::timestamptz[]) as at) v
+      where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at - interval '60 seconds')`.execute(this.db);
+  }
+
+  private select(executor: Executor) {
+    return executor
+      .selectFrom('api_key as k')
+      .innerJoin('project as p', 'p.id', 'k.project_id')
+      .leftJoin('app_user as u', 'u.id', 'k.user_id')
+      .select([
+        'k.id',
+        'k.project_id as projectId',
+        'p.organization_id as organizationId',
+        'k.label',
+        'k.key_prefix as prefix',
+        'k.key_hash as keyHash',
+        'k.scope',
+        'k.created_at as createdAt',
+        'k.user_id as createdBy',
+        'u.email as createdByEmail',
+        'k.last_used_at as lastUsedAt',
+        'k.expires_at as expiresAt',
+        'k.revoked_at as revokedAt',
+      ]);
+  }
+}
