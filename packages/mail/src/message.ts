@@ -1,0 +1,18 @@
+/** One account mail, ready to send: both parts rendered, the recipient and its action link. */
+export interface MailMessage {
+  kind: 'verify-email' | 'signup-email-taken' | 'password-reset' | 'invitation';
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** the action link, if any */
+  link?: string;
+}
+
+export type MailKind = MailMessage['kind'];
+
+/** Where the mails' links point: the public origin of the console. */
+export interface MailLinks {
+  /** e.g. http://localhost:8080; a trailing slash is ignored */
+  publicUrl: string;
+}
