@@ -128,8 +128,9 @@ export const apiKeySchema = z
   .strict()
   .openapi('ApiKey');
 
-export const createdApiKeySchema = apiKeySchema
-  .extend({ secret: z.string().describe('The key itself: shown this once, stored only as a hash') })
+// A new object rather than `.extend`: the document would render an extension as allOf.
+export const createdApiKeySchema = z
+  .object({ ...apiKeySchema.shape, secret: z.string().describe('The key itself: shown this once, stored only as a hash') })
   .strict()
   .openapi('CreatedApiKey');
 

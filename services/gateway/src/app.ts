@@ -8,11 +8,13 @@ import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { routeLabeler, routeTemplates } from './middleware/route-templates';
 import { openApiDocument } from './openapi/document';
-import { API_RESOURCES, PUBLIC_RESOURCES } from './routes';
-import { API_PREFIX, resourceRouter } from './routes/route';
+import { accountSession } from './auth/account-routes';
+import { ACCOUNT_RESOURCES, API_RESOURCES, PUBLIC_RESOURCES } from './routes';
+import { ACCOUNT_PREFIX, API_PREFIX, resourceRouter } from './routes/route';
 
 /** 1 MiB request bodies at most, 413 beyond (docs/http-api.md). */
 const BODY_LIMIT = '1mb';
+const ACCOUNT_BODY_LIMIT = '16kb';
 
 /** Every response: a browser must not guess another content type than the one we send. */
 function baseSecurityHeaders(_req: Request, res: Response, next: NextFunction): void {
@@ -35,6 +37,11 @@ export function apiRouters(deps: GatewayDeps): Router[] {
   return API_RESOURCES.map((resource) => resourceRouter(resource, deps, openApiDocument));
 }
 
+/** Routers mounted under /v1/account. */
+export function accountRouters(deps: GatewayDeps): Router[] {
+  return ACCOUNT_RESOURCES.map((resource) => resourceRouter(resource, deps, openApiDocument));
+}
+
 /**
  * The HTTP app without `listen`, so tests mount it. Order matters: request id first (every
  * response carries one), then auth and rate limiting before the body is even parsed, so an
@@ -50,7 +57,12 @@ export function createApp(deps: GatewayDeps): Express {
   app.set('trust proxy', deps.trustProxy);
   const publicRoutes = publicRouters(deps);
   const apiRoutes = apiRouters(deps);
-  const templates = [...publicRoutes.flatMap((r) => routeTemplates(r, '')), ...apiRoutes.flatMap((r) => routeTemplates(r, API_PREFIX))];
+  const accountRoutes = accountRouters(deps);
+  const templates = [
+    ...publicRoutes.flatMap((r) => routeTemplates(r, '')),
+    ...apiRoutes.flatMap((r) => routeTemplates(r, API_PREFIX)),
+    ...accountRoutes.flatMap((r) => routeTemplates(r, ACCOUNT_PREFIX)),
+  ];
   app.use(requestId);
   app.use(baseSecurityHeaders);
   app.use(httpMetrics(deps.metrics, routeLabeler(templates)));
@@ -69,6 +81,17 @@ export function createApp(deps: GatewayDeps): Express {
   for (const router of apiRoutes) api.use(router);
   api.use(notFound);
   app.use(API_PREFIX, api);
+
+  // Account bodies are small: passwords, names, tokens.
+  const accountJson = express.json({ limit: ACCOUNT_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] });
+  const account = express.Router();
+  account.use(noStore);
+  account.use(accountSession(deps));
+  account.post('*splat', accountJson, requireJsonBody);
+  account.patch('*splat', accountJson, requireJsonBody);
+  for (const router of accountRoutes) account.use(router);
+  account.use(notFound);
+  app.use(ACCOUNT_PREFIX, account);
 
   app.use(notFound);
   app.use(errorHandler(deps.log));

@@ -1,4 +1,5 @@
 import {
+  ConfigError,
   crawlWindowEnv,
   resolveSecretsKey,
   envBoolean,
@@ -13,6 +14,8 @@ import {
 import { DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR } from '@crawl/core';
 import { z } from 'zod';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
+import { SIGNUP_MODES } from './auth/account-deps';
+import { DEFAULT_ACCOUNT_OPTIONS } from './deps';
 import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
 
 const trustProxyEnv = z
@@ -86,9 +89,52 @@ export const gatewayEnv = {
   WEBHOOK_REPLAY_BUDGET_PER_HOUR: envInt(DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR, 1, 1_000_000),
 };
 
+/** Sign-up, sessions and account mail (docs/accounts.md). */
+export const accountEnv = {
+  /** Where users reach the service: mail links start with it; `http:` drops the cookie's Secure flag. Default `http://localhost:{PORT}`. */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:/.test(v), 'an http(s) URL')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  /** `smtp://user:pass@host:587` or `smtps://...`; unset: mail is written to MAIL_OUTBOX_DIR. */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:/.test(v), 'an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+  MAIL_FROM: z.string().min(3).default(DEFAULT_ACCOUNT_OPTIONS.mailFrom),
+  /** `open` (anyone), `invite` (only invited users) or `off`. */
+  SIGNUP_MODE: z.enum(SIGNUP_MODES).default('open'),
+  /** Credits a new organization starts with. */
+  SIGNUP_CREDITS: envInt(DEFAULT_ACCOUNT_OPTIONS.signupCredits, 0, 1_000_000),
+  SESSION_IDLE_TIMEOUT_MINUTES: envInt(DEFAULT_ACCOUNT_OPTIONS.sessionIdleMinutes, 5, 60 * 24 * 30),
+  SESSION_MAX_AGE_HOURS: envInt(DEFAULT_ACCOUNT_OPTIONS.sessionMaxAgeHours, 1, 24 * 90),
+};
+
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 export function loadGatewayConfig(env: Record<string, string | undefined>) {
-  const config = parseEnv(gatewayEnv, env);
-  return Object.freeze({ ...config, SECRETS_KEY: resolveSecretsKey(config) });
+  const config = parseEnv({ ...gatewayEnv, ...accountEnv }, env);
+  return Object.freeze({ ...config, SECRETS_KEY: resolveSecretsKey(config), ...mailSettings(config) });
+}
+
+/**
+ * Fails closed: in production, account mail needs SMTP_URL, or an explicit MAIL_OUTBOX_DIR (an
+ * operator who collects the files); outbox links, which carry tokens, are logged only outside it.
+ */
+function mailSettings(config: { NODE_ENV?: string; PORT: number; PUBLIC_URL?: string; SMTP_URL?: string; MAIL_OUTBOX_DIR?: string }) {
+  const production = config.NODE_ENV === 'production';
+  if (production && !config.SMTP_URL && !config.MAIL_OUTBOX_DIR) {
+    throw new ConfigError([
+      'SMTP_URL: production sends account mail over SMTP; set SMTP_URL (or MAIL_OUTBOX_DIR to collect .eml files yourself)',
+    ]);
+  }
+  return {
+    PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    MAIL_OUTBOX_DIR: config.MAIL_OUTBOX_DIR ?? DEFAULT_ACCOUNT_OPTIONS.mailOutboxDir,
+    LOG_MAIL_LINKS: !production,
+  };
 }

@@ -1,4 +1,12 @@
+import path from 'node:path';
 import {
+  AccountTokenRepository,
+  ApiKeyRepository,
+  AuditLogRepository,
+  InvitationRepository,
+  MembershipRepository,
+  SessionRepository,
+  UserRepository,
   AnalyticsRepository,
   CreditRepository,
   createDb,
@@ -29,14 +37,24 @@ import { DEFAULT_CRAWL_ORG_WINDOW } from '@crawl/config';
 import { JobService, ReleaseWindow } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
-import { createRedisConnection, LeaseSemaphore, type Redis } from '@crawl/redis';
+import { createMailer } from '@crawl/mail';
+import { Broadcast, createRedisConnection, LeaseSemaphore, type Redis } from '@crawl/redis';
+import type { AccountDeps, SignupMode } from './auth/account-deps';
+import { Directory } from './auth/directory';
+import { MailSender } from './auth/mail-sender';
+import { DEFAULT_MAIL_LIMITS, MailThrottle, type MailThrottleLimits } from './auth/mail-throttle';
+import { PasswordHasher } from './auth/passwords';
+import type { SessionSettings } from './auth/sessions';
+import { FailureLimiter } from './middleware/failure-limiter';
+import { AccountService } from './routes/account/account.service';
+import { KeysService } from './routes/keys/keys.service';
+import { OrganizationsService } from './routes/organizations/organizations.service';
 import {
   apiKeyFailureLimiter,
   type AuthFailureLimiter,
   DEFAULT_AUTH_FAILURES_PER_MINUTE,
   type TrustProxy,
 } from './middleware/auth-failures';
-import { PrincipalCache } from './middleware/principal-cache';
 import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './middleware/rate-limiter';
 import { DEFAULT_EXPORT_LIMITS, EXPORT_LEASE_SLACK_MS, ExportGate, type ExportLimits } from './routes/jobs/export-gate';
 
@@ -68,9 +86,16 @@ export interface GatewayDeps {
   jobResults: JobResultsService;
   rateLimiter: RateLimiter;
   authFailures: AuthFailureLimiter;
+  /** Keys, sessions and projects as authentication sees them, cached and kept in step across gateways. */
+  directory: Directory;
+  sessionSettings: SessionSettings;
+  /** Shared by the account API's services; mail goes out after answering. */
+  accounts: AccountDeps;
+  accountService: AccountService;
+  organizationsService: OrganizationsService;
+  keysService: KeysService;
   /** Express's `trust proxy`: which hops' X-Forwarded-For gives the client address (TRUST_PROXY). */
   trustProxy: TrustProxy;
-  principalCache: PrincipalCache;
   log: Logger;
   metrics: Registry;
 }
@@ -95,8 +120,98 @@ export interface BuildDepsOptions {
   webhookReplayBudgetPerHour?: number;
   /** Export limits; unset fields take DEFAULT_EXPORT_LIMITS. */
   exports?: Partial<ExportLimits>;
+  /** Sign-up, sessions and mail; unset fields take the defaults of docs/accounts.md. */
+  accounts?: Partial<AccountOptions>;
   log: Logger;
   metrics: Registry;
+}
+
+export interface AccountOptions {
+  /** Where the service is reached: mail links start with it, and `http:` drops the cookie's Secure flag. */
+  publicUrl: string;
+  /** Unset: mail is written to `mailOutboxDir` as .eml files. */
+  smtpUrl: string | undefined;
+  mailOutboxDir: string;
+  mailFrom: string;
+  /** Log each outbox mail's link (development only: the link carries a token). */
+  logMailLinks: boolean;
+  signupMode: SignupMode;
+  signupCredits: number;
+  sessionIdleMinutes: number;
+  sessionMaxAgeHours: number;
+  /** Failed sign-ins per email in 15 minutes before that email is refused until the window ends. */
+  signInFailuresPerEmail: number;
+  /** Failed sign-ins per client address per minute before its failures get 429. */
+  signInFailuresPerAddress: number;
+  mailLimits: MailThrottleLimits;
+}
+
+export const DEFAULT_ACCOUNT_OPTIONS: AccountOptions = {
+  publicUrl: 'http://localhost:8080',
+  smtpUrl: undefined,
+  mailOutboxDir: '.mail-outbox',
+  mailFrom: 'Crawl Data Service <no-reply@localhost>',
+  logMailLinks: true,
+  signupMode: 'open',
+  signupCredits: 100,
+  sessionIdleMinutes: 24 * 60,
+  sessionMaxAgeHours: 14 * 24,
+  signInFailuresPerEmail: 10,
+  signInFailuresPerAddress: 30,
+  mailLimits: DEFAULT_MAIL_LIMITS,
+};
+
+function buildAccountDeps(
+  options: AccountOptions,
+  shared: {
+    db: GatewayDeps['db'];
+    redis: Redis;
+    prefix: string;
+    tenancy: TenancyRepository;
+    credits: CreditRepository;
+    directory: Directory;
+    log: Logger;
+  },
+): AccountDeps {
+  const { db, redis, prefix, log } = shared;
+  const sessionSettings: SessionSettings = {
+    idleTimeoutMs: options.sessionIdleMinutes * 60_000,
+    maxAgeMs: options.sessionMaxAgeHours * 3_600_000,
+    secureCookie: !options.publicUrl.startsWith('http:'),
+  };
+  const signInRules = {
+    email: { limit: options.signInFailuresPerEmail, windowMs: 15 * 60_000, refuses: 'subject' as const },
+    address: { limit: options.signInFailuresPerAddress, windowMs: 60_000, refuses: 'failures' as const },
+  };
+  return {
+    db,
+    tenancy: shared.tenancy,
+    credits: shared.credits,
+    directory: shared.directory,
+    users: new UserRepository(db),
+    tokens: new AccountTokenRepository(db),
+    sessions: new SessionRepository(db),
+    memberships: new MembershipRepository(db),
+    invitations: new InvitationRepository(db),
+    keys: new ApiKeyRepository(db),
+    audit: new AuditLogRepository(db),
+    hasher: new PasswordHasher(),
+    mail: new MailSender(
+      createMailer({
+        smtpUrl: options.smtpUrl,
+        outboxDir: path.resolve(options.mailOutboxDir),
+        from: options.mailFrom,
+        log,
+        logLinks: options.logMailLinks,
+      }),
+      log,
+    ),
+    mailLinks: { publicUrl: options.publicUrl },
+    mailThrottle: new MailThrottle(redis, `${prefix}:mail`, options.mailLimits),
+    signIns: new FailureLimiter(redis, `${prefix}:signin`, signInRules),
+    sessionSettings,
+    signup: { mode: options.signupMode, credits: options.signupCredits },
+  };
 }
 
 /** Builds every dependency from connection settings; main.ts and tests share it. */
@@ -113,13 +228,31 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
   const producer = new QueueProducer(redis, options.queuePrefix);
   const jobs = new JobRepository(db);
   const credits = new CreditRepository(db);
+  const tenancy = new TenancyRepository(db);
+  const scheduleRepository = new ScheduleRepository(db);
+  const directory = new Directory({
+    ttlMs: options.authCacheTtlMs,
+    tenancy,
+    keys: new ApiKeyRepository(db),
+    sessions: new SessionRepository(db),
+    memberships: new MembershipRepository(db),
+    jobs,
+    schedules: scheduleRepository,
+    broadcast: new Broadcast(redis, `${options.queuePrefix}:account-changes`),
+    log: options.log,
+  });
+  directory.start().catch((err) => options.log.warn({ err }, 'account changes: could not subscribe; caches expire on their own'));
+  const accounts = buildAccountDeps(
+    { ...DEFAULT_ACCOUNT_OPTIONS, ...options.accounts },
+    { db, redis, prefix: options.queuePrefix, tenancy, credits, directory, log: options.log },
+  );
   return {
     db,
     exportDb,
     exportGate: new ExportGate(exportSlots, exportLimits, options.log, { registry: options.metrics, poolStats: () => poolStats(exportDb) }),
     redis,
     producer,
-    tenancy: new TenancyRepository(db),
+    tenancy,
     credits,
     jobs,
     results: new ResultRepository(db, exportDb),
@@ -139,7 +272,7 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
         window: options.crawlOrgWindow ?? DEFAULT_CRAWL_ORG_WINDOW,
       }),
     }),
-    scheduleService: new ScheduleService(new ScheduleRepository(db)),
+    scheduleService: new ScheduleService(scheduleRepository),
     trackingService: new TrackingService({ jobs, tracking: new TrackingRepository(db) }),
     analyticsService: new AnalyticsService(new AnalyticsRepository(db)),
     usageService: new UsageService(credits),
@@ -155,7 +288,12 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     webhookDeliveries: new WebhookDeliveryService(new WebhookLogRepository(db), {
       replayBudgetPerHour: options.webhookReplayBudgetPerHour ?? DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR,
     }),
-    principalCache: new PrincipalCache(options.authCacheTtlMs),
+    directory,
+    sessionSettings: accounts.sessionSettings,
+    accounts,
+    accountService: new AccountService(accounts),
+    organizationsService: new OrganizationsService(accounts),
+    keysService: new KeysService(accounts),
     authFailures: apiKeyFailureLimiter(redis, options.queuePrefix, options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE),
     trustProxy: options.trustProxy ?? false,
     rateLimiter: options.rateLimitEnabled ? new RedisRateLimiter(redis, options.queuePrefix) : new NoopRateLimiter(),
@@ -170,6 +308,8 @@ export async function closeGatewayDeps(deps: GatewayDeps): Promise<void> {
   // finishes closing once every checked-out connection is back.
   await deps.exportGate.shutdown();
   await deps.producer.close().catch(() => undefined);
+  await deps.directory.close();
+  await deps.accounts.mail.close();
   deps.redis.disconnect();
   await Promise.all([deps.db.destroy(), deps.exportDb.destroy()]);
 }

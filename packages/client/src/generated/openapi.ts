@@ -3,6 +3,26 @@
  * Do not edit: run `pnpm sdk:generate`. CI fails when this file is stale.
  */
 export interface paths {
+    "/v1/key/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling API key
+         * @description The key's id, label and scope, its project, organization and owner. Needs an API key (a console session has `GET /v1/account/me`).
+         */
+        get: operations["getCurrentApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/key/projects/{projectId}/jobs": {
         parameters: {
             query?: never;
@@ -402,6 +422,446 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up
+         * @description Creates a user, its organization (starter plan, with the sign-up credits) and a first project named `Default`, and mails a verification link. Answers 202 whether or not the email already has an account (that address gets a mail saying so instead).
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/email-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email
+         * @description Uses the token of a verification mail (valid 24 hours, once). A bad, used or expired token is `400 INVALID_TOKEN`.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/email-verification/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new verification mail
+         * @description Mails a new verification link if the email has an account that is not verified yet; answers 202 either way.
+         */
+        post: operations["resendVerificationEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description Sets the session cookie and returns the session's CSRF token, to send as `X-CSRF-Token` on every write. A wrong email and a wrong password answer alike (`401 INVALID_CREDENTIALS`); repeated failures per email and per address answer 429 with Retry-After.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out
+         * @description Revokes the session on the server (the cookie stops working on every gateway at once) and clears the cookie.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description The user, their organizations with their role in each, and the session's CSRF token.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Needs the current password. Every other session of the user ends; this one stays.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset
+         * @description Mails a reset link valid one hour, if the email has an account; answers 202 either way.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password
+         * @description Uses the reset mail's token (once). Every session of the user is revoked.
+         */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/organizations/{orgId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an organization
+         * @description Name, plan, credit balance and rate limit, and your role in it.
+         */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/organizations/{orgId}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List projects
+         * @description The organization's projects, archived ones included (with `archivedAt`), oldest first.
+         */
+        get: operations["listProjects"];
+        put?: never;
+        /**
+         * Create a project
+         * @description Owners and admins.
+         */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/projects/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Archive a project
+         * @description Owners and admins. `409 INVALID_STATE` while its jobs are queued or running; otherwise its keys are revoked, its schedules disabled, and it is archived. Its jobs, results and ledger entries stay readable.
+         */
+        delete: operations["archiveProject"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a project
+         * @description Owners and admins.
+         */
+        patch: operations["renameProject"];
+        trace?: never;
+    };
+    "/v1/account/organizations/{orgId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members
+         * @description Every member with their role, in the order they joined.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/organizations/{orgId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Owners remove anyone, admins anyone but owners, and every member may leave (remove themselves). The keys the member created in the organization's projects are revoked. Removing the last owner is `409 INVALID_STATE`.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Owners change any role; admins every role but owner. Demoting the last owner is `409 INVALID_STATE`.
+         */
+        patch: operations["updateMemberRole"];
+        trace?: never;
+    };
+    "/v1/account/organizations/{orgId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invitations
+         * @description Invitations not accepted, revoked or expired yet. Owners and admins.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite a member
+         * @description Mails a link valid 7 days. Owners invite any role, admins any but owner. A pending invitation of the same email is replaced; a member already in is `409 INVALID_STATE`.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/organizations/{orgId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link stops working. Owners and admins.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Signed in (cookie and `X-CSRF-Token`), `{token}` adds the organization to your memberships; the invitation must be for your email. Not signed in, `{token, password}` creates your account, verified by the mail itself. A bad, used or expired token is `400 INVALID_TOKEN`.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/organizations/{orgId}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log
+         * @description Account changes (sign-ins, keys, members, invitations, projects, passwords) with who made them, when and from which address, newest first. Owners and admins.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/projects/{projectId}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Owners and admins see every key of the project, developers the keys they created; revoked keys included. Secrets are never shown again.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Answers the key with its `secret`, the only time it is shown. Owners, admins and developers.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/keys/{keyId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Answers a new key (with its `secret`) of the same label, scope and expiry. The old key keeps working for `overlapSeconds`, then is revoked on every gateway.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revoked at once, on every gateway. Revoking a revoked key changes nothing.
+         */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -842,6 +1302,44 @@ export interface components {
              */
             test?: true;
         };
+        KeyIdentity: {
+            keyId: string;
+            label: string;
+            /** @enum {string} */
+            scope: "full" | "read";
+            projectId: string;
+            organizationId: string;
+            userId: string;
+        };
+        FieldIssue: {
+            path: string;
+            message: string;
+        };
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "CSRF_REQUIRED" | "NOT_FOUND" | "JOB_NOT_COMPLETE" | "INVALID_STATE" | "IDEMPOTENCY_IN_PROGRESS" | "GONE" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                message: string;
+                requestId: string;
+                details?: components["schemas"]["FieldIssue"][] | {
+                    balance: number;
+                    cost: number;
+                } | {
+                    /** @enum {string} */
+                    status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                } | {
+                    limit: number;
+                    retryAfterSeconds: number;
+                } | {
+                    retryAfterSeconds: number;
+                } | {
+                    budgetPerHour: number;
+                    retryAfterSeconds: number;
+                } | {
+                    maxManualAttempts: number;
+                };
+            };
+        };
         Job: {
             id: string;
             projectId: string;
@@ -897,35 +1395,6 @@ export interface components {
              * @description Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE
              */
             resultsPurgedAt?: string;
-        };
-        FieldIssue: {
-            path: string;
-            message: string;
-        };
-        Error: {
-            error: {
-                /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "NOT_FOUND" | "JOB_NOT_COMPLETE" | "INVALID_STATE" | "IDEMPOTENCY_IN_PROGRESS" | "GONE" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                message: string;
-                requestId: string;
-                details?: components["schemas"]["FieldIssue"][] | {
-                    balance: number;
-                    cost: number;
-                } | {
-                    /** @enum {string} */
-                    status: "queued" | "running" | "completed" | "failed" | "cancelled";
-                } | {
-                    limit: number;
-                    retryAfterSeconds: number;
-                } | {
-                    retryAfterSeconds: number;
-                } | {
-                    budgetPerHour: number;
-                    retryAfterSeconds: number;
-                } | {
-                    maxManualAttempts: number;
-                };
-            };
         };
         CreateJobBody: {
             /** @enum {string} */
@@ -1638,6 +2107,210 @@ export interface components {
                 };
             }[];
         };
+        SignupBody: {
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email: string;
+            password: string;
+            organizationName: string;
+        };
+        VerifyEmailBody: {
+            token: string;
+        };
+        EmailBody: {
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email: string;
+        };
+        AccountUser: {
+            id: string;
+            email: string;
+        };
+        Session: {
+            user: components["schemas"]["AccountUser"];
+            /** @description Send it as `X-CSRF-Token` on every write made with this session */
+            csrfToken: string;
+        };
+        SignInBody: {
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email: string;
+            password: string;
+        };
+        Membership: {
+            organizationId: string;
+            organizationName: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "viewer";
+        };
+        Me: {
+            user: components["schemas"]["AccountUser"];
+            memberships: components["schemas"]["Membership"][];
+            csrfToken: string;
+        };
+        ChangePasswordBody: {
+            currentPassword: string;
+            newPassword: string;
+        };
+        ResetPasswordBody: {
+            token: string;
+            password: string;
+        };
+        Organization: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            plan: "starter" | "growth" | "enterprise";
+            creditBalance: number;
+            /** @description Requests per window per user, from the organization's plan */
+            rateLimit: {
+                limit: number;
+                /** @description 1 (starter, growth) or 60 (enterprise) */
+                windowSeconds: number;
+            };
+            /**
+             * @description The signed-in user's role in it
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+        };
+        Project: {
+            id: string;
+            organizationId: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Archived projects keep their data readable; their keys are revoked
+             */
+            archivedAt: string | null;
+        };
+        ProjectBody: {
+            name: string;
+        };
+        Member: {
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /** Format: date-time */
+            joinedAt: string;
+        };
+        RoleBody: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "viewer";
+        };
+        Invitation: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The inviter's user id */
+            invitedBy: string | null;
+        };
+        InvitationBody: {
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "viewer";
+        };
+        AcceptInvitationBody: {
+            token: string;
+            /** @description Only when not signed in: the password of the account the invitation creates */
+            password?: string;
+        };
+        AuditLogEntry: {
+            id: string;
+            /** @enum {string} */
+            action: "signup" | "session.created" | "password.changed" | "password.reset" | "project.created" | "project.renamed" | "project.archived" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed";
+            /** @description Who did it; null when done by an operator */
+            actor: {
+                userId: string;
+                email: string | null;
+            } | null;
+            /** @description What it was done to (a project, key, user or invitation) */
+            subject: {
+                type: string;
+                id: string;
+            } | null;
+            /** @description What changed (a role, a label, a name) */
+            details: {
+                [key: string]: unknown;
+            };
+            clientAddress: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ApiKey: {
+            id: string;
+            projectId: string;
+            label: string;
+            /** @description The first characters of the key (`cds_1a2b3c4d`): how to recognize it without the secret */
+            prefix: string;
+            /**
+             * @description `read`: GET requests only
+             * @enum {string}
+             */
+            scope: "full" | "read";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Id of the user who created it (the key's owner) */
+            createdBy: string;
+            /** @description Their email; null for keys made by an operator */
+            createdByEmail: string | null;
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute
+             */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it stopped or stops working (a rotated key: the end of the overlap, possibly in the future)
+             */
+            revokedAt: string | null;
+        };
+        CreatedApiKey: components["schemas"]["ApiKey"] & {
+            /** @description The key itself: shown this once, stored only as a hash */
+            secret: string;
+        };
+        CreateKeyBody: {
+            /** @description What the key is for (shown in listings) */
+            label: string;
+            /**
+             * @description `read`: GET requests only
+             * @default full
+             * @enum {string}
+             */
+            scope?: "full" | "read";
+            /**
+             * Format: date-time
+             * @description When the key stops working (in the future, within 5 years); none by default
+             */
+            expiresAt?: string | null;
+        };
+        RotateKeyBody: {
+            /**
+             * @description How long the old key keeps working (0 to 86,400 s); 0 revokes it at once
+             * @default 0
+             */
+            overlapSeconds?: number;
+        };
         Liveness: {
             /** @enum {string} */
             status: "ok";
@@ -1657,6 +2330,153 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getCurrentApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KeyIdentity"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listJobs: {
         parameters: {
             query?: {
@@ -1695,7 +2515,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1712,7 +2532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1723,7 +2543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1740,7 +2560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1757,7 +2577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1856,7 +2676,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1873,7 +2693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1901,7 +2721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1935,7 +2755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -1969,7 +2789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2060,7 +2880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2077,7 +2897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2088,7 +2908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2105,7 +2925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2122,7 +2942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2209,7 +3029,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2226,11 +3046,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2254,7 +3091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2271,7 +3108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2358,7 +3195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2375,11 +3212,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2420,7 +3274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2437,7 +3291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2528,7 +3382,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2545,11 +3399,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2590,7 +3461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2607,7 +3478,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2697,7 +3568,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2714,11 +3585,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2776,7 +3664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2793,7 +3681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2892,7 +3780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2909,7 +3797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2922,6 +3810,23 @@ export interface operations {
             };
             /** @description INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically */
             402: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
@@ -2971,7 +3876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3005,7 +3910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3092,7 +3997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3109,11 +4014,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3154,7 +4076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3171,7 +4093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3262,7 +4184,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3279,7 +4201,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3290,7 +4212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3307,7 +4229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3324,7 +4246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3421,7 +4343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3438,7 +4360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3449,7 +4371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3483,7 +4405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3517,7 +4439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3604,7 +4526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3621,11 +4543,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3649,7 +4588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3666,7 +4605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3749,7 +4688,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3766,11 +4705,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3794,7 +4750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3811,7 +4767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3902,7 +4858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3919,11 +4875,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3947,7 +4920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3964,7 +4937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4053,7 +5026,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4070,7 +5043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4081,7 +5054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4098,7 +5071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4115,7 +5088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4206,7 +5179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4223,7 +5196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4234,7 +5207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4251,7 +5224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4268,7 +5241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4359,7 +5332,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4376,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4387,7 +5360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4421,7 +5394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4438,7 +5411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4534,7 +5507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4551,7 +5524,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4562,7 +5535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4579,7 +5552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4596,7 +5569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4684,7 +5657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4701,7 +5674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4712,7 +5685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4763,7 +5736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4780,7 +5753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4875,7 +5848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4892,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4903,7 +5876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4937,7 +5910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4971,7 +5944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5064,7 +6037,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5081,7 +6054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5092,7 +6065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5109,7 +6082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5126,7 +6099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5215,7 +6188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Timeline"];
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5232,7 +6205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5243,7 +6216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5277,7 +6250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5294,7 +6267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5384,7 +6357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5401,7 +6374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5412,7 +6385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5463,7 +6436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5480,7 +6453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5573,7 +6546,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5590,7 +6563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5601,7 +6574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5618,7 +6591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5635,7 +6608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5725,7 +6698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5742,7 +6715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
             401: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5753,7 +6726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the path names another project than the key's */
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5770,7 +6743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB */
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
             413: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5787,7 +6760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5834,6 +6807,3015 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Whole seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            status: "verification_sent";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            verified: true;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendVerificationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            status: "verification_sent";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description `cds_session=...; HttpOnly; SameSite=Lax; Path=/` (and `Secure` unless the service runs on http) */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            status: "reset_sent";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Password changed */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    archiveProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renameProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Member"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Membership"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogEntry"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedApiKey"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateKeyBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedApiKey"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
                     /** @description Whole seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;

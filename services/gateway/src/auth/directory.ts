@@ -101,11 +101,19 @@ export class Directory {
   }
 
   projectOfJob(jobId: string): Promise<string | undefined> {
-    return this.ownerCache.get(`job:${jobId}`, () => this.options.jobs.projectOf(jobId), () => []);
+    return this.ownerCache.get(
+      `job:${jobId}`,
+      () => this.options.jobs.projectOf(jobId),
+      () => [],
+    );
   }
 
   projectOfSchedule(scheduleId: string): Promise<string | undefined> {
-    return this.ownerCache.get(`schedule:${scheduleId}`, () => this.options.schedules.projectOf(scheduleId), () => []);
+    return this.ownerCache.get(
+      `schedule:${scheduleId}`,
+      () => this.options.schedules.projectOf(scheduleId),
+      () => [],
+    );
   }
 
   /**

@@ -1,26 +1,36 @@
-import { AppError, hashApiKey, isWellFormedApiKey } from '@crawl/core';
-import type { KeyPrincipal } from '@crawl/db';
+import { AppError, hashApiKey, isWellFormedApiKey, roleAllows } from '@crawl/core';
+import type { KeyRecord, ProjectPrincipal } from '@crawl/db';
 import type { NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../deps';
+import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf } from '../auth/sessions';
+import { applyRateLimit } from './rate-limit';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
-      principal: KeyPrincipal;
+      /** Who a `/v1/key` request acts as, in which project (set by `authenticate`, or by `projectAccess` for a session). */
+      principal: ProjectPrincipal;
+      /** The API key of a key-authenticated request. */
+      apiKey?: KeyRecord;
+      /** The console session of a cookie-authenticated request. */
+      account?: AccountSession;
     }
   }
 }
 
 const BEARER_HINT = 'send "Authorization: Bearer <API key>"';
 
+type AuthDeps = Pick<GatewayDeps, 'directory' | 'authFailures' | 'sessionSettings'>;
+
 /**
- * Bearer API key -> principal (key, project, user, organization plan). The key is always
- * checked first: a valid key is never refused for what its address did. Anything else is a
- * 401 counted against the client's address, or a 429 with Retry-After once the address is
- * over its failure limit (auth-failures.ts).
+ * `/v1/key`: a Bearer API key, or else a console session cookie (docs/accounts.md). A key is
+ * always checked first: a valid key is never refused for what its address did. Anything else is
+ * a 401 counted against the client's address, or a 429 with Retry-After once the address is
+ * over its failure limit (auth-failures.ts). A session's project is only known from the path, so
+ * its principal is set per route by `projectAccess`.
  */
-export function authenticate(deps: Pick<GatewayDeps, 'tenancy' | 'principalCache' | 'authFailures'>) {
+export function authenticate(deps: AuthDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     // Node keeps only the first of repeated Authorization headers: a request with two is
@@ -32,17 +42,29 @@ export function authenticate(deps: Pick<GatewayDeps, 'tenancy' | 'principalCache
       });
     }
     const header = headers[0];
+    if (!header) {
+      const session = await loadSession(deps, req);
+      if (session) {
+        refuseCrossSite(req);
+        if (isWrite(req)) requireCsrf(req, session);
+        req.account = session;
+        return next();
+      }
+    }
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     const keyHash = match && isWellFormedApiKey(match[1]!) ? hashApiKey(match[1]!) : null;
     let failure = 'Invalid API key.';
+    const now = new Date();
     const outcome = await deps.authFailures.attempt({ address }, async () => {
-      if (!header) failure = `Missing Authorization header; ${BEARER_HINT}.`;
+      if (!header) failure = `Missing Authorization header (or the console session has ended); ${BEARER_HINT}.`;
       else if (!match) failure = `Malformed Authorization header; ${BEARER_HINT}.`;
       // A well-formed header whose key cannot be ours is an invalid key, not a malformed header.
       if (!keyHash) return undefined;
-      const principal = await deps.principalCache.get(keyHash, (hash) => deps.tenancy.findPrincipalByKeyHash(hash));
-      if (principal?.revoked) failure = 'This API key has been revoked.';
-      return principal && !principal.revoked ? principal : undefined;
+      const key = await deps.directory.key(keyHash);
+      if (key?.revokedAt && key.revokedAt <= now) failure = 'This API key has been revoked.';
+      else if (key?.expiresAt && key.expiresAt <= now) failure = `This API key expired at ${key.expiresAt.toISOString()}.`;
+      else return key;
+      return undefined;
     });
     if (outcome.kind === 'limited') {
       const waitSeconds = outcome.retryAfterSeconds;
@@ -52,15 +74,74 @@ export function authenticate(deps: Pick<GatewayDeps, 'tenancy' | 'principalCache
       });
     }
     if (outcome.kind === 'rejected') throw new AppError('UNAUTHORIZED', failure);
-    req.principal = outcome.value;
+    const key = outcome.value;
+    if (key.scope === 'read' && isWrite(req)) {
+      throw new AppError('FORBIDDEN', `This API key has the read scope: it may only make GET requests, not ${req.method}.`);
+    }
+    deps.directory.keyUse.seen(key.keyId);
+    req.apiKey = key;
+    req.principal = {
+      via: 'key',
+      keyId: key.keyId,
+      projectId: key.projectId,
+      userId: key.userId,
+      organizationId: key.organizationId,
+      plan: key.plan,
+      perMinuteLimit: key.perMinuteLimit,
+      maxSchedulesPerProject: key.maxSchedulesPerProject,
+      minScheduleIntervalSeconds: key.minScheduleIntervalSeconds,
+      canWrite: key.scope === 'full',
+    };
     next();
   };
 }
 
-/** Paths naming a project must name the key's own project (403 otherwise). */
-export function requireOwnProject(req: Request, _res: Response, next: NextFunction): void {
-  if (req.params.projectId !== req.principal.projectId) {
-    throw new AppError('FORBIDDEN', 'This API key belongs to another project than the one in the path.');
-  }
-  next();
+/** The path parameter that tells which project a `/v1/key` route acts in, if any. */
+export type ProjectParam = 'projectId' | 'jobId' | 'scheduleId';
+
+const NOT_FOUND: Record<ProjectParam, string> = { projectId: 'Project', jobId: 'Job', scheduleId: 'Schedule' };
+
+/**
+ * Before every `/v1/key` route. A key: a path naming a project must name the key's own (403).
+ * A session: the project comes from the path (the project itself, or the job or schedule it
+ * names), must belong to one of the user's organizations (404 otherwise, as for anything of
+ * another tenant), and the user's role there decides whether writes are allowed.
+ */
+export function projectAccess(deps: Pick<GatewayDeps, 'directory' | 'rateLimiter'>, param: ProjectParam | undefined) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const session = req.account;
+    if (!session) {
+      if (param === 'projectId' && req.params.projectId !== req.principal.projectId) {
+        throw new AppError('FORBIDDEN', 'This API key belongs to another project than the one in the path.');
+      }
+      return next();
+    }
+    if (!param) throw new AppError('FORBIDDEN', 'This operation describes an API key: call it with the key as a Bearer token.');
+    const id = String(req.params[param]);
+    const projectId =
+      param === 'projectId' ? id : param === 'jobId' ? await deps.directory.projectOfJob(id) : await deps.directory.projectOfSchedule(id);
+    const project = projectId ? await deps.directory.project(projectId) : undefined;
+    const membership = project && session.memberships.find((m) => m.organizationId === project.organizationId);
+    if (!project || !membership) throw new AppError('NOT_FOUND', `${NOT_FOUND[param]} ${id} not found.`);
+    const canWrite = roleAllows(membership.role, 'data.write');
+    req.principal = {
+      via: 'session',
+      keyId: null,
+      projectId: project.projectId,
+      userId: session.userId,
+      organizationId: project.organizationId,
+      plan: project.plan,
+      perMinuteLimit: project.perMinuteLimit,
+      maxSchedulesPerProject: project.maxSchedulesPerProject,
+      minScheduleIntervalSeconds: project.minScheduleIntervalSeconds,
+      canWrite,
+    };
+    await applyRateLimit(deps.rateLimiter, req, res);
+    if (isWrite(req) && !canWrite) {
+      throw new AppError('FORBIDDEN', `Your role in this organization (${membership.role}) may read its projects but not change them.`);
+    }
+    if (isWrite(req) && project.archivedAt)
+      throw new AppError('INVALID_STATE', 'This project is archived: its data can be read, not changed.');
+    next();
+  };
 }

@@ -81,6 +81,8 @@ export function toAppError(err: unknown): AppError {
 export function sendError(res: Response, requestId: string, err: AppError): void {
   const status = ERROR_STATUS[err.code];
   if (err.code === 'UNAVAILABLE' && !res.getHeader('Retry-After')) res.setHeader('Retry-After', '1');
+  const wait = (err.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  if (err.code === 'RATE_LIMITED' && typeof wait === 'number' && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(wait));
   const body = {
     error: {
       code: err.code,

@@ -3,7 +3,17 @@ import { errorBodySchema as ErrorBody } from '@crawl/core';
 import { z, type ZodTypeAny } from 'zod';
 import { OPERATIONS } from '../routes';
 import { deriveOperationId } from './operation-ids';
-import { type OperationDoc, PATH_PARAMS, pathParamNames, RATE_LIMIT, REQUEST_ID, RETRY_AFTER, TAGS } from '../routes/operation';
+import {
+  type Access,
+  accessOf,
+  type OperationDoc,
+  PATH_PARAMS,
+  pathParamNames,
+  RATE_LIMIT,
+  REQUEST_ID,
+  RETRY_AFTER,
+  TAGS,
+} from '../routes/operation';
 import { registerWebhooks } from './webhooks';
 
 /**
@@ -13,25 +23,39 @@ import { registerWebhooks } from './webhooks';
  */
 
 const ERRORS: Record<number, string> = {
-  400: 'VALIDATION_ERROR: malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem',
-  401: 'UNAUTHORIZED: missing, malformed, unknown or revoked API key',
+  400: 'VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem',
+  401: 'UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password',
   402: 'INSUFFICIENT_CREDITS: `details` has the balance and the cost; do not retry automatically',
-  403: "FORBIDDEN: the path names another project than the key's",
+  403: "FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED",
   404: 'NOT_FOUND: unknown id, or an id of another project',
   409: 'JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status)',
   410: 'GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains',
-  413: 'PAYLOAD_TOO_LARGE: body over 1 MiB',
+  413: 'PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account)',
   422: 'IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body',
-  429: "RATE_LIMITED: too many requests (per user), too many failed authentications from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds",
+  429: "RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds",
   500: 'INTERNAL: a fault of the service; the request id is in the logs',
   503: 'UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds',
 };
 
-/** Every `/v1/key` operation can answer these, whatever it does. */
-const COMMON_ERRORS = [400, 401, 413, 429, 500, 503];
+/** What every operation of a kind can answer, whatever it does. */
+const COMMON_ERRORS: Record<Access, number[]> = {
+  api: [400, 401, 403, 413, 429, 500, 503],
+  session: [400, 401, 403, 413, 429, 500, 503],
+  anonymous: [400, 403, 413, 429, 500, 503],
+  public: [],
+};
 
-function errorResponses(codes: number[], authed: boolean) {
-  const all = [...new Set([...(authed ? COMMON_ERRORS : []), ...codes])].sort((a, b) => a - b);
+/** Security requirements per kind: a key or a session for the project API, a session for the account API. */
+const SECURITY: Record<Access, Record<string, string[]>[]> = {
+  api: [{ apiKey: [] }, { session: [] }],
+  session: [{ session: [] }],
+  anonymous: [],
+  public: [],
+};
+
+function errorResponses(codes: number[], access: Access) {
+  const authed = access === 'api';
+  const all = [...new Set([...COMMON_ERRORS[access], ...codes])].sort((a, b) => a - b);
   return Object.fromEntries(
     all.map((code) => [
       code,
@@ -73,7 +97,8 @@ function pathParams(path: string): z.AnyZodObject | undefined {
 
 function register(registry: OpenAPIRegistry, op: OperationDoc): void {
   const params = pathParams(op.path);
-  const authed = op.auth !== false;
+  const access = accessOf(op);
+  const authed = access === 'api';
   const success = {
     description: op.responseDescription ?? 'Success',
     headers: { ...REQUEST_ID, ...(authed ? RATE_LIMIT : {}), ...op.responseHeaders },
@@ -86,7 +111,7 @@ function register(registry: OpenAPIRegistry, op: OperationDoc): void {
     tags: [op.tag],
     summary: op.summary,
     description: op.description,
-    security: authed ? [{ apiKey: [] }] : [],
+    security: SECURITY[access],
     request: {
       ...(params ? { params } : {}),
       ...(op.query ? { query: queryObject(op.query) } : {}),
@@ -97,7 +122,7 @@ function register(registry: OpenAPIRegistry, op: OperationDoc): void {
       [op.status]: success,
       // readiness answers 503 with the same body, not an error
       ...(op.path === '/readyz' ? { 503: { ...success, description: 'Not ready: Postgres or Redis unreachable' } } : {}),
-      ...errorResponses(op.errors, authed),
+      ...errorResponses(op.errors, access),
     },
   };
   registry.registerPath(route);
@@ -135,6 +160,13 @@ export function openApiDocument(): object {
     scheme: 'bearer',
     description: 'A project API key: `Authorization: Bearer <API key>`',
   });
+  registry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'cds_session',
+    description:
+      'A console session (`POST /v1/account/sessions` sets the cookie). Every write also sends the header `X-CSRF-Token` with the token from sign-in or `GET /v1/account/me`.',
+  });
   for (const op of OPERATIONS) register(registry, op);
   registerWebhooks(registry);
   cached = new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -143,7 +175,7 @@ export function openApiDocument(): object {
       title: 'Crawl Data Service API',
       version: '1.0.0',
       description:
-        'Crawl jobs (keyword searches and product details on Amazon marketplaces), results and exports, schedules, change tracking, analytics and signed webhooks. Every `/v1/key` endpoint takes a project API key as a bearer token. Errors are `{"error": {"code", "message", "requestId", "details"}}`.',
+        'Crawl jobs (keyword searches and product details on Amazon marketplaces), results and exports, schedules, change tracking, analytics and signed webhooks. Every `/v1/key` endpoint takes a project API key as a bearer token, or a console session cookie for the projects of the organizations its user belongs to; `/v1/account` is the account API of the console (sign-up, sessions, projects, members, keys). Errors are `{"error": {"code", "message", "requestId", "details"}}`.',
     },
     servers: [{ url: '/' }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),

@@ -8,6 +8,9 @@ import { schedulesResource } from './schedules/schedules.routes';
 import { trackingResource } from './tracking/tracking.routes';
 import { usageResource } from './usage/usage.routes';
 import { webhooksResource } from './webhooks/webhooks.routes';
+import { accountResource } from './account/account.routes';
+import { organizationsResource } from './organizations/organizations.routes';
+import { keyIdentityResource, keysResource } from './keys/keys.routes';
 
 /**
  * The route table: every resource of the gateway, each `{routes, service, schemas}` in
@@ -15,8 +18,9 @@ import { webhooksResource } from './webhooks/webhooks.routes';
  * this order; a new resource is added here once.
  */
 
-/** Mounted under /v1/key, behind authentication and rate limiting. */
+/** Mounted under /v1/key, behind authentication (an API key or a console session) and rate limiting. */
 export const API_RESOURCES: Resource<any>[] = [
+  keyIdentityResource,
   jobsResource,
   schedulesResource,
   webhooksResource,
@@ -25,8 +29,13 @@ export const API_RESOURCES: Resource<any>[] = [
   analyticsResource,
 ];
 
+/** Mounted under /v1/account: sign-up and sign-in, then what a signed-in user manages. */
+export const ACCOUNT_RESOURCES: Resource<any>[] = [accountResource, organizationsResource, keysResource];
+
 /** Mounted at the root, without an API key. */
 export const PUBLIC_RESOURCES: Resource<any>[] = [healthResource, docsResource];
 
 /** Every operation of the API, in the document's order. */
-export const OPERATIONS: OperationDoc[] = [...API_RESOURCES, ...PUBLIC_RESOURCES].flatMap((resource) => resource.routes);
+export const OPERATIONS: OperationDoc[] = [...API_RESOURCES, ...ACCOUNT_RESOURCES, ...PUBLIC_RESOURCES].flatMap(
+  (resource) => resource.routes,
+);

@@ -9,6 +9,13 @@ import { z, type ZodTypeAny } from 'zod';
  */
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
+export type Access = 'api' | 'session' | 'anonymous' | 'public';
+
+/** Where each kind of operation is mounted. */
+export const PREFIX: Record<Access, string> = { api: '/v1/key', session: '/v1/account', anonymous: '/v1/account', public: '' };
+
+export const accessOf = (op: Pick<OperationDoc, 'access'>): Access => op.access ?? 'api';
+
 /** The document's tags, each described (a new tag needs a description here). */
 export const TAGS = {
   Jobs: 'Crawl jobs: create, follow, retry, cancel, and read or export their results',
@@ -16,6 +23,9 @@ export const TAGS = {
   Webhooks: 'Signed deliveries of job and product events to your endpoints, and their history',
   'Change tracking': 'Products followed across crawls: snapshots, changes and comparisons of jobs',
   Usage: 'Credits, plan, rate limit and the credit ledger',
+  Account: 'Sign-up, sign-in, sessions and passwords of console users (cookie `cds_session`)',
+  Organizations: 'Organizations, their projects, members, invitations and audit log',
+  'API keys': "A project's API keys: create, rotate with an overlap, revoke; and the calling key itself",
   Analytics: 'Aggregates of the crawls of a project',
   Operations: 'Health checks and this document (no API key)',
 } as const;
@@ -46,8 +56,14 @@ export interface OperationDoc {
   /** Error statuses besides the ones every `/v1/key` operation can answer. */
   errors: number[];
   content?: Record<string, { schema: ZodTypeAny }>;
-  /** false: served at the root without an API key; otherwise under `/v1/key`, behind authentication. */
-  auth?: boolean;
+  /**
+   * Who may call it, which also decides where it is mounted (docs/accounts.md):
+   * - `api` (the default): under `/v1/key`, with an API key or a console session;
+   * - `session`: under `/v1/account`, with a console session;
+   * - `anonymous`: under `/v1/account`, without one (sign-up, sign-in, the mail links);
+   * - `public`: at the root, without credentials (health checks, this document).
+   */
+  access?: Access;
 }
 
 /** Path parameters, documented from the path itself: a new one needs its schema here. */
@@ -55,6 +71,10 @@ export const PATH_PARAMS: Record<string, ZodTypeAny> = {
   projectId: z.string().openapi({ example: 'prj_2x2nikgxu7e1g6hw' }),
   jobId: z.string().openapi({ example: 'job_sfcsm02wi6t0dl1e' }),
   scheduleId: z.string(),
+  orgId: z.string().openapi({ example: 'org_0k3b9x2m7q1w5e8r' }),
+  userId: z.string(),
+  keyId: z.string(),
+  invitationId: z.string(),
   deliveryId: z.string(),
   asin: z.string().openapi({ example: 'B0DR8G428S' }),
 };

@@ -1,13 +1,16 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z, ZodTypeAny } from 'zod';
 import type { GatewayDeps } from '../deps';
-import { requireOwnProject } from '../middleware/auth';
+import { projectAccess, type ProjectParam } from '../middleware/auth';
+import { requireSession } from '../auth/account-routes';
 import { type HandlerResult, type IdempotencyContext, type IdempotencyOptions, withIdempotency } from '../middleware/idempotency';
-import { type OperationDoc, pathParamNames } from './operation';
+import { accessOf, type OperationDoc, pathParamNames, PREFIX } from './operation';
 import { parseOrThrow } from '../validation';
 
-/** Where the authenticated API is mounted; API routes write their paths with it. */
-export const API_PREFIX = '/v1/key';
+/** Where the project API is mounted; its routes write their paths with it. */
+export const API_PREFIX = PREFIX.api;
+/** Where the account API is mounted. */
+export const ACCOUNT_PREFIX = PREFIX.session;
 
 /** What a route's handler gets: the request, the response and its resource's service, never a repository. */
 export interface RouteContext<S, Q extends ZodTypeAny, B extends ZodTypeAny> {
@@ -29,12 +32,13 @@ export interface RouteContext<S, Q extends ZodTypeAny, B extends ZodTypeAny> {
 /**
  * One operation of the API: what the OpenAPI document says of it and the handler that serves it.
  * The route table (routes/index.ts) mounts these on express and document.ts documents them, so
- * a path is written once. A path naming `{projectId}` gets `requireOwnProject` before anything else.
+ * a path is written once. A `/v1/key` route gets `projectAccess` before anything else (the
+ * project its path names, for a key or a session), a `session` route `requireSession`.
  */
 export interface Route<S, Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = ZodTypeAny> extends OperationDoc {
   query?: Q;
   body?: B;
-  /** Express middleware run before the handler (after `requireOwnProject`). */
+  /** Express middleware run before the handler (after the access guards). */
   middleware?: RequestHandler[];
   handler(ctx: RouteContext<S, Q, B>): Promise<void> | void;
 }
@@ -59,15 +63,29 @@ export interface Resource<S> {
   afterRoutes?(router: Router): void;
 }
 
-/** The express form of a route's path: `/v1/key/jobs/{jobId}` -> `/jobs/:jobId` (API routes are mounted under API_PREFIX). */
+/** The express form of a route's path, under its mount point: `/v1/key/jobs/{jobId}` -> `/jobs/:jobId`. */
 export function expressPath(route: OperationDoc): string {
-  let path = route.path;
-  if (route.auth !== false) {
-    if (!path.startsWith(`${API_PREFIX}/`))
-      throw new Error(`${route.method.toUpperCase()} ${path}: an authenticated route's path starts with ${API_PREFIX}`);
-    path = path.slice(API_PREFIX.length);
+  const prefix = PREFIX[accessOf(route)];
+  if (!route.path.startsWith(`${prefix}/`))
+    throw new Error(`${route.method.toUpperCase()} ${route.path}: a route with access ${accessOf(route)} has its path under ${prefix}/`);
+  return route.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Which path parameter names the project a `/v1/key` route acts in. */
+function projectParamOf(path: string): ProjectParam | undefined {
+  const names = pathParamNames(path);
+  return (['projectId', 'jobId', 'scheduleId'] as const).find((name) => names.includes(name));
+}
+
+function guardsOf(route: OperationDoc, deps: GatewayDeps): RequestHandler[] {
+  switch (accessOf(route)) {
+    case 'api':
+      return [projectAccess(deps, projectParamOf(route.path))];
+    case 'session':
+      return [requireSession];
+    default:
+      return [];
   }
-  return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
 /** The schema a route declares for its query or body: a handler parses only what the document describes. */
@@ -83,8 +101,7 @@ export function resourceRouter<S>(resource: Resource<S>, deps: GatewayDeps, open
   const router = Router();
   resource.beforeRoutes?.(router);
   for (const route of resource.routes) {
-    const guards = pathParamNames(route.path).includes('projectId') ? [requireOwnProject] : [];
-    router[route.method](expressPath(route), ...guards, ...(route.middleware ?? []), async (req: Request, res: Response) => {
+    router[route.method](expressPath(route), ...guardsOf(route, deps), ...(route.middleware ?? []), async (req: Request, res: Response) => {
       await route.handler({
         req,
         res,

@@ -1,17 +1,24 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createLogger, createMetricsRegistry } from '@crawl/observability';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix, withApiContract } from '@crawl/testing';
 import supertest from 'supertest';
 import { createApp } from '../app';
 import { openApiDocument } from '../openapi/document';
-import { buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '../deps';
+import { type AccountOptions, buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '../deps';
 import type { ExportLimits } from '../routes/jobs/export-gate';
 
 export interface Harness {
   deps: GatewayDeps;
+  /** Where this gateway's account mail lands (a folder of its own). */
+  outboxDir: string;
   database: TestDatabase;
   prefix: string;
   http: ReturnType<typeof supertest>;
+  /** A client that keeps cookies, like a browser (console sessions). */
+  agent(): ReturnType<typeof supertest.agent>;
   /** A second, independent gateway on the same database and Redis (like another replica). */
   replica(): Promise<{ url: string; close(): Promise<void> }>;
   listen(): Promise<{ url: string; close(): Promise<void> }>;
@@ -26,7 +33,7 @@ function template(): string {
 
 export const TEST_SECRETS_KEY = 'c'.repeat(64);
 
-function build(databaseUrl: string, prefix: string, options: HarnessOptions): GatewayDeps {
+function build(databaseUrl: string, prefix: string, options: HarnessOptions, outboxDir: string): GatewayDeps {
   return buildGatewayDeps({
     databaseUrl,
     databasePoolSize: 20,
@@ -42,6 +49,7 @@ function build(databaseUrl: string, prefix: string, options: HarnessOptions): Ga
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? true,
     exports: options.exports,
     webhookReplayBudgetPerHour: options.webhookReplayBudgetPerHour,
+    accounts: { publicUrl: 'http://console.test', mailOutboxDir: outboxDir, logMailLinks: false, ...options.accounts },
     log: createLogger({ level: 'silent', service: 'gateway-test' }),
     metrics: createMetricsRegistry('gateway'),
   });
@@ -80,21 +88,26 @@ export interface HarnessOptions {
   exports?: Partial<ExportLimits>;
   /** Deliveries replays may re-arm per project per hour (default: the gateway's default). */
   webhookReplayBudgetPerHour?: number;
+  /** Sign-up, sessions and mail settings; the outbox is the harness's own folder. */
+  accounts?: Partial<AccountOptions>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = await createTestDatabase(template());
   const prefix = uniquePrefix('gw');
-  const deps = build(database.url, prefix, options);
+  const outboxDir = mkdtempSync(path.join(tmpdir(), 'crawl-outbox-'));
+  const deps = build(database.url, prefix, options, outboxDir);
   const app = checked(createApp(deps));
   const extras: { close(): Promise<void> }[] = [];
   return {
     deps,
+    outboxDir,
     database,
     prefix,
     http: supertest(app),
+    agent: () => supertest.agent(app),
     async replica() {
-      const other = build(database.url, prefix, options);
+      const other = build(database.url, prefix, options, outboxDir);
       const served = await serve(checked(createApp(other)));
       const handle = {
         url: served.url,
@@ -115,6 +128,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       for (const extra of extras.splice(0)) await extra.close().catch(() => undefined);
       await closeGatewayDeps(deps);
       await database.drop();
+      rmSync(outboxDir, { recursive: true, force: true });
     },
   };
 }

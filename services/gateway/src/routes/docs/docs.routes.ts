@@ -64,7 +64,7 @@ export const docsRoutes = [
     status: 200,
     responseDescription: 'OpenAPI 3.1 JSON',
     errors: [],
-    auth: false,
+    access: 'public',
     content: { 'application/json': { schema: z.record(z.unknown()) } },
     handler: ({ res, service }) => {
       res.json(service.openApiDocument());
@@ -79,7 +79,7 @@ export const docsRoutes = [
     status: 200,
     responseDescription: 'HTML page',
     errors: [],
-    auth: false,
+    access: 'public',
     content: { 'text/html': { schema: z.string() } },
     handler: ({ res }) => {
       res.type('html').send(DOCS_HTML);

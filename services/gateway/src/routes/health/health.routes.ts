@@ -17,7 +17,7 @@ export const healthRoutes = [
     status: 200,
     response: data(Liveness),
     errors: [],
-    auth: false,
+    access: 'public',
     handler: ({ res }) => {
       res.json({ data: { status: 'ok' } });
     },
@@ -32,7 +32,7 @@ export const healthRoutes = [
     status: 200,
     response: data(Readiness),
     errors: [],
-    auth: false,
+    access: 'public',
     handler: async ({ res, service }) => {
       const { postgres, redis } = await service.readiness();
       const ready = postgres && redis;

@@ -1,4 +1,4 @@
-import type { CreditRepository, JobRepository, JobRow, KeyPrincipal, ResultRepository } from '@crawl/db';
+import type { CreditRepository, JobRepository, JobRow, ProjectPrincipal, ResultRepository } from '@crawl/db';
 import type { JobBody, JobService, RetryTargets } from '@crawl/jobs';
 import type { Response } from 'express';
 import { streamExport } from './export';
@@ -30,11 +30,11 @@ export class JobsService {
     return this.deps.jobs.findInProject(jobId, projectId);
   }
 
-  create(body: JobBody, principal: KeyPrincipal, options: { idempotencyKey: string | undefined }) {
+  create(body: JobBody, principal: ProjectPrincipal, options: { idempotencyKey: string | undefined }) {
     return this.deps.jobService.create(body, principal, options);
   }
 
-  estimate(body: JobBody, principal: KeyPrincipal) {
+  estimate(body: JobBody, principal: ProjectPrincipal) {
     return this.deps.jobService.estimate(body, principal);
   }
 
@@ -46,7 +46,7 @@ export class JobsService {
     return this.deps.results.page(jobId, limit, offset);
   }
 
-  retry(jobId: string, principal: KeyPrincipal, options: { idempotencyKey: string | undefined; targets: RetryTargets }) {
+  retry(jobId: string, principal: ProjectPrincipal, options: { idempotencyKey: string | undefined; targets: RetryTargets }) {
     return this.deps.jobService.retry(jobId, principal, options);
   }
 

@@ -1,5 +1,5 @@
 import { AppError, type LedgerEntryResource, rateLimitPolicy, type UsageResource } from '@crawl/core';
-import type { CreditRepository, KeyPrincipal, LedgerEntryRow } from '@crawl/db';
+import type { CreditRepository, ProjectPrincipal, LedgerEntryRow } from '@crawl/db';
 
 export interface UsageQuery {
   from: Date;
@@ -26,7 +26,7 @@ function toLedgerEntry(row: LedgerEntryRow): LedgerEntryResource {
 export class UsageService {
   constructor(private readonly credits: CreditRepository) {}
 
-  async forProject(principal: KeyPrincipal, query: UsageQuery): Promise<{ usage: UsageResource; total: number }> {
+  async forProject(principal: ProjectPrincipal, query: UsageQuery): Promise<{ usage: UsageResource; total: number }> {
     const { organizationId, projectId } = principal;
     const [balance, totals, page] = await Promise.all([
       this.credits.balance(organizationId),

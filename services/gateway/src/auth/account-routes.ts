@@ -1,0 +1,52 @@
+import { AppError, type Permission, roleAllows, type Role } from '@crawl/core';
+import type { NextFunction, Request, Response } from 'express';
+import type { GatewayDeps } from '../deps';
+import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf } from './sessions';
+
+/**
+ * `/v1/account`, before its routes: a cross-site request is refused, and a session cookie, when
+ * present and live, becomes `req.account`. Routes that need it are guarded by `requireSession`.
+ */
+export function accountSession(deps: Pick<GatewayDeps, 'directory' | 'sessionSettings'>) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    refuseCrossSite(req);
+    const session = await loadSession(deps, req);
+    if (session) req.account = session;
+    next();
+  };
+}
+
+/** A `session` route: signed in, and a write carries the session's CSRF token. */
+export function requireSession(req: Request, _res: Response, next: NextFunction): void {
+  const session = req.account;
+  if (!session) throw new AppError('UNAUTHORIZED', 'Sign in first: POST /v1/account/sessions sets the session cookie.');
+  if (isWrite(req)) requireCsrf(req, session);
+  next();
+}
+
+/** The signed-in user of a `session` route. */
+export function sessionOf(req: Request): AccountSession {
+  if (!req.account) throw new AppError('UNAUTHORIZED', 'Sign in first.');
+  return req.account;
+}
+
+/**
+ * The user's role in an organization, which must allow `permission`. An organization the user
+ * is not a member of does not exist for them (404); a role short of the permission is 403.
+ */
+export function roleIn(
+  session: AccountSession,
+  organizationId: string,
+  permission: Permission,
+  what = `Organization ${organizationId}`,
+): Role {
+  const membership = session.memberships.find((m) => m.organizationId === organizationId);
+  if (!membership) throw new AppError('NOT_FOUND', `${what} not found.`);
+  if (!roleAllows(membership.role, permission)) {
+    throw new AppError('FORBIDDEN', `Your role in this organization (${membership.role}) does not allow this.`);
+  }
+  return membership.role;
+}
+
+/** The client address recorded in the audit log. */
+export const clientAddress = (req: Request): string | null => req.ip ?? req.socket.remoteAddress ?? null;

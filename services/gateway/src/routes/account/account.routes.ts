@@ -1,0 +1,189 @@
+import { meSchema as Me, sessionSchema as Session } from '@crawl/core';
+import type { Request } from 'express';
+import { z } from 'zod';
+import { clientAddress, sessionOf } from '../../auth/account-routes';
+import { clearSessionCookie, CSRF_HEADER, setSessionCookie } from '../../auth/sessions';
+import { data } from '../operation';
+import { type Resource, routesOf } from '../route';
+import { type AccountService, type RequestContext } from './account.service';
+import { ChangePasswordBody, EmailBody, ResetPasswordBody, SignInBody, SignupBody, VerifyEmailBody } from './account.schemas';
+
+const route = routesOf<AccountService>();
+
+export const context = (req: Request): RequestContext => ({
+  clientAddress: clientAddress(req),
+  userAgent: req.headers['user-agent'] ?? null,
+});
+
+const Accepted = (status: string) => data(z.object({ status: z.literal(status) }).strict());
+
+const SET_COOKIE = {
+  'Set-Cookie': {
+    description: '`cds_session=...; HttpOnly; SameSite=Lax; Path=/` (and `Secure` unless the service runs on http)',
+    required: true,
+    schema: { type: 'string' as const },
+  },
+};
+
+/** Sign-up, verification, sessions and passwords (docs/accounts.md). */
+export const accountRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/account/signup',
+    operationId: 'signUp',
+    access: 'anonymous',
+    tag: 'Account',
+    summary: 'Sign up',
+    description:
+      'Creates a user, its organization (starter plan, with the sign-up credits) and a first project named `Default`, and mails a verification link. Answers 202 whether or not the email already has an account (that address gets a mail saying so instead).',
+    body: SignupBody,
+    status: 202,
+    response: Accepted('verification_sent'),
+    errors: [403],
+    handler: async ({ req, res, service, body }) => {
+      await service.signup(body(), context(req));
+      res.status(202).json({ data: { status: 'verification_sent' } });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/account/email-verification',
+    operationId: 'verifyEmail',
+    access: 'anonymous',
+    tag: 'Account',
+    summary: 'Verify an email',
+    description: 'Uses the token of a verification mail (valid 24 hours, once). A bad, used or expired token is `400 INVALID_TOKEN`.',
+    body: VerifyEmailBody,
+    status: 200,
+    response: data(z.object({ verified: z.literal(true) }).strict()),
+    errors: [],
+    handler: async ({ res, service, body }) => {
+      await service.verifyEmail(body().token);
+      res.json({ data: { verified: true } });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/account/email-verification/resend',
+    operationId: 'resendVerificationEmail',
+    access: 'anonymous',
+    tag: 'Account',
+    summary: 'Send a new verification mail',
+    description: 'Mails a new verification link if the email has an account that is not verified yet; answers 202 either way.',
+    body: EmailBody,
+    status: 202,
+    response: Accepted('verification_sent'),
+    errors: [],
+    handler: async ({ req, res, service, body }) => {
+      await service.resendVerification(body().email, context(req));
+      res.status(202).json({ data: { status: 'verification_sent' } });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/account/sessions',
+    operationId: 'signIn',
+    access: 'anonymous',
+    tag: 'Account',
+    summary: 'Sign in',
+    description: `Sets the session cookie and returns the session's CSRF token, to send as \`${CSRF_HEADER}\` on every write. A wrong email and a wrong password answer alike (\`401 INVALID_CREDENTIALS\`); repeated failures per email and per address answer 429 with Retry-After.`,
+    body: SignInBody,
+    status: 201,
+    response: data(Session),
+    responseHeaders: SET_COOKIE,
+    errors: [401, 403],
+    handler: async ({ req, res, service, body }) => {
+      const { token, body: session } = await service.signIn(body(), context(req));
+      setSessionCookie(res, token, service.sessionSettings);
+      res.status(201).json({ data: session });
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/account/sessions/current',
+    operationId: 'signOut',
+    access: 'session',
+    tag: 'Account',
+    summary: 'Sign out',
+    description: 'Revokes the session on the server (the cookie stops working on every gateway at once) and clears the cookie.',
+    status: 204,
+    responseDescription: 'Signed out',
+    errors: [],
+    handler: async ({ req, res, service }) => {
+      await service.signOut(sessionOf(req));
+      clearSessionCookie(res, service.sessionSettings);
+      res.status(204).end();
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/account/me',
+    operationId: 'getAccount',
+    access: 'session',
+    tag: 'Account',
+    summary: 'The signed-in user',
+    description: "The user, their organizations with their role in each, and the session's CSRF token.",
+    status: 200,
+    response: data(Me),
+    errors: [],
+    handler: ({ req, res, service }) => {
+      res.json({ data: service.me(sessionOf(req)) });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/account/password',
+    operationId: 'changePassword',
+    access: 'session',
+    tag: 'Account',
+    summary: 'Change the password',
+    description: 'Needs the current password. Every other session of the user ends; this one stays.',
+    body: ChangePasswordBody,
+    status: 204,
+    responseDescription: 'Changed',
+    errors: [],
+    handler: async ({ req, res, service, body }) => {
+      await service.changePassword(sessionOf(req), body(), context(req));
+      res.status(204).end();
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/account/password-reset',
+    operationId: 'requestPasswordReset',
+    access: 'anonymous',
+    tag: 'Account',
+    summary: 'Ask for a password reset',
+    description: 'Mails a reset link valid one hour, if the email has an account; answers 202 either way.',
+    body: EmailBody,
+    status: 202,
+    response: Accepted('reset_sent'),
+    errors: [],
+    handler: async ({ req, res, service, body }) => {
+      await service.requestPasswordReset(body().email, context(req));
+      res.status(202).json({ data: { status: 'reset_sent' } });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/account/password-reset/confirm',
+    operationId: 'confirmPasswordReset',
+    access: 'anonymous',
+    tag: 'Account',
+    summary: 'Set a new password',
+    description: "Uses the reset mail's token (once). Every session of the user is revoked.",
+    body: ResetPasswordBody,
+    status: 204,
+    responseDescription: 'Password changed',
+    errors: [],
+    handler: async ({ req, res, service, body }) => {
+      await service.confirmPasswordReset(body(), context(req));
+      res.status(204).end();
+    },
+  }),
+];
+
+export const accountResource: Resource<AccountService> = {
+  routes: accountRoutes,
+  service: (deps) => deps.accountService,
+};

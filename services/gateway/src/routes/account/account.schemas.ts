@@ -1,0 +1,41 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@crawl/core';
+import { z } from 'zod';
+
+/** Request bodies of the account API (docs/accounts.md). Strict: an unknown field is a 400. */
+
+export const email = z
+  .string()
+  .trim()
+  .max(254)
+  .email()
+  .transform((v) => v.toLowerCase())
+  .openapi({ example: 'ada@example.com' });
+
+export const password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** A display name: trimmed, one line, no control characters (it reaches mails, tables and spreadsheets). */
+export const displayName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100)
+  // eslint-disable-next-line no-control-regex
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must be one line without control characters');
+
+export const token = z.string().min(1).max(200);
+
+export const SignupBody = z.object({ email, password, organizationName: displayName }).strict().openapi('SignupBody');
+export const VerifyEmailBody = z.object({ token }).strict().openapi('VerifyEmailBody');
+export const EmailBody = z.object({ email }).strict().openapi('EmailBody');
+export const SignInBody = z
+  .object({ email, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) })
+  .strict()
+  .openapi('SignInBody');
+export const ResetPasswordBody = z.object({ token, password }).strict().openapi('ResetPasswordBody');
+export const ChangePasswordBody = z
+  .object({ currentPassword: z.string().min(1).max(PASSWORD_MAX_LENGTH), newPassword: password })
+  .strict()
+  .openapi('ChangePasswordBody');
