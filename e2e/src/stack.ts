@@ -11,6 +11,9 @@ import {
   withApiContract,
 } from '@crawl/testing';
 import { loadWorkerConfig, startWorker, type WorkerHandle } from '@crawl/worker';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import supertest from 'supertest';
 
 /**
@@ -19,6 +22,10 @@ import supertest from 'supertest';
  */
 export interface Stack {
   db: GatewayDeps['db'];
+  /** Where the gateway writes account mail (a folder of its own; `readOutbox` from @crawl/mail reads it). */
+  outboxDir: string;
+  /** A supertest agent on the gateway that keeps cookies, like a browser (console sessions). */
+  agent(): ReturnType<typeof supertest.agent>;
   gateway: GatewayDeps;
   http: ReturnType<typeof supertest>;
   simulator: Simulator;
@@ -39,6 +46,7 @@ export async function startStack(
   const database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
   const prefix = uniquePrefix('e2e');
   const simulator = await startSimulator({ seed: 7, ...options.simulator });
+  const outboxDir = mkdtempSync(path.join(tmpdir(), 'crawl-e2e-outbox-'));
   const gateway = buildGatewayDeps({
     databaseUrl: database.url,
     databasePoolSize: 10,
@@ -51,11 +59,13 @@ export async function startStack(
     crawlOrgWindow: options.workerEnv?.CRAWL_ORG_WINDOW ? Number(options.workerEnv.CRAWL_ORG_WINDOW) : undefined,
     secretsKey: 'c'.repeat(64),
     allowPrivateWebhookUrls: true,
+    accounts: { publicUrl: 'http://console.test', mailOutboxDir: outboxDir, logMailLinks: false },
     log: createLogger({ level: 'silent', service: 'gateway-e2e' }),
     metrics: createMetricsRegistry('gateway'),
   });
   // every response the e2e suites receive is checked against the published document
-  const http = supertest(withApiContract(openApiDocument(), createApp(gateway)));
+  const app = withApiContract(openApiDocument(), createApp(gateway));
+  const http = supertest(app);
   const workerEnv: Record<string, string> = {
     DATABASE_URL: database.url,
     REDIS_URL: TEST_REDIS_URL,
@@ -71,6 +81,8 @@ export async function startStack(
   };
   const stack: Stack = {
     db: gateway.db,
+    outboxDir,
+    agent: () => supertest.agent(app),
     gateway,
     http,
     simulator,
@@ -109,6 +121,7 @@ export async function startStack(
       await closeGatewayDeps(gateway);
       await simulator.close();
       await database.drop();
+      rmSync(outboxDir, { recursive: true, force: true });
     },
   };
   for (let i = 0; i < (options.workers ?? 1); i++) await stack.startWorker();
