@@ -1,4 +1,6 @@
+import type { Role } from '@crawl/core';
 import { createTenant, type TestTenant } from '@crawl/testing';
+import { PASSWORD, type SignedIn, signIn, uniqueEmail } from './test-support/accounts';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
 /**
@@ -12,6 +14,17 @@ let revokedKey: string;
 let jobId: string;
 let strangerJobId: string;
 let scheduleId: string;
+/** Console sessions: members of the owner's organization by role, and a member of the stranger's only. */
+const sessions = {} as Record<Role | 'outsider', SignedIn>;
+
+/** A signed-in user who is a member of `organizationId` with `role`. */
+async function member(organizationId: string, role: Role): Promise<SignedIn> {
+  const { accounts } = h.deps;
+  const email = uniqueEmail(role);
+  const userId = await accounts.users.create({ email, passwordHash: await accounts.hasher.hash(PASSWORD), organizationId, verified: true });
+  await accounts.memberships.add({ organizationId, userId, role });
+  return signIn(h, email);
+}
 
 beforeAll(async () => {
   h = await startHarness();
@@ -35,6 +48,8 @@ beforeAll(async () => {
     .set(bearer(stranger.apiKey))
     .send({ type: 'search', targets: ['stranger secret keyword'] });
   strangerJobId = other.body.data.id;
+  for (const role of ['owner', 'admin', 'developer', 'viewer'] as const) sessions[role] = await member(owner.organizationId, role);
+  sessions.outsider = await member(stranger.organizationId, 'owner');
 });
 afterAll(() => h.close());
 
@@ -117,6 +132,78 @@ describe.each(endpoints)('$method $scope endpoint', (endpoint) => {
       expectErrorShape(res, 'NOT_FOUND');
     }
   });
+});
+
+const isWrite = (endpoint: Endpoint) => endpoint.method !== 'get';
+const send = (session: SignedIn, endpoint: Endpoint, headers: Record<string, string> = {}) =>
+  session.agent[endpoint.method](endpoint.path()).set(headers).send(endpoint.body);
+
+describe.each(endpoints)('console session on $method $scope endpoint', (endpoint) => {
+  it('a member of another organization only -> 404, whatever the path names', async () => {
+    const res = await send(sessions.outsider, endpoint, sessions.outsider.csrf);
+    expect(res.status).toBe(404);
+    expectErrorShape(res, 'NOT_FOUND');
+  });
+
+  it('a write without X-CSRF-Token, or any request from another site -> 403 CSRF_REQUIRED', async () => {
+    if (isWrite(endpoint)) {
+      const res = await send(sessions.developer, endpoint);
+      expect(res.status).toBe(403);
+      expectErrorShape(res, 'CSRF_REQUIRED');
+    }
+    const crossSite = await send(sessions.developer, endpoint, { ...sessions.developer.csrf, 'Sec-Fetch-Site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    expectErrorShape(crossSite, 'CSRF_REQUIRED');
+  });
+
+  it('a viewer reads and may not write (403 FORBIDDEN)', async () => {
+    const res = await send(sessions.viewer, endpoint, sessions.viewer.csrf);
+    if (isWrite(endpoint)) {
+      expect(res.status).toBe(403);
+      expectErrorShape(res, 'FORBIDDEN');
+    } else {
+      // read like any reader: an export of an unfinished job is still 409, an untracked product 404
+      expect([200, 404, 409]).toContain(res.status);
+      expect(String(res.body.error?.message)).not.toMatch(/^(Project|Job|Schedule) \S+ not found/);
+    }
+  });
+
+  it('a signed-out session -> 401 UNAUTHORIZED', async () => {
+    const gone = await member(owner.organizationId, 'admin');
+    await gone.agent.delete('/v1/account/sessions/current').set(gone.csrf);
+    const res = await send(gone, endpoint, gone.csrf);
+    expect(res.status).toBe(401);
+    expectErrorShape(res, 'UNAUTHORIZED');
+  });
+});
+
+it('owners, admins and developers act in the projects of their organization with a session', async () => {
+  for (const role of ['owner', 'admin', 'developer'] as const) {
+    const session = sessions[role];
+    const created = await session.agent
+      .post(`/v1/key/projects/${owner.projectId}/jobs`)
+      .set(session.csrf)
+      .send({ type: 'search', targets: [`made by the ${role}`] });
+    expect(created.status).toBe(202);
+    const read = await session.agent.get(`/v1/key/jobs/${created.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.projectId).toBe(owner.projectId);
+  }
+  // the key's /me describes a key: a session is told to use one
+  const me = await sessions.owner.agent.get('/v1/key/me');
+  expect(me.status).toBe(403);
+});
+
+it("a session never reaches the stranger's jobs, even by id", async () => {
+  for (const path of [
+    `/v1/key/jobs/${strangerJobId}`,
+    `/v1/key/jobs/${strangerJobId}/results`,
+    `/v1/key/projects/${stranger.projectId}/jobs`,
+  ]) {
+    const res = await sessions.owner.agent.get(path);
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.body)).not.toContain('stranger secret');
+  }
 });
 
 it("the owner's key on the stranger's job ids is 404, and nothing of it leaks", async () => {

@@ -39,7 +39,8 @@ const ERRORS: Record<number, string> = {
 
 /** What every operation of a kind can answer, whatever it does. */
 const COMMON_ERRORS: Record<Access, number[]> = {
-  api: [400, 401, 403, 413, 429, 500, 503],
+  // 404: a session names a project, job or schedule of no organization it belongs to
+  api: [400, 401, 403, 404, 413, 429, 500, 503],
   session: [400, 401, 403, 413, 429, 500, 503],
   anonymous: [400, 403, 413, 429, 500, 503],
   public: [],
