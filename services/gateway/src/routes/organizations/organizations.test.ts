@@ -1,0 +1,294 @@
+import type { Role } from '@crawl/core';
+import { sql } from '@crawl/db';
+import { mailTo, PASSWORD, type SignedIn, signIn, signUp, tokenOf, uniqueEmail } from '../../test-support/accounts';
+import { bearer, type Harness, startHarness } from '../../test-support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+async function member(organizationId: string, role: Role): Promise<SignedIn> {
+  const { accounts } = h.deps;
+  const email = uniqueEmail(role);
+  const userId = await accounts.users.create({ email, passwordHash: await accounts.hasher.hash(PASSWORD), organizationId, verified: true });
+  await accounts.memberships.add({ organizationId, userId, role });
+  return signIn(h, email);
+}
+
+const org = (who: SignedIn) => `/v1/account/organizations/${who.organizationId}`;
+
+describe('organization and projects', () => {
+  it('any member reads the organization; another organization is 404', async () => {
+    const owner = await signUp(h, { organizationName: 'Readers Inc' });
+    const viewer = await member(owner.organizationId, 'viewer');
+    const res = await viewer.agent.get(org(owner));
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      id: owner.organizationId,
+      name: 'Readers Inc',
+      plan: 'starter',
+      creditBalance: 100,
+      rateLimit: { limit: 20, windowSeconds: 1 },
+      role: 'viewer',
+    });
+    const stranger = await signUp(h);
+    expect((await stranger.agent.get(org(owner))).status).toBe(404);
+    expect((await stranger.agent.get(`${org(owner)}/projects`)).status).toBe(404);
+    expect((await stranger.agent.get('/v1/account/organizations/org_0000000000000000')).status).toBe(404);
+  });
+
+  it('owners and admins create and rename projects; developers may not (403)', async () => {
+    const owner = await signUp(h);
+    const admin = await member(owner.organizationId, 'admin');
+    const developer = await member(owner.organizationId, 'developer');
+    const created = await admin.agent
+      .post(`${org(owner)}/projects`)
+      .set(admin.csrf)
+      .send({ name: 'Price watch' });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ name: 'Price watch', organizationId: owner.organizationId, archivedAt: null });
+    const renamed = await owner.agent
+      .patch(`/v1/account/projects/${created.body.data.id}`)
+      .set(owner.csrf)
+      .send({ name: 'Price watch EU' });
+    expect(renamed.body.data.name).toBe('Price watch EU');
+    expect(
+      (
+        await developer.agent
+          .post(`${org(owner)}/projects`)
+          .set(developer.csrf)
+          .send({ name: 'Nope' })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await developer.agent.patch(`/v1/account/projects/${created.body.data.id}`).set(developer.csrf).send({ name: 'x' })).status,
+    ).toBe(403);
+    expect(
+      (
+        await owner.agent
+          .post(`${org(owner)}/projects`)
+          .set(owner.csrf)
+          .send({ name: '' })
+      ).status,
+    ).toBe(400);
+    expect((await owner.agent.post(`${org(owner)}/projects`).send({ name: 'no csrf' })).body.error.code).toBe('CSRF_REQUIRED');
+    const names = (await developer.agent.get(`${org(owner)}/projects`)).body.data.map((p: { name: string }) => p.name);
+    expect(names).toEqual(['Default', 'Price watch EU']);
+  });
+
+  it('archiving waits for running jobs, then revokes the keys and disables the schedules; the data stays readable', async () => {
+    const owner = await signUp(h);
+    const key = (await owner.agent.post(`/v1/account/projects/${owner.projectId}/keys`).set(owner.csrf).send({ label: 'k' })).body.data;
+    const job = await h.http
+      .post(`/v1/key/projects/${owner.projectId}/jobs`)
+      .set(bearer(key.secret))
+      .send({ type: 'details', targets: ['B0DR8G428S'] });
+    expect(job.status).toBe(202);
+    const schedule = await h.http
+      .post(`/v1/key/projects/${owner.projectId}/schedules`)
+      .set(bearer(key.secret))
+      .send({ cron: '0 9 * * 1', crawlConfig: { type: 'search', targets: ['x'] } });
+    expect(schedule.status).toBe(201);
+
+    const busy = await owner.agent.delete(`/v1/account/projects/${owner.projectId}`).set(owner.csrf);
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.code).toBe('INVALID_STATE');
+    await owner.agent.post(`/v1/key/jobs/${job.body.data.id}/cancel`).set(owner.csrf);
+
+    expect((await owner.agent.delete(`/v1/account/projects/${owner.projectId}`).set(owner.csrf)).status).toBe(204);
+    expect((await h.http.get('/v1/key/me').set(bearer(key.secret))).status).toBe(401);
+    const row = await h.deps.db.selectFrom('schedule').select('enabled').where('id', '=', schedule.body.data.id).executeTakeFirstOrThrow();
+    expect(row.enabled).toBe(false);
+    const projects = (await owner.agent.get(`${org(owner)}/projects`)).body.data;
+    expect(projects[0].archivedAt).toEqual(expect.any(String));
+    // readable with a session, not writable, and no new keys
+    expect((await owner.agent.get(`/v1/key/jobs/${job.body.data.id}`)).status).toBe(200);
+    const write = await owner.agent
+      .post(`/v1/key/projects/${owner.projectId}/jobs`)
+      .set(owner.csrf)
+      .send({ type: 'search', targets: ['x'] });
+    expect(write.status).toBe(409);
+    expect((await owner.agent.post(`/v1/account/projects/${owner.projectId}/keys`).set(owner.csrf).send({ label: 'k' })).status).toBe(409);
+    // archiving again is a no-op
+    expect((await owner.agent.delete(`/v1/account/projects/${owner.projectId}`).set(owner.csrf)).status).toBe(204);
+  });
+});
+
+describe('members and invitations', () => {
+  it('invites by mail; a new user accepts with a password and starts verified, the link works once', async () => {
+    const owner = await signUp(h, { organizationName: 'Inviting <Co>' });
+    const email = uniqueEmail('invitee');
+    const res = await owner.agent
+      .post(`${org(owner)}/invitations`)
+      .set(owner.csrf)
+      .send({ email, role: 'developer' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ email, role: 'developer', invitedBy: owner.userId });
+    expect(new Date(res.body.data.expiresAt).getTime() - Date.now()).toBeGreaterThan(6.9 * 24 * 3_600_000);
+    const listed = (await owner.agent.get(`${org(owner)}/invitations`)).body.data;
+    expect(listed.map((i: { email: string }) => i.email)).toEqual([email]);
+
+    const mail = await mailTo(h.outboxDir, email, 'invitation');
+    expect(mail.link).toMatch(/^http:\/\/console\.test\/console\/accept-invitation\?token=/);
+    expect(mail.html).toContain('Inviting &lt;Co&gt;');
+    const accepted = await h.http.post('/v1/account/invitations/accept').send({ token: tokenOf(mail.link), password: 'invitee password' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toEqual({ organizationId: owner.organizationId, organizationName: 'Inviting <Co>', role: 'developer' });
+    const reused = await h.http.post('/v1/account/invitations/accept').send({ token: tokenOf(mail.link), password: 'invitee password' });
+    expect(reused.body.error.code).toBe('INVALID_TOKEN');
+
+    const invitee = await signIn(h, email, 'invitee password');
+    expect(invitee.organizationId).toBe(owner.organizationId);
+    const members = (await invitee.agent.get(`${org(owner)}/members`)).body.data;
+    expect(members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+      [owner.email, 'owner'],
+      [email, 'developer'],
+    ]);
+    expect((await owner.agent.get(`${org(owner)}/invitations`)).body.data).toEqual([]);
+  });
+
+  it('a signed-in user accepts for their own email only; an existing email cannot accept as a new user', async () => {
+    const owner = await signUp(h);
+    const other = await signUp(h);
+    await owner.agent
+      .post(`${org(owner)}/invitations`)
+      .set(owner.csrf)
+      .send({ email: other.email, role: 'viewer' });
+    const mail = await mailTo(h.outboxDir, other.email, 'invitation');
+    const asNew = await h.http.post('/v1/account/invitations/accept').send({ token: tokenOf(mail.link), password: 'whatever password' });
+    expect(asNew.status).toBe(409);
+    const wrongUser = await signUp(h);
+    const mismatch = await wrongUser.agent
+      .post('/v1/account/invitations/accept')
+      .set(wrongUser.csrf)
+      .send({ token: tokenOf(mail.link) });
+    expect(mismatch.status).toBe(403);
+    const noCsrf = await other.agent.post('/v1/account/invitations/accept').send({ token: tokenOf(mail.link) });
+    expect(noCsrf.body.error.code).toBe('CSRF_REQUIRED');
+    const anonymous = await h.http.post('/v1/account/invitations/accept').send({ token: tokenOf(mail.link) });
+    expect(anonymous.status).toBe(401);
+    const ok = await other.agent
+      .post('/v1/account/invitations/accept')
+      .set(other.csrf)
+      .send({ token: tokenOf(mail.link) });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.role).toBe('viewer');
+    const me = (await other.agent.get('/v1/account/me')).body.data;
+    expect(me.memberships.map((m: { organizationId: string }) => m.organizationId)).toContain(owner.organizationId);
+  });
+
+  it('an expired or revoked invitation is INVALID_TOKEN; a member cannot be invited again', async () => {
+    const owner = await signUp(h);
+    const first = uniqueEmail();
+    await owner.agent
+      .post(`${org(owner)}/invitations`)
+      .set(owner.csrf)
+      .send({ email: first, role: 'viewer' });
+    const mail = await mailTo(h.outboxDir, first, 'invitation');
+    await sql`update invitation set expires_at = now() - interval '1 second' where email = ${first}`.execute(h.deps.db);
+    const expired = await h.http.post('/v1/account/invitations/accept').send({ token: tokenOf(mail.link), password: 'some password' });
+    expect(expired.body.error.code).toBe('INVALID_TOKEN');
+
+    const second = uniqueEmail();
+    const invitation = (
+      await owner.agent
+        .post(`${org(owner)}/invitations`)
+        .set(owner.csrf)
+        .send({ email: second, role: 'viewer' })
+    ).body.data;
+    const secondMail = await mailTo(h.outboxDir, second, 'invitation');
+    expect((await owner.agent.delete(`${org(owner)}/invitations/${invitation.id}`).set(owner.csrf)).status).toBe(204);
+    const revoked = await h.http
+      .post('/v1/account/invitations/accept')
+      .send({ token: tokenOf(secondMail.link), password: 'some password' });
+    expect(revoked.body.error.code).toBe('INVALID_TOKEN');
+    expect((await owner.agent.delete(`${org(owner)}/invitations/${invitation.id}`).set(owner.csrf)).status).toBe(404);
+
+    const again = await owner.agent
+      .post(`${org(owner)}/invitations`)
+      .set(owner.csrf)
+      .send({ email: owner.email, role: 'admin' });
+    expect(again.status).toBe(409);
+    const bad = await owner.agent
+      .post(`${org(owner)}/invitations`)
+      .set(owner.csrf)
+      .send({ email: 'nope', role: 'boss' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('admins manage members below owner; only owners touch owners; the last owner stays', async () => {
+    const owner = await signUp(h);
+    const admin = await member(owner.organizationId, 'admin');
+    const developer = await member(owner.organizationId, 'developer');
+    const members = `${org(owner)}/members`;
+
+    expect(
+      (
+        await admin.agent
+          .post(`${org(owner)}/invitations`)
+          .set(admin.csrf)
+          .send({ email: uniqueEmail(), role: 'owner' })
+      ).status,
+    ).toBe(403);
+    expect((await admin.agent.patch(`${members}/${owner.userId}`).set(admin.csrf).send({ role: 'viewer' })).status).toBe(403);
+    expect((await admin.agent.patch(`${members}/${developer.userId}`).set(admin.csrf).send({ role: 'owner' })).status).toBe(403);
+    const demoted = await admin.agent.patch(`${members}/${developer.userId}`).set(admin.csrf).send({ role: 'viewer' });
+    expect(demoted.status).toBe(200);
+    expect(demoted.body.data).toMatchObject({ userId: developer.userId, role: 'viewer' });
+    // the change reaches the developer's session at once: a viewer cannot write
+    const write = await developer.agent
+      .post(`/v1/key/projects/${owner.projectId}/jobs`)
+      .set(developer.csrf)
+      .send({ type: 'search', targets: ['x'] });
+    expect(write.status).toBe(403);
+    expect((await developer.agent.patch(`${members}/${admin.userId}`).set(developer.csrf).send({ role: 'viewer' })).status).toBe(403);
+
+    const last = await owner.agent.patch(`${members}/${owner.userId}`).set(owner.csrf).send({ role: 'admin' });
+    expect(last.status).toBe(409);
+    expect((await owner.agent.delete(`${members}/${owner.userId}`).set(owner.csrf)).status).toBe(409);
+    expect((await owner.agent.patch(`${members}/usr_0000000000000000`).set(owner.csrf).send({ role: 'admin' })).status).toBe(404);
+    expect((await owner.agent.patch(`${members}/${admin.userId}`).set(owner.csrf).send({ role: 'owner' })).status).toBe(200);
+    expect((await owner.agent.patch(`${members}/${owner.userId}`).set(owner.csrf).send({ role: 'admin' })).status).toBe(200);
+  });
+
+  it('removing a member revokes the keys they made in the organization, and ends their access', async () => {
+    const owner = await signUp(h);
+    const developer = await member(owner.organizationId, 'developer');
+    const key = (await developer.agent.post(`/v1/account/projects/${owner.projectId}/keys`).set(developer.csrf).send({ label: 'dev' })).body
+      .data;
+    expect((await h.http.get('/v1/key/me').set(bearer(key.secret))).status).toBe(200);
+    expect((await owner.agent.delete(`${org(owner)}/members/${developer.userId}`).set(owner.csrf)).status).toBe(204);
+    expect((await h.http.get('/v1/key/me').set(bearer(key.secret))).status).toBe(401);
+    expect((await developer.agent.get(`/v1/key/projects/${owner.projectId}/jobs`)).status).toBe(404);
+    expect((await developer.agent.get(org(owner))).status).toBe(404);
+    // any member may leave
+    const viewer = await member(owner.organizationId, 'viewer');
+    expect((await viewer.agent.delete(`${org(owner)}/members/${viewer.userId}`).set(viewer.csrf)).status).toBe(204);
+  });
+});
+
+describe('audit log', () => {
+  it('records account changes with actor, time and address, newest first, for owners and admins only', async () => {
+    const owner = await signUp(h);
+    const key = (await owner.agent.post(`/v1/account/projects/${owner.projectId}/keys`).set(owner.csrf).send({ label: 'audited' })).body
+      .data;
+    await owner.agent.post(`/v1/account/keys/${key.id}/rotate`).set(owner.csrf).send({ overlapSeconds: 60 });
+    await owner.agent.delete(`/v1/account/keys/${key.id}`).set(owner.csrf);
+    await owner.agent
+      .post(`${org(owner)}/invitations`)
+      .set(owner.csrf)
+      .send({ email: uniqueEmail(), role: 'viewer' });
+    const res = await owner.agent.get(`${org(owner)}/audit-log?limit=3`);
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toMatchObject({ limit: 3, offset: 0, hasMore: true });
+    expect(res.body.data.map((e: { action: string }) => e.action)).toEqual(['member.invited', 'key.revoked', 'key.rotated']);
+    expect(res.body.data[0]).toMatchObject({ actor: { userId: owner.userId, email: owner.email }, clientAddress: expect.any(String) });
+    const all = (await owner.agent.get(`${org(owner)}/audit-log?limit=100`)).body.data.map((e: { action: string }) => e.action);
+    expect(all).toEqual(expect.arrayContaining(['signup', 'session.created', 'key.created']));
+    const developer = await member(owner.organizationId, 'developer');
+    expect((await developer.agent.get(`${org(owner)}/audit-log`)).status).toBe(403);
+    expect((await owner.agent.get(`${org(owner)}/audit-log?limit=0`)).status).toBe(400);
+  });
+});
