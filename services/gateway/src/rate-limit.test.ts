@@ -1,5 +1,6 @@
 import { createKey, createTenant } from '@crawl/testing';
 import { RedisRateLimiter } from './middleware/rate-limiter';
+import { signUp } from './test-support/accounts';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
 let h: Harness;
@@ -102,4 +103,19 @@ it('fails open when Redis does not answer: no headers, request served', async ()
   const broken = new RedisRateLimiter({ fixedWindowIncr: () => new Promise(() => undefined) } as never, h.prefix, 50);
   expect(await broken.check('usr_x', { limit: 1, windowSeconds: 1 })).toBeNull();
   expect(await limiter.check('usr_y', { limit: 1, windowSeconds: 1 })).not.toBeNull();
+});
+
+it('a console session and a key of the same user share one counter', async () => {
+  const user = await signUp(h);
+  const key = (await user.agent.post(`/v1/account/projects/${user.projectId}/keys`).set(user.csrf).send({ label: 'rl' })).body.data;
+  const { url } = await h.listen();
+  const cookie = (await user.agent.get('/v1/account/me')).request.cookies;
+  const path = `/v1/key/projects/${user.projectId}/jobs`;
+  const calls = Array.from(
+    { length: 30 },
+    (_, i) => () => fetch(`${url}${path}`, { headers: i % 2 ? bearer(key.secret) : { Cookie: cookie } }),
+  );
+  const shots = await burst(calls);
+  expect(shots.filter((s) => s.status === 200)).toHaveLength(20);
+  expect(shots.filter((s) => s.status === 429)).toHaveLength(10);
 });
