@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createDb, TenancyRepository } from '@crawl/db';
+import { randomBytes } from 'node:crypto';
+import { createDb, MembershipRepository, SessionRepository, TenancyRepository, UserRepository, type Db } from '@crawl/db';
 import { createTestDatabase, type TestDatabase } from '@crawl/testing';
 import { hashApiKey } from '@crawl/core';
 
@@ -37,8 +38,8 @@ it('creates projects, keys, credits and plans, and revokes keys, printing one JS
 
   const db = createDb({ url: database.url, poolSize: 1 });
   try {
-    const principal = await new TenancyRepository(db).findPrincipalByKeyHash(hashApiKey(project.out.apiKey));
-    expect(principal).toMatchObject({ projectId: project.out.projectId, plan: 'growth', revoked: false });
+    const principal = await new TenancyRepository(db).findKeyByHash(hashApiKey(project.out.apiKey));
+    expect(principal).toMatchObject({ projectId: project.out.projectId, plan: 'growth', revokedAt: null });
     const stored = await db.selectFrom('api_key').select(['key_hash', 'key_prefix']).execute();
     expect(JSON.stringify(stored)).not.toContain(project.out.apiKey); // only the hash is stored
 
@@ -58,8 +59,8 @@ it('creates projects, keys, credits and plans, and revokes keys, printing one JS
       plan: 'enterprise',
     });
     expect((await admin('revoke-key', '--key-prefix', key.out.keyPrefix)).out).toEqual({ revoked: true });
-    const revoked = await new TenancyRepository(db).findPrincipalByKeyHash(hashApiKey(key.out.apiKey));
-    expect(revoked?.revoked).toBe(true);
+    const revoked = await new TenancyRepository(db).findKeyByHash(hashApiKey(key.out.apiKey));
+    expect(revoked?.revokedAt).toBeInstanceOf(Date);
   } finally {
     await db.destroy();
   }
@@ -112,9 +113,132 @@ it('refuses the enterprise plan without --per-minute, and stores the limit given
   expect(made.code).toBe(0);
   const db = createDb({ url: database.url, poolSize: 1 });
   try {
-    const principal = await new TenancyRepository(db).findPrincipalByKeyHash(hashApiKey(made.out.apiKey));
+    const principal = await new TenancyRepository(db).findKeyByHash(hashApiKey(made.out.apiKey));
     expect(principal).toMatchObject({ plan: 'enterprise', perMinuteLimit: 1200 });
   } finally {
     await db.destroy();
   }
+});
+
+/** A user who signs in, made as sign-up makes one: an email, a password hash, a membership, and one live console session. */
+async function accountUser(db: Db, email: string) {
+  const tenant = await admin('create-project', '--name', `Org of ${email}`);
+  const organizationId: string = tenant.out.organizationId;
+  const userId = await new UserRepository(db).create({
+    email,
+    passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+    organizationId,
+    verified: true,
+  });
+  await new MembershipRepository(db).add({ organizationId, userId, role: 'admin' });
+  const sessionId = await new SessionRepository(db).create({
+    userId,
+    tokenHash: randomBytes(32).toString('hex'),
+    expiresAt: new Date(Date.now() + 3_600_000),
+    clientAddress: null,
+    userAgent: null,
+  });
+  return { organizationId, userId, sessionId, cliUserId: tenant.out.userId as string };
+}
+
+describe('users who sign in', () => {
+  let db: Db;
+  beforeAll(() => {
+    db = createDb({ url: database.url, poolSize: 1 });
+  });
+  afterAll(() => db.destroy());
+
+  it('lists them newest first with their organization count, filtered by --search and cut by --limit', async () => {
+    const older = await accountUser(db, 'Older.Support@Example.test');
+    const newer = await accountUser(db, 'newer.list@example.test');
+    await new MembershipRepository(db).add({ organizationId: older.organizationId, userId: newer.userId, role: 'viewer' });
+
+    const all = await admin('list-users');
+    expect(all.code).toBe(0);
+    const ids = all.out.map((u: { id: string }) => u.id);
+    expect(ids.indexOf(newer.userId)).toBeLessThan(ids.indexOf(older.userId));
+    expect(ids).not.toContain(older.cliUserId); // no email: not a user who signs in
+    expect(all.out.find((u: { id: string }) => u.id === newer.userId)).toEqual({
+      email: 'newer.list@example.test',
+      id: newer.userId,
+      verified: true,
+      disabled: false,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      organizations: 2,
+    });
+
+    const searched = await admin('list-users', '--search', 'older.SUPPORT');
+    expect(searched.out.map((u: { id: string }) => u.id)).toEqual([older.userId]);
+    expect((await admin('list-users', '--limit', '1')).out).toHaveLength(1);
+    expect((await admin('list-users', '--limit', '0')).code).toBe(1);
+
+    const { stdout } = await run('node', [MAIN, 'list-users', '--search', 'newer.list'], {
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
+    const [header, row, ...rest] = stdout.trimEnd().split('\n');
+    expect(header!.split(/\s+/)).toEqual(['EMAIL', 'ID', 'VERIFIED', 'DISABLED', 'CREATED', 'ORGS']);
+    expect(row!.split(/\s+/)).toEqual(['newer.list@example.test', newer.userId, 'yes', 'no', expect.any(String), '2']);
+    expect(rest).toEqual([]);
+  });
+
+  it('disables a user and revokes their sessions, and enables them again', async () => {
+    const user = await accountUser(db, 'to.disable@example.test');
+    const disabled = await admin('disable-user', '--email', 'TO.DISABLE@example.test');
+    expect(disabled.code).toBe(0);
+    expect(disabled.out).toMatchObject({ userId: user.userId, email: 'to.disable@example.test', disabled: true });
+
+    const stored = await db.selectFrom('app_user').select('disabled_at').where('id', '=', user.userId).executeTakeFirstOrThrow();
+    expect(stored.disabled_at).toBeInstanceOf(Date);
+    expect(disabled.out.disabledAt).toBe(stored.disabled_at!.toISOString());
+    const session = await db.selectFrom('user_session').select('revoked_at').where('id', '=', user.sessionId).executeTakeFirstOrThrow();
+    expect(session.revoked_at).toBeInstanceOf(Date);
+    expect((await admin('list-users', '--search', 'to.disable')).out[0].disabled).toBe(true);
+
+    const enabled = await admin('enable-user', '--user', user.userId);
+    expect(enabled.out).toEqual({ userId: user.userId, email: 'to.disable@example.test', disabled: false, disabledAt: null });
+    const after = await db.selectFrom('app_user').select('disabled_at').where('id', '=', user.userId).executeTakeFirstOrThrow();
+    expect(after.disabled_at).toBeNull();
+  });
+
+  it('shows the organizations and roles of a user', async () => {
+    const user = await accountUser(db, 'support.case@example.test');
+    const res = await admin('user-memberships', '--user', user.userId);
+    expect(res.code).toBe(0);
+    expect(res.out).toEqual({
+      userId: user.userId,
+      email: 'support.case@example.test',
+      disabled: false,
+      memberships: [{ organizationId: user.organizationId, organizationName: 'Org of support.case@example.test', role: 'admin' }],
+    });
+  });
+
+  it('refuses unknown users with NOT_FOUND and CLI-made users (no email) with a clear error', async () => {
+    const user = await accountUser(db, 'refusals@example.test');
+    for (const args of [
+      ['disable-user', '--user', 'usr_missing'],
+      ['enable-user', '--email', 'nobody@example.test'],
+      ['user-memberships', '--user', 'usr_missing'],
+    ]) {
+      const res = await admin(...args);
+      expect(res.code).toBe(1);
+      expect(res.out.error.code).toBe('NOT_FOUND');
+    }
+    for (const command of ['disable-user', 'enable-user', 'user-memberships']) {
+      const res = await admin(command, '--user', user.cliUserId);
+      expect(res.code).toBe(1);
+      expect(res.out.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('made by the admin CLI') });
+    }
+    for (const args of [['disable-user'], ['disable-user', '--user', user.userId, '--email', 'refusals@example.test']]) {
+      expect((await admin(...args)).out.error.code).toBe('VALIDATION_ERROR');
+    }
+    const cliUser = await db.selectFrom('app_user').select('disabled_at').where('id', '=', user.cliUserId).executeTakeFirstOrThrow();
+    expect(cliUser.disabled_at).toBeNull();
+  });
+
+  it('are in the usage text', async () => {
+    const { stdout } = await run('node', [MAIN, '--help'], {
+      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/never' },
+    });
+    for (const command of ['list-users', 'disable-user', 'enable-user', 'user-memberships']) expect(stdout).toContain(command);
+  });
 });

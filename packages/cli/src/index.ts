@@ -1,1 +1,2 @@
 export { commands, type AdminDeps } from './commands';
+export { userCommands, userTable, type UserAdminDeps, type UserListing } from './user-commands';

@@ -5,12 +5,23 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '@crawl/core';
 import { parseEnvOrExit, postgresEnv } from '@crawl/config';
-import { createDb, CreditRepository, ensureDatabase, migrateToLatest, TenancyRepository } from '@crawl/db';
+import {
+  createDb,
+  CreditRepository,
+  type Db,
+  ensureDatabase,
+  MembershipRepository,
+  migrateToLatest,
+  SessionRepository,
+  TenancyRepository,
+  UserRepository,
+} from '@crawl/db';
 import { commands } from './commands';
+import { userCommands, userTable, type UserListing } from './user-commands';
 
 const USAGE = `usage: pnpm --silent admin <command> [options] --json
 
-Commands (each prints one JSON object; --json prints it on one line):
+Commands (each prints one JSON object, list-users a list; --json prints it on one line):
   create-project --name N [--org ORG_ID] [--plan starter|growth|enterprise] [--per-minute N] [--credits N]
   create-key --project P [--user U | --new-user]
   grant-credits --org ORG_ID --amount N
@@ -18,6 +29,12 @@ Commands (each prints one JSON object; --json prints it on one line):
     (--per-minute: the organization's requests per minute; required with, and only with, enterprise)
   set-schedule-limits --org ORG_ID [--max-per-project N|default] [--min-interval-seconds N|default]
   revoke-key --key-prefix X
+  list-users [--search TEXT] [--limit N]
+    (users who sign in, newest first; a table without --json, a JSON array with it)
+  disable-user --user USER_ID | --email EMAIL
+    (the user can no longer sign in; their console sessions are revoked)
+  enable-user --user USER_ID | --email EMAIL
+  user-memberships --user USER_ID | --email EMAIL
   help, -h, --help   this text
 
 Environment: DATABASE_URL (migrated first, created if missing).`;
@@ -27,6 +44,29 @@ const wantsHelp = (argv: string[]) => argv[0] === 'help' || argv.some((a) => a =
 
 function print(value: unknown, json: boolean): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${JSON.stringify(value, null, 2)}\n`);
+}
+
+type Run = (db: Db, flags: Record<string, string | boolean | undefined>) => Promise<unknown>;
+
+/** The command's function with the repositories it needs, or undefined for an unknown command. */
+function runner(command: string): Run | undefined {
+  const tenantCommand = Object.hasOwn(commands, command) ? commands[command] : undefined;
+  if (tenantCommand) return (db, flags) => tenantCommand({ tenancy: new TenancyRepository(db), credits: new CreditRepository(db) }, flags);
+  const userCommand = Object.hasOwn(userCommands, command) ? userCommands[command] : undefined;
+  if (userCommand) {
+    return (db, flags) =>
+      userCommand(
+        {
+          db,
+          tenancy: new TenancyRepository(db),
+          users: new UserRepository(db),
+          sessions: new SessionRepository(db),
+          memberships: new MembershipRepository(db),
+        },
+        flags,
+      );
+  }
+  return undefined;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -54,6 +94,9 @@ async function main(argv: string[]): Promise<number> {
         'key-prefix': { type: 'string' },
         'max-per-project': { type: 'string' },
         'min-interval-seconds': { type: 'string' },
+        email: { type: 'string' },
+        search: { type: 'string' },
+        limit: { type: 'string' },
       },
     });
   } catch (err) {
@@ -62,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const json = parsed.values.json === true;
-  const run = command ? commands[command] : undefined;
+  const run = command ? runner(command) : undefined;
   if (!run) {
     print({ error: { code: 'VALIDATION_ERROR', message: `unknown command ${command ?? '(none)'}` } }, json);
     process.stderr.write(`${USAGE}\n`);
@@ -73,7 +116,9 @@ async function main(argv: string[]): Promise<number> {
   const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
   try {
     await migrateToLatest(db);
-    print(await run({ tenancy: new TenancyRepository(db), credits: new CreditRepository(db) }, parsed.values), json);
+    const result = await run(db, parsed.values);
+    if (command === 'list-users' && !json) process.stdout.write(userTable(result as UserListing[]));
+    else print(result, json);
     return 0;
   } catch (err) {
     const e = err instanceof AppError ? err : new AppError('INTERNAL', err instanceof Error ? err.message : String(err));
