@@ -3,19 +3,13 @@ import { SchedulesResource } from './resources/schedules';
 import { TrackedTargetsResource } from './resources/tracked-targets';
 import { WebhooksResource } from './resources/webhooks';
 import { seg } from './pagination';
-import { type RetryOptions, SDK_VERSION, Transport } from './transport';
-import type { Analytics, AnalyticsQuery, Comparison, Pagination, Usage, UsageQuery } from './types';
+import { type ConnectionOptions, openTransport } from './connection';
+import type { Transport } from './transport';
+import type { Analytics, AnalyticsQuery, Comparison, KeyIdentity, Pagination, Usage, UsageQuery } from './types';
 
-export interface CrawlClientOptions {
+export interface CrawlClientOptions extends ConnectionOptions {
   /** A project API key (`cds_…`). Each key belongs to one project. */
   apiKey: string;
-  /** API origin, without `/v1/key`. Default `http://localhost:8080`. */
-  baseUrl?: string;
-  /** A fetch implementation (to instrument or proxy requests). Default: Node's global fetch. */
-  fetch?: typeof fetch;
-  retry?: RetryOptions;
-  /** Prepended to the SDK's own User-Agent, e.g. `price-monitor/2.1`. */
-  userAgent?: string;
   /**
    * Give every `jobs.create` and `jobs.retry` call without an explicit key a random
    * Idempotency-Key, so that they are retried safely on 429, 503 and network errors like any
@@ -23,8 +17,6 @@ export interface CrawlClientOptions {
    * mean a job was created and charged).
    */
   autoIdempotency?: boolean;
-  /** Per attempt: until the response headers (exports) or the whole JSON body. Default 30 000. */
-  timeoutMs?: number;
 }
 
 /** Typed client of the crawl data service API (`/v1/key`). */
@@ -37,24 +29,18 @@ export class CrawlClient {
 
   constructor(options: CrawlClientOptions) {
     if (!options || typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw new TypeError('CrawlClient needs an apiKey');
-    const baseUrl = (options.baseUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
-    if (!/^https?:\/\//.test(baseUrl)) throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
-    const retry = { retries: 4, baseDelayMs: 500, maxDelayMs: 10_000, ...stripUndefined(options.retry ?? {}) };
-    if (!(retry.retries >= 0) || !(retry.baseDelayMs >= 0) || !(retry.maxDelayMs >= 0))
-      throw new TypeError('retry options must be non-negative numbers');
-    const sdkAgent = `crawl-client-js/${SDK_VERSION} node/${process.version}`;
-    this.transport = new Transport({
-      apiKey: options.apiKey,
-      baseUrl,
-      fetch: options.fetch ?? globalThis.fetch,
-      retry,
-      userAgent: options.userAgent ? `${options.userAgent} ${sdkAgent}` : sdkAgent,
-      timeoutMs: options.timeoutMs ?? 30_000,
-    });
+    const apiKey = options.apiKey;
+    this.transport = openTransport(options, () => ({ Authorization: `Bearer ${apiKey}` }));
     this.jobs = new JobsResource(this.transport, { autoIdempotency: options.autoIdempotency === true });
     this.schedules = new SchedulesResource(this.transport);
     this.webhooks = new WebhooksResource(this.transport);
     this.trackedTargets = new TrackedTargetsResource(this.transport);
+  }
+
+  /** The calling key: its id, label and scope, its project, organization and owner. */
+  async me(): Promise<KeyIdentity> {
+    const res = await this.transport.json<{ data: KeyIdentity }>({ method: 'GET', path: '/v1/key/me', retryable: true });
+    return res.data;
   }
 
   /** Monitored-field differences between two jobs' result sets (plus position moves for search vs search). */
@@ -91,8 +77,4 @@ export class CrawlClient {
     });
     return res.data;
   }
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

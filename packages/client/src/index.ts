@@ -3,8 +3,11 @@
  * `verify` (and the rest of ./webhook-signature, a self-contained file receivers may also copy)
  * is re-exported so that a webhook receiver needs only this package.
  */
+export { CrawlAccount, type CrawlAccountSignInOptions } from './account';
 export { CrawlClient, type CrawlClientOptions } from './client';
+export type { ConnectionOptions } from './connection';
 export { CrawlApiError, CrawlNetworkError, CrawlWaitTimeoutError, isCrawlApiError } from './errors';
+export type { ApiKeysResource } from './resources/api-keys';
 export type { ExportToFileResult, IdempotencyOptions, JobsResource, WaitForOptions } from './resources/jobs';
 export type { SchedulesResource } from './resources/schedules';
 export type { TrackedTargetsResource } from './resources/tracked-targets';

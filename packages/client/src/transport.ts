@@ -12,7 +12,8 @@ export interface RetryOptions {
 }
 
 export interface TransportOptions {
-  apiKey: string;
+  /** The headers that authenticate a request: a Bearer API key, or a console session's cookie and CSRF token. */
+  credentials: (spec: RequestSpec) => Record<string, string>;
   baseUrl: string;
   fetch: typeof fetch;
   retry: Required<RetryOptions>;
@@ -24,7 +25,7 @@ export type QueryValue = string | number | boolean | Date | undefined | null;
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Path under the base URL, starting with `/v1/key/`. */
+  /** Path under the base URL, starting with `/v1/key/` or `/v1/account/`. */
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
@@ -111,6 +112,14 @@ export class Transport {
     });
   }
 
+  /** Like `json`, with the response headers (sign-in reads its Set-Cookie). */
+  async jsonWithHeaders<T>(spec: RequestSpec): Promise<{ body: T; headers: Headers }> {
+    return this.exchange(spec, true, async (res) => {
+      const text = res.status === 204 ? '' : await res.text();
+      return { body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+    });
+  }
+
   /** Sends the request and hands back the response once its headers arrived (for streaming bodies). */
   async stream(spec: RequestSpec): Promise<Response> {
     return this.exchange(spec, false, async (res) => res);
@@ -175,7 +184,7 @@ export class Transport {
 
   private init(spec: RequestSpec, signal: AbortSignal): RequestInit {
     const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.options.apiKey}`,
+      ...this.options.credentials(spec),
       Accept: 'application/json',
       'User-Agent': this.options.userAgent,
     };

@@ -91,6 +91,25 @@ export type CostEstimate = Schemas['CostEstimate'];
 /** `all`: every target of a failed or cancelled job; `failed`: the failed or cancelled targets of a finished job. */
 export type RetryTargets = NonNullable<Schemas['RetryJobBody']['targets']>;
 
+/** The API key a `CrawlClient` calls with: its id, label, scope, project, organization and owner (`me()`). */
+export type KeyIdentity = Schemas['KeyIdentity'];
+/** `read`: GET requests only. */
+export type KeyScope = KeyIdentity['scope'];
+
+/** The user a console session belongs to. */
+export type AccountUser = Schemas['AccountUser'];
+/** The signed-in user, their organizations with their role in each, and the session's CSRF token (`CrawlAccount.me()`). */
+export type SignedInUser = Schemas['Me'];
+export type Membership = Schemas['Membership'];
+export type MemberRole = Membership['role'];
+export type Project = Schemas['Project'];
+/** A project's API key as listings show it: never its secret. */
+export type ApiKey = Schemas['ApiKey'];
+/** A key just created or rotated: the only answer that carries its `secret`. */
+export type CreatedApiKey = Schemas['CreatedApiKey'];
+export type CreateApiKeyBody = Omit<Schemas['CreateKeyBody'], 'expiresAt'> & { expiresAt?: DateInput | null };
+export type RotateApiKeyBody = Schemas['RotateKeyBody'];
+
 /** The body of every error response. */
 export type ApiErrorBody = Schemas['Error'];
 /** Error codes the API documents (docs/http-api.md). */

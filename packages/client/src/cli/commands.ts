@@ -1,13 +1,18 @@
 import { pipeline } from 'node:stream/promises';
+import type { CrawlAccount } from '../account';
 import type { CrawlClient } from '../client';
 import type { ExportFormat, JobStatus, JobType } from '../types';
+import { KEY_COMMANDS, ME_COMMANDS } from './key-commands';
 import { type CliIo, json, ProgressLine, UsageError, write } from './output';
 
 type OptionSpec = { type: 'string' | 'boolean'; short?: string };
 type Values = Record<string, string | boolean | undefined>;
 
 export interface CommandContext {
+  /** The API key's client; reading it throws a usage error when no key is configured. */
   client: CrawlClient;
+  /** Signs in with --email/--password or CRAWL_EMAIL/CRAWL_PASSWORD, once per run; signed out when the command ends. */
+  signIn(): Promise<CrawlAccount>;
   /** From `--project` or CRAWL_PROJECT_ID; throws a usage error when missing. */
   project(): string;
   args: string[];
@@ -295,5 +300,5 @@ const resultsCommand: Command = {
 };
 
 export const JOB_COMMANDS: Command[] = [jobsCreate, jobsEstimate, jobsGet, jobsList, jobsWait, jobsCancel, jobsRetry, jobsDelete];
-export const TOP_COMMANDS: Command[] = [exportCommand, resultsCommand, usageCommand];
-export const ALL_COMMANDS: Command[] = [...JOB_COMMANDS, ...TOP_COMMANDS];
+export const TOP_COMMANDS: Command[] = [exportCommand, resultsCommand, usageCommand, ...ME_COMMANDS];
+export const ALL_COMMANDS: Command[] = [...JOB_COMMANDS, ...KEY_COMMANDS, ...TOP_COMMANDS];

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
+import { CrawlAccount } from '../account';
 import { CrawlClient } from '../client';
 import { SDK_VERSION } from '../transport';
-import { ALL_COMMANDS, type Command, JOB_COMMANDS, TOP_COMMANDS } from './commands';
+import { ALL_COMMANDS, type Command, type CommandContext, JOB_COMMANDS, TOP_COMMANDS } from './commands';
+import { KEY_COMMANDS } from './key-commands';
 import { type CliIo, formatError, UsageError, write } from './output';
 
 type OptionSpec = { type: 'string' | 'boolean'; short?: string };
@@ -27,6 +29,7 @@ Usage: crawl <command> [options]
 
 Commands:
 ${list(JOB_COMMANDS)}
+${list(KEY_COMMANDS)}
 ${list(TOP_COMMANDS)}
 
 ${GLOBAL_HELP}
@@ -35,13 +38,18 @@ Errors print 'error CODE: message (request id)' on stderr and exit with status 2
 Run 'crawl <command> --help' for a command's options.
 `;
 
-const JOBS_HELP = `Usage: crawl jobs <command> [options]
+/** Commands under a group word (`crawl jobs …`, `crawl keys …`), with the group's help. */
+const groupHelp = (group: string, commands: Command[]) => `Usage: crawl ${group} <command> [options]
 
 Commands:
-${list(JOB_COMMANDS)}
+${list(commands)}
 
 ${GLOBAL_HELP}
 `;
+const GROUPS = new Map<string, Command[]>([
+  ['jobs', JOB_COMMANDS],
+  ['keys', KEY_COMMANDS],
+]);
 
 const commandHelp = (c: Command) => `Usage: ${c.usage}
 
@@ -56,14 +64,15 @@ ${GLOBAL_HELP}
 const ALL_OPTIONS: Record<string, OptionSpec> = Object.assign({}, GLOBAL_OPTIONS, ...ALL_COMMANDS.map((c) => c.options));
 
 function resolve(words: string[]): { command: Command | null; help: string; rest: string[]; helpCommand: string } {
-  if (words[0] === 'jobs') {
-    const command = JOB_COMMANDS.find((c) => c.name === `jobs ${words[1]}`) ?? null;
-    if (!command && words[1] !== undefined) throw new UsageError(`unknown command 'jobs ${words[1]}'`, 'crawl jobs --help');
+  const group = words[0] !== undefined ? GROUPS.get(words[0]) : undefined;
+  if (group) {
+    const command = group.find((c) => c.name === `${words[0]} ${words[1]}`) ?? null;
+    if (!command && words[1] !== undefined) throw new UsageError(`unknown command '${words[0]} ${words[1]}'`, `crawl ${words[0]} --help`);
     return {
       command,
-      help: command ? commandHelp(command) : JOBS_HELP,
+      help: command ? commandHelp(command) : groupHelp(words[0]!, group),
       rest: words.slice(2),
-      helpCommand: command ? `crawl ${command.name} --help` : 'crawl jobs --help',
+      helpCommand: command ? `crawl ${command.name} --help` : `crawl ${words[0]} --help`,
     };
   }
   const command = TOP_COMMANDS.find((c) => c.name === words[0]) ?? null;
@@ -116,15 +125,38 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (args.length > command.args.max) throw new UsageError(`unexpected argument '${args[command.args.max]}'`, helpCommand);
 
     const apiKey = (values['api-key'] as string | undefined) ?? io.env.CRAWL_API_KEY;
-    if (!apiKey) throw new UsageError('no API key: set CRAWL_API_KEY or pass --api-key', helpCommand);
     const baseUrl = (values['base-url'] as string | undefined) ?? (io.env.CRAWL_BASE_URL || undefined);
     const projectId = (values.project as string | undefined) ?? (io.env.CRAWL_PROJECT_ID || undefined);
-    const client = new CrawlClient({ apiKey, baseUrl, autoIdempotency: true, userAgent: `crawl-cli/${SDK_VERSION}` });
-    const project = () => {
-      if (!projectId) throw new UsageError('no project: set CRAWL_PROJECT_ID or pass --project', helpCommand);
-      return projectId;
+    const userAgent = `crawl-cli/${SDK_VERSION}`;
+    let client: CrawlClient | undefined;
+    let account: Promise<CrawlAccount> | undefined;
+    const context: CommandContext = {
+      // read as a command starts (its parameters' destructuring): only commands that use an API key need one
+      get client() {
+        if (!apiKey) throw new UsageError('no API key: set CRAWL_API_KEY or pass --api-key', helpCommand);
+        return (client ??= new CrawlClient({ apiKey, baseUrl, autoIdempotency: true, userAgent }));
+      },
+      signIn() {
+        const email = (values.email as string | undefined) ?? (io.env.CRAWL_EMAIL || undefined);
+        const password = (values.password as string | undefined) ?? (io.env.CRAWL_PASSWORD || undefined);
+        if (!email || !password)
+          throw new UsageError('no sign-in: set CRAWL_EMAIL and CRAWL_PASSWORD or pass --email and --password', helpCommand);
+        return (account ??= CrawlAccount.signIn({ baseUrl, email, password, userAgent }));
+      },
+      project() {
+        if (!projectId) throw new UsageError('no project: set CRAWL_PROJECT_ID or pass --project', helpCommand);
+        return projectId;
+      },
+      args,
+      values,
+      io,
     };
-    return await command.run({ client, project, args, values, io });
+    try {
+      return await command.run(context);
+    } finally {
+      // the session lives for this one command: end it on the server too
+      if (account) await (await account.catch(() => undefined))?.signOut().catch(() => undefined);
+    }
   } catch (err) {
     await write(io.stderr, formatError(err)).catch(() => undefined);
     return 2;
