@@ -82,16 +82,29 @@ export class ApiKeyRepository {
     return row?.key_hash;
   }
 
-  /** An archived project's keys, revoked at once; their hashes. */
+  /** An archived project's keys, revoked at once; their ids. */
   async revokeAllOfProject(projectId: string, executor: Executor = this.db): Promise<string[]> {
     const rows = await executor
       .updateTable('api_key')
       .set({ revoked_at: new Date() })
       .where('project_id', '=', projectId)
       .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', sql<Date>`now()`)]))
-      .returning('key_hash')
+      .returning('id')
       .execute();
-    return rows.map((r) => r.key_hash);
+    return rows.map((r) => r.id);
+  }
+
+  /** The keys a removed member made in the organization's projects, revoked at once; their ids. */
+  async revokeAllOfMember(organizationId: string, userId: string, executor: Executor = this.db): Promise<string[]> {
+    const rows = await executor
+      .updateTable('api_key')
+      .set({ revoked_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('project_id', 'in', (eb) => eb.selectFrom('project').select('id').where('organization_id', '=', organizationId))
+      .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', sql<Date>`now()`)]))
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   /**

@@ -191,8 +191,14 @@ export class TenancyRepository {
     await executor.updateTable('project').set({ name }).where('id', '=', projectId).execute();
   }
 
-  /** Marks the project archived, its row locked by the caller's transaction. */
+  /** Locks the project's row until the caller's transaction ends (an archive against a concurrent one). */
+  async lockProject(projectId: string, trx: Transaction<Database>): Promise<void> {
+    await trx.selectFrom('project').select('id').where('id', '=', projectId).forUpdate().execute();
+  }
+
+  /** Marks the project archived and disables its schedules: an archived project starts no job. */
   async archiveProject(projectId: string, executor: Executor = this.db): Promise<void> {
+    await executor.updateTable('schedule').set({ enabled: false }).where('project_id', '=', projectId).execute();
     await executor
       .updateTable('project')
       .set({ archived_at: new Date() })

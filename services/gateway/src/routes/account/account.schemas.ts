@@ -22,7 +22,6 @@ export const displayName = z
   .trim()
   .min(1, 'must not be empty')
   .max(100)
-  // eslint-disable-next-line no-control-regex
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must be one line without control characters');
 
 export const token = z.string().min(1).max(200);

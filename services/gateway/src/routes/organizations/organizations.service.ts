@@ -118,7 +118,7 @@ export class OrganizationsService {
     const project = await this.projectFor(session, projectId, 'projects.manage');
     if (project.archivedAt) return;
     const keyIds = await this.deps.db.transaction().execute(async (trx) => {
-      await trx.selectFrom('project').select('id').where('id', '=', projectId).forUpdate().execute();
+      await this.deps.tenancy.lockProject(projectId, trx);
       if (await this.deps.tenancy.hasActiveJobs(projectId, trx)) {
         throw new AppError(
           'INVALID_STATE',
@@ -126,7 +126,6 @@ export class OrganizationsService {
         );
       }
       const revoked = await this.deps.keys.revokeAllOfProject(projectId, trx);
-      await trx.updateTable('schedule').set({ enabled: false }).where('project_id', '=', projectId).execute();
       await this.deps.tenancy.archiveProject(projectId, trx);
       await this.audit(trx, session, project.organizationId, 'project.archived', { type: 'project', id: projectId }, ctx, {
         keysRevoked: revoked.length,
@@ -298,19 +297,12 @@ export class OrganizationsService {
         throw new AppError('INVALID_STATE', 'An organization keeps at least one owner: make another member owner first.');
       }
       await this.deps.memberships.remove(organizationId, userId, trx);
-      const revoked = await trx
-        .updateTable('api_key')
-        .set({ revoked_at: new Date() })
-        .where('user_id', '=', userId)
-        .where('project_id', 'in', (eb) => eb.selectFrom('project').select('id').where('organization_id', '=', organizationId))
-        .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', new Date())]))
-        .returning('id')
-        .execute();
+      const revoked = await this.deps.keys.revokeAllOfMember(organizationId, userId, trx);
       await this.audit(trx, session, organizationId, 'member.removed', { type: 'user', id: userId }, ctx, {
         role: current,
         keysRevoked: revoked.length,
       });
-      return revoked.map((r) => r.id);
+      return revoked;
     });
     await this.deps.directory.changed([`user:${userId}`, ...keyIds.map((k) => `key:${k}`)]);
   }
