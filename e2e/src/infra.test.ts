@@ -278,6 +278,7 @@ const SECRET_STANDINS: Env = {
   REDIS_URL: 'redis://:secret@redis.internal:6379',
   SECRETS_KEY: 'ab'.repeat(32),
   PROXY_URLS: 'http://user:pass@proxy.internal:8080',
+  SMTP_URL: 'smtps://crawl:secret@smtp.internal:465',
 };
 
 const MIB: Record<string, number> = { Ki: 1 / 1024, Mi: 1, Gi: 1024, K: 1e3 / 2 ** 20, M: 1e6 / 2 ** 20, G: 1e9 / 2 ** 20 };

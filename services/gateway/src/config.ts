@@ -29,7 +29,38 @@ const trustProxyEnv = z
     'true, false, a hop count, or addresses/subnets separated by commas',
   );
 
+/** `VAR=` (as docker-compose passes an unset `${VAR:-}`) means unset. */
+const unsetWhenEmpty = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
+
+/** Sign-up, sessions and account mail (docs/accounts.md). */
+export const accountVariables = {
+  /** Where users reach the service: mail links start with it; `http:` drops the cookie's Secure flag. Default `http://localhost:{PORT}`. */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:/.test(v), 'an http(s) URL')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  /** `smtp://user:pass@host:587` or `smtps://...`; unset: mail is written to MAIL_OUTBOX_DIR. */
+  SMTP_URL: unsetWhenEmpty(
+    z
+      .string()
+      .url()
+      .refine((v) => /^smtps?:/.test(v), 'an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_OUTBOX_DIR: unsetWhenEmpty(z.string().min(1).optional()),
+  MAIL_FROM: z.string().min(3).default(DEFAULT_ACCOUNT_OPTIONS.mailFrom),
+  /** `open` (anyone), `invite` (only invited users) or `off`. */
+  SIGNUP_MODE: z.enum(SIGNUP_MODES).default('open'),
+  /** Credits a new organization starts with. */
+  SIGNUP_CREDITS: envInt(DEFAULT_ACCOUNT_OPTIONS.signupCredits, 0, 1_000_000),
+  SESSION_IDLE_TIMEOUT_MINUTES: envInt(DEFAULT_ACCOUNT_OPTIONS.sessionIdleMinutes, 5, 60 * 24 * 30),
+  SESSION_MAX_AGE_HOURS: envInt(DEFAULT_ACCOUNT_OPTIONS.sessionMaxAgeHours, 1, 24 * 90),
+};
+
 export const gatewayEnv = {
+  ...accountVariables,
   ...postgresEnv,
   ...redisEnv,
   ...logEnv,
@@ -89,36 +120,11 @@ export const gatewayEnv = {
   WEBHOOK_REPLAY_BUDGET_PER_HOUR: envInt(DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR, 1, 1_000_000),
 };
 
-/** Sign-up, sessions and account mail (docs/accounts.md). */
-export const accountEnv = {
-  /** Where users reach the service: mail links start with it; `http:` drops the cookie's Secure flag. Default `http://localhost:{PORT}`. */
-  PUBLIC_URL: z
-    .string()
-    .url()
-    .refine((v) => /^https?:/.test(v), 'an http(s) URL')
-    .transform((v) => v.replace(/\/+$/, ''))
-    .optional(),
-  /** `smtp://user:pass@host:587` or `smtps://...`; unset: mail is written to MAIL_OUTBOX_DIR. */
-  SMTP_URL: z
-    .string()
-    .url()
-    .refine((v) => /^smtps?:/.test(v), 'an smtp:// or smtps:// URL')
-    .optional(),
-  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
-  MAIL_FROM: z.string().min(3).default(DEFAULT_ACCOUNT_OPTIONS.mailFrom),
-  /** `open` (anyone), `invite` (only invited users) or `off`. */
-  SIGNUP_MODE: z.enum(SIGNUP_MODES).default('open'),
-  /** Credits a new organization starts with. */
-  SIGNUP_CREDITS: envInt(DEFAULT_ACCOUNT_OPTIONS.signupCredits, 0, 1_000_000),
-  SESSION_IDLE_TIMEOUT_MINUTES: envInt(DEFAULT_ACCOUNT_OPTIONS.sessionIdleMinutes, 5, 60 * 24 * 30),
-  SESSION_MAX_AGE_HOURS: envInt(DEFAULT_ACCOUNT_OPTIONS.sessionMaxAgeHours, 1, 24 * 90),
-};
-
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 export function loadGatewayConfig(env: Record<string, string | undefined>) {
-  const config = parseEnv({ ...gatewayEnv, ...accountEnv }, env);
-  return Object.freeze({ ...config, SECRETS_KEY: resolveSecretsKey(config), ...mailSettings(config) });
+  const config = parseEnv(gatewayEnv, env);
+  return Object.freeze({ ...config, SECRETS_KEY: resolveSecretsKey(config), mail: mailSettings(config) });
 }
 
 /**
@@ -133,8 +139,8 @@ function mailSettings(config: { NODE_ENV?: string; PORT: number; PUBLIC_URL?: st
     ]);
   }
   return {
-    PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
-    MAIL_OUTBOX_DIR: config.MAIL_OUTBOX_DIR ?? DEFAULT_ACCOUNT_OPTIONS.mailOutboxDir,
-    LOG_MAIL_LINKS: !production,
+    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    mailOutboxDir: config.MAIL_OUTBOX_DIR ?? DEFAULT_ACCOUNT_OPTIONS.mailOutboxDir,
+    logMailLinks: !production,
   };
 }

@@ -33,11 +33,9 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
       shutdownGraceMs: config.EXPORT_SHUTDOWN_GRACE_MS,
     },
     accounts: {
-      publicUrl: config.PUBLIC_URL,
+      ...config.mail,
       smtpUrl: config.SMTP_URL,
-      mailOutboxDir: config.MAIL_OUTBOX_DIR,
       mailFrom: config.MAIL_FROM,
-      logMailLinks: config.LOG_MAIL_LINKS,
       signupMode: config.SIGNUP_MODE,
       signupCredits: config.SIGNUP_CREDITS,
       sessionIdleMinutes: config.SESSION_IDLE_TIMEOUT_MINUTES,
