@@ -56,7 +56,20 @@ it('is OpenAPI 3.1 with the error codes, headers and examples clients rely on', 
   ])
     expect(text).toContain(header);
   const create = doc.paths['/v1/key/projects/{projectId}/jobs'].post;
-  expect(Object.keys(create.responses).sort()).toEqual(['202', '400', '401', '402', '403', '404', '409', '413', '422', '429', '500', '503']);
+  expect(Object.keys(create.responses).sort()).toEqual([
+    '202',
+    '400',
+    '401',
+    '402',
+    '403',
+    '404',
+    '409',
+    '413',
+    '422',
+    '429',
+    '500',
+    '503',
+  ]);
   expect(Object.keys(create.responses['202'].headers)).toEqual(
     expect.arrayContaining(['Location', 'Idempotent-Replayed', 'X-Request-Id', 'X-RateLimit-Limit']),
   );
