@@ -57,6 +57,14 @@ export async function benchGateway(): Promise<void> {
       body: JSON.stringify({ type: 'details', targets: ['B0DR8G428S'] }),
     }).then((r) => r.json() as Promise<{ data: { id: string } }>);
 
+    // JIT warm-up of both servers, so that the first measured case is not also the coldest
+    await autocannon({ url: `http://127.0.0.1:${barePort}/`, connections: CONNECTIONS, duration: 3 });
+    await autocannon({
+      url: `http://127.0.0.1:${gwPort}/v1/key/jobs/${created.data.id}`,
+      headers: auth,
+      connections: CONNECTIONS,
+      duration: 3,
+    });
     figures.push(await measure('bare express GET /', { url: `http://127.0.0.1:${barePort}/` }));
     figures.push(
       await measure('gateway GET /v1/key/jobs/{id}', { url: `http://127.0.0.1:${gwPort}/v1/key/jobs/${created.data.id}`, headers: auth }),
