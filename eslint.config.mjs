@@ -167,6 +167,13 @@ export default tseslint.config(
     ],
     rules: { 'no-restricted-syntax': 'off' },
   },
+  {
+    // The console is a browser app with a tsconfig of its own (DOM, JSX, bundler resolution).
+    files: ['console/**/*.ts', 'console/**/*.tsx'],
+    languageOptions: { parserOptions: { project: './console/tsconfig.json', tsconfigRootDir: ROOT } },
+    // React event handlers may be async: React ignores what they return.
+    rules: { '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }] },
+  },
   ...boundaryRules,
   ...noQueryBuilding,
 );

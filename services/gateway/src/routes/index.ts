@@ -1,5 +1,6 @@
 import type { OperationDoc } from './operation';
 import { analyticsResource } from './analytics/analytics.routes';
+import { consoleResource } from './console/console.routes';
 import { docsResource } from './docs/docs.routes';
 import { healthResource } from './health/health.routes';
 import { jobsResource } from './jobs/jobs.routes';
@@ -33,7 +34,7 @@ export const API_RESOURCES: Resource<any>[] = [
 export const ACCOUNT_RESOURCES: Resource<any>[] = [accountResource, organizationsResource, keysResource];
 
 /** Mounted at the root, without an API key. */
-export const PUBLIC_RESOURCES: Resource<any>[] = [healthResource, docsResource];
+export const PUBLIC_RESOURCES: Resource<any>[] = [healthResource, docsResource, consoleResource];
 
 /** Every operation of the API, in the document's order. */
 export const OPERATIONS: OperationDoc[] = [...API_RESOURCES, ...ACCOUNT_RESOURCES, ...PUBLIC_RESOURCES].flatMap(

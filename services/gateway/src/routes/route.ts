@@ -60,7 +60,7 @@ export interface Resource<S> {
   /** Mounted on the resource's router before its routes (path-scoped middleware). */
   beforeRoutes?(router: Router): void;
   /** Mounted after its routes: what is served but is no API operation (static assets). */
-  afterRoutes?(router: Router): void;
+  afterRoutes?(router: Router, service: S): void;
 }
 
 /** The express form of a route's path, under its mount point: `/v1/key/jobs/{jobId}` -> `/jobs/:jobId`. */
@@ -112,6 +112,6 @@ export function resourceRouter<S>(resource: Resource<S>, deps: GatewayDeps, open
       });
     });
   }
-  resource.afterRoutes?.(router);
+  resource.afterRoutes?.(router, service);
   return router;
 }

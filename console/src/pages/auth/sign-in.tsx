@@ -1,0 +1,69 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Form } from 'react-aria-components';
+import { api, setCsrfToken, unwrap } from '../../api/client';
+import { meQuery } from '../../api/session';
+import { Button, ErrorNotice, Field } from '../../ui/forms';
+import { AuthCard } from '../../ui/layout';
+
+export function SignInPage() {
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const search = useSearch({ strict: false }) as { redirect?: string };
+
+  return (
+    <AuthCard title="Sign in">
+      <Form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(null);
+          try {
+            const { data } = await unwrap(api.POST('/v1/account/sessions', { body: values }));
+            setCsrfToken(data.csrfToken);
+            await queryClient.invalidateQueries();
+            await queryClient.fetchQuery(meQuery);
+            // only a path of the console, never another origin
+            const target = search.redirect?.startsWith('/console/') ? search.redirect : '/console';
+            void navigate({ to: target });
+          } catch (err) {
+            setError(err);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="username"
+          isRequired
+          value={values.email}
+          onChange={(email) => setValues({ ...values, email })}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          isRequired
+          value={values.password}
+          onChange={(password) => setValues({ ...values, password })}
+        />
+        <ErrorNotice error={error} />
+        <Button type="submit" isDisabled={busy}>
+          Sign in
+        </Button>
+      </Form>
+      <p className="muted">
+        <Link to="/console/reset-password">Forgot your password?</Link>
+      </p>
+      <p className="muted">
+        New here? <Link to="/console/sign-up">Create account</Link>
+      </p>
+    </AuthCard>
+  );
+}

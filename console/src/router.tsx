@@ -1,0 +1,171 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+  type RouteComponent,
+} from '@tanstack/react-router';
+import { api, unwrap } from './api/client';
+import { meQuery } from './api/session';
+import { AcceptInvitationPage } from './pages/auth/accept-invitation';
+import { ResetPasswordPage } from './pages/auth/reset-password';
+import { SignInPage } from './pages/auth/sign-in';
+import { SignUpPage } from './pages/auth/sign-up';
+import { VerifyEmailPage } from './pages/auth/verify-email';
+import { ErrorNotice } from './ui/forms';
+import { SignedInLayout } from './ui/layout';
+
+/** Signed-in pages load with their route: the sign-in page's JavaScript stays small. */
+const AuditLogPage = lazyRouteComponent(() => import('./pages/audit-log'), 'AuditLogPage');
+const JobPage = lazyRouteComponent(() => import('./pages/job'), 'JobPage');
+const JobsPage = lazyRouteComponent(() => import('./pages/jobs'), 'JobsPage');
+const KeysPage = lazyRouteComponent(() => import('./pages/keys'), 'KeysPage');
+const MembersPage = lazyRouteComponent(() => import('./pages/members'), 'MembersPage');
+const ProjectsPage = lazyRouteComponent(() => import('./pages/projects'), 'ProjectsPage');
+const SchedulesPage = lazyRouteComponent(() => import('./pages/schedules'), 'SchedulesPage');
+const TrackingPage = lazyRouteComponent(() => import('./pages/tracking'), 'TrackingPage');
+const UsagePage = lazyRouteComponent(() => import('./pages/usage'), 'UsagePage');
+const WebhooksPage = lazyRouteComponent(() => import('./pages/webhooks'), 'WebhooksPage');
+
+/**
+ * Every page and its path. Filters and pagination live in the URL (each page's `validateSearch`),
+ * so a view can be bookmarked, shared and reloaded. Signed-in pages sit under one layout route
+ * that loads the user first and sends anyone signed out to the sign-in page.
+ */
+const root = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: Outlet,
+  errorComponent: ({ error }) => (
+    <main id="main" className="auth">
+      <ErrorNotice error={error} title="Something went wrong." />
+    </main>
+  ),
+});
+
+const tokenSearch = (search: Record<string, unknown>): { token?: string } => ({
+  token: typeof search.token === 'string' ? search.token : undefined,
+});
+
+const signIn = createRoute({
+  getParentRoute: () => root,
+  path: '/console/sign-in',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } => ({
+    redirect: typeof search.redirect === 'string' ? search.redirect : undefined,
+  }),
+  component: SignInPage,
+});
+const signUp = createRoute({ getParentRoute: () => root, path: '/console/sign-up', component: SignUpPage });
+const verifyEmail = createRoute({
+  getParentRoute: () => root,
+  path: '/console/verify-email',
+  validateSearch: tokenSearch,
+  component: VerifyEmailPage,
+});
+const resetPassword = createRoute({
+  getParentRoute: () => root,
+  path: '/console/reset-password',
+  validateSearch: tokenSearch,
+  component: ResetPasswordPage,
+});
+const acceptInvitation = createRoute({
+  getParentRoute: () => root,
+  path: '/console/accept-invitation',
+  validateSearch: tokenSearch,
+  component: AcceptInvitationPage,
+});
+
+/** The signed-in layout: no session, no page (back to sign-in, then here again). */
+const signedIn = createRoute({
+  getParentRoute: () => root,
+  id: 'signed-in',
+  beforeLoad: async ({ context, location }) => {
+    const me = await context.queryClient.ensureQueryData(meQuery);
+    if (!me) throw redirect({ to: '/console/sign-in', search: { redirect: location.href } });
+    return { me };
+  },
+  component: function SignedIn() {
+    const { me } = signedIn.useRouteContext();
+    return <SignedInLayout me={me} />;
+  },
+});
+
+/** `/console`: the first project's jobs (a new user has one project, `Default`). */
+const home = createRoute({
+  getParentRoute: () => signedIn,
+  path: '/console',
+  beforeLoad: async ({ context }) => {
+    const { me } = context;
+    for (const m of me.memberships) {
+      const { data } = await unwrap(
+        api.GET('/v1/account/organizations/{orgId}/projects', { params: { path: { orgId: m.organizationId } } }),
+      );
+      const project = data.find((p) => !p.archivedAt) ?? data[0];
+      if (project) throw redirect({ to: '/console/projects/$projectId/jobs', params: { projectId: project.id } });
+    }
+  },
+  component: () => <p>You belong to no organization with a project yet. Ask for an invitation, or create an account.</p>,
+});
+
+const projectPage = (path: string, component: RouteComponent, validateSearch?: (s: Record<string, unknown>) => object) =>
+  createRoute({
+    getParentRoute: () => signedIn,
+    path: `/console/projects/$projectId/${path}`,
+    component,
+    ...(validateSearch ? { validateSearch } : {}),
+  });
+
+const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+const int = (v: unknown) => (Number.isInteger(Number(v)) && Number(v) >= 0 ? Number(v) : undefined);
+
+export interface JobsSearch {
+  status?: string;
+  type?: string;
+  q?: string;
+  from?: string;
+  to?: string;
+  offset?: number;
+}
+export const jobsRoute = projectPage('jobs', JobsPage, (s): JobsSearch => ({
+  status: text(s.status),
+  type: text(s.type),
+  q: text(s.q),
+  from: text(s.from),
+  to: text(s.to),
+  offset: int(s.offset),
+}));
+const jobRoute = createRoute({ getParentRoute: () => signedIn, path: '/console/jobs/$jobId', component: JobPage });
+const routes = [
+  jobsRoute,
+  jobRoute,
+  projectPage('keys', KeysPage),
+  projectPage('usage', UsagePage, (s): { range?: string; offset?: number } => ({ range: text(s.range), offset: int(s.offset) })),
+  projectPage('webhooks', WebhooksPage, (s): { status?: string; event?: string; offset?: number } => ({
+    status: text(s.status),
+    event: text(s.event),
+    offset: int(s.offset),
+  })),
+  projectPage('schedules', SchedulesPage),
+  projectPage('tracking', TrackingPage, (s): { asin?: string; marketplace?: string; from?: string; to?: string } => ({
+    asin: text(s.asin),
+    marketplace: text(s.marketplace),
+    from: text(s.from),
+    to: text(s.to),
+  })),
+  projectPage('members', MembersPage),
+  projectPage('projects', ProjectsPage),
+  projectPage('audit-log', AuditLogPage, (s): { offset?: number } => ({ offset: int(s.offset) })),
+];
+
+const tree = root.addChildren([signIn, signUp, verifyEmail, resetPassword, acceptInvitation, signedIn.addChildren([home, ...routes])]);
+
+export function makeRouter(queryClient: QueryClient) {
+  return createRouter({ routeTree: tree, context: { queryClient }, defaultPreload: 'intent' });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof makeRouter>;
+  }
+}
