@@ -1,0 +1,368 @@
+import { createServer, type Server } from 'node:http';
+import { createApp } from '@crawl/gateway';
+import { readOutbox } from '@crawl/mail';
+import { createMetricsRegistry } from '@crawl/observability';
+import { loadWebhooksConfig, startWebhooks, type WebhooksHandle } from '@crawl/webhooks';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, haveChromium, launchChromium, screenshot, watchedPage } from './browser';
+import { Receiver } from './receivers';
+import { type Stack, startStack } from './stack';
+
+/**
+ * The console in Debian's Chromium, against the whole stack (gateway, a crawl worker, the
+ * webhook deliverer, the marketplace simulator), driven by accessible names only, with an axe-core
+ * scan of every page the journeys visit. One user's journeys, in order: sign up, verify, sign in,
+ * keys, jobs, the new-job form, webhooks.
+ */
+if (!haveChromium) console.warn('/usr/bin/chromium not found (apt-get install chromium): the console browser tests are skipped');
+const maybe = haveChromium ? it : it.skip;
+const STEP_MS = 90_000;
+
+let stack: Stack;
+let server: Server;
+let origin: string;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+let webhooks: WebhooksHandle;
+const email = `console.${process.pid}.${Date.now()}@example.com`;
+const password = 'console password 1';
+let projectId = '';
+
+beforeAll(async () => {
+  stack = await startStack({ workers: 1 });
+  server = createServer(createApp({ ...stack.gateway, metrics: createMetricsRegistry('console-browser') }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  webhooks = await startWebhooks(
+    loadWebhooksConfig({
+      ...stack.workerEnv,
+      SECRETS_KEY: 'c'.repeat(64),
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      // 5 attempts in about 6 s: a dead receiver's delivery fails quickly
+      WEBHOOK_BACKOFF_BASE_MS: '5',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_RECONCILE_INTERVAL_MS: '300',
+    }),
+  );
+  if (haveChromium) {
+    browser = await launchChromium();
+    ({ page, problems } = await watchedPage(browser, origin));
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await webhooks?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await stack?.close();
+});
+
+/** After every step: no console error, no CSP violation, no uncaught exception, nothing fetched elsewhere. */
+afterEach(() => {
+  if (problems) expect(problems.splice(0)).toEqual([]);
+});
+
+/** An axe scan with no serious or critical violation, and a screenshot when asked for. */
+async function check(name: string): Promise<void> {
+  expect({ page: name, violations: await axeViolations(page) }).toEqual({ page: name, violations: [] });
+  await screenshot(page, name);
+}
+
+async function mail(kind: 'verify-email' | 'invitation', to: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const [found] = await readOutbox(stack.outboxDir, { to, kind });
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no ${kind} mail to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The API with the browser's own session (cookie and CSRF token), as the console uses it. */
+async function sessionApi(method: string, path: string, body?: object) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const me = await (await fetch('/v1/account/me')).json();
+      const res = await fetch(path, {
+        method,
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.data.csrfToken },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, body: res.status === 204 ? null : await res.json() };
+    },
+    { method, path, body },
+  );
+}
+
+/** Presses Tab until `target` has the focus (at most 40 times), as a keyboard user would. */
+async function tabTo(target: ReturnType<Page['getByRole']>): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('the control never got the focus by Tab');
+}
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' });
+
+describe('the console', () => {
+  maybe(
+    'a new customer signs up, verifies the email from the mail, and signs in',
+    async () => {
+      await page.goto(`${origin}/console/sign-up`);
+      await check('sign-up');
+      await page.getByRole('textbox', { name: 'Email' }).fill(email);
+      await page.getByRole('textbox', { name: 'Password' }).fill(password);
+      await page.getByRole('textbox', { name: 'Organization name' }).fill('Console Co');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByText('Check your email').waitFor();
+      await check('sign-up-sent');
+
+      const verification = await mail('verify-email', email);
+      await page.goto(`${origin}${new URL(verification.link!).pathname}${new URL(verification.link!).search}`);
+      await page.getByText('Email verified').waitFor();
+      await check('verify-email');
+      await page.getByRole('link', { name: 'Sign in' }).click();
+
+      await page.getByRole('textbox', { name: 'Email' }).fill(email);
+      await page.getByRole('textbox', { name: 'Password' }).fill(password);
+      await check('sign-in');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const link of ['Jobs', 'API keys', 'Usage', 'Webhooks', 'Schedules', 'Tracking', 'Members']) {
+        await expect(nav.getByRole('link', { name: link }).count()).resolves.toBe(1);
+      }
+      await expect(page.getByRole('combobox', { name: 'Project' }).count()).resolves.toBe(1);
+      await expect(page.getByRole('button', { name: 'Sign out' }).count()).resolves.toBe(1);
+      projectId = /\/console\/projects\/([^/]+)\/jobs/.exec(page.url())![1]!;
+      await check('jobs-empty');
+    },
+    STEP_MS,
+  );
+
+  let fullKey = '';
+  maybe(
+    'creates a key in the console, and a job made with that key appears and completes on its page; its export downloads',
+    async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+      await page.getByRole('heading', { name: 'API keys' }).waitFor();
+      await check('keys-empty');
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Label' }).fill('ci pipeline');
+      // a react-aria radio is a visually hidden input inside its label: people click the label
+      await dialog.getByText('Full access', { exact: true }).click();
+      await expect(dialog.getByRole('radio', { name: 'Full access' }).isChecked()).resolves.toBe(true);
+      await check('keys-create-dialog');
+      await dialog.getByRole('button', { name: 'Create key' }).click();
+      const secret = dialog.getByRole('textbox', { name: 'Secret' });
+      await secret.waitFor();
+      fullKey = await secret.inputValue();
+      expect(fullKey).toMatch(/^cds_[0-9a-f]{8}_[\w-]{43}$/);
+      await check('keys-secret');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('cell', { name: 'ci pipeline', exact: true }).waitFor();
+
+      const created = await fetch(`${origin}/v1/key/projects/${projectId}/jobs`, {
+        method: 'POST',
+        headers: bearer(fullKey),
+        body: JSON.stringify({ type: 'details', targets: ['B0CONS0001', 'B0CONS0002'] }),
+      });
+      expect(created.status).toBe(202);
+      const jobId = ((await created.json()) as { data: { id: string } }).data.id;
+
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click();
+      await page.getByRole('link', { name: jobId }).click();
+      await page.getByRole('heading', { name: new RegExp(jobId) }).waitFor();
+      await page.getByText('completed', { exact: true }).first().waitFor({ timeout: 30_000 });
+      await check('job');
+      const exportLink = page.getByRole('link', { name: 'Export CSV' });
+      const href = await exportLink.getAttribute('href');
+      const csv = await page.evaluate(async (url) => {
+        const res = await fetch(url!);
+        return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+      }, href);
+      expect(csv.status).toBe(200);
+      expect(csv.type).toMatch(/text\/csv/);
+      expect(csv.text).toContain('B0CONS0001');
+      await expect(page.getByRole('link', { name: 'Export JSON' }).count()).resolves.toBe(1);
+      await expect(page.getByRole('link', { name: 'Export LLM' }).count()).resolves.toBe(1);
+    },
+    STEP_MS,
+  );
+
+  maybe(
+    'a read-only key made in the console cannot create jobs; a revoked key stops working',
+    async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Label' }).fill('dashboard reader');
+      await dialog.getByText('Read only', { exact: true }).click();
+      await expect(dialog.getByRole('radio', { name: 'Read only' }).isChecked()).resolves.toBe(true);
+      await dialog.getByRole('button', { name: 'Create key' }).click();
+      const readKey = await dialog.getByRole('textbox', { name: 'Secret' }).inputValue();
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      const read = await fetch(`${origin}/v1/key/projects/${projectId}/jobs`, { headers: bearer(readKey) });
+      expect(read.status).toBe(200);
+      const write = await fetch(`${origin}/v1/key/projects/${projectId}/jobs`, {
+        method: 'POST',
+        headers: bearer(readKey),
+        body: JSON.stringify({ type: 'details', targets: ['B0CONS0003'] }),
+      });
+      expect(write.status).toBe(403);
+
+      const row = page.getByRole('row').filter({ hasText: 'dashboard reader' });
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      await check('keys-revoke-confirm');
+      await page.getByRole('button', { name: 'Revoke key' }).click();
+      await row.getByText('Revoked').waitFor();
+      await check('keys');
+      expect((await fetch(`${origin}/v1/key/me`, { headers: bearer(readKey) })).status).toBe(401);
+      expect((await fetch(`${origin}/v1/key/me`, { headers: bearer(fullKey) })).status).toBe(200);
+    },
+    STEP_MS,
+  );
+
+  maybe(
+    'the new-job form shows the API validation error, then creates a job and opens its page',
+    async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click();
+      await page.getByRole('button', { name: 'New job' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('combobox', { name: 'Type' }).selectOption('details');
+      await dialog.getByRole('combobox', { name: 'Marketplace' }).selectOption('US');
+      await dialog.getByRole('textbox', { name: 'Targets' }).fill('not an asin');
+      await dialog.getByRole('button', { name: 'Create job' }).click();
+      await dialog.getByRole('alert').first().waitFor();
+      await check('new-job-error');
+      await dialog.getByRole('textbox', { name: 'Targets' }).fill('B0CONS0004');
+      await dialog.getByRole('button', { name: 'Create job' }).click();
+      await page.waitForURL(/\/console\/jobs\/job_/);
+      const jobId = /\/console\/jobs\/(job_\w+)/.exec(page.url())![1]!;
+      await page.getByRole('heading', { name: new RegExp(jobId) }).waitFor();
+      await page.getByText('completed', { exact: true }).first().waitFor({ timeout: 30_000 });
+      await page.goto(`${origin}/console/projects/${projectId}/jobs?status=completed`);
+      await expect(page.getByRole('combobox', { name: 'Status' }).inputValue()).resolves.toBe('completed');
+      await page.getByRole('link', { name: jobId }).waitFor();
+      await check('jobs');
+    },
+    STEP_MS,
+  );
+
+  maybe(
+    "a failing webhook endpoint's failed delivery is resent from the console once the receiver recovers",
+    async () => {
+      let healthy = false;
+      const receiver = await Receiver.start(() => (healthy ? 200 : 500));
+      try {
+        const configured = await sessionApi('PATCH', `/v1/key/projects/${projectId}/webhooks`, {
+          configs: [{ url: receiver.url, triggerAction: 'job.completed' }],
+        });
+        expect(configured.status).toBe(200);
+        const created = await fetch(`${origin}/v1/key/projects/${projectId}/jobs`, {
+          method: 'POST',
+          headers: bearer(fullKey),
+          body: JSON.stringify({ type: 'details', targets: ['B0CONS0005'] }),
+        });
+        const jobId = ((await created.json()) as { data: { id: string } }).data.id;
+        await stack.waitForJob(jobId);
+        // five attempts, all refused
+        await receiver.waitFor(5, 30_000);
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+        await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+        const deliveries = page.getByRole('table', { name: 'Deliveries' });
+        await page.getByRole('combobox', { name: 'Status' }).selectOption('failed');
+        await deliveries.getByRole('button', { name: 'Resend' }).first().waitFor({ timeout: 20_000 });
+        await check('webhooks');
+        healthy = true;
+        await deliveries.getByRole('button', { name: 'Resend' }).first().click();
+        await receiver.waitFor(6, 20_000);
+        expect(receiver.received.at(-1)!.status).toBe(200);
+        await page.getByRole('combobox', { name: 'Status' }).selectOption('delivered');
+        await deliveries.getByText('delivered').first().waitFor({ timeout: 20_000 });
+      } finally {
+        await receiver.close();
+      }
+    },
+    STEP_MS,
+  );
+
+  maybe(
+    'a key is created with the keyboard only',
+    async () => {
+      await page.goto(`${origin}/console/projects/${projectId}/keys`);
+      await page.getByRole('heading', { name: 'API keys' }).waitFor();
+      await tabTo(page.getByRole('button', { name: 'Create API key' }));
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Label' }).waitFor();
+      // the label field has the focus when the dialog opens
+      await page.keyboard.type('keyboard key');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ArrowDown'); // Full access -> Read only
+      await expect(dialog.getByRole('radio', { name: 'Read only' }).isChecked()).resolves.toBe(true);
+      await tabTo(dialog.getByRole('button', { name: 'Create key' }));
+      await page.keyboard.press('Enter');
+      await dialog.getByRole('textbox', { name: 'Secret' }).waitFor();
+      await page.keyboard.press('Enter'); // Done has the focus
+      await page.getByRole('cell', { name: 'keyboard key', exact: true }).waitFor();
+      await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+    },
+    STEP_MS,
+  );
+
+  maybe(
+    'signs out',
+    async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      const me = await page.evaluate(async () => (await fetch('/v1/account/me')).status);
+      expect(me).toBe(401);
+    },
+    STEP_MS,
+  );
+});
+
+describe('serving', () => {
+  maybe('the sign-in page loads at most 200 KB of compressed JavaScript', async () => {
+    const { page: fresh } = await watchedPage(browser, origin);
+    const scripts: Promise<number>[] = [];
+    fresh.on('response', (res) => {
+      if (res.request().resourceType() === 'script') scripts.push(res.body().then(() => Number(res.headers()['content-length'] ?? 0)));
+    });
+    await fresh.goto(`${origin}/console/sign-in`);
+    await fresh.getByRole('button', { name: 'Sign in' }).waitFor();
+    const sizes = await Promise.all(scripts);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    console.log(`console: the sign-in page loads ${scripts.length} scripts, ${(total / 1024).toFixed(1)} KB compressed`);
+    expect(total).toBeGreaterThan(10_000);
+    expect(total).toBeLessThanOrEqual(200 * 1024);
+    await fresh.context().close();
+  });
+
+  it('serves the app with a strict CSP, immutable hashed assets, precompressed files, and never for /v1', async () => {
+    const index = await fetch(`${origin}/console/projects/prj_x/jobs`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(index.status).toBe(200);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toMatch(/script-src 'self';/);
+    expect(index.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(index.headers.get('content-security-policy')).not.toMatch(/unsafe-inline/);
+    const html = await index.text();
+    expect(html).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*\bsrc=)[^>]*>/);
+    const asset = /\/console\/assets\/[\w-]+\.js/.exec(html)![0];
+    const js = await fetch(`${origin}${asset}`, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(js.headers.get('content-encoding')).toBe('br');
+    const gz = await fetch(`${origin}${asset}`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect((await fetch(`${origin}/console/assets/missing-abc.js`)).status).toBe(404);
+    const api = await fetch(`${origin}/v1/console`);
+    expect(api.headers.get('content-type')).toMatch(/application\/json/);
+    const settings = await fetch(`${origin}/console/settings.js`);
+    expect(await settings.text()).toContain('"signupMode":"open"');
+  });
+});
