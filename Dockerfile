@@ -57,7 +57,7 @@ RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store,sharing=locked \
 RUN set -eu; \
     mkdir -p /out; \
     cp -a package.json node_modules /out/; \
-    for dir in packages/* services/*; do \
+    for dir in packages/* services/* console; do \
       [ -d "$dir/dist" ] || continue; \
       mkdir -p "/out/$dir"; \
       cp -a "$dir/package.json" "$dir/dist" "/out/$dir/"; \
@@ -73,7 +73,8 @@ RUN set -eu; \
     test -f /out/services/all/dist/main.js; \
     test -f /out/packages/db/dist/migrate-main.js; \
     test -f /out/packages/cli/dist/main.js; \
-    test -f /out/packages/simulator/dist/main.js
+    test -f /out/packages/simulator/dist/main.js; \
+    test -f /out/console/dist/index.html
 
 # ---------------------------------------------------------------------------------------------
 # runtime
