@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
-import { api, setCsrfToken, unwrap } from '../../api/client';
+import { api, ApiError, setCsrfToken, unwrap } from '../../api/client';
 import { meQuery } from '../../api/session';
 import { Button, ErrorNotice, Field } from '../../ui/forms';
 import { AuthCard } from '../../ui/layout';
@@ -54,6 +54,7 @@ export function SignInPage() {
           onChange={(password) => setValues({ ...values, password })}
         />
         <ErrorNotice error={error} />
+        {error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED' && <ResendVerification email={values.email} />}
         <Button type="submit" isDisabled={busy}>
           Sign in
         </Button>
@@ -65,5 +66,25 @@ export function SignInPage() {
         New here? <Link to="/console/sign-up">Create account</Link>
       </p>
     </AuthCard>
+  );
+}
+
+/** After EMAIL_NOT_VERIFIED: one button for a new link (the API answers alike for every address). */
+function ResendVerification({ email }: { email: string }) {
+  const [sent, setSent] = useState(false);
+  return (
+    <p className="row">
+      <Button
+        variant="secondary"
+        isDisabled={sent}
+        onPress={async () => {
+          await unwrap(api.POST('/v1/account/email-verification/resend', { body: { email } })).catch(() => undefined);
+          setSent(true);
+        }}
+      >
+        Send a new verification link
+      </Button>
+      <span role="status">{sent ? 'Sent: check your email.' : ''}</span>
+    </p>
   );
 }

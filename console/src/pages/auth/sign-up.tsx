@@ -5,12 +5,30 @@ import { api, ApiError, unwrap } from '../../api/client';
 import { Button, ErrorNotice, Field } from '../../ui/forms';
 import { AuthCard } from '../../ui/layout';
 
+/** Runtime settings the gateway serves as /console/settings.js (no inline script under the CSP). */
+const settings = (window as unknown as { __CONSOLE_SETTINGS__?: { signupMode?: string } }).__CONSOLE_SETTINGS__ ?? {};
+
 export function SignUpPage() {
   const [values, setValues] = useState({ email: '', password: '', organizationName: '' });
   const [error, setError] = useState<unknown>(null);
   const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
   const fields = error instanceof ApiError ? error.fieldErrors() : {};
+
+  if (settings.signupMode && settings.signupMode !== 'open') {
+    return (
+      <AuthCard title="Sign-up is closed">
+        <p>
+          {settings.signupMode === 'invite'
+            ? "Accounts on this service are made by invitation: ask your organization's owner or admin to invite you."
+            : 'This service does not take new accounts.'}
+        </p>
+        <p>
+          Already have an account? <Link to="/console/sign-in">Sign in</Link>
+        </p>
+      </AuthCard>
+    );
+  }
 
   if (sent) {
     return (
