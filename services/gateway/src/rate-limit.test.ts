@@ -119,3 +119,14 @@ it('a console session and a key of the same user share one counter', async () =>
   expect(shots.filter((s) => s.status === 200)).toHaveLength(20);
   expect(shots.filter((s) => s.status === 429)).toHaveLength(10);
 });
+
+it('the account API has its own per-user limit, apart from the project API', async () => {
+  const user = await signUp(h);
+  const { url } = await h.listen();
+  const cookie = (await user.agent.get('/v1/account/me')).request.cookies;
+  const calls = Array.from({ length: 30 }, () => () => fetch(`${url}/v1/account/me`, { headers: { Cookie: cookie } }));
+  const shots = await burst(calls);
+  expect(shots.filter((s) => s.status === 200)).toHaveLength(20);
+  const limited = shots.find((s) => s.status === 429)!;
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+});

@@ -1,4 +1,4 @@
-import { AppError, type Permission, roleAllows, type Role } from '@crawl/core';
+import { AppError, type Permission, rateLimitPolicy, roleAllows, type Role } from '@crawl/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../deps';
 import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf } from './sessions';
@@ -16,12 +16,27 @@ export function accountSession(deps: Pick<GatewayDeps, 'directory' | 'sessionSet
   };
 }
 
-/** A `session` route: signed in, and a write carries the session's CSRF token. */
-export function requireSession(req: Request, _res: Response, next: NextFunction): void {
-  const session = req.account;
-  if (!session) throw new AppError('UNAUTHORIZED', 'Sign in first: POST /v1/account/sessions sets the session cookie.');
-  if (isWrite(req)) requireCsrf(req, session);
-  next();
+/**
+ * The account API's own rate limit per user (the starter plan's 20 requests a second, whatever the
+ * organizations' plans): a counter apart from the project API's, so a busy integration never locks
+ * its owner out of the console, and a console script cannot create keys or projects unbounded.
+ */
+const ACCOUNT_RATE_LIMIT = rateLimitPolicy('starter', null);
+
+/** A `session` route: signed in, within its rate limit, and a write carries the session's CSRF token. */
+export function requireSession(deps: Pick<GatewayDeps, 'rateLimiter'>) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const session = req.account;
+    if (!session) throw new AppError('UNAUTHORIZED', 'Sign in first: POST /v1/account/sessions sets the session cookie.');
+    if (isWrite(req)) requireCsrf(req, session);
+    const decision = await deps.rateLimiter.check(`${session.userId}:account`, ACCOUNT_RATE_LIMIT);
+    if (decision && !decision.allowed) {
+      throw new AppError('RATE_LIMITED', `Too many account requests; retry after ${decision.resetSeconds} s.`, {
+        details: { limit: decision.limit, retryAfterSeconds: decision.resetSeconds },
+      });
+    }
+    next();
+  };
 }
 
 /** The signed-in user of a `session` route. */

@@ -26,7 +26,10 @@ export class MailThrottle {
     private readonly timeoutMs = 250,
   ) {}
 
-  /** Throws 429 when the address is over its limit; false when the recipient has had enough mail this hour. */
+  /**
+   * Throws 429 when the address is over its limit; false when the recipient has had enough mail
+   * this hour (anonymous routes then answer as usual and send nothing).
+   */
   async allow(address: string, email: string): Promise<boolean> {
     const now = Date.now();
     const byAddress = await this.hit(`address:${address}`, now);

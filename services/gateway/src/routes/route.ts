@@ -82,7 +82,7 @@ function guardsOf(route: OperationDoc, deps: GatewayDeps): RequestHandler[] {
     case 'api':
       return [projectAccess(deps, projectParamOf(route.path))];
     case 'session':
-      return [requireSession];
+      return [requireSession(deps)];
     default:
       return [];
   }

@@ -13,6 +13,9 @@ import { roleIn } from '../../auth/account-routes';
 import type { AccountSession } from '../../auth/sessions';
 import type { RequestContext } from '../account/account.service';
 
+/** Far above any real need; it keeps a project's key list (and a runaway script) bounded. */
+export const MAX_LIVE_KEYS_PER_PROJECT = 100;
+
 export const toApiKeyResource = (k: ApiKeyRow): ApiKeyResource => ({
   id: k.id,
   projectId: k.projectId,
@@ -59,6 +62,10 @@ export class KeysService {
     const project = await this.project(session, projectId);
     roleIn(session, project.organizationId, 'keys.own', `Project ${projectId}`);
     if (project.archivedAt) throw new AppError('INVALID_STATE', 'This project is archived: it takes no new keys.');
+    const live = (await this.deps.keys.list(projectId)).filter((k) => !k.revokedAt || k.revokedAt > new Date()).length;
+    if (live >= MAX_LIVE_KEYS_PER_PROJECT) {
+      throw new AppError('INVALID_STATE', `A project holds at most ${MAX_LIVE_KEYS_PER_PROJECT} live keys: revoke unused ones first.`);
+    }
     return this.issue(session, project.organizationId, { projectId, ...input, expiresAt: input.expiresAt ?? null }, ctx);
   }
 

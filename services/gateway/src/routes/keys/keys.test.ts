@@ -217,3 +217,18 @@ describe('roles', () => {
     expect((await h.http.get('/v1/key/me').set(bearer(key.secret))).status).toBe(200);
   });
 });
+
+it('a project holds at most 100 live keys; revoking one makes room', async () => {
+  const user = await signUp(h);
+  const made: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    const res = await createKey(user, { label: `k${i}` }, user.projectId);
+    expect(res.status).toBe(201);
+    made.push(res.body.data.id);
+  }
+  const over = await createKey(user, { label: 'one too many' }, user.projectId);
+  expect(over.status).toBe(409);
+  expect(over.body.error.message).toMatch(/at most 100/);
+  await user.agent.delete(`/v1/account/keys/${made[0]}`).set(user.csrf);
+  expect((await createKey(user, { label: 'room again' }, user.projectId)).status).toBe(201);
+}, 60_000);

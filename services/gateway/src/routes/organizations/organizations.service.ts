@@ -153,6 +153,12 @@ export class OrganizationsService {
     ctx: RequestContext,
   ): Promise<InvitationResource> {
     requireRoleChange(session, organizationId, [input.role]);
+    // an invitation is a mail to any address: the same limits as the anonymous mail routes
+    if (!(await this.deps.mailThrottle.allow(ctx.clientAddress ?? 'unknown', input.email))) {
+      throw new AppError('RATE_LIMITED', `${input.email} was sent too many mails in the last hour; invite again later.`, {
+        details: { retryAfterSeconds: 3_600 },
+      });
+    }
     const members = await this.deps.memberships.members(organizationId);
     if (members.some((m) => m.email.toLowerCase() === input.email))
       throw new AppError('INVALID_STATE', `${input.email} is already a member.`);

@@ -292,3 +292,16 @@ describe('audit log', () => {
     expect((await owner.agent.get(`${org(owner)}/audit-log?limit=0`)).status).toBe(400);
   });
 });
+
+it('invitations count against the mail limits: a sixth invitation of one address in an hour is 429', async () => {
+  const owner = await signUp(h);
+  const email = uniqueEmail('popular');
+  for (let i = 0; i < 5; i++) {
+    expect((await owner.agent.post(`${org(owner)}/invitations`).set(owner.csrf).send({ email, role: 'viewer' })).status).toBe(201);
+  }
+  const sixth = await owner.agent.post(`${org(owner)}/invitations`).set(owner.csrf).send({ email, role: 'viewer' });
+  expect(sixth.status).toBe(429);
+  expect(sixth.headers['retry-after']).toBeDefined();
+  // only the newest of the five is still pending
+  expect((await owner.agent.get(`${org(owner)}/invitations`)).body.data).toHaveLength(1);
+});
