@@ -89,7 +89,8 @@ export function buildChart(u: typeof uPlot, input: ChartOptionsInput, theme: Cha
       grid: { stroke: theme.grid, width: 1, show: side === 'left' },
       ticks: { stroke: theme.grid },
       values: (_u, splits) => splits.map((v) => (first?.format ? first.format(v) : String(v))),
-      size: 56,
+      // wide enough for the longest tick label (a price with its currency, a rank with separators)
+      size: (_u, values) => 16 + 7 * Math.max(3, ...(values ?? []).map((v) => String(v).length)),
     };
   };
   const scales: uPlot.Scales = {
@@ -136,7 +137,8 @@ export function buildChart(u: typeof uPlot, input: ChartOptionsInput, theme: Cha
             paths: groupedBars(u, barSlot++, bars.length, bucket, times),
             points: { show: false },
           };
-        if (s.kind === 'step') return { ...common, width: 2, paths: u.paths.stepped!({ align: 1 }), points: { show: true, size: 5 } };
+        if (s.kind === 'step')
+          return { ...common, width: 2, spanGaps: true, paths: u.paths.stepped!({ align: 1 }), points: { show: true, size: 5 } };
         return { ...common, width: 2 };
       }),
     ],
