@@ -29,7 +29,7 @@ export function TrackingPage() {
   const total = targets.data?.pagination.total ?? 0;
 
   return (
-    <>
+    <div className="tracking">
       <h1>Tracking</h1>
       <p className="muted">
         Every product your jobs crawl is tracked: each snapshot is compared with the one before, and changes are kept.
@@ -113,6 +113,6 @@ export function TrackingPage() {
         list.length > 0 && <p className="muted">Choose a product above to see its timeline.</p>
       )}
       <CompareJobs projectId={projectId} from={search.from} to={search.to} onChange={(next) => setSearch({ ...search, ...next })} />
-    </>
+    </div>
   );
 }

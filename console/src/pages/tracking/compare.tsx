@@ -70,7 +70,7 @@ export function CompareJobs(props: {
         </EmptyState>
       ) : (
         jobs.data && (
-          <div className="filters">
+          <div className="filters compare-pickers">
             <SelectField
               label="Earlier job"
               value={from ?? ''}

@@ -90,7 +90,7 @@ export function buildChart(u: typeof uPlot, input: ChartOptionsInput, theme: Cha
       ticks: { stroke: theme.grid },
       values: (_u, splits) => splits.map((v) => (first?.format ? first.format(v) : String(v))),
       // wide enough for the longest tick label (a price with its currency, a rank with separators)
-      size: (_u, values) => 16 + 7 * Math.max(3, ...(values ?? []).map((v) => String(v).length)),
+      size: (_u, values) => 16 + 8 * Math.max(3, ...(values ?? []).map((v) => String(v).length)),
     };
   };
   const scales: uPlot.Scales = {
