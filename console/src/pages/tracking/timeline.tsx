@@ -1,0 +1,132 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { api, unwrap } from '../../api/client';
+import { ChartFigure, type ChartMarker, type ChartSeries } from '../../ui/charts/chart';
+import { EmptyState, ErrorNotice, Loading } from '../../ui/forms';
+import { DateTime } from '../../ui/time';
+import { FIELD_LABELS, formatChangeValue, formatMoney, formatRank } from './format';
+import { summarizeTimeline } from './timeline-summary';
+
+/** One product's snapshots over time: price and rank as step lines with the changes marked, the table twin and the change list. */
+export function Timeline({ projectId, asin, marketplace }: { projectId: string; asin: string; marketplace: string }) {
+  const timeline = useQuery({
+    queryKey: ['timeline', projectId, asin, marketplace],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', {
+          params: { path: { projectId, asin }, query: { marketplace, limit: 200 } },
+        }),
+      ),
+  });
+  // the API answers newest first; a chart and a story read oldest first
+  const entries = useMemo(() => [...(timeline.data?.data ?? [])].reverse(), [timeline.data]);
+  const currency = entries.find((e) => e.snapshot.currency)?.snapshot.currency ?? null;
+  const chart = useMemo(() => {
+    const times = entries.map((e) => Date.parse(e.capturedAt) / 1000);
+    const series: ChartSeries[] = [
+      { label: 'Price', kind: 'step', values: entries.map((e) => e.snapshot.price), format: (v) => formatMoney(v, currency) },
+      {
+        label: 'Best-sellers rank',
+        kind: 'step',
+        axis: 'right',
+        invert: true,
+        values: entries.map((e) => e.snapshot.bestSellersRank?.rank ?? null),
+        format: (v) => `#${Math.round(v).toLocaleString()}`,
+      },
+    ];
+    const markers: ChartMarker[] = entries
+      .filter((e) => e.changes.length > 0)
+      .map((e) => ({ time: Date.parse(e.capturedAt) / 1000, label: e.changes.map((c) => FIELD_LABELS[c.field]).join(', ') }));
+    return { times, series, markers };
+  }, [entries, currency]);
+  const changes = useMemo(() => [...entries].reverse().flatMap((e) => e.changes.map((c) => ({ entry: e, change: c }))), [entries]);
+
+  if (timeline.isLoading) return <Loading what="the timeline" />;
+  if (timeline.error) return <ErrorNotice error={timeline.error} />;
+  if (entries.length === 0) return <EmptyState title="No snapshots of this product yet" />;
+  const summary = summarizeTimeline(entries);
+  const markerNote = chart.markers.length ? ` Dashed lines mark the ${chart.markers.length} snapshot(s) with changes.` : '';
+  return (
+    <section aria-labelledby="timeline-heading">
+      <h2 id="timeline-heading">
+        Timeline of <span className="mono">{asin}</span> ({marketplace})
+      </h2>
+      <ChartFigure
+        label={`Price and best-sellers rank of ${asin} over time. ${summary}`}
+        summary={
+          <>
+            {summary}
+            {markerNote}
+          </>
+        }
+        times={chart.times}
+        series={chart.series}
+        markers={chart.markers}
+        table={
+          <table>
+            <caption>Snapshots of {asin}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Captured</th>
+                <th scope="col">Source</th>
+                <th scope="col">Price</th>
+                <th scope="col">Best-sellers rank</th>
+                <th scope="col">Changes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...entries].reverse().map((e) => (
+                <tr key={`${e.jobId}-${e.capturedAt}`}>
+                  <td>
+                    <DateTime value={e.capturedAt} withSeconds />
+                  </td>
+                  <td>{e.source}</td>
+                  <td>{formatMoney(e.snapshot.price, e.snapshot.currency)}</td>
+                  <td>{formatRank(e.snapshot.bestSellersRank)}</td>
+                  <td>{e.changes.length ? e.changes.map((c) => FIELD_LABELS[c.field]).join(', ') : <span className="muted">—</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        }
+      />
+      <h3>Changes</h3>
+      {changes.length === 0 ? (
+        <p className="muted">Nothing changed between the snapshots of this product.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Changes of {asin}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">From</th>
+                <th scope="col">To</th>
+                <th scope="col">When</th>
+                <th scope="col">Job</th>
+              </tr>
+            </thead>
+            <tbody>
+              {changes.map(({ entry, change }, i) => (
+                <tr key={`${entry.jobId}-${change.field}-${i}`}>
+                  <td>{FIELD_LABELS[change.field]}</td>
+                  <td className="change-value">{formatChangeValue(change, 'from', entry.snapshot.currency)}</td>
+                  <td className="change-value">{formatChangeValue(change, 'to', entry.snapshot.currency)}</td>
+                  <td>
+                    <DateTime value={entry.capturedAt} />
+                  </td>
+                  <td>
+                    <Link to="/console/jobs/$jobId" params={{ jobId: entry.jobId }} className="mono">
+                      {entry.jobId}
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
