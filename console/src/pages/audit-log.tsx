@@ -62,7 +62,7 @@ export function AuditLogPage() {
       )}
       {log.data && rows.length === 0 && <EmptyState title="Nothing recorded yet" />}
       {rows.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap contained">
           <table>
             <caption className="visually-hidden">Audit log</caption>
             <thead>

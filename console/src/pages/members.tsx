@@ -28,6 +28,7 @@ function LeaveOrganization({ org }: { org: ProjectOrganization }) {
   return (
     <ConfirmButton
       label="Leave organization"
+      variant="secondary"
       title={`Leave ${org.organizationName}?`}
       confirmLabel="Leave organization"
       onOpenChange={(open) => !open && leave.reset()}

@@ -48,7 +48,7 @@ function NameDialog({ org, project }: { org: ProjectOrganization; project?: Proj
             <Form
               onSubmit={(e) => {
                 e.preventDefault();
-                save.mutate(undefined, { onSuccess: close });
+                if (!save.isPending) save.mutate(undefined, { onSuccess: close });
               }}
             >
               <Heading slot="title">{title}</Heading>
@@ -56,7 +56,7 @@ function NameDialog({ org, project }: { org: ProjectOrganization; project?: Proj
               {!project && <p className="muted">A project has its own jobs, keys, webhooks, schedules and usage.</p>}
               <ErrorNotice error={fields.name ? null : save.error} />
               <div className="row">
-                <Button type="submit" isDisabled={save.isPending}>
+                <Button type="submit" isPending={save.isPending}>
                   {project ? 'Save' : 'Create project'}
                 </Button>
                 <Button variant="secondary" onPress={close}>
@@ -122,7 +122,7 @@ export function ProjectsPage() {
         </EmptyState>
       )}
       {org && projects.data && projects.data.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap contained">
           <table>
             <caption className="visually-hidden">Projects of {org.organizationName}</caption>
             <thead>

@@ -33,7 +33,7 @@ export function ConfirmButton(props: {
               {props.children}
               <ErrorNotice error={props.error} />
               <div className="row">
-                <Button variant="danger" isDisabled={props.isPending} onPress={() => void props.onConfirm().then(close, () => undefined)}>
+                <Button variant="danger" isPending={props.isPending} onPress={() => void props.onConfirm().then(close, () => undefined)}>
                   {props.confirmLabel}
                 </Button>
                 <Button variant="secondary" onPress={close} autoFocus>

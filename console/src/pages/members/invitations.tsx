@@ -51,7 +51,7 @@ function InviteDialog({ org }: { org: ProjectOrganization }) {
               <Form
                 onSubmit={(e) => {
                   e.preventDefault();
-                  invite.mutate();
+                  if (!invite.isPending) invite.mutate();
                 }}
               >
                 <Heading slot="title">Invite member</Heading>
@@ -60,7 +60,7 @@ function InviteDialog({ org }: { org: ProjectOrganization }) {
                 <p className="muted">A pending invitation of the same email is replaced. The link works 7 days, once.</p>
                 <ErrorNotice error={Object.keys(fields).length ? null : invite.error} />
                 <div className="row">
-                  <Button type="submit" isDisabled={invite.isPending}>
+                  <Button type="submit" isPending={invite.isPending}>
                     Send invitation
                   </Button>
                   <Button variant="secondary" onPress={close}>
@@ -121,7 +121,7 @@ export function Invitations({ org }: { org: ProjectOrganization }) {
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap contained">
           <table>
             <caption className="visually-hidden">Pending invitations</caption>
             <thead>

@@ -77,7 +77,7 @@ export function MembersTable({ org }: { org: ProjectOrganization }) {
   return (
     <>
       <ErrorNotice error={roleError} title="The role was not changed." />
-      <div className="table-wrap">
+      <div className="table-wrap contained">
         <table>
           <caption className="visually-hidden">Members of {org.organizationName}</caption>
           <thead>

@@ -49,7 +49,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
           <li key={a.attempt}>
             #{a.attempt}
             {a.manual ? ' (manual)' : ''}: <AttemptOutcome attempt={a} />, {a.durationMs} ms, <DateTime value={a.createdAt} withSeconds />
-            {a.error && a.statusCode !== null && <span className="block muted">{a.error}</span>}
+            {a.error && a.statusCode !== null && a.error !== `HTTP ${a.statusCode}` && <span className="block muted">{a.error}</span>}
             {a.responseBody && <pre className="snippet">{a.responseBody}</pre>}
           </li>
         ))}
@@ -83,7 +83,7 @@ function ReplayForm({ projectId }: { projectId: string }) {
       className="filters replay"
       onSubmit={(e) => {
         e.preventDefault();
-        replay.mutate();
+        if (!replay.isPending) replay.mutate();
       }}
     >
       <div className="field">
@@ -91,7 +91,7 @@ function ReplayForm({ projectId }: { projectId: string }) {
         <input id="replay-since" type="datetime-local" required value={since} onChange={(e) => setSince(e.target.value)} />
       </div>
       <div className="field">
-        <Button type="submit" isDisabled={replay.isPending || !since}>
+        <Button type="submit" isPending={replay.isPending} isDisabled={!since}>
           {replay.data?.hasMore ? 'Replay the next ones' : 'Replay failed'}
         </Button>
       </div>
@@ -191,7 +191,7 @@ export function Deliveries({ projectId, canWrite }: { projectId: string; canWrit
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap contained">
           <table>
             <caption>Deliveries</caption>
             <thead>
@@ -251,7 +251,7 @@ export function Deliveries({ projectId, canWrite }: { projectId: string; canWrit
                           <Button
                             variant="secondary"
                             aria-describedby={`delivery-${d.id}`}
-                            isDisabled={resend.isPending && resend.variables === d.id}
+                            isPending={resend.isPending && resend.variables === d.id}
                             onPress={() => resend.mutate(d.id)}
                           >
                             Resend

@@ -42,6 +42,7 @@ function AddEndpointDialog({ projectId }: { projectId: string }) {
     setAdded(null);
   };
   const submit = () => {
+    if (replace.isPending) return;
     // one configuration per event, all with the same URL and secret: one secret for the receiver to know
     const signingSecret = secret.mode === 'own' ? secret.value : generateSecret();
     replace.mutate(
@@ -128,7 +129,7 @@ function AddEndpointDialog({ projectId }: { projectId: string }) {
                 <SecretChoiceField value={secret} onChange={setSecret} error={secretError} />
                 <ErrorNotice error={urlError || secretError ? null : replace.error} />
                 <div className="row">
-                  <Button type="submit" isDisabled={replace.isPending || events.length === 0}>
+                  <Button type="submit" isPending={replace.isPending} isDisabled={events.length === 0}>
                     Add endpoint
                   </Button>
                   <Button variant="secondary" onPress={close}>
@@ -169,6 +170,7 @@ function EditEndpointDialog({ projectId, config }: { projectId: string; config: 
             <Form
               onSubmit={(e) => {
                 e.preventDefault();
+                if (replace.isPending) return;
                 replace.mutate(
                   (configs) => {
                     setIndex(configs.findIndex((c) => c.id === config.id));
@@ -197,7 +199,7 @@ function EditEndpointDialog({ projectId, config }: { projectId: string; config: 
               <p className="muted">The signing secret stays as it is; use Rotate secret to change it.</p>
               <ErrorNotice error={urlError ? null : replace.error} />
               <div className="row">
-                <Button type="submit" isDisabled={replace.isPending}>
+                <Button type="submit" isPending={replace.isPending}>
                   Save
                 </Button>
                 <Button variant="secondary" onPress={close}>
@@ -248,6 +250,7 @@ function RotateSecretDialog({ projectId, config }: { projectId: string; config: 
               <Form
                 onSubmit={(e) => {
                   e.preventDefault();
+                  if (replace.isPending) return;
                   const next = secret.mode === 'own' ? secret.value : generateSecret();
                   replace.mutate((configs) => {
                     setIndex(configs.findIndex((c) => c.id === config.id));
@@ -264,7 +267,7 @@ function RotateSecretDialog({ projectId, config }: { projectId: string; config: 
                 <SecretChoiceField value={secret} onChange={setSecret} error={secretError} />
                 <ErrorNotice error={secretError ? null : replace.error} />
                 <div className="row">
-                  <Button type="submit" isDisabled={replace.isPending}>
+                  <Button type="submit" isPending={replace.isPending}>
                     Rotate secret
                   </Button>
                   <Button variant="secondary" onPress={close}>
@@ -308,7 +311,7 @@ function ToggleEndpoint({ projectId, config, onError }: { projectId: string; con
     <Button
       variant="secondary"
       aria-describedby={`webhook-${config.id}`}
-      isDisabled={replace.isPending}
+      isPending={replace.isPending}
       onPress={() =>
         replace.mutate((configs) => configs.map((c) => (c.id === config.id ? { ...asInput(c), enabled: !config.enabled } : asInput(c))), {
           onError,
@@ -388,7 +391,7 @@ export function Endpoints({ projectId, canWrite }: { projectId: string; canWrite
         </EmptyState>
       )}
       {configs.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap contained">
           <table>
             <caption className="visually-hidden">Webhook endpoints of this project</caption>
             <thead>
@@ -427,7 +430,7 @@ export function Endpoints({ projectId, canWrite }: { projectId: string; canWrite
                         <Button
                           variant="secondary"
                           aria-describedby={`webhook-${c.id}`}
-                          isDisabled={test.isPending && test.variables?.id === c.id}
+                          isPending={test.isPending && test.variables?.id === c.id}
                           onPress={() => test.mutate(c)}
                         >
                           Send test
@@ -453,7 +456,7 @@ export function Endpoints({ projectId, canWrite }: { projectId: string; canWrite
           <p className={`notice ${tested.result.success ? 'ok' : 'error'}`}>
             Test {tested.result.event} to <span className="mono">{tested.config.url}</span>:{' '}
             {tested.result.statusCode !== null ? <strong>HTTP {tested.result.statusCode}</strong> : <strong>no HTTP answer</strong>} in{' '}
-            {tested.result.durationMs} ms{tested.result.error ? ` (${tested.result.error})` : ''}.{' '}
+            {tested.result.durationMs} ms{tested.result.error && tested.result.statusCode === null ? ` (${tested.result.error})` : ''}.{' '}
             {tested.result.success ? 'The receiver accepted it.' : 'The receiver did not answer 2xx.'}{' '}
             <span className="muted">
               Delivery <span className="mono">{tested.result.deliveryId}</span>
