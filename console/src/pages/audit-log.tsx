@@ -61,8 +61,9 @@ export function AuditLogPage() {
         <ErrorNotice error={log.error} />
       )}
       {log.data && rows.length === 0 && <EmptyState title="Nothing recorded yet" />}
+      {/* the table scrolls on narrow screens and has no links or buttons: focusable, so the keyboard can scroll it */}
       {rows.length > 0 && (
-        <div className="table-wrap contained">
+        <div className="table-wrap contained" tabIndex={0} role="region" aria-label="Audit log entries">
           <table>
             <caption className="visually-hidden">Audit log</caption>
             <thead>
@@ -90,7 +91,7 @@ export function AuditLogPage() {
                   </td>
                   <td>{describeDetails(e.details) || <span className="muted">—</span>}</td>
                   <td className="mono">{e.clientAddress ?? <span className="muted">—</span>}</td>
-                  <td>
+                  <td className="nowrap">
                     <DateTime value={e.createdAt} withSeconds />
                   </td>
                 </tr>

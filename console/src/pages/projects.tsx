@@ -150,7 +150,7 @@ export function ProjectsPage() {
                     )}
                     <span className="block muted mono">{p.id}</span>
                   </td>
-                  <td>
+                  <td className="nowrap">
                     <DateTime value={p.createdAt} />
                   </td>
                   <td>

@@ -23,9 +23,11 @@ const ACTIONS: Record<Action, string> = {
 /** The action in words; an action newer than this console shows as its code. */
 export const describeAction = (action: Action) => ACTIONS[action] ?? action;
 
-/** The details object as "key: value" pairs (a role, a label, a name), nested values as JSON. */
+/** The details in words: "from developer to admin" for a change, then the rest as "key: value" pairs (nested values as JSON). */
 export function describeDetails(details: Record<string, unknown>): string {
-  return Object.entries(details)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join(', ');
+  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  const { from, to, ...rest } = details;
+  const change = from !== undefined && to !== undefined ? [`from ${text(from)} to ${text(to)}`] : [];
+  const others = Object.entries(from !== undefined && to !== undefined ? rest : details).map(([key, value]) => `${key}: ${text(value)}`);
+  return [...change, ...others].join(', ');
 }

@@ -140,10 +140,10 @@ export function Invitations({ org }: { org: ProjectOrganization }) {
                 <tr key={i.id}>
                   <td id={`invitation-${i.id}`}>{i.email}</td>
                   <td>{roleLabel(i.role)}</td>
-                  <td>
+                  <td className="nowrap">
                     <DateTime value={i.createdAt} />
                   </td>
-                  <td>
+                  <td className="nowrap">
                     <DateTime value={i.expiresAt} />
                   </td>
                   <td>

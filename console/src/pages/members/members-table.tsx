@@ -114,7 +114,7 @@ export function MembersTable({ org }: { org: ProjectOrganization }) {
                       roleLabel(m.role)
                     )}
                   </td>
-                  <td>
+                  <td className="nowrap">
                     <DateTime value={m.joinedAt} />
                   </td>
                   {manager && <td>{editable && m.userId !== org.userId && <RemoveMember org={org} member={m} />}</td>}

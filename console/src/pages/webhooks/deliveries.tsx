@@ -25,8 +25,12 @@ const asEvent = (v: string | undefined) => EVENTS.find((e) => e.value === v)?.va
 
 const statusBadge: Record<Status, string> = { pending: 'warn', delivered: 'ok', failed: 'bad', cancelled: '' };
 
-/** A delivery may be sent once more when it is finished and not cancelled (the API refuses the rest with a 409). */
-const resendable = (d: Delivery) => d.status === 'delivered' || d.status === 'failed';
+/** Resends and replays together, at most 5 per delivery; they are all among its last 10 attempts (5 automatic at most). */
+const MANUAL_ATTEMPTS = 5;
+const manualAttempts = (d: Delivery) => d.attempts.filter((a) => a.manual).length;
+
+/** A delivery may be sent once more when it is finished, not cancelled and has manual attempts left (else the API answers 409). */
+const resendable = (d: Delivery) => (d.status === 'delivered' || d.status === 'failed') && manualAttempts(d) < MANUAL_ATTEMPTS;
 
 function AttemptOutcome({ attempt }: { attempt: Attempt }) {
   return attempt.statusCode !== null ? (
@@ -242,11 +246,12 @@ export function Deliveries({ projectId, canWrite }: { projectId: string; canWrit
                         <span className="muted">—</span>
                       )}
                     </td>
-                    <td>
+                    <td className="nowrap">
                       <DateTime value={d.createdAt} withSeconds />
                     </td>
                     {canWrite && (
                       <td>
+                        {manualAttempts(d) >= MANUAL_ATTEMPTS && <span className="muted">No resends left</span>}
                         {resendable(d) && (
                           <Button
                             variant="secondary"
