@@ -30,9 +30,7 @@ export function Pager({
   return (
     <nav className="pager" aria-label={`${label} pages`}>
       {offset > 0 ? <Link {...to(Math.max(0, offset - limit))}>Previous</Link> : <span className="muted">Previous</span>}
-      <span>
-        {first}–{last} of {total}
-      </span>
+      <span>{first <= last ? `${first}–${last} of ${total}` : `past the last of ${total}`}</span>
       {hasMore ? <Link {...to(offset + limit)}>Next</Link> : <span className="muted">Next</span>}
     </nav>
   );
