@@ -1,8 +1,108 @@
-import { useParams } from '@tanstack/react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useParams, useSearch } from '@tanstack/react-router';
+import { api, ApiError, type Schemas, unwrap } from '../api/client';
+import { EmptyState, ErrorNotice, Loading } from '../ui/forms';
 import { useProjectOfPage } from '../ui/layout';
+import { DateTime } from '../ui/time';
+import { describeAction, describeDetails } from './audit-log/actions';
+import { Pager } from './audit-log/pager';
+import { isManager, useOrganizationOfProject } from './members/organization';
+import './members/admin.css';
 
+type Entry = Schemas['AuditLogEntry'];
+const PAGE = 50;
+
+function Subject({ subject }: { subject: Entry['subject'] }) {
+  if (!subject) return <span className="muted">—</span>;
+  return (
+    <>
+      {subject.type} <span className="mono">{subject.id}</span>
+    </>
+  );
+}
+
+/** The organization's account changes, newest first: owners and admins only (the API answers 403 to the others). */
 export function AuditLogPage() {
-  const { projectId } = useParams({ strict: false }) as { projectId?: string };
+  const { projectId } = useParams({ strict: false }) as { projectId: string };
   useProjectOfPage(projectId);
-  return <h1>Audit log</h1>;
+  const { offset = 0 } = useSearch({ strict: false }) as { offset?: number };
+  const { organization: org, isLoading, error } = useOrganizationOfProject(projectId);
+  const log = useQuery({
+    queryKey: ['audit-log', org?.organizationId, offset],
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/account/organizations/{orgId}/audit-log', {
+          params: { path: { orgId: org!.organizationId }, query: { limit: PAGE, offset } },
+        }),
+      ),
+    enabled: !!org,
+    placeholderData: keepPreviousData,
+    retry: (count, e) => !(e instanceof ApiError && e.status === 403) && count < 2,
+  });
+  const forbidden = log.error instanceof ApiError && log.error.status === 403;
+  const rows = log.data?.data ?? [];
+  return (
+    <>
+      <h1>Audit log</h1>
+      {org && (
+        <p className="muted">
+          Every account change in {org.organizationName} (sign-ins, keys, members, invitations, projects, passwords): who, when and from
+          which address, newest first.
+        </p>
+      )}
+      {(isLoading || log.isLoading) && <Loading what="the audit log" />}
+      <ErrorNotice error={error} />
+      {forbidden ? (
+        <div className="notice error" role="alert">
+          Only owners and admins may read the audit log of {org?.organizationName ?? 'this organization'}
+          {org && !isManager(org.role) ? `; your role is ${org.role}` : ''}. Ask an owner or admin if you need an entry.
+        </div>
+      ) : (
+        <ErrorNotice error={log.error} />
+      )}
+      {log.data && rows.length === 0 && <EmptyState title="Nothing recorded yet" />}
+      {/* the table scrolls on narrow screens and has no links or buttons: focusable, so the keyboard can scroll it */}
+      {rows.length > 0 && (
+        <div className="table-wrap contained" tabIndex={0} role="region" aria-label="Audit log entries">
+          <table>
+            <caption className="visually-hidden">Audit log</caption>
+            <thead>
+              <tr>
+                <th scope="col">Action</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Details</th>
+                <th scope="col">Client address</th>
+                <th scope="col">Time</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    {describeAction(e.action)}
+                    <span className="block muted mono">{e.action}</span>
+                  </td>
+                  <td>
+                    {e.actor ? (e.actor.email ?? <span className="mono">{e.actor.userId}</span>) : <span className="muted">operator</span>}
+                  </td>
+                  <td>
+                    <Subject subject={e.subject} />
+                  </td>
+                  <td>{describeDetails(e.details) || <span className="muted">—</span>}</td>
+                  <td className="mono">{e.clientAddress ?? <span className="muted">—</span>}</td>
+                  <td className="nowrap">
+                    <DateTime value={e.createdAt} withSeconds />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {log.data && (
+        <Pager pagination={log.data.pagination} label="Audit log" page="/console/projects/$projectId/audit-log" projectId={projectId} />
+      )}
+    </>
+  );
 }

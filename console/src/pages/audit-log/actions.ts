@@ -1,0 +1,33 @@
+import type { Schemas } from '../../api/client';
+
+type Action = Schemas['AuditLogEntry']['action'];
+
+const ACTIONS: Record<Action, string> = {
+  signup: 'Signed up',
+  'session.created': 'Signed in',
+  'password.changed': 'Changed the password',
+  'password.reset': 'Reset the password',
+  'project.created': 'Created a project',
+  'project.renamed': 'Renamed a project',
+  'project.archived': 'Archived a project',
+  'key.created': 'Created an API key',
+  'key.rotated': 'Rotated an API key',
+  'key.revoked': 'Revoked an API key',
+  'member.invited': 'Invited a member',
+  'invitation.revoked': 'Revoked an invitation',
+  'invitation.accepted': 'Accepted an invitation',
+  'member.role_changed': "Changed a member's role",
+  'member.removed': 'Removed a member',
+};
+
+/** The action in words; an action newer than this console shows as its code. */
+export const describeAction = (action: Action) => ACTIONS[action] ?? action;
+
+/** The details in words: "from developer to admin" for a change, then the rest as "key: value" pairs (nested values as JSON). */
+export function describeDetails(details: Record<string, unknown>): string {
+  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  const { from, to, ...rest } = details;
+  const change = from !== undefined && to !== undefined ? [`from ${text(from)} to ${text(to)}`] : [];
+  const others = Object.entries(from !== undefined && to !== undefined ? rest : details).map(([key, value]) => `${key}: ${text(value)}`);
+  return [...change, ...others].join(', ');
+}
