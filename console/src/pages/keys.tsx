@@ -108,7 +108,7 @@ function CreateKeyDialog({ projectId }: { projectId: string }) {
                 </div>
                 <ErrorNotice error={Object.keys(fields).length ? null : create.error} />
                 <div className="row">
-                  <Button type="submit" isDisabled={create.isPending}>
+                  <Button type="submit" isPending={create.isPending}>
                     Create key
                   </Button>
                   <Button variant="secondary" onPress={close}>
@@ -170,7 +170,7 @@ function RotateDialog({ keyRow, projectId }: { keyRow: Key; projectId: string })
                 </div>
                 <ErrorNotice error={rotate.error} />
                 <div className="row">
-                  <Button type="submit" isDisabled={rotate.isPending}>
+                  <Button type="submit" isPending={rotate.isPending}>
                     Rotate key
                   </Button>
                   <Button variant="secondary" onPress={close}>
@@ -205,7 +205,7 @@ function RevokeDialog({ keyRow, projectId }: { keyRow: Key; projectId: string })
               <p>Requests with this key stop working at once, everywhere. This cannot be undone.</p>
               <ErrorNotice error={revoke.error} />
               <div className="row">
-                <Button variant="danger" isDisabled={revoke.isPending} onPress={() => revoke.mutate(undefined, { onSuccess: close })}>
+                <Button variant="danger" isPending={revoke.isPending} onPress={() => revoke.mutate(undefined, { onSuccess: close })}>
                   Revoke key
                 </Button>
                 <Button variant="secondary" onPress={close} autoFocus>
