@@ -292,6 +292,62 @@ describe('the console', () => {
   );
 
   maybe(
+    'usage shows the balance and credits per day as a chart with its table twin; every other page passes axe',
+    async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
+      await page.getByRole('heading', { name: 'Usage' }).waitFor();
+      const balance = page.getByLabel('Credit balance', { exact: true });
+      await balance.waitFor();
+      // 100 sign-up credits, less 2 per details target crawled by the journeys above
+      expect(Number((await balance.textContent())!.replace(/\D/g, ''))).toBeLessThan(100);
+      await page.getByRole('table', { name: 'Credits per day' }).waitFor();
+      await page.getByRole('img', { name: /^Credits per day/ }).waitFor();
+      await check('usage');
+      for (const [link, heading, name] of [
+        ['Schedules', 'Schedules', 'schedules'],
+        ['Tracking', 'Tracking', 'tracking'],
+        ['Members', 'Members', 'members'],
+      ] as const) {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        await check(name);
+      }
+      for (const [path, name] of [
+        ['projects', 'projects'],
+        ['audit-log', 'audit-log'],
+      ] as const) {
+        await page.goto(`${origin}/console/projects/${projectId}/${path}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.getByRole('table').first().waitFor();
+        await check(name);
+      }
+    },
+    STEP_MS,
+  );
+
+  maybe(
+    'works at 360 px wide: no page is wider than the screen',
+    async () => {
+      const { page: narrow, problems: narrowProblems } = await watchedPage(browser, origin, { width: 360, height: 740 });
+      await narrow.context().addCookies(await page.context().cookies());
+      try {
+        for (const path of ['jobs', 'keys', 'usage', 'webhooks', 'schedules', 'tracking', 'members', 'projects', 'audit-log']) {
+          await narrow.goto(`${origin}/console/projects/${projectId}/${path}`);
+          await narrow.getByRole('heading', { level: 1 }).waitFor();
+          await narrow.waitForLoadState('networkidle');
+          const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+          expect({ path, width }).toEqual({ path, width: 360 });
+        }
+        await screenshot(narrow, 'jobs-360');
+        expect(narrowProblems).toEqual([]);
+      } finally {
+        await narrow.context().close();
+      }
+    },
+    STEP_MS,
+  );
+
+  maybe(
     'a key is created with the keyboard only',
     async () => {
       await page.goto(`${origin}/console/projects/${projectId}/keys`);
