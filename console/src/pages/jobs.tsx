@@ -205,8 +205,9 @@ export function JobsPage() {
           onChange={(v) => setFilter({ status: v || undefined })}
           options={[{ value: '', label: 'All' }, ...JOB_STATUSES.map((s) => ({ value: s, label: s }))]}
         />
+        {/* not `Type`: SelectField's id comes from its label, and the new-job dialog has its own `Type` */}
         <SelectField
-          label="Type"
+          label="Job type"
           value={search.type ?? ''}
           onChange={(v) => setFilter({ type: v || undefined })}
           options={[{ value: '', label: 'All' }, ...JOB_TYPE_KEYS.map((t) => ({ value: t, label: JOB_TYPES[t].label }))]}

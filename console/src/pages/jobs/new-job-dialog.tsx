@@ -46,7 +46,7 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 /** What the job would cost now, from the API's own estimate (same validation and prices as a create). */
-function CostEstimate({ projectId, body }: { projectId: string; body: Body }) {
+function CostEstimate({ projectId, body, lineOf }: { projectId: string; body: Body; lineOf: (index: number) => number }) {
   const key = JSON.stringify(body);
   const settled = useDebounced(key, 400);
   const estimate = useQuery({
@@ -66,7 +66,7 @@ function CostEstimate({ projectId, body }: { projectId: string; body: Body }) {
   let text: ReactNode;
   if (!body.targets.length) text = 'Enter at least one target to see what the job costs.';
   else if (estimate.error) {
-    const first = jobFormProblems(estimate.error).all[0];
+    const first = jobFormProblems(estimate.error, lineOf).all[0];
     text =
       estimate.error instanceof ApiError && estimate.error.code === 'VALIDATION_ERROR'
         ? `No estimate until the form is valid${first ? `: ${first.text}` : '.'}`
@@ -103,10 +103,6 @@ export function NewJobDialog({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [form, setForm] = useState<FormState>(INITIAL);
-  const set =
-    <K extends keyof FormState>(key: K) =>
-    (value: FormState[K]) =>
-      setForm((f) => ({ ...f, [key]: value }));
   const { body, lines } = useMemo(() => bodyOf(form), [form]);
   const lineOf = (index: number) => lines[index] ?? index + 1;
 
@@ -118,6 +114,13 @@ export function NewJobDialog({ projectId }: { projectId: string }) {
       void navigate({ to: '/console/jobs/$jobId', params: { jobId: data.id } });
     },
   });
+  const set =
+    <K extends keyof FormState>(key: K) =>
+    (value: FormState[K]) => {
+      setForm((f) => ({ ...f, [key]: value }));
+      // the API's answer was about the form as it was: an edit makes it stale
+      if (create.error) create.reset();
+    };
   const fields = jobFormProblems(create.error, lineOf).byField;
   const kind = JOB_TYPES[form.type];
 
@@ -193,7 +196,7 @@ export function NewJobDialog({ projectId }: { projectId: string }) {
                   error={fields.sort}
                 />
               )}
-              <CostEstimate projectId={projectId} body={body} />
+              <CostEstimate projectId={projectId} body={body} lineOf={lineOf} />
               <CreateJobAlert error={create.error} lineOf={lineOf} />
               <div className="row">
                 <Button type="submit" isDisabled={create.isPending}>

@@ -61,20 +61,13 @@ export function CreateJobAlert({ error, lineOf }: { error: unknown; lineOf?: (in
   if (!error) return null;
   const api = error instanceof ApiError ? error : null;
   const { all } = jobFormProblems(error, lineOf);
-  const credits =
-    api?.code === 'INSUFFICIENT_CREDITS' && api.details && typeof api.details === 'object'
-      ? (api.details as { cost?: number; balance?: number })
-      : null;
+  // its message says the cost and the balance
+  const credits = api?.code === 'INSUFFICIENT_CREDITS';
   return (
     <div role="alert" className="notice error">
       <strong>{credits ? 'Not enough credits. ' : all.length ? 'The job was not created. ' : 'The job could not be created. '}</strong>
       {api ? api.message : error instanceof Error ? error.message : String(error)}
-      {credits && typeof credits.cost === 'number' && (
-        <p className="problem-detail">
-          This job costs {credits.cost.toLocaleString()} credits and the organization has {Number(credits.balance ?? 0).toLocaleString()}.
-          Remove targets or pages, or add credits, then try again.
-        </p>
-      )}
+      {credits && <p className="problem-detail">Remove targets or pages, or add credits to the organization, then try again.</p>}
       {all.length > 0 && (
         <ul className="problem-list">
           {all.map((p, i) => (
