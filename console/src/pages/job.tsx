@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
 import { Button, ErrorNotice, Loading } from '../ui/forms';
 import { useProjectOfPage } from '../ui/layout';
@@ -82,7 +82,8 @@ function Actions({ job }: { job: Job }) {
       void navigate({ to: '/console/jobs/$jobId', params: { jobId: data.id } });
     },
   });
-  const hasFailures = job.progress.failed > 0 || job.errors.length > 0;
+  // failed, or not crawled because the job was cancelled: what `Retry failed targets` crawls again
+  const hasFailures = job.progress.failed > 0 || job.errors.length > 0 || job.progress.succeeded < job.progress.total;
   const exportable = finished(job) && !job.resultsPurgedAt;
   const exportHref = (format: 'csv' | 'json' | 'llm') => `/v1/key/jobs/${encodeURIComponent(job.id)}/export?format=${format}`;
   return (
@@ -118,7 +119,10 @@ function Actions({ job }: { job: Job }) {
         )}
       </div>
       {!finished(job) && <p className="muted">Exports and retries are available once the job has finished.</p>}
-      {finished(job) && !hasFailures && job.status === 'completed' && <p className="muted">Every target succeeded: nothing to retry.</p>}
+      {finished(job) && !hasFailures && <p className="muted">Every target succeeded: nothing to retry.</p>}
+      {job.status === 'completed' && hasFailures && (
+        <p className="muted">Retry all targets is for failed or cancelled jobs; this one completed, so retry its failed targets.</p>
+      )}
       <ErrorNotice error={cancel.error} title="The job could not be cancelled." />
       <ErrorNotice error={retry.error} title="The job could not be retried." />
     </section>
@@ -127,11 +131,61 @@ function Actions({ job }: { job: Job }) {
 
 const TARGETS_SHOWN = 100;
 
-/** Every target with its outcome: failed (code and message), succeeded (with a note), or pending. */
-function TargetsTable({ job }: { job: Job }) {
-  const [all, setAll] = useState(false);
+interface Outcome {
+  label: string;
+  tone: 'ok' | 'bad' | '';
+  detail: ReactNode;
+}
+
+/**
+ * What became of each target. The job lists its failed targets (errors) and those with a note;
+ * the others succeeded once it has finished, except those a cancel stopped before they were crawled:
+ * the progress counts say how many those are, not which (unless none of the rest succeeded).
+ */
+function outcomes(job: Job): (target: string) => Outcome {
   const errors = new Map(job.errors.map((e) => [e.target, e]));
   const notes = new Map(job.notes.map((n) => [n.target, n]));
+  const { total, succeeded, failed } = job.progress;
+  const notCrawled = total - succeeded - failed;
+  return (target) => {
+    const error = errors.get(target);
+    if (error)
+      return {
+        label: 'failed',
+        tone: 'bad',
+        detail: (
+          <span className="outcome-failed">
+            <code>{error.code}</code> {error.message}
+          </span>
+        ),
+      };
+    const note = notes.get(target);
+    if (note)
+      return {
+        label: 'succeeded',
+        tone: 'ok',
+        detail: (
+          <>
+            <code>{note.code}</code> {note.message}
+          </>
+        ),
+      };
+    if (!finished(job)) return { label: 'pending', tone: '', detail: <span className="muted">Not finished yet</span> };
+    if (notCrawled <= 0) return { label: 'succeeded', tone: 'ok', detail: <span className="muted">—</span> };
+    if (succeeded === 0)
+      return { label: 'not crawled', tone: '', detail: <span className="muted">The job ended before this target was crawled.</span> };
+    return {
+      label: 'succeeded or not crawled',
+      tone: '',
+      detail: <span className="muted">The job ended with {count(notCrawled)} targets not crawled; the results show which succeeded.</span>,
+    };
+  };
+}
+
+/** Every target with its outcome: failed (code and message), succeeded (with a note), pending or not crawled. */
+function TargetsTable({ job }: { job: Job }) {
+  const [all, setAll] = useState(false);
+  const outcomeOf = outcomes(job);
   const shown = all ? job.targets : job.targets.slice(0, TARGETS_SHOWN);
   return (
     <>
@@ -147,43 +201,14 @@ function TargetsTable({ job }: { job: Job }) {
           </thead>
           <tbody>
             {shown.map((t) => {
-              const error = errors.get(t);
-              const note = notes.get(t);
+              const outcome = outcomeOf(t);
               return (
                 <tr key={t}>
                   <td className="mono target-cell">{t}</td>
-                  {error ? (
-                    <>
-                      <td>
-                        <span className="badge bad">failed</span>
-                      </td>
-                      <td className="outcome-failed">
-                        <code>{error.code}</code> {error.message}
-                      </td>
-                    </>
-                  ) : finished(job) ? (
-                    <>
-                      <td>
-                        <span className="badge ok">succeeded</span>
-                      </td>
-                      <td>
-                        {note ? (
-                          <>
-                            <code>{note.code}</code> {note.message}
-                          </>
-                        ) : (
-                          <span className="muted">—</span>
-                        )}
-                      </td>
-                    </>
-                  ) : (
-                    <>
-                      <td>
-                        <span className="badge">{note ? 'succeeded' : 'pending'}</span>
-                      </td>
-                      <td>{note ? `${note.code} ${note.message}` : <span className="muted">Not finished yet</span>}</td>
-                    </>
-                  )}
+                  <td>
+                    <span className={`badge ${outcome.tone}`.trim()}>{outcome.label}</span>
+                  </td>
+                  <td>{outcome.detail}</td>
                 </tr>
               );
             })}

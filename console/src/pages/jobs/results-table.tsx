@@ -42,43 +42,43 @@ const COLUMNS: { [T in JobType]: Column<never>[] } = {
     { header: 'ASIN', cell: (i: Schemas['DetailsResultItem']) => asin(i.asin) },
     { header: 'Title', cell: (i: Schemas['DetailsResultItem']) => title(i.title, i.url), className: 'cell-title' },
     { header: 'Brand', cell: (i: Schemas['DetailsResultItem']) => maybe(i.brand) },
-    { header: 'Price', cell: (i: Schemas['DetailsResultItem']) => money(i.price) },
-    { header: 'Rating', cell: (i: Schemas['DetailsResultItem']) => rating(i.rating) },
+    { header: 'Price', className: 'nowrap', cell: (i: Schemas['DetailsResultItem']) => money(i.price) },
+    { header: 'Rating', className: 'nowrap', cell: (i: Schemas['DetailsResultItem']) => rating(i.rating) },
     { header: 'Reviews', cell: (i: Schemas['DetailsResultItem']) => maybe(i.reviewsCount === null ? null : count(i.reviewsCount)) },
     { header: 'Availability', cell: (i: Schemas['DetailsResultItem']) => i.availability.status.replace(/_/g, ' ') },
   ],
   search: [
     { header: 'Keyword', cell: (i: Schemas['SearchResultItem']) => i.keyword },
-    { header: 'Position', cell: (i: Schemas['SearchResultItem']) => `${i.position} (page ${i.page})` },
+    { header: 'Position', className: 'nowrap', cell: (i: Schemas['SearchResultItem']) => `${i.position} (page ${i.page})` },
     { header: 'ASIN', cell: (i: Schemas['SearchResultItem']) => asin(i.asin) },
     { header: 'Title', cell: (i: Schemas['SearchResultItem']) => title(i.title, i.url), className: 'cell-title' },
-    { header: 'Price', cell: (i: Schemas['SearchResultItem']) => money(i.price) },
-    { header: 'Rating', cell: (i: Schemas['SearchResultItem']) => rating(i.rating) },
+    { header: 'Price', className: 'nowrap', cell: (i: Schemas['SearchResultItem']) => money(i.price) },
+    { header: 'Rating', className: 'nowrap', cell: (i: Schemas['SearchResultItem']) => rating(i.rating) },
     { header: 'Sponsored', cell: (i: Schemas['SearchResultItem']) => yesNo(i.isSponsored) },
   ],
   offers: [
     { header: 'ASIN', cell: (i: Schemas['OfferResultItem']) => asin(i.asin) },
-    { header: 'Position', cell: (i: Schemas['OfferResultItem']) => i.position },
-    { header: 'Price', cell: (i: Schemas['OfferResultItem']) => money(i.price) },
-    { header: 'Shipping', cell: (i: Schemas['OfferResultItem']) => money(i.shipping) },
+    { header: 'Position', className: 'nowrap', cell: (i: Schemas['OfferResultItem']) => i.position },
+    { header: 'Price', className: 'nowrap', cell: (i: Schemas['OfferResultItem']) => money(i.price) },
+    { header: 'Shipping', className: 'nowrap', cell: (i: Schemas['OfferResultItem']) => money(i.shipping) },
     { header: 'Condition', cell: (i: Schemas['OfferResultItem']) => maybe(i.condition) },
     { header: 'Seller', cell: (i: Schemas['OfferResultItem']) => maybe(i.seller?.name) },
     { header: 'Buy box', cell: (i: Schemas['OfferResultItem']) => yesNo(i.isBuyBox) },
   ],
   bestsellers: [
     { header: 'List', cell: (i: Schemas['BestsellerResultItem']) => maybe(i.category) },
-    { header: 'Rank', cell: (i: Schemas['BestsellerResultItem']) => `#${i.rank}` },
+    { header: 'Rank', className: 'nowrap', cell: (i: Schemas['BestsellerResultItem']) => `#${i.rank}` },
     { header: 'ASIN', cell: (i: Schemas['BestsellerResultItem']) => asin(i.asin) },
     { header: 'Title', cell: (i: Schemas['BestsellerResultItem']) => title(i.title, i.url), className: 'cell-title' },
-    { header: 'Price', cell: (i: Schemas['BestsellerResultItem']) => money(i.price) },
-    { header: 'Rating', cell: (i: Schemas['BestsellerResultItem']) => rating(i.rating) },
+    { header: 'Price', className: 'nowrap', cell: (i: Schemas['BestsellerResultItem']) => money(i.price) },
+    { header: 'Rating', className: 'nowrap', cell: (i: Schemas['BestsellerResultItem']) => rating(i.rating) },
   ],
   reviews: [
     { header: 'ASIN', cell: (i: Schemas['ReviewResultItem']) => asin(i.asin) },
-    { header: 'Rating', cell: (i: Schemas['ReviewResultItem']) => rating(i.rating) },
+    { header: 'Rating', className: 'nowrap', cell: (i: Schemas['ReviewResultItem']) => rating(i.rating) },
     { header: 'Title', cell: (i: Schemas['ReviewResultItem']) => maybe(i.title), className: 'cell-title' },
     { header: 'Author', cell: (i: Schemas['ReviewResultItem']) => maybe(i.author) },
-    { header: 'Date', cell: (i: Schemas['ReviewResultItem']) => maybe(i.date ?? i.dateText) },
+    { header: 'Date', className: 'nowrap', cell: (i: Schemas['ReviewResultItem']) => maybe(i.date ?? i.dateText) },
     { header: 'Verified', cell: (i: Schemas['ReviewResultItem']) => yesNo(i.verifiedPurchase) },
     { header: 'Helpful', cell: (i: Schemas['ReviewResultItem']) => maybe(i.helpfulVotes) },
   ],
@@ -89,11 +89,11 @@ export function ResultsTable({ job }: { job: Job }) {
   const [offset, setOffset] = useState(0);
   const running = isActive(job.status);
   const results = useQuery({
-    queryKey: ['job-results', job.id, offset],
+    // a new count (or the end of the job) is a new page: results are read again as the job's poll reports them
+    queryKey: ['job-results', job.id, offset, job.resultsCount, job.status],
     queryFn: async () =>
       unwrap(api.GET('/v1/key/jobs/{jobId}/results', { params: { path: { jobId: job.id }, query: { limit: PAGE_SIZE, offset } } })),
     placeholderData: keepPreviousData,
-    refetchInterval: running ? 2000 : false,
     retry: (n, err) => !(err instanceof ApiError && err.status < 500) && n < 2,
   });
   const columns = COLUMNS[job.type] as Column<Item>[];
@@ -140,7 +140,7 @@ export function ResultsTable({ job }: { job: Job }) {
                   </td>
                 ))}
                 <td>
-                  <details className="raw-json">
+                  <details className="raw-json nowrap">
                     <summary>
                       JSON<span className="visually-hidden"> of result {offset + i + 1}</span>
                     </summary>
