@@ -84,7 +84,8 @@ function Actions({ job }: { job: Job }) {
   });
   // failed, or not crawled because the job was cancelled: what `Retry failed targets` crawls again
   const hasFailures = job.progress.failed > 0 || job.errors.length > 0 || job.progress.succeeded < job.progress.total;
-  const exportable = finished(job) && !job.resultsPurgedAt;
+  // the API exports completed jobs only (409 JOB_NOT_COMPLETE otherwise)
+  const exportable = job.status === 'completed' && !job.resultsPurgedAt;
   const exportHref = (format: 'csv' | 'json' | 'llm') => `/v1/key/jobs/${encodeURIComponent(job.id)}/export?format=${format}`;
   return (
     <section aria-label="Actions" className="job-actions">
@@ -119,6 +120,9 @@ function Actions({ job }: { job: Job }) {
         )}
       </div>
       {!finished(job) && <p className="muted">Exports and retries are available once the job has finished.</p>}
+      {finished(job) && job.status !== 'completed' && (
+        <p className="muted">Exports are for completed jobs: retry this one to get its results.</p>
+      )}
       {finished(job) && !hasFailures && <p className="muted">Every target succeeded: nothing to retry.</p>}
       {job.status === 'completed' && hasFailures && (
         <p className="muted">Retry all targets is for failed or cancelled jobs; this one completed, so retry its failed targets.</p>

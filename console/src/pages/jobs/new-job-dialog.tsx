@@ -161,7 +161,6 @@ export function NewJobDialog({ projectId }: { projectId: string }) {
                 value={form.targets}
                 onChange={set('targets')}
                 error={fields.targets}
-                autoFocus
               />
               {kind.pages && (
                 <div className="field">
