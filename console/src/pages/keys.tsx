@@ -83,7 +83,8 @@ function CreateKeyDialog({ projectId }: { projectId: string }) {
               <Form
                 onSubmit={(e) => {
                   e.preventDefault();
-                  create.mutate();
+                  // not a disabled button while saving: a disabled button drops the focus out of the dialog
+                  if (!create.isPending) create.mutate();
                 }}
               >
                 <Heading slot="title">Create API key</Heading>
@@ -108,7 +109,7 @@ function CreateKeyDialog({ projectId }: { projectId: string }) {
                 </div>
                 <ErrorNotice error={Object.keys(fields).length ? null : create.error} />
                 <div className="row">
-                  <Button type="submit" isPending={create.isPending}>
+                  <Button type="submit">
                     Create key
                   </Button>
                   <Button variant="secondary" onPress={close}>
@@ -151,7 +152,7 @@ function RotateDialog({ keyRow, projectId }: { keyRow: Key; projectId: string })
               <Form
                 onSubmit={(e) => {
                   e.preventDefault();
-                  rotate.mutate();
+                  if (!rotate.isPending) rotate.mutate();
                 }}
               >
                 <Heading slot="title">Rotate “{keyRow.label || keyRow.prefix}”</Heading>
@@ -170,7 +171,7 @@ function RotateDialog({ keyRow, projectId }: { keyRow: Key; projectId: string })
                 </div>
                 <ErrorNotice error={rotate.error} />
                 <div className="row">
-                  <Button type="submit" isPending={rotate.isPending}>
+                  <Button type="submit">
                     Rotate key
                   </Button>
                   <Button variant="secondary" onPress={close}>
@@ -205,7 +206,7 @@ function RevokeDialog({ keyRow, projectId }: { keyRow: Key; projectId: string })
               <p>Requests with this key stop working at once, everywhere. This cannot be undone.</p>
               <ErrorNotice error={revoke.error} />
               <div className="row">
-                <Button variant="danger" isPending={revoke.isPending} onPress={() => revoke.mutate(undefined, { onSuccess: close })}>
+                <Button variant="danger" onPress={() => !revoke.isPending && revoke.mutate(undefined, { onSuccess: close })}>
                   Revoke key
                 </Button>
                 <Button variant="secondary" onPress={close} autoFocus>
