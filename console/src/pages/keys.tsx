@@ -109,9 +109,7 @@ function CreateKeyDialog({ projectId }: { projectId: string }) {
                 </div>
                 <ErrorNotice error={Object.keys(fields).length ? null : create.error} />
                 <div className="row">
-                  <Button type="submit">
-                    Create key
-                  </Button>
+                  <Button type="submit">Create key</Button>
                   <Button variant="secondary" onPress={close}>
                     Cancel
                   </Button>
@@ -171,9 +169,7 @@ function RotateDialog({ keyRow, projectId }: { keyRow: Key; projectId: string })
                 </div>
                 <ErrorNotice error={rotate.error} />
                 <div className="row">
-                  <Button type="submit">
-                    Rotate key
-                  </Button>
+                  <Button type="submit">Rotate key</Button>
                   <Button variant="secondary" onPress={close}>
                     Cancel
                   </Button>

@@ -297,9 +297,19 @@ it('invitations count against the mail limits: a sixth invitation of one address
   const owner = await signUp(h);
   const email = uniqueEmail('popular');
   for (let i = 0; i < 5; i++) {
-    expect((await owner.agent.post(`${org(owner)}/invitations`).set(owner.csrf).send({ email, role: 'viewer' })).status).toBe(201);
+    expect(
+      (
+        await owner.agent
+          .post(`${org(owner)}/invitations`)
+          .set(owner.csrf)
+          .send({ email, role: 'viewer' })
+      ).status,
+    ).toBe(201);
   }
-  const sixth = await owner.agent.post(`${org(owner)}/invitations`).set(owner.csrf).send({ email, role: 'viewer' });
+  const sixth = await owner.agent
+    .post(`${org(owner)}/invitations`)
+    .set(owner.csrf)
+    .send({ email, role: 'viewer' });
   expect(sixth.status).toBe(429);
   expect(sixth.headers['retry-after']).toBeDefined();
   // only the newest of the five is still pending
