@@ -15,6 +15,7 @@ const PAGE_SIZE = 20;
 /** The API's filters from the URL's: unknown values are left out rather than sent to be refused. */
 const apiQuery = (search: JobsSearch) => ({
   ...(isJobStatus(search.status) ? { status: search.status } : {}),
+  ...(isJobType(search.type) ? { type: search.type } : {}),
   ...(search.q ? { q: search.q } : {}),
   ...(search.from ? { from: search.from } : {}),
   ...(search.to ? { to: search.to } : {}),
@@ -186,10 +187,8 @@ export function JobsPage() {
       search: (prev: JobsSearch) => ({ ...prev, offset: offset || undefined }),
     });
 
-  const type = isJobType(search.type) ? search.type : undefined;
   const filtered = !!(search.status || search.type || search.q || search.from || search.to);
-  // The API lists jobs without a type filter: the type narrows the page shown.
-  const rows = jobs.data?.data.filter((j) => !type || j.type === type) ?? [];
+  const rows = jobs.data?.data ?? [];
   const total = jobs.data?.pagination.total ?? 0;
 
   return (
@@ -231,19 +230,7 @@ export function JobsPage() {
       )}
       {jobs.data && total > 0 && (
         <>
-          {type && (
-            <p className="muted">
-              Showing the {JOB_TYPES[type].label.toLowerCase()} jobs among this page’s {count(jobs.data.data.length)}: the other filters
-              apply to every job.
-            </p>
-          )}
-          {rows.length > 0 ? (
-            <JobsTable jobs={rows} caption={`Jobs of this project, newest first${filtered ? ', filtered' : ''}`} />
-          ) : (
-            <EmptyState title="No job of this type on this page">
-              <p>Go to the next page, or clear the type filter.</p>
-            </EmptyState>
-          )}
+          <JobsTable jobs={rows} caption={`Jobs of this project, newest first${filtered ? ', filtered' : ''}`} />
           <Pager total={total} offset={search.offset ?? 0} onOffset={setOffset} />
         </>
       )}

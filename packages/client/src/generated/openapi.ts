@@ -2526,6 +2526,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                type?: "search" | "details" | "offers" | "bestsellers" | "reviews";
                 q?: string;
                 from?: string;
                 to?: string;

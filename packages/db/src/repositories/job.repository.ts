@@ -28,6 +28,7 @@ export interface NewJob {
 export interface JobListFilter {
   projectId: string;
   status?: JobRow['status'];
+  type?: JobRow['type'];
   q?: string;
   from?: Date;
   to?: Date;
@@ -114,6 +115,7 @@ export class JobRepository {
   async list(filter: JobListFilter): Promise<{ rows: JobRow[]; total: number }> {
     let query = this.db.selectFrom('job').where('project_id', '=', filter.projectId);
     if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.type) query = query.where('type', '=', filter.type);
     if (filter.from) query = query.where('created_at', '>=', filter.from);
     if (filter.to) query = query.where('created_at', '<=', filter.to);
     if (filter.q) {

@@ -1,4 +1,4 @@
-import { ID_PATTERN, isSafeText, JOB_STATUSES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
+import { ID_PATTERN, isSafeText, JOB_STATUSES, JOB_TYPES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { jobBodySchema } from '@crawl/jobs';
 import { z } from 'zod';
 import { dateLowerBound, dateUpperBound } from '../../date-params';
@@ -9,6 +9,7 @@ export const jobIdParams = z.object({ jobId: z.string().regex(ID_PATTERN) }).pas
 export const listJobsQuery = z
   .object({
     status: z.enum(JOB_STATUSES).optional(),
+    type: z.enum(JOB_TYPES).optional(),
     q: z.string().trim().min(1).max(200).refine(isSafeText, UNSAFE_TEXT_MESSAGE).optional(),
     from: dateLowerBound.optional(),
     to: dateUpperBound.optional(),

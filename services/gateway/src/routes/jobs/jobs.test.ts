@@ -129,6 +129,8 @@ describe('GET /projects/{id}/jobs', () => {
     expect((await list('?from=2999-01-01')).body.pagination.total).toBe(0);
     const today = new Date().toISOString().slice(0, 10);
     expect((await list(`?from=${today}&to=${today}`)).body.pagination.total).toBe(3);
+    expect((await list('?type=search')).body.pagination.total).toBe(3);
+    expect((await list('?type=details')).body.pagination.total).toBe(0);
   });
 
   it.each([
@@ -137,6 +139,7 @@ describe('GET /projects/{id}/jobs', () => {
     '?limit=abc',
     '?offset=-1',
     '?status=done',
+    '?type=everything',
     '?from=yesterday',
     '?from=2026-02-01&to=2026-01-01',
     '?foo=1',
