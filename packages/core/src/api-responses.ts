@@ -103,7 +103,9 @@ export const webhookConfigSchema = z
     url: z.string(),
     triggerAction: z.enum(EVENT_TYPES),
     enabled: z.boolean(),
-    secret: z.string().describe('The signing secret; keep it confidential'),
+    secret: z
+      .string()
+      .describe('The signing secret; keep it confidential. Masked (its first 8 characters, then dots) for a `read` key or a viewer'),
     previousSecretExpiresAt: isoTimestamp
       .nullable()
       .describe('A secret rotation is in progress until then: deliveries carry a second v1= signature made with the previous secret'),

@@ -232,7 +232,7 @@ export interface paths {
         };
         /**
          * Get the webhook configurations
-         * @description The project's webhook configurations (with their secrets) and the recent delivery attempts.
+         * @description The project's webhook configurations (with their secrets, masked for a `read` key or a viewer) and the recent delivery attempts.
          */
         get: operations["getWebhooks"];
         put?: never;
@@ -1781,7 +1781,7 @@ export interface components {
             /** @enum {string} */
             triggerAction: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
             enabled: boolean;
-            /** @description The signing secret; keep it confidential */
+            /** @description The signing secret; keep it confidential. Masked (its first 8 characters, then dots) for a `read` key or a viewer */
             secret: string;
             /**
              * Format: date-time

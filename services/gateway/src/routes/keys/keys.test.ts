@@ -232,3 +232,23 @@ it('a project holds at most 100 live keys; revoking one makes room', async () =>
   await user.agent.delete(`/v1/account/keys/${made[0]}`).set(user.csrf);
   expect((await createKey(user, { label: 'room again' }, user.projectId)).status).toBe(201);
 }, 60_000);
+
+it('webhook signing secrets are shown to writers only: a read key and a viewer see them masked', async () => {
+  const user = await signUp(h);
+  const full = (await createKey(user, { label: 'writer', scope: 'full' }, user.projectId)).body.data;
+  const read = (await createKey(user, { label: 'reader', scope: 'read' }, user.projectId)).body.data;
+  const path = `/v1/key/projects/${user.projectId}/webhooks`;
+  const saved = await h.http
+    .patch(path)
+    .set(bearer(full.secret))
+    .send({ configs: [{ url: 'http://127.0.0.1:9/in', triggerAction: 'job.completed' }] });
+  expect(saved.status).toBe(200);
+  const secret = saved.body.data.configs[0].secret as string;
+  expect((await h.http.get(path).set(bearer(full.secret))).body.data.configs[0].secret).toBe(secret);
+  const masked = (await h.http.get(path).set(bearer(read.secret))).body.data.configs[0].secret as string;
+  expect(masked).not.toBe(secret);
+  expect(masked.startsWith(secret.slice(0, 8))).toBe(true);
+  expect(masked).not.toContain(secret.slice(8, 16));
+  const viewer = await member(user.organizationId, 'viewer');
+  expect((await viewer.agent.get(path)).body.data.configs[0].secret).toBe(masked);
+});

@@ -29,6 +29,9 @@ export interface WebhooksServices {
 
 const route = routesOf<WebhooksServices>();
 
+/** `whsec_` and two characters, enough to tell secrets apart, never to sign with. */
+const maskSecret = (secret: string) => `${secret.slice(0, 8)}${'•'.repeat(8)}`;
+
 /** Webhook configurations of the key's project, their delivery log, test deliveries; plus resend and replay. */
 export const webhooksRoutes = [
   route({
@@ -36,14 +39,21 @@ export const webhooksRoutes = [
     path: '/v1/key/projects/{projectId}/webhooks',
     tag: 'Webhooks',
     summary: 'Get the webhook configurations',
-    description: "The project's webhook configurations (with their secrets) and the recent delivery attempts.",
+    description:
+      "The project's webhook configurations (with their secrets, masked for a `read` key or a viewer) and the recent delivery attempts.",
     query: webhooksQuery,
     status: 200,
     response: data(Webhooks),
     errors: [403],
     handler: async ({ req, res, service, query }) => {
       const { limit } = query();
-      res.json({ data: await service.configs.get(req.principal.projectId, limit) });
+      const webhooks = await service.configs.get(req.principal.projectId, limit);
+      // a signing secret lets its holder forge deliveries: only principals that may change the
+      // webhooks see it (not a `read` key, not a viewer's session)
+      const shown = req.principal.canWrite
+        ? webhooks
+        : { ...webhooks, configs: webhooks.configs.map((c) => ({ ...c, secret: maskSecret(c.secret) })) };
+      res.json({ data: shown });
     },
   }),
   route({
