@@ -93,9 +93,9 @@ describe('validation messages say each thing once', () => {
   it.each([
     [
       'an unknown query parameter',
-      () => h.http.get(`${jobs()}?type=details`),
-      'Invalid request query: unknown field(s): type.',
-      { path: 'query', message: 'unknown field(s): type' },
+      () => h.http.get(`${jobs()}?kind=details`),
+      'Invalid request query: unknown field(s): kind.',
+      { path: 'query', message: 'unknown field(s): kind' },
     ],
     [
       'a query value out of range',
