@@ -65,7 +65,7 @@ export interface AxeViolation {
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run(ctx: object, opts: object): Promise<unknown> } }).axe.run(
+    (globalThis as unknown as { axe: { run(ctx: object, opts: object): Promise<unknown> } }).axe.run(
       // react-aria's live announcer: transient announcements that name a dialog by id for a few
       // seconds after it closed (a screen reader has read them by then)
       { exclude: [['[data-live-announcer]']] },

@@ -84,7 +84,7 @@ async function mail(kind: 'verify-email' | 'invitation', to: string) {
 async function sessionApi(method: string, path: string, body?: object) {
   return page.evaluate(
     async ({ method, path, body }) => {
-      const me = await (await fetch('/v1/account/me')).json();
+      const me = (await (await fetch('/v1/account/me')).json()) as { data: { csrfToken: string } };
       const res = await fetch(path, {
         method,
         headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.data.csrfToken },
@@ -99,7 +99,12 @@ async function sessionApi(method: string, path: string, body?: object) {
 /** Presses Tab until `target` has the focus (at most 40 times), as a keyboard user would. */
 async function tabTo(target: ReturnType<Page['getByRole']>): Promise<void> {
   for (let i = 0; i < 40; i++) {
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    if (
+      await target
+        .evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)
+        .catch(() => false)
+    )
+      return;
     await page.keyboard.press('Tab');
   }
   throw new Error('the control never got the focus by Tab');
@@ -335,7 +340,10 @@ describe('the console', () => {
           await narrow.goto(`${origin}/console/projects/${projectId}/${path}`);
           await narrow.getByRole('heading', { level: 1 }).waitFor();
           await narrow.waitForLoadState('networkidle');
-          const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+          const width = await narrow.evaluate(
+            () =>
+              (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+          );
           expect({ path, width }).toEqual({ path, width: 360 });
           if (path === 'jobs' || path === 'keys') await screenshot(narrow, `${path}-360`);
         }
