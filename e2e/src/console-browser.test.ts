@@ -127,7 +127,12 @@ describe('the console', () => {
 
       const verification = await mail('verify-email', email);
       await page.goto(`${origin}${new URL(verification.link!).pathname}${new URL(verification.link!).search}`);
-      await page.getByText('Email verified').waitFor();
+      await page
+        .getByText('Email verified')
+        .waitFor()
+        .catch(async (err: Error) => {
+          throw new Error(`${err.message}\nthe page says: ${await page.locator('body').innerText()}`);
+        });
       await check('verify-email');
       await page.getByRole('link', { name: 'Sign in' }).click();
 

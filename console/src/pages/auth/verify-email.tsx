@@ -1,18 +1,34 @@
-import { useMutation } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearch } from '@tanstack/react-router';
-import { useEffect } from 'react';
 import { api, unwrap } from '../../api/client';
 import { ErrorNotice, Loading } from '../../ui/forms';
 import { AuthCard } from '../../ui/layout';
 
+/**
+ * A token works once: however often the page renders or mounts, it is sent once per page load
+ * (the same promise is shared), or a second send would turn a success into "link used".
+ */
+const sent = new Map<string, Promise<unknown>>();
+function verifyOnce(token: string): Promise<unknown> {
+  let verification = sent.get(token);
+  if (!verification) {
+    verification = unwrap(api.POST('/v1/account/email-verification', { body: { token } }));
+    sent.set(token, verification);
+  }
+  return verification;
+}
+
 export function VerifyEmailPage() {
   const { token } = useSearch({ strict: false }) as { token?: string };
-  const verify = useMutation({ mutationFn: (t: string) => unwrap(api.POST('/v1/account/email-verification', { body: { token: t } })) });
-  const { mutate } = verify;
-  // once per token
-  useEffect(() => {
-    if (token) mutate(token);
-  }, [token, mutate]);
+  const verify = useQuery({
+    queryKey: ['email-verification', token],
+    queryFn: () => verifyOnce(token!),
+    enabled: !!token,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
 
   if (verify.isSuccess) {
     return (
@@ -27,7 +43,7 @@ export function VerifyEmailPage() {
   return (
     <AuthCard title="Verifying your email">
       {!token && <ErrorNotice error={new Error('This link has no token: open the link from the mail again.')} />}
-      {verify.isPending && <Loading what="your verification" />}
+      {verify.isLoading && <Loading what="your verification" />}
       <ErrorNotice error={verify.error} title="This link did not work." />
       {verify.isError && (
         <p>
