@@ -135,9 +135,7 @@ function RotateDialog({ keyRow, projectId }: { keyRow: Key; projectId: string })
   });
   return (
     <DialogTrigger onOpenChange={(open) => !open && rotate.reset()}>
-      <Button variant="secondary" aria-label={`Rotate ${keyRow.label || keyRow.prefix}`}>
-        Rotate
-      </Button>
+      <Button variant="secondary">Rotate</Button>
       <Modal className="modal" isDismissable>
         <Dialog className="dialog">
           {({ close }) =>
@@ -191,9 +189,7 @@ function RevokeDialog({ keyRow, projectId }: { keyRow: Key; projectId: string })
   });
   return (
     <DialogTrigger>
-      <Button variant="danger" aria-label={`Revoke ${keyRow.label || keyRow.prefix}`}>
-        Revoke
-      </Button>
+      <Button variant="danger">Revoke</Button>
       <Modal className="modal" isDismissable>
         <Dialog className="dialog" role="alertdialog">
           {({ close }) => (

@@ -1,6 +1,6 @@
 import type { Role } from '@crawl/core';
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { PASSWORD, type SignedIn, signIn, uniqueEmail } from './test-support/accounts';
+import { member, type SignedIn } from './test-support/accounts';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
 /**
@@ -18,13 +18,6 @@ let scheduleId: string;
 const sessions = {} as Record<Role | 'outsider', SignedIn>;
 
 /** A signed-in user who is a member of `organizationId` with `role`. */
-async function member(organizationId: string, role: Role): Promise<SignedIn> {
-  const { accounts } = h.deps;
-  const email = uniqueEmail(role);
-  const userId = await accounts.users.create({ email, passwordHash: await accounts.hasher.hash(PASSWORD), organizationId, verified: true });
-  await accounts.memberships.add({ organizationId, userId, role });
-  return signIn(h, email);
-}
 
 beforeAll(async () => {
   h = await startHarness();
@@ -48,8 +41,8 @@ beforeAll(async () => {
     .set(bearer(stranger.apiKey))
     .send({ type: 'search', targets: ['stranger secret keyword'] });
   strangerJobId = other.body.data.id;
-  for (const role of ['owner', 'admin', 'developer', 'viewer'] as const) sessions[role] = await member(owner.organizationId, role);
-  sessions.outsider = await member(stranger.organizationId, 'owner');
+  for (const role of ['owner', 'admin', 'developer', 'viewer'] as const) sessions[role] = await member(h, owner.organizationId, role);
+  sessions.outsider = await member(h, stranger.organizationId, 'owner');
 });
 afterAll(() => h.close());
 
@@ -169,7 +162,7 @@ describe.each(endpoints)('console session on $method $scope endpoint', (endpoint
   });
 
   it('a signed-out session -> 401 UNAUTHORIZED', async () => {
-    const gone = await member(owner.organizationId, 'admin');
+    const gone = await member(h, owner.organizationId, 'admin');
     await gone.agent.delete('/v1/account/sessions/current').set(gone.csrf);
     const res = await send(gone, endpoint, gone.csrf);
     expect(res.status).toBe(401);

@@ -1,3 +1,4 @@
+import type { Role } from '@crawl/core';
 import { readOutbox } from '@crawl/mail';
 import type supertest from 'supertest';
 import type { Harness } from './harness';
@@ -68,4 +69,15 @@ export async function signIn(h: Harness, email: string, password = PASSWORD): Pr
     organizationId,
     projectId: projects?.body.data[0]?.id,
   };
+}
+
+/** A signed-in user made directly as a member of `organizationId` with `role` (no sign-up mail). */
+export async function member(h: Harness, organizationId: string, role: Role): Promise<SignedIn> {
+  const { accounts } = h.deps;
+  const email = uniqueEmail(role);
+  const userId = await accounts.users.create({ email, passwordHash: await accounts.hasher.hash(PASSWORD), organizationId, verified: true });
+  await accounts.memberships.add({ organizationId, userId, role });
+  // a gateway with a long cache TTL learns of the new membership at once
+  await h.deps.directory.changed([`user:${userId}`]);
+  return signIn(h, email);
 }

@@ -1,7 +1,6 @@
-import type { Role } from '@crawl/core';
 import { sql } from '@crawl/db';
 import supertest from 'supertest';
-import { PASSWORD, type SignedIn, signIn, signUp, uniqueEmail } from '../../test-support/accounts';
+import { member, type SignedIn, signIn, signUp } from '../../test-support/accounts';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
 let h: Harness;
@@ -12,15 +11,6 @@ beforeAll(async () => {
   owner = await signUp(h);
 });
 afterAll(() => h.close());
-
-async function member(organizationId: string, role: Role): Promise<SignedIn> {
-  const { accounts } = h.deps;
-  const email = uniqueEmail(role);
-  const userId = await accounts.users.create({ email, passwordHash: await accounts.hasher.hash(PASSWORD), organizationId, verified: true });
-  await accounts.memberships.add({ organizationId, userId, role });
-  await h.deps.directory.changed([`user:${userId}`]);
-  return signIn(h, email);
-}
 
 const createKey = (who: SignedIn, body: object = { label: 'ci', scope: 'full' }, projectId = owner.projectId) =>
   who.agent.post(`/v1/account/projects/${projectId}/keys`).set(who.csrf).send(body);
@@ -180,9 +170,9 @@ describe('rotating and revoking', () => {
 
 describe('roles', () => {
   it('developers create keys and manage their own; owners and admins every key; viewers none', async () => {
-    const developer = await member(owner.organizationId, 'developer');
-    const admin = await member(owner.organizationId, 'admin');
-    const viewer = await member(owner.organizationId, 'viewer');
+    const developer = await member(h, owner.organizationId, 'developer');
+    const admin = await member(h, owner.organizationId, 'admin');
+    const viewer = await member(h, owner.organizationId, 'viewer');
     const ownersKey = (await createKey(owner, { label: 'owner key' })).body.data;
     const devKey = (await createKey(developer, { label: 'dev key' })).body.data;
     expect(devKey.createdBy).toBe(developer.userId);
@@ -249,6 +239,6 @@ it('webhook signing secrets are shown to writers only: a read key and a viewer s
   expect(masked).not.toBe(secret);
   expect(masked.startsWith(secret.slice(0, 8))).toBe(true);
   expect(masked).not.toContain(secret.slice(8, 16));
-  const viewer = await member(user.organizationId, 'viewer');
+  const viewer = await member(h, user.organizationId, 'viewer');
   expect((await viewer.agent.get(path)).body.data.configs[0].secret).toBe(masked);
 });

@@ -1,6 +1,5 @@
-import type { Role } from '@crawl/core';
 import { sql } from '@crawl/db';
-import { mailTo, PASSWORD, type SignedIn, signIn, signUp, tokenOf, uniqueEmail } from '../../test-support/accounts';
+import { mailTo, member, type SignedIn, signIn, signUp, tokenOf, uniqueEmail } from '../../test-support/accounts';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
 let h: Harness;
@@ -9,20 +8,12 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function member(organizationId: string, role: Role): Promise<SignedIn> {
-  const { accounts } = h.deps;
-  const email = uniqueEmail(role);
-  const userId = await accounts.users.create({ email, passwordHash: await accounts.hasher.hash(PASSWORD), organizationId, verified: true });
-  await accounts.memberships.add({ organizationId, userId, role });
-  return signIn(h, email);
-}
-
 const org = (who: SignedIn) => `/v1/account/organizations/${who.organizationId}`;
 
 describe('organization and projects', () => {
   it('any member reads the organization; another organization is 404', async () => {
     const owner = await signUp(h, { organizationName: 'Readers Inc' });
-    const viewer = await member(owner.organizationId, 'viewer');
+    const viewer = await member(h, owner.organizationId, 'viewer');
     const res = await viewer.agent.get(org(owner));
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
@@ -41,8 +32,8 @@ describe('organization and projects', () => {
 
   it('owners and admins create and rename projects; developers may not (403)', async () => {
     const owner = await signUp(h);
-    const admin = await member(owner.organizationId, 'admin');
-    const developer = await member(owner.organizationId, 'developer');
+    const admin = await member(h, owner.organizationId, 'admin');
+    const developer = await member(h, owner.organizationId, 'developer');
     const created = await admin.agent
       .post(`${org(owner)}/projects`)
       .set(admin.csrf)
@@ -220,8 +211,8 @@ describe('members and invitations', () => {
 
   it('admins manage members below owner; only owners touch owners; the last owner stays', async () => {
     const owner = await signUp(h);
-    const admin = await member(owner.organizationId, 'admin');
-    const developer = await member(owner.organizationId, 'developer');
+    const admin = await member(h, owner.organizationId, 'admin');
+    const developer = await member(h, owner.organizationId, 'developer');
     const members = `${org(owner)}/members`;
 
     expect(
@@ -255,7 +246,7 @@ describe('members and invitations', () => {
 
   it('removing a member revokes the keys they made in the organization, and ends their access', async () => {
     const owner = await signUp(h);
-    const developer = await member(owner.organizationId, 'developer');
+    const developer = await member(h, owner.organizationId, 'developer');
     const key = (await developer.agent.post(`/v1/account/projects/${owner.projectId}/keys`).set(developer.csrf).send({ label: 'dev' })).body
       .data;
     expect((await h.http.get('/v1/key/me').set(bearer(key.secret))).status).toBe(200);
@@ -264,7 +255,7 @@ describe('members and invitations', () => {
     expect((await developer.agent.get(`/v1/key/projects/${owner.projectId}/jobs`)).status).toBe(404);
     expect((await developer.agent.get(org(owner))).status).toBe(404);
     // any member may leave
-    const viewer = await member(owner.organizationId, 'viewer');
+    const viewer = await member(h, owner.organizationId, 'viewer');
     expect((await viewer.agent.delete(`${org(owner)}/members/${viewer.userId}`).set(viewer.csrf)).status).toBe(204);
   });
 });
@@ -287,7 +278,7 @@ describe('audit log', () => {
     expect(res.body.data[0]).toMatchObject({ actor: { userId: owner.userId, email: owner.email }, clientAddress: expect.any(String) });
     const all = (await owner.agent.get(`${org(owner)}/audit-log?limit=100`)).body.data.map((e: { action: string }) => e.action);
     expect(all).toEqual(expect.arrayContaining(['signup', 'session.created', 'key.created']));
-    const developer = await member(owner.organizationId, 'developer');
+    const developer = await member(h, owner.organizationId, 'developer');
     expect((await developer.agent.get(`${org(owner)}/audit-log`)).status).toBe(403);
     expect((await owner.agent.get(`${org(owner)}/audit-log?limit=0`)).status).toBe(400);
   });
