@@ -5,9 +5,24 @@ import type { Canary, HostileStats, HostileTenants } from './hostile';
 
 const BUCKET_S = 2;
 
+/** The formats of an export, and how many items a whole body of each holds (-1: not a whole body). */
+const EXPORT_FORMATS: Record<string, (body: string) => number> = {
+  json: (body) => (JSON.parse(body) as unknown[]).length,
+  csv: (body) => body.split('\r\n').filter(Boolean).length - 1, // the seeded rows have no line breaks in cells
+  llm: (body) => (JSON.parse(body) as { items: unknown[] }).items.length,
+};
+
+function itemsOf(format: string, body: string): number {
+  try {
+    return EXPORT_FORMATS[format]!(body);
+  } catch {
+    return -1; // a truncated or error body: reported by the caller
+  }
+}
+
 /**
  * The aborted downloads left nothing behind: no backend of the run is stuck mid-query, every
- * gateway is ready, and a full export of the large job completes on each gateway.
+ * gateway is ready, and a full export of the large job completes on each gateway, in every format.
  */
 async function poolRecovered(db: Db, hostile: HostileTenants, stats: HostileStats, gateways: string[]): Promise<CheckResult> {
   const stuck = await sql<{ n: number; sample: string | null }>`
@@ -22,21 +37,20 @@ async function poolRecovered(db: Db, hostile: HostileTenants, stats: HostileStat
       .then((r) => r.status)
       .catch(() => 0);
     if (ready !== 200) problems.push(`${url}/readyz answered ${ready}`);
-    const started = Date.now();
-    const res = await fetch(`${url}/v1/key/jobs/${hostile.exportJobId}/export?format=json`, {
-      headers: { Authorization: `Bearer ${hostile.exporter.apiKey}` },
-      signal: AbortSignal.timeout(60_000),
-    }).catch((err: Error) => ({ status: 0, text: async () => err.message }));
-    const body = await res.text();
-    let rows = -1;
-    try {
-      rows = (JSON.parse(body) as unknown[]).length;
-    } catch {
-      // a truncated or error body: reported below
+    for (const format of Object.keys(EXPORT_FORMATS)) {
+      const started = Date.now();
+      const res = await fetch(`${url}/v1/key/jobs/${hostile.exportJobId}/export?format=${format}`, {
+        headers: { Authorization: `Bearer ${hostile.exporter.apiKey}` },
+        signal: AbortSignal.timeout(60_000),
+      }).catch((err: Error) => ({ status: 0, text: async () => err.message }));
+      const body = await res.text();
+      const rows = res.status === 200 ? itemsOf(format, body) : -1;
+      if (res.status !== 200 || rows !== hostile.exportRows)
+        problems.push(
+          `full ${format} export on ${url}: ${res.status}, ${rows} rows of ${hostile.exportRows}${res.status >= 500 ? ` (${body.slice(0, 160)})` : ''}`,
+        );
+      else if (Date.now() - started > 30_000) problems.push(`full ${format} export on ${url} took ${Date.now() - started} ms`);
     }
-    if (res.status !== 200 || rows !== hostile.exportRows)
-      problems.push(`full export on ${url}: ${res.status}, ${rows} rows of ${hostile.exportRows}`);
-    else if (Date.now() - started > 30_000) problems.push(`full export on ${url} took ${Date.now() - started} ms`);
   }
   const other = Object.entries(stats.exportOther)
     .map(([s, n]) => `${s} x${n}`)
@@ -44,7 +58,26 @@ async function poolRecovered(db: Db, hostile: HostileTenants, stats: HostileStat
   return {
     check: 'pool recovers after aborted exports',
     ok: problems.length === 0 && stats.exportsAborted > 0,
-    details: `${stats.exportsAborted} downloads aborted mid-stream, ${stats.exportsCapped} refused by the per-project cap (429)${other ? `, other ${other}` : ''}; ${problems.length ? problems.join('; ') : `then a full ${hostile.exportRows}-row export and /readyz answered on every gateway, no stuck connection`}`,
+    details: `${stats.exportsAborted} downloads aborted mid-stream, ${stats.exportsCapped} refused by the per-project cap (429)${other ? `, other ${other}` : ''}; ${problems.length ? problems.join('; ') : `then a full ${hostile.exportRows}-row export in every format (${Object.keys(EXPORT_FORMATS).join(', ')}) and /readyz answered on every gateway, no stuck connection`}`,
+  };
+}
+
+/**
+ * The exporter's downloads were only ever answered 200, 429 (its cap) or 503 UNAVAILABLE (a
+ * gateway shutting down or out of export capacity, docs/http-api.md): any other 5xx is a server
+ * error, e.g. a stored row of an older shape that an export format could not read.
+ */
+function exportsAnswered(stats: HostileStats): CheckResult {
+  const errors = Object.entries(stats.exportOther).filter(([status]) => Number(status) >= 500 && Number(status) !== 503);
+  const answered = stats.exportsStarted + stats.exportsCapped + Object.values(stats.exportOther).reduce((a, n) => a + n, 0);
+  return {
+    check: 'exports: no 5xx but 503',
+    ok: errors.length === 0 && answered > 0,
+    details: `${answered} export requests answered: ${stats.exportsStarted} x 200, ${stats.exportsCapped} x 429${Object.entries(
+      stats.exportOther,
+    )
+      .map(([s, n]) => `, ${n} x ${s}`)
+      .join('')}${errors.length ? `; server errors: ${errors.map(([s, n]) => `${s} x${n}`).join(', ')}` : ''}`,
   };
 }
 
@@ -128,6 +161,7 @@ export async function hostileChecks(input: {
   orgs: string[];
 }): Promise<CheckResult[]> {
   return [
+    exportsAnswered(input.stats),
     await poolRecovered(input.db, input.hostile, input.stats, input.gateways),
     await egressContained(input.db, input.hostile, input.stats, input.canary),
     await fairShare(input.db, input.hostile.flooder.organizationId, input.orgs),

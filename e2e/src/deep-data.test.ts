@@ -57,44 +57,59 @@ const requested = (prefix: string) =>
     .filter((r) => r.path.startsWith(prefix))
     .map((r) => r.path);
 
-withFixtures('offers: one page per product, one item per offer with the product ASIN; 2 credits per target; exports', async () => {
-  const tenant = await stack.tenant({ credits: 100 });
-  stack.simulator.resetLog();
-  const id = await stack.createJob(tenant, { type: 'offers', targets: ['0133356728', 'https://www.amazon.com/dp/B0OFFERS01/ref=x'] });
-  const job = await stack.waitForJob(id);
-  expect(job).toMatchObject({
-    type: 'offers',
-    status: 'completed',
-    pages: null,
-    sort: null,
-    progress: { total: 2, succeeded: 2, failed: 0 },
-    credits: { reserved: 4, consumed: 4, refunded: 0 },
-    errors: [],
-  });
-  expect(requested('/gp/offer-listing/').sort()).toEqual(['/gp/offer-listing/0133356728', '/gp/offer-listing/B0OFFERS01']);
+withFixtures(
+  'offers: every page of a listing, one item per offer with the product ASIN; 2 credits per page, 10 reserved; exports',
+  async () => {
+    const tenant = await stack.tenant({ credits: 100 });
+    stack.simulator.resetLog();
+    const id = await stack.createJob(tenant, { type: 'offers', targets: ['0133356728', 'https://www.amazon.com/dp/B0OFFERS01/ref=x'] });
+    const job = await stack.waitForJob(id);
+    // The saved listing is page 1 of 2 (its "Next" link); the other product's listing has one page.
+    expect(job).toMatchObject({
+      type: 'offers',
+      status: 'completed',
+      pages: 10,
+      sort: null,
+      progress: { total: 2, succeeded: 2, failed: 0 },
+      credits: { reserved: 40, consumed: 6, refunded: 34 },
+      errors: [],
+      notes: [],
+    });
+    expect(requested('/gp/offer-listing/').sort()).toEqual([
+      '/gp/offer-listing/0133356728',
+      '/gp/offer-listing/0133356728?startIndex=10',
+      '/gp/offer-listing/B0OFFERS01',
+    ]);
 
-  const rows = await results(tenant, id);
-  expect(rows.length).toBe(job.resultsCount);
-  for (const row of rows) expect(offerResultItemSchema.safeParse(row).success).toBe(true);
-  const saved = rows.filter((r) => r.target === '0133356728');
-  expect(saved.length).toBeGreaterThan(1);
-  expect(saved.map((r) => r.position)).toEqual(saved.map((_, i) => i + 1));
-  expect(saved.every((r) => r.asin === '0133356728' && Array.isArray(r.missingFields) && typeof r.parserVersion === 'string')).toBe(true);
-  expect(rows.filter((r) => r.target.includes('B0OFFERS01')).every((r) => r.asin === 'B0OFFERS01')).toBe(true);
+    const rows = await results(tenant, id);
+    expect(rows.length).toBe(job.resultsCount);
+    for (const row of rows) expect(offerResultItemSchema.safeParse(row).success).toBe(true);
+    const saved = rows.filter((r) => r.target === '0133356728');
+    // ten offers a page, positions continuing on page 2
+    expect(saved).toHaveLength(20);
+    expect(saved.map((r) => r.position)).toEqual(saved.map((_, i) => i + 1));
+    expect(saved.every((r) => r.asin === '0133356728' && Array.isArray(r.missingFields) && typeof r.parserVersion === 'string')).toBe(true);
+    expect(rows.filter((r) => r.target.includes('B0OFFERS01')).every((r) => r.asin === 'B0OFFERS01')).toBe(true);
 
-  const out = await exports(tenant, id);
-  expect(out.header.slice(0, 5)).toEqual(['target', 'asin', 'position', 'price_amount', 'price_currency']);
-  expect(out.header).toEqual(
-    expect.arrayContaining(['seller_name', 'seller_id', 'is_buy_box', 'fulfilled_by_amazon', 'missing_fields', 'parser_version']),
-  );
-  expect(out.csvRows).toBe(rows.length);
-  expect(out.llm.items[0]).toMatchObject({ source: 'offers', asin: rows[0]!.asin, rank: rows[0]!.position, condition: rows[0]!.condition });
-  expect(out.json).toHaveLength(rows.length);
-  expect(await stack.gateway.credits.ledgerTotals(tenant.organizationId)).toEqual({ grant: 100, reserve: 4, refund: 0, consume: 4 });
-});
+    const out = await exports(tenant, id);
+    expect(out.header.slice(0, 5)).toEqual(['target', 'asin', 'position', 'price_amount', 'price_currency']);
+    expect(out.header).toEqual(
+      expect.arrayContaining(['seller_name', 'seller_id', 'is_buy_box', 'fulfilled_by_amazon', 'missing_fields', 'parser_version']),
+    );
+    expect(out.csvRows).toBe(rows.length);
+    expect(out.llm.items[0]).toMatchObject({
+      source: 'offers',
+      asin: rows[0]!.asin,
+      rank: rows[0]!.position,
+      condition: rows[0]!.condition,
+    });
+    expect(out.json).toHaveLength(rows.length);
+    expect(await stack.gateway.credits.ledgerTotals(tenant.organizationId)).toEqual({ grant: 100, reserve: 40, refund: 34, consume: 6 });
+  },
+);
 
 withFixtures(
-  'bestsellers: the list path is re-rooted on the origin; items in rank order (lazy ones with null card fields); 5 credits per list',
+  'bestsellers: the list path (without its /ref= tail) is re-rooted on the origin; items in rank order (lazy ones with null card fields); 5 credits per list',
   async () => {
     const tenant = await stack.tenant({ credits: 100 });
     stack.simulator.resetLog();
@@ -107,7 +122,7 @@ withFixtures(
       credits: { reserved: 10, consumed: 10, refunded: 0 },
     });
     expect(requested('/Best-Sellers-').concat(requested('/gp/bestsellers/')).sort()).toEqual([
-      '/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0',
+      '/Best-Sellers-Electronics/zgbs/electronics',
       '/gp/bestsellers/books',
     ]);
     expect(job.targets[0]).toBe('https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_nav_0?pg=1');
@@ -195,7 +210,7 @@ withFixtures("an offer listing of another product than the target's is PARSE_ERR
   expect(await stack.waitForJob(id)).toMatchObject({
     status: 'failed',
     resultsCount: 0,
-    credits: { refunded: 2 },
+    credits: { reserved: 20, refunded: 20 },
     errors: [{ target: '0133356728', code: 'PARSE_ERROR' }],
   });
 });
@@ -225,7 +240,12 @@ it('validation: list URL path and host, sort only on reviews, pages per type; no
   );
   await refused({ type: 'bestsellers', targets: ['electronics'] }, 'body.targets.0', /best-seller list URL/);
   await refused({ type: 'offers', targets: ['B0TEST0001'], config: { sort: 'recent' } }, 'body.config.sort', /reviews jobs only/);
-  await refused({ type: 'offers', targets: ['B0TEST0001'], config: { pages: 2 } }, 'body.config.pages', /search and reviews jobs only/);
+  await refused({ type: 'offers', targets: ['B0TEST0001'], config: { pages: 11 } }, 'body.config.pages', /at most 10 for offers/);
+  await refused(
+    { type: 'details', targets: ['B0TEST0001'], config: { pages: 2 } },
+    'body.config.pages',
+    /search, offers and reviews jobs only/,
+  );
   await refused({ type: 'offers', targets: ['not an asin'] }, 'body.targets.0', /ASIN/);
   await refused({ type: 'reviews', targets: ['B0TEST0001'], config: { pages: 11 } }, 'body.config.pages', /at most 10/);
   await refused({ type: 'reviews', targets: ['B0TEST0001'], config: { sort: 'newest' } }, 'body.config.sort', /recent/);
@@ -248,7 +268,7 @@ it('results, exports and retries of the new types are scoped to the project (ano
   const other = await stack.tenant({ credits: 100 });
   stack.simulator.setFaults([{ match: '/gp/offer-listing/B0NOTFOUND', fault: { kind: 'not_found' } }]);
   const id = await stack.createJob(owner, { type: 'offers', targets: ['B0NOTFOUND'] });
-  expect(await stack.waitForJob(id)).toMatchObject({ status: 'failed', errors: [{ code: 'NOT_FOUND' }], credits: { refunded: 2 } });
+  expect(await stack.waitForJob(id)).toMatchObject({ status: 'failed', errors: [{ code: 'NOT_FOUND' }], credits: { refunded: 20 } });
   for (const url of [`/v1/key/jobs/${id}`, `/v1/key/jobs/${id}/results`, `/v1/key/jobs/${id}/export?format=csv`]) {
     const res = await stack.http.get(url).set(auth(other));
     expect(res.status).toBe(404);
@@ -257,7 +277,7 @@ it('results, exports and retries of the new types are scoped to the project (ano
   expect((await stack.http.post(`/v1/key/jobs/${id}/retry`).set(auth(other))).status).toBe(404);
   const retry = await stack.http.post(`/v1/key/jobs/${id}/retry`).set(auth(owner));
   expect(retry.status).toBe(202);
-  expect(retry.body.data).toMatchObject({ type: 'offers', credits: { reserved: 2 } });
+  expect(retry.body.data).toMatchObject({ type: 'offers', pages: 10, credits: { reserved: 20 } });
 });
 
 withFixtures(

@@ -94,7 +94,7 @@ withFixtures(
 
     // Exports carry the page too: a csv column from the schema, and the llm item's `page`.
     const csv = await stack.http.get(`/v1/key/jobs/${id}/export?format=csv`).set(auth(tenant));
-    expect(csv.text.split('\n')[0]!.split(',').slice(0, 4)).toEqual(['keyword', 'page', 'position', 'organic_position']);
+    expect(csv.text.split('\n')[0]!.split(',').slice(0, 5)).toEqual(['keyword', 'page', 'total_results', 'position', 'organic_position']);
     const llm = await stack.http.get(`/v1/key/jobs/${id}/export?format=llm`).set(auth(tenant));
     expect(llm.body.items.map((i: { page: number }) => i.page)).toEqual(rows.map((r) => r.page));
     expect(llm.body.items[page.length]).toMatchObject({ rank: page.length + 1, page: 2 });
@@ -223,7 +223,7 @@ it('config.pages is validated (400 with the field path), and refused for details
   const details = await create({ type: 'details', targets: ['B0TEST0001'], config: { pages: 2 } });
   expect(details.status).toBe(400);
   expect(details.body.error.details).toEqual([
-    expect.objectContaining({ path: 'body.config.pages', message: 'applies to search and reviews jobs only' }),
+    expect.objectContaining({ path: 'body.config.pages', message: 'applies to search, offers and reviews jobs only' }),
   ]);
   expect(await stack.gateway.credits.balance(tenant.organizationId)).toBe(100);
 });

@@ -55,7 +55,7 @@ export const costEstimateSchema = z
     pages: count
       .nullable()
       .describe(
-        'Search and reviews: pages per target (`config.pages`, default 1); null for other job types (one page per target), as on the job',
+        'Search, reviews and offers: pages per target (`config.pages`; default 1, offers 10); null for other job types (one page per target), as on the job',
       ),
     creditsPerTarget: count.describe('What one target reserves: 5 per result page for search, 2 for details'),
     cost: count,

@@ -70,7 +70,7 @@ export const crawlConfigSchema = z
       .object({
         marketplace: z.string(),
         lang: z.string().nullable(),
-        pages: z.number().int().optional().describe('Search and reviews: pages per target (absent for other types)'),
+        pages: z.number().int().optional().describe('Search, reviews and offers: pages per target (absent for other types)'),
         sort: z.enum(REVIEW_SORTS).optional().describe('Reviews: the review order (absent when not asked)'),
       })
       .strict(),

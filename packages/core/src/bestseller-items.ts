@@ -9,16 +9,17 @@ import { moneySchema } from './money';
 export const parsedBestsellerSchema = z
   .object({
     rank: z.number().int().describe('The list rank shown on the card (#1 ...), continuing across list pages'),
-    asin: z.string(),
-    title: z.string().nullable(),
+    asin: z.string().describe('The ranked product'),
+    title: z.string().nullable().describe("The card's title"),
     url: z.string().describe('The product page, {origin}/dp/{asin}'),
-    image: z.string().nullable(),
-    /** The price on the card; for "N offers from X" cards the lowest offer X. */
-    price: orNull(moneySchema),
-    rating: z.number().nullable().describe('0-5'),
-    reviewsCount: z.number().int().nullable(),
-    missingFields: z.array(z.string()).describe('Of: title, image, price, rating, reviewsCount'),
-    parserVersion: z.string(),
+    image: z.string().nullable().describe("The card's image URL"),
+    price: orNull(moneySchema).describe('The price on the card; for "N offers from X" cards the lowest offer X'),
+    rating: z.number().nullable().describe('Average rating, 0-5; null without ratings'),
+    reviewsCount: z.number().int().nullable().describe('Number of ratings; null without ratings'),
+    missingFields: z.array(z.string()).describe('The main fields the page did not show, of: title, image, price, rating, reviewsCount'),
+    parserVersion: z
+      .string()
+      .describe('The parser release that read the page (items of an older parser may lack later fields: they read as null)'),
   })
   .strict();
 

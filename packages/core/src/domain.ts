@@ -16,6 +16,20 @@ export function isTerminal(status: JobStatus): boolean {
 export const MAX_SEARCH_PAGES = 7;
 /** `config.pages` of a reviews job: review pages crawled per product. */
 export const MAX_REVIEW_PAGES = 10;
+/**
+ * `config.pages` of an offers job: offer-listing pages crawled per product (10 offers a page).
+ * Also the default: an offers job asks for every offer of a product, up to this cap.
+ */
+export const MAX_OFFER_PAGES = 10;
+
+/**
+ * How page n > 1 of a target is requested when its first page decides it. An offer listing in
+ * the legacy "Buying Choices" layout pages by `startIndex` (`offer-listing`); one showing the
+ * 2021+ All Offers Display panel loads further offers from the panel's own pages (`aod`).
+ * Carried from page to page of a crawl, and kept in the page checkpoint of a retried task.
+ */
+export const PAGE_STYLES = ['offer-listing', 'aod'] as const;
+export type PageStyle = (typeof PAGE_STYLES)[number];
 
 /** `config.sort` of a reviews job: the review page's `sortBy` (Amazon's own default when absent). */
 export const REVIEW_SORTS = ['recent', 'helpful'] as const;
@@ -83,9 +97,11 @@ export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
 
 /**
  * Notes on targets that succeeded but deserve a word (the job's `notes`): `NO_RESULTS`, the
- * marketplace found nothing for the keyword (zero rows, nothing charged).
+ * marketplace found nothing for the keyword (zero rows, nothing charged); `TRUNCATED`, the
+ * listing has more pages than were crawled (`config.pages` or the type's cap), so the rows
+ * are not all of it (an offers job's "every offer").
  */
-export const TARGET_NOTE_CODES = ['NO_RESULTS'] as const;
+export const TARGET_NOTE_CODES = ['NO_RESULTS', 'TRUNCATED'] as const;
 export type TargetNoteCode = (typeof TARGET_NOTE_CODES)[number];
 
 /** At most 5 automatic delivery attempts (a resend or a replay adds one each). */

@@ -1,3 +1,4 @@
+import { PAGE_STYLES } from './domain';
 import { orNull, z } from './openapi-zod';
 import { moneySchema } from './money';
 
@@ -48,24 +49,37 @@ export const offerSellerSchema = z
 
 export const parsedOfferSchema = z
   .object({
-    position: z.number().int().describe('1-based on the page; the pinned (buy-box) offer of the 2021+ layout is 1'),
-    price: orNull(moneySchema),
-    /** Shipping charge; amount 0 when the page says it is free. */
-    shipping: orNull(moneySchema),
+    position: z
+      .number()
+      .int()
+      .describe(
+        "1-based rank in the listing, continued across its pages (page 2's first offer follows page 1's last); the pinned (buy-box) offer of the 2021+ layout is 1",
+      ),
+    price: orNull(moneySchema).describe("The offer's item price"),
+    shipping: orNull(moneySchema).describe('The shipping charge; amount 0 when the page says it is free, null when it does not say'),
     condition: z.string().nullable().describe('As shown: "New", "Used - Like New", "Rental", ...'),
-    seller: orNull(offerSellerSchema),
-    fulfilledByAmazon: z.boolean().nullable(),
-    shipsFrom: z.string().nullable(),
+    seller: orNull(offerSellerSchema).describe('{name, id} of the seller; null when the offer names none'),
+    fulfilledByAmazon: z
+      .boolean()
+      .nullable()
+      .describe('true: Amazon ships it (FBA or Amazon itself); false: the seller ships; null: not said'),
+    shipsFrom: z.string().nullable().describe('Who ships it, as shown'),
     isBuyBox: z.boolean().nullable().describe('null on layouts that mark no buy-box offer (legacy offer listings)'),
-    deliveryText: z.string().nullable(),
-    missingFields: z.array(z.string()).describe('Of: price, condition, seller'),
-    parserVersion: z.string(),
+    deliveryText: z.string().nullable().describe('The delivery promise as shown ("FREE delivery March 3 - 5")'),
+    missingFields: z.array(z.string()).describe('The main fields the page did not show, of: price, condition, seller'),
+    parserVersion: z
+      .string()
+      .describe('The parser release that read the page (items of an older parser may lack later fields: they read as null)'),
   })
   .strict();
 
-/** What the offers parser returns for one page; `hasNextPage` lets the crawler stop early. */
+/**
+ * What the offers parser returns for one page; `hasNextPage` lets the crawler stop early, and
+ * `layout` (the legacy rows or the AOD panel) says how the listing's next page is requested.
+ */
 export const parsedOffersPageSchema = z
   .object({
+    layout: z.enum(PAGE_STYLES),
     asin: z.string().nullable(),
     title: z.string().nullable(),
     totalOffers: z.number().int().nullable().describe('Offer count the page announces, when it does'),

@@ -21,37 +21,127 @@ export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
 
 const rankSchema = z.object({ category: z.string(), rank: z.number().int() }).strict();
 
+/** The badges a details page can show for its product (README "Results"). */
+export const DETAILS_BADGES = ['amazons_choice', 'best_seller', 'climate_pledge_friendly', 'limited_time_deal'] as const;
+export type DetailsBadge = (typeof DETAILS_BADGES)[number];
+
+const percent = z.number().int().min(0).max(100);
+/** Share of the product's ratings per star count, in whole percent, as the page shows them. */
+export const ratingPercentagesSchema = z
+  .object({ '5': percent, '4': percent, '3': percent, '2': percent, '1': percent })
+  .strict()
+  .describe('Percent of ratings per star ("5" ... "1") as shown; all zeros when the page shows the histogram without ratings')
+  .openapi('RatingPercentages');
+export type RatingPercentages = z.infer<typeof ratingPercentagesSchema>;
+
 /** The product fields a details page yields (the parser's output, before the worker adds `target`). */
 export const parsedDetailsSchema = z
   .object({
-    asin: z.string(),
-    url: z.string().nullable(),
-    title: z.string().nullable(),
-    brand: z.string().nullable(),
-    price: orNull(moneySchema),
-    listPrice: orNull(moneySchema),
-    rating: z.number().nullable().describe('0-5'),
-    reviewsCount: z.number().int().nullable(),
-    availability: z.object({ status: z.enum(AVAILABILITY_STATUSES), text: z.string().nullable() }).strict(),
-    mainImage: z.string().nullable(),
-    images: z.array(z.string()),
-    features: z.array(z.string()),
-    description: z.string().nullable(),
-    categories: z.array(z.string()),
-    bestSellersRank: z.array(rankSchema),
-    seller: z.object({ name: z.string(), id: z.string().nullable() }).strict().nullable(),
+    asin: z.string().describe("The page's own ASIN (a variant page's child ASIN); empty when the page names none"),
+    url: z.string().nullable().describe('The canonical product URL, {origin}/dp/{asin}; null without an ASIN'),
+    title: z.string().nullable().describe('The product title; null when the page shows none'),
+    brand: z
+      .string()
+      .nullable()
+      .describe(
+        'The byline brand ("Visit the X Store" -> X), else the brand row of the tables; null for books and media, whose byline names contributors',
+      ),
+    price: orNull(moneySchema).describe('The buy-box price; null when the product has no buy box (unavailable, no offer)'),
+    listPrice: orNull(moneySchema).describe('The struck-through list or recommended price shown beside the price; null when none is shown'),
+    rating: z.number().nullable().describe('Average rating, 0-5; null without ratings'),
+    reviewsCount: z.number().int().nullable().describe('Number of ratings; null without ratings'),
+    availability: z
+      .object({
+        status: z.enum(AVAILABILITY_STATUSES).describe('The availability message classified; unknown when the page shows none'),
+        text: z.string().nullable().describe('The message as shown'),
+      })
+      .strict()
+      .describe('status `in_stock`, `out_of_stock`, `preorder` or `unknown` (no message), and the message as shown'),
+    mainImage: z.string().nullable().describe('The large main image URL; null when the page shows no image'),
+    images: z.array(z.string()).describe("The gallery's image URLs, main image first"),
+    features: z.array(z.string()).describe('The "About this item" bullets'),
+    description: z.string().nullable().describe('The product description (a book: its blurb), paragraphs separated by newlines'),
+    categories: z.array(z.string()).describe('The breadcrumb, broadest category first'),
+    bestSellersRank: z.array(rankSchema).describe('Each best-sellers rank the page shows: {category, rank}'),
+    seller: z
+      .object({ name: z.string(), id: z.string().nullable().describe('Amazon merchant id, when the seller links to it') })
+      .strict()
+      .nullable()
+      .describe('The buy-box seller {name, id}; null when the page names none'),
     isPrime: z
       .boolean()
       .nullable()
       .describe(
         'true: the buy box shows a Prime badge for the offer; false: the page says the offer is not Prime; null: the page does not say (no badge is not a no)',
       ),
-    variants: z.array(z.object({ asin: z.string(), dimensions: z.record(z.string()) }).strict()),
-    specifications: z.record(z.string()),
+    variants: z
+      .array(z.object({ asin: z.string(), dimensions: z.record(z.string()) }).strict())
+      .describe('The variation family: {asin, dimensions} per variant, dimensions by name (e.g. {"Size": "Queen"})'),
+    specifications: z
+      .record(z.string())
+      .describe('Every row of the product-details, technical-details and summary tables, by label as shown'),
+    parentAsin: z
+      .string()
+      .nullable()
+      .describe(
+        "The variation family's parent ASIN as the page's own data states it; a standalone product that names itself gets its own ASIN",
+      ),
+    manufacturer: z
+      .string()
+      .nullable()
+      .describe('The Manufacturer row of the product tables (Hersteller, Fabricant, メーカー, ...); null without one'),
+    modelNumber: z
+      .string()
+      .nullable()
+      .describe('The item model number row (Modellnummer, 型番, ...; else the part number); null without one'),
+    weight: z.string().nullable().describe('The item weight as shown, e.g. "1.2 pounds"; null without a weight row'),
+    dimensions: z
+      .string()
+      .nullable()
+      .describe('The product (else package) dimensions as shown, e.g. "10 x 5 x 2 inches"; null without one'),
+    firstAvailable: z.string().nullable().describe('ISO date (YYYY-MM-DD) of the localized "Date First Available" row; null without one'),
+    ratingHistogram: orNull(ratingPercentagesSchema),
+    badges: z
+      .array(z.enum(DETAILS_BADGES))
+      .describe(
+        'The badges the page shows for this product (not for others on the page); `limited_time_deal` is any deal badge on the buy-box price, a sustainability badge is `climate_pledge_friendly`; empty when none',
+      ),
+    coupon: z
+      .string()
+      .nullable()
+      .describe(
+        'The buy box\'s coupon text as shown (subscription first-order coupons included); promotions such as "Buy 4, save 5%" are not coupons; null without a coupon',
+      ),
+    boughtPastMonth: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'The "bought in past month" figure as a number ("10K+ bought in past month" -> 10000, "1 mil+" -> 1000); null when not shown',
+      ),
+    shipsFrom: z
+      .string()
+      .nullable()
+      .describe(
+        'Who ships the buy-box offer, as shown; "Amazon" when the buy box says "Fulfilled by Amazon" (any language) without a separate ships-from; null when not said',
+      ),
+    soldBy: z.string().nullable().describe("The buy-box offer's seller name as shown (seller.name); null when the page names none"),
+    fulfilledByAmazon: z
+      .boolean()
+      .nullable()
+      .describe('true: Amazon ships the buy-box offer; false: the page names another shipper; null: the page does not say'),
+    newOffersCount: z
+      .number()
+      .int()
+      .nullable()
+      .describe('New offers of the product ("New (12) from ..." -> 12); null for a mixed used & new count'),
+    isbn13: z.string().nullable().describe('Books: the ISBN-13 without hyphens; null for other products'),
     missingFields: z
       .array(z.string())
       .describe('Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage'),
-    parserVersion: z.string(),
+    parserVersion: z
+      .string()
+      .describe('The parser release that read the page (items of an older parser may lack later fields: they read as null)'),
   })
   .strict();
 
@@ -69,14 +159,14 @@ export const parsedSearchCardSchema = z
       .int()
       .nullable()
       .describe('1-based among cards known to be organic (isSponsored false), continuing across pages; null for the others'),
-    asin: z.string(),
-    title: z.string().nullable(),
-    url: z.string().nullable(),
-    image: z.string().nullable(),
-    price: orNull(moneySchema),
-    listPrice: orNull(moneySchema),
-    rating: z.number().nullable().describe('0-5'),
-    reviewsCount: z.number().int().nullable(),
+    asin: z.string().describe("The card's product"),
+    title: z.string().nullable().describe("The card's title; null when it shows none"),
+    url: z.string().nullable().describe('The product URL ({origin}/dp/{asin}, ad redirects unwrapped); null without a product link'),
+    image: z.string().nullable().describe("The card's image URL"),
+    price: orNull(moneySchema).describe('The card\'s price; null when it shows none (no offer, "see options")'),
+    listPrice: orNull(moneySchema).describe('The struck-through price beside it; null when none is shown'),
+    rating: z.number().nullable().describe('Average rating, 0-5; null without ratings'),
+    reviewsCount: z.number().int().nullable().describe('Number of ratings ("(84.7K)" -> 84700); null without ratings'),
     isSponsored: z
       .boolean()
       .nullable()
@@ -89,9 +179,16 @@ export const parsedSearchCardSchema = z
       .describe(
         'true: the card shows a Prime badge; false: no badge while other cards of the page show one; null: no card of the page shows Prime badges, so the page does not say',
       ),
-    badges: z.array(z.string()),
-    missingFields: z.array(z.string()).describe('Of: title, url, image, price, rating, reviewsCount'),
-    parserVersion: z.string(),
+    badges: z.array(z.string()).describe('The badge labels of the card as shown ("Best Seller", "Amazon\'s Choice", deal labels)'),
+    brand: z.string().nullable().describe('The brand line of the card (or "by X"); null without one, and for an author byline on a book'),
+    boughtPastMonth: z.number().int().nullable().describe('"2K+ bought in past month" -> 2000; null when the card does not show it'),
+    coupon: z.string().nullable().describe('The card\'s coupon text as shown ("Save 5% with coupon"); null without a coupon'),
+    missingFields: z
+      .array(z.string())
+      .describe('The main fields the page did not show, of: title, url, image, price, rating, reviewsCount'),
+    parserVersion: z
+      .string()
+      .describe('The parser release that read the page (items of an older parser may lack later fields: they read as null)'),
   })
   .strict();
 
@@ -112,7 +209,15 @@ export const detailsResultItemSchema = z
  * `page` first, then the card. A product shown on two pages (or twice on one) is two items.
  */
 export const searchResultItemSchema = z
-  .object({ keyword: z.string(), page: z.number().int().min(1).describe('The result page (1-based) the card was on; see config.pages') })
+  .object({
+    keyword: z.string().describe('The keyword as submitted'),
+    page: z.number().int().min(1).describe('The result page (1-based) the card was on; see config.pages'),
+    totalResults: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The result count the page announces ("1-48 of over 30,000 results" -> 30000); null when it does not'),
+  })
   .merge(parsedSearchCardSchema)
   .strict()
   .openapi('SearchResultItem');
@@ -132,7 +237,7 @@ export type SearchResultItem = z.infer<typeof searchResultItemSchema>;
  * Version of the `llm` export contract. Bump the major on any breaking change. 1.1 added the
  * offer and review keys (`condition` ... `variant`) for the offers, bestsellers and reviews job types.
  */
-export const LLM_SCHEMA_VERSION = '1.1';
+export const LLM_SCHEMA_VERSION = '1.2';
 
 /**
  * One item of the `llm` export: the same keys in the same order for every kind of row (null
@@ -180,6 +285,19 @@ export const llmExportItemSchema = z
     verifiedPurchase: z.boolean().nullable().describe('Reviews'),
     helpfulVotes: z.number().int().nullable().describe('Reviews'),
     variant: z.string().nullable().describe('Reviews: the variant line'),
+    parentAsin: z.string().nullable().describe('Details'),
+    manufacturer: z.string().nullable().describe('Details'),
+    modelNumber: z.string().nullable().describe('Details'),
+    weight: z.string().nullable().describe('Details: as shown'),
+    dimensions: z.string().nullable().describe('Details: as shown'),
+    firstAvailable: z.string().nullable().describe('Details: ISO yyyy-mm-dd'),
+    ratingHistogram: orNull(ratingPercentagesSchema).describe('Details: percent of ratings per star'),
+    coupon: z.string().nullable().describe('Details and search: the coupon text as shown'),
+    boughtPastMonth: z.number().int().nullable().describe('Details and search'),
+    shipsFrom: z.string().nullable().describe('Details and offers'),
+    newOffersCount: z.number().int().nullable().describe('Details'),
+    isbn13: z.string().nullable().describe('Details: books'),
+    totalResults: z.number().int().nullable().describe("Search: the result count the card's page announces"),
     missingFields: z.array(z.string()),
   })
   .strict()

@@ -9,25 +9,27 @@ import { orNull, z } from './openapi-zod';
 export const parsedReviewSchema = z
   .object({
     id: z.string().describe('Amazon review id (R...)'),
-    rating: z.number().nullable().describe('1-5'),
-    title: z.string().nullable().describe('In the original language when the page also offers a translation'),
-    body: z.string().nullable().describe('Paragraphs separated by newlines'),
-    author: z.string().nullable(),
+    rating: z.number().nullable().describe("The review's stars, 1-5"),
+    title: z.string().nullable().describe('The review title, in the original language when the page also offers a translation'),
+    body: z.string().nullable().describe('The review text, paragraphs separated by newlines'),
+    author: z.string().nullable().describe("The reviewer's public name"),
     date: z.string().nullable().describe('ISO yyyy-mm-dd, parsed from dateText'),
     dateText: z.string().nullable().describe('The date line as shown'),
     country: z
       .string()
       .nullable()
       .describe('Country the review was written in, as named on the page ("the United States" -> "United States")'),
-    verifiedPurchase: z.boolean(),
+    verifiedPurchase: z.boolean().describe('The review carries the "Verified Purchase" mark'),
     helpfulVotes: z
       .number()
       .int()
       .nullable()
       .describe('0 when the page shows the vote widget without a count; null when it shows no widget'),
     variant: z.string().nullable().describe('The variant line, e.g. "Size: 27-Inch | Style: Curved"'),
-    missingFields: z.array(z.string()).describe('Of: rating, title, body, author, date'),
-    parserVersion: z.string(),
+    missingFields: z.array(z.string()).describe('The main fields the page did not show, of: rating, title, body, author, date'),
+    parserVersion: z
+      .string()
+      .describe('The parser release that read the page (items of an older parser may lack later fields: they read as null)'),
   })
   .strict();
 

@@ -81,8 +81,25 @@ export function inSchemaOrder(schema: z.ZodTypeAny, value: unknown): unknown {
   }
   if (!(s instanceof z.ZodObject)) return value;
   const shape = shapeOf(s);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(shape)) if (Object.hasOwn(source, key)) out[key] = inSchemaOrder(shape[key]!, source[key]);
-  for (const key of Object.keys(source)) if (!Object.hasOwn(out, key)) out[key] = source[key];
+  const { keys, template } = layoutOf(s);
+  let present = 0;
+  for (const key of keys) if (Object.hasOwn(source, key)) present += 1;
+  // A value with every key (any stored item, once read) is copied from a template of the final
+  // size; adding keys one by one to `{}` regrows the copy's property store several times.
+  const out: Record<string, unknown> = present === keys.length ? { ...template } : {};
+  for (const key of keys) if (Object.hasOwn(source, key)) out[key] = inSchemaOrder(shape[key]!, source[key]);
+  for (const key in source) if (Object.hasOwn(source, key) && !Object.hasOwn(out, key)) out[key] = source[key];
   return out;
+}
+
+/** An object schema's keys and an object with each of them (undefined), in shape order, computed once. */
+const layouts = new WeakMap<z.AnyZodObject, { keys: string[]; template: Record<string, unknown> }>();
+function layoutOf(object: z.AnyZodObject): { keys: string[]; template: Record<string, unknown> } {
+  let layout = layouts.get(object);
+  if (!layout) {
+    const keys = Object.keys(shapeOf(object));
+    layout = { keys, template: Object.fromEntries(keys.map((key) => [key, undefined])) };
+    layouts.set(object, layout);
+  }
+  return layout;
 }

@@ -1,3 +1,4 @@
+import { BESTSELLER_PATH_PREFIXES, bestsellerListPage } from './bestseller-lists';
 import { MAX_TARGETS_PER_JOB, type JobType } from './domain';
 import { JOB_KINDS } from './kinds';
 import { DEFAULT_MARKETPLACE, type MarketplaceCode, marketplaceOfHost } from './marketplaces';
@@ -32,18 +33,13 @@ export function asinFromProductUrl(url: URL): string | null {
   return m ? m[1]!.toUpperCase() : null;
 }
 
-/** The paths a best-seller list has on every marketplace (docs/fetch-contract.md). */
-export const BESTSELLER_PATH_PREFIXES = ['/gp/bestsellers/', '/zgbs/', '/Best-Sellers-'] as const;
-
-export function isBestsellerPath(path: string): boolean {
-  return BESTSELLER_PATH_PREFIXES.some((prefix) => path.startsWith(prefix));
-}
-
 /**
  * Validates and de-duplicates targets. Keywords: trimmed, inner whitespace collapsed,
  * de-duplicated case-insensitively (Amazon search ignores case). Details, offers and reviews:
  * an ASIN or an Amazon product URL, de-duplicated by ASIN. Best sellers: a best-seller list URL
- * of the marketplace, stored without credentials or fragment, de-duplicated by path and query.
+ * of the marketplace, stored without credentials or fragment, de-duplicated by the list page it
+ * fetches (list path and page number, see bestsellerListPage: `/zgbs/x`, `/zgbs/x?pg=1` and
+ * `/zgbs/x/ref=zg_bs_pg_1` are one target, `/zgbs/x?pg=2` another).
  * When `marketplace` is omitted and every URL target is on one marketplace's host, that
  * marketplace is used; a URL on another host than the job's marketplace is an issue.
  */
@@ -129,11 +125,12 @@ function bestsellerListUrl(value: string, market: MarketplaceCode): { url: strin
   const host = marketplaceOfHost(url.hostname);
   if (!host) return { issue: `host ${url.hostname} is not an Amazon marketplace` };
   if (host !== market) return { issue: `URL is on marketplace ${host}, job marketplace is ${market}` };
-  if (!isBestsellerPath(url.pathname)) return { issue: `path must start with ${BESTSELLER_PATH_PREFIXES.join(', ')} (a best-seller list)` };
+  const list = bestsellerListPage(url);
+  if ('issue' in list) return list;
   url.username = '';
   url.password = '';
   url.hash = '';
-  return { url: url.toString(), key: `${url.pathname}${url.search}` };
+  return { url: url.toString(), key: `${list.path}#${list.page}` };
 }
 
 function urlMarketplace(value: string): MarketplaceCode | null {

@@ -56,7 +56,7 @@ const jobObject = z
       .max(MAX_PAGES_ANY_TYPE)
       .nullable()
       .describe(
-        'Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types',
+        'Search, reviews and offers jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review or offer-listing pages of a product); null for other job types',
       ),
     sort: z
       .enum(REVIEW_SORTS)
@@ -65,7 +65,7 @@ const jobObject = z
     notes: z
       .array(z.object({ target: z.string(), code: z.enum(TARGET_NOTE_CODES), message: z.string() }).strict())
       .describe(
-        'Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded)',
+        'Targets that succeeded with something to say: `NO_RESULTS`, the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded); `TRUNCATED`, the listing has more pages than were crawled (`config.pages` or the cap), so the rows are not all of it',
       ),
     resultsPurgedAt: isoTimestamp
       .optional()

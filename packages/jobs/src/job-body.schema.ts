@@ -1,9 +1,11 @@
 import {
+  defaultPages,
   isMarketplaceCode,
   isSafeText,
   JOB_KINDS,
   JOB_TYPES,
   MARKETPLACE_CODES,
+  MAX_OFFER_PAGES,
   MAX_PAGES,
   MAX_REVIEW_PAGES,
   MAX_SEARCH_PAGES,
@@ -16,6 +18,11 @@ import { z } from 'zod';
 
 /** Locale hints such as `en`, `en-US`, `pt_BR`; normalized to `xx-YY`. */
 const LANG_PATTERN = /^([a-zA-Z]{2,3})(?:[-_]([a-zA-Z]{2}))?$/;
+
+/** "search, offers and reviews": the job types `config.pages` applies to, for its refusal message. */
+const MULTI_PAGE_TYPES = JOB_TYPES.filter((type) => MAX_PAGES[type] !== undefined)
+  .join(', ')
+  .replace(/, ([^,]+)$/, ' and $1');
 
 export const langSchema = z
   .string()
@@ -55,7 +62,7 @@ export const jobBodySchema = z
           // bound of the largest here would answer "at most 10" to a search, whose maximum is 7.
           .optional()
           .describe(
-            `Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to ${MAX_SEARCH_PAGES}; review pages per product, 1 to ${MAX_REVIEW_PAGES}; charged per page crawled`,
+            `Search, reviews and offers only: pages crawled per target: result pages per keyword, 1 to ${MAX_SEARCH_PAGES} (default 1); review pages per product, 1 to ${MAX_REVIEW_PAGES} (default 1); offer-listing pages per product, 1 to ${MAX_OFFER_PAGES} (default ${MAX_OFFER_PAGES}: every offer). Every page is reserved, charged per page crawled; pages a target does not have are refunded`,
           ),
         sort: z
           .enum(REVIEW_SORTS)
@@ -75,11 +82,11 @@ export const jobBodySchema = z
         message: issue.message,
       });
     }
-    // Details, offers and best-seller targets are one page; accepting `pages` there would suggest a depth they never get.
+    // Details and best-seller targets are one page; accepting `pages` there would suggest a depth they never get.
     const maxPages = MAX_PAGES[body.type];
     const pages = body.config?.pages;
     if (pages !== undefined && maxPages === undefined) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: 'applies to search and reviews jobs only' });
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'pages'], message: `applies to ${MULTI_PAGE_TYPES} jobs only` });
     } else if (pages !== undefined && maxPages !== undefined && pages > maxPages) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -95,7 +102,7 @@ export const jobBodySchema = z
       targets: normalized.targets,
       marketplace: normalized.marketplace,
       lang: body.config?.lang ?? null,
-      ...(maxPages !== undefined ? { pages: pages ?? 1 } : {}),
+      ...(maxPages !== undefined ? { pages: pages ?? defaultPages(body.type) } : {}),
       ...(JOB_KINDS[body.type].sortable && body.config?.sort ? { sort: body.config.sort } : {}),
     };
   });

@@ -31,3 +31,28 @@ describe('credits charged per page crawled', () => {
     expect(toJobResource(details).pages).toBeNull();
   });
 });
+
+describe('offers: 2 credits per offer-listing page', () => {
+  it('a product whose listing had 3 of its 10 reserved pages consumes 6 (the other 14 are refunded when the job ends)', () => {
+    const offers = jobRow({
+      type: 'offers',
+      status: 'running',
+      targets: ['B0TEST0001'],
+      target_count: 1,
+      finished_at: null,
+      succeeded: 1,
+      credits_reserved: 20,
+      credits_consumed: 0,
+      pages: 10,
+      pages_crawled: 3,
+    });
+    expect(consumedCredits(offers)).toBe(6);
+    expect(toJobResource(offers)).toMatchObject({ pages: 10, credits: { reserved: 20, consumed: 6 } });
+  });
+
+  it('an offers job made before offers had pages (pages null) shows the one page it reserved', () => {
+    const old = jobRow({ type: 'offers', pages: null, pages_crawled: 1, credits_reserved: 2 });
+    expect(toJobResource(old).pages).toBe(1);
+    expect(consumedCredits(old)).toBe(2);
+  });
+});

@@ -36,7 +36,7 @@ export interface JobProgressDeps {
 /**
  * `pagesCrawled`: the pages the target is charged for (default 1, a details target's page; a
  * search keyword the result pages it crawled, 0 when it found nothing); `note`: said about the target in the job's
- * `notes` (a keyword without results).
+ * `notes` (a keyword without results, an offer listing longer than the pages crawled).
  */
 export type TargetOutcome =
   | { kind: 'succeeded'; items: ResultItem[]; attempts: number; pagesCrawled?: number; note?: { code: TargetNoteCode; message: string } }

@@ -250,11 +250,14 @@ describe('a page is mapped by the rules of the job type it was fetched for', () 
     isSponsored: false,
     isPrime: null,
     badges: [],
+    brand: null,
+    boughtPastMonth: null,
+    coupon: null,
     missingFields: [],
     parserVersion: 'test',
   };
   const searchPage = {
-    parse: async () => ({ kind: 'search' as const, cards: [card], hasNextPage: false, noResults: false }),
+    parse: async () => ({ kind: 'search' as const, cards: [card], hasNextPage: false, noResults: false, totalResults: null }),
     pageKind: async () => 'search' as const,
   };
 

@@ -1,4 +1,4 @@
-import { type JobType, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
+import { type JobType, type PageStyle, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { MARKETPLACES, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
 import type { ExitOutcome, ExitPool } from './exits';
@@ -39,11 +39,20 @@ export const SIGNIN_MESSAGES = {
 /**
  * A page that answered: the job type its items were produced for (their schema), its items
  * (search cards carry `keyword` and `page`; positions are the page's own), whether a next result
- * page exists, and whether the page is the marketplace's genuine "no results" answer (then
- * `items` is empty, and it is not a PARSE_ERROR).
+ * page exists, whether the page is the marketplace's genuine "no results" answer (then
+ * `items` is empty, and it is not a PARSE_ERROR), and how its next page is requested when its
+ * layout decides that (`pageStyle`, see PageItems).
  */
 export type CrawlOutcome =
-  | { ok: true; type: JobType; items: ResultItem[]; status: number; hasNextPage: boolean; noResults: boolean }
+  | {
+      ok: true;
+      type: JobType;
+      items: ResultItem[];
+      status: number;
+      hasNextPage: boolean;
+      noResults: boolean;
+      pageStyle?: PageStyle;
+    }
   /**
    * `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. `signIn`: the
    * page was a sign-in wall (retryable only when another exit could be tried).
@@ -107,7 +116,7 @@ export class Crawler {
 
   private async attempt(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
     const origin = marketplaceOrigin(originFor(input.marketplace, this.options.origins));
-    const url = targetUrl(input.type, input.target, origin, input.lang, input.page, input.sort ?? null);
+    const url = targetUrl(input.type, input.target, origin, input.lang, input.page, input.sort ?? null, input.pageStyle ?? null);
     const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey), input.tenant, input.wanted);
     this.lastExit.set(attemptKey, lease.exit.spec.key);
     if (this.lastExit.size > 10_000) this.lastExit.delete(this.lastExit.keys().next().value!);

@@ -86,12 +86,37 @@ describe('targetUrl: only the parsed ASIN or keyword reaches the request URL (do
     expect(() => targetUrl('offers', 'not a target', ORIGIN, null)).toThrow(/ASIN/);
   });
 
-  it("a best-seller list URL's path is re-rooted on the origin (query, userinfo and host dropped), never resolved", () => {
+  it("offer-listing page n: the legacy listing's startIndex, or the AOD panel's own pages, from the ASIN and page number only", () => {
+    for (const t of ACCEPTED_HOSTILE_URLS) {
+      expect([t, targetUrl('offers', t, ORIGIN, null, 1, null, 'aod')]).toEqual([t, `${ORIGIN}/gp/offer-listing/${ASIN}`]);
+      expect([t, targetUrl('offers', t, ORIGIN, null, 3, null, 'offer-listing')]).toEqual([
+        t,
+        `${ORIGIN}/gp/offer-listing/${ASIN}?startIndex=20`,
+      ]);
+      expect([t, targetUrl('offers', t, ORIGIN, null, 2, null, 'aod')]).toEqual([
+        t,
+        `${ORIGIN}/gp/product/ajax/aodAjaxMain/?asin=${ASIN}&pc=dp&isonlyrenderofferlist=true&pageno=2`,
+      ]);
+    }
+    // Without a hint (a checkpoint older than it), page n is the legacy listing's.
+    expect(targetUrl('offers', ASIN, ORIGIN, null, 2)).toBe(`${ORIGIN}/gp/offer-listing/${ASIN}?startIndex=10`);
+    expect(targetUrl('offers', ASIN, ORIGIN, 'de-DE', 10, null, 'aod')).toBe(
+      `${ORIGIN}/gp/product/ajax/aodAjaxMain/?asin=${ASIN}&pc=dp&isonlyrenderofferlist=true&pageno=10&language=de_DE`,
+    );
+  });
+
+  it("a best-seller list URL's path is re-rooted on the origin (query, userinfo and host dropped), never resolved; only its page is carried over", () => {
     const lists = [
       [
         'https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs?pg=2',
-        '/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs',
+        '/Best-Sellers-Electronics/zgbs/electronics?pg=2',
       ],
+      [
+        'https://www.amazon.com/Best-Sellers-Electronics/zgbs/electronics/ref=zg_bs_pg_2_electronics?_encoding=UTF8&pg=2&tag=x&url=//evil.example',
+        '/Best-Sellers-Electronics/zgbs/electronics?pg=2',
+      ],
+      ['https://www.amazon.com/zgbs/electronics/ref=zg_bs_pg_2', '/zgbs/electronics?pg=2'],
+      ['https://www.amazon.com/zgbs/electronics?pg=1&language=xx', '/zgbs/electronics'],
       ['https://user:pw@www.amazon.com/gp/bestsellers/books', '/gp/bestsellers/books'],
       ['https://www.amazon.com/zgbs//127.0.0.1:9999/x', '/zgbs//127.0.0.1:9999/x'],
       ['https://www.amazon.com/zgbs/\\127.0.0.1:9999/x', '/zgbs//127.0.0.1:9999/x'],

@@ -1,13 +1,14 @@
-import type { JobType, ReviewSort } from '@crawl/core';
+import type { JobType, PageStyle, ReviewSort } from '@crawl/core';
 import { MARKETPLACE_KINDS } from './kinds';
 
 /**
  * The request URL of a target (docs/fetch-contract.md), built by its job type's module
  * (kinds/<type>.ts: `{origin}/dp/{ASIN}` for a details target, `{origin}/s?k={keyword}` for a
- * keyword, ...). `lang` adds `language=`.
+ * keyword, ...). `lang` adds `language=`; `pageStyle` is how page n > 1 of an offer listing is
+ * asked for (the layout of the page before: see CrawlInput.pageStyle).
  *
- * Egress invariant: the URL is built from constant paths and the parsed ASIN or keyword only,
- * never from a product URL's path. A path is attacker-controlled, and resolving one against the
+ * Egress invariant: the URL is built from constant paths, the parsed ASIN or keyword and the
+ * page number only, never from a product URL's path nor from a link on a fetched page. A path is attacker-controlled, and resolving one against the
  * origin lets `//host`, `\host` or `/\host` replace the host (a best-seller path is set as the
  * URL's pathname, which cannot change the host, and must keep a list prefix). The result is checked to be on
  * `origin` all the same; a target with no ASIN is a bug upstream (normalizeTargets refuses it),
@@ -20,9 +21,10 @@ export function targetUrl(
   lang: string | null,
   page = 1,
   sort: ReviewSort | null = null,
+  pageStyle: PageStyle | null = null,
 ): string {
   const base = marketplaceOrigin(origin);
-  const url = MARKETPLACE_KINDS[type].url(target, base, page, sort);
+  const url = MARKETPLACE_KINDS[type].url(target, base, page, sort, pageStyle);
   if (lang) url.searchParams.set('language', lang.replace('-', '_'));
   if (url.origin !== base) throw new Error('request URL left the marketplace origin');
   return url.toString();

@@ -34,6 +34,9 @@ export interface AodListing {
   listed: AodOffer[];
 }
 
+/** Listed offers per page of the panel: the first page shows ten, each "See more" ten more. */
+export const AOD_OFFERS_PER_PAGE = 10;
+
 /** Amazon's US retail offer: the seller the buy box most often names. */
 export const AMAZON_US: AodSeller = { name: 'Amazon.com', id: 'ATVPDKIKX0DER' };
 
@@ -109,12 +112,15 @@ function offer(condition: string, priceCents: number, seller: AodSeller, fulfill
 }
 
 /**
- * The listing of `asin`: a New buy-box offer (Amazon.com's in about 2 of 5 listings, else a
- * third-party seller's) and 3-8 further offers, at least one New and one Used, each from its
- * own seller. New offers cost 90-125% of the buy box's price (so the buy box is not always the
- * cheapest new offer, as on Amazon), used ones 50-90%.
+ * The listing of `asin` over `pages` panel pages: a New buy-box offer (Amazon.com's in about 2
+ * of 5 listings, else a third-party seller's) and further offers, at least one New and one
+ * Used: 3-8 on a one-page listing, each from its own seller; a longer listing fills its pages
+ * but the last with ten each, its sellers then listing several offers (as on Amazon). New
+ * offers cost 90-125% of the buy box's price (so the buy box is not always the cheapest new
+ * offer, as on Amazon), used ones 50-90%. The one-page listing of an ASIN is the same whatever
+ * its page count was before: the extra offers are drawn after it.
  */
-export function aodListing(asin: string): AodListing {
+export function aodListing(asin: string, pages = 1): AodListing {
   const random = createPrng(fnv1a(`${asin}#aod-offers`));
   const base = 1500 + Math.floor(random() * 15000);
   const taken = new Set<number>();
@@ -122,14 +128,15 @@ export function aodListing(asin: string): AodListing {
   const amazonWins = random() < 0.4;
   const pinnedSeller = amazonWins ? AMAZON_US : sellers.shift()!;
   const pinned = offer('New', priceNear(base, 1, 0, taken, random), pinnedSeller, amazonWins || random() < 0.6, random);
-  const count = 3 + Math.floor(random() * 6);
+  const lastPage = 3 + Math.floor(random() * 6);
+  const count = (pages - 1) * AOD_OFFERS_PER_PAGE + lastPage;
   const listed: AodOffer[] = [];
   for (let i = 0; i < count; i++) {
     // The first two are one New and one Used offer, so every listing has both conditions.
     const isNew = i === 0 || (i > 1 && random() < 0.45);
     const condition = isNew ? 'New' : pickOf(USED_GRADES, random);
     const price = isNew ? priceNear(base, 0.9, 0.35, taken, random) : priceNear(base, 0.5, 0.4, taken, random);
-    listed.push(offer(condition, price, sellers.shift()!, random() < 0.5, random));
+    listed.push(offer(condition, price, sellers[i % sellers.length]!, random() < 0.5, random));
   }
   listed.sort((a, b) => a.priceCents + a.shippingCents - (b.priceCents + b.shippingCents));
   return { asin, title: productTitle(asin, 120), pinned, listed };

@@ -31,6 +31,7 @@ export {
   syntheticSearchPage,
 } from './synthetic';
 export { productPrice, productTitle } from './asin-template';
-export { aodOffersPage } from './aod-offers-page';
+export { aodOffersAjaxPage, aodOffersPage } from './aod-offers-page';
+export { aodListing } from './aod-offer-data';
 export { createLatencySampler, lognormalParams, validateLatency } from './latency';
 export { DEFAULT_DETAILS_TEMPLATE, DEFAULT_SEARCH_TEMPLATE, defaultFixturesDir } from './page-store';

@@ -44,6 +44,28 @@ describeFixtures('listing pages', () => {
     expect(other.html).toContain('olpOffer'); // the saved page's offer rows
   });
 
+  it('pages an offer listing by startIndex (10 offers a page): "Next" on every page but the last (one page, or the count set)', async () => {
+    const NEXT_OFFERS_RE = /<li class="a-last"><a href="([^"]*)"/;
+    // One page unless set: the template's "Next" is disabled.
+    expect((await get('/gp/offer-listing/B0SIMOFFER')).html).toContain(LAST_PAGE);
+    sim.setPageCounts({ B0SIMOFFER: 3 });
+    const pages = await Promise.all(
+      ['', '?startIndex=10', '?ie=UTF8&f_all=true&startIndex=20'].map((q) => get(`/gp/offer-listing/B0SIMOFFER${q}`)),
+    );
+    expect(NEXT_OFFERS_RE.exec(pages[0]!.html)?.[1]).toBe(
+      'https://www.amazon.com/gp/offer-listing/B0SIMOFFER/ref=olp_page_next?ie=UTF8&amp;f_all=true&amp;startIndex=10',
+    );
+    expect(NEXT_OFFERS_RE.exec(pages[1]!.html)?.[1]).toContain('startIndex=20');
+    expect(pages[2]!.html).toContain(LAST_PAGE);
+    expect(pages[2]!.html).not.toMatch(NEXT_OFFERS_RE);
+    for (const page of pages) expect(page.html).toContain('olpOffer');
+    // A saved listing is its page 1 as saved (its own "Next" link); its page 2 is the template's, the last one.
+    expect((await get('/gp/offer-listing/0133356728')).html).toBe(fixture('offers-US-0133356728.html'));
+    const second = (await get('/gp/offer-listing/0133356728?startIndex=10')).html;
+    expect(second).toContain('/gp/offer-listing/0133356728');
+    expect(second).toContain(LAST_PAGE);
+  });
+
   it('serves saved review pages by ASIN and page, and generates the others with their own review ids', async () => {
     expect((await get('/product-reviews/B01IPHVFUI')).html).toBe(fixture('reviews-US-B01IPHVFUI.html'));
     expect((await get('/product-reviews/B086X5XDD3/?pageNumber=10')).html).toBe(fixture('reviews-UK-B086X5XDD3-p10.html'));

@@ -1,34 +1,42 @@
 /**
- * Saved offer-listing, review and best-seller pages re-targeted at any ASIN or list: the page's
- * own ids are slots (see patch-template.ts), so another product's offers or reviews carry that
- * product's ASIN, review ids differ per product and page, and the "next page" link is present
- * on every page but the last, as on Amazon. Everything else (sellers, review texts, product
- * names of a list) is the saved page's.
+ * Saved offer-listing and review pages re-targeted at any ASIN (best-seller lists:
+ * bestsellers-template.ts): the page's own ids are slots (see patch-template.ts), so another
+ * product's offers or reviews carry that product's ASIN, review ids differ per product and page,
+ * and the "next page" link is present on every page but the last, as on Amazon. Everything else
+ * (sellers, review texts) is the saved page's.
  */
 import { fnv1a } from './prng';
 import { nextPageItem, PatchTemplate, type Needle } from './patch-template';
-import { syntheticAsin } from './synthetic';
 
 const REVIEW_ID_RE = /\bid="(R[A-Z0-9]{8,20})"/g;
-/** ASINs a list page names: `data-asin`, element ids (amazon.in 2023 grid) and product links. */
-const LIST_ASIN_RES = [/\bdata-asin="([A-Z0-9]{10})"/g, /\bid="([A-Z0-9]{10})"/g, /\/dp\/([A-Z0-9]{10})\b/g];
 
 type ReviewSlot = 'asin' | 'next' | number;
 
-/** An offer listing (`/gp/offer-listing/{ASIN}`) for any ASIN. */
+/** An offer listing (`/gp/offer-listing/{ASIN}`, page n at `?startIndex=(n-1)*10`) for any ASIN and page. */
 export class OffersTemplate {
-  private readonly template: PatchTemplate<'asin'>;
+  private readonly template: PatchTemplate<'asin' | 'next'>;
+  private readonly nextLabel: string;
 
   constructor(
     page: Buffer,
     readonly ownAsin: string,
+    private readonly origin: string,
   ) {
-    this.template = new PatchTemplate(page, [{ text: ownAsin, slot: 'asin' }]);
+    const next = nextPageItem(page.toString('latin1'));
+    const needles: Needle<'asin' | 'next'>[] = [{ text: ownAsin, slot: 'asin' }];
+    if (next) needles.push({ text: next.text, slot: 'next' });
+    this.template = new PatchTemplate(page, needles);
+    this.nextLabel = next?.label ?? 'Next';
   }
 
-  render(asin: string): Buffer {
-    const value = Buffer.from(asin);
-    return this.template.render(() => value);
+  /** Page `pageNo` of `asin`'s offers (the saved page's rows); `last` shows the disabled "Next" item instead of a link. */
+  render(asin: string, pageNo = 1, last = true): Buffer {
+    const label = this.nextLabel;
+    const next = last
+      ? `<li class="a-disabled a-last">${label}<span class="a-letter-space"></span><span class="a-letter-space"></span>&rarr;</li>`
+      : `<li class="a-last"><a href="${this.origin}/gp/offer-listing/${asin}/ref=olp_page_next?ie=UTF8&amp;f_all=true&amp;startIndex=${pageNo * 10}">${label}<span class="a-letter-space"></span><span class="a-letter-space"></span>&rarr;</a></li>`;
+    const values = { asin: Buffer.from(asin), next: Buffer.from(next, 'latin1') };
+    return this.template.render((slot) => values[slot]);
   }
 }
 
@@ -73,33 +81,6 @@ export class ReviewsTemplate {
       let v = values.get(slot);
       if (!v) {
         v = Buffer.from(reviewId(asin, pageNo, slot as number));
-        values.set(slot, v);
-      }
-      return v;
-    });
-  }
-}
-
-/** A best-seller list page for any list path: the saved list with ASINs derived from the path. */
-export class BestsellersTemplate {
-  private readonly template: PatchTemplate<number>;
-
-  constructor(page: Buffer) {
-    const html = page.toString('latin1');
-    const asins = [...new Set(LIST_ASIN_RES.flatMap((re) => [...html.matchAll(re)].map((m) => m[1]!)))];
-    this.template = new PatchTemplate(
-      page,
-      asins.map((text, i) => ({ text, slot: i })),
-    );
-  }
-
-  /** `listKey`: the list's path (category and page), so each list has its own stable ASINs. */
-  render(listKey: string): Buffer {
-    const values = new Map<number, Buffer>();
-    return this.template.render((slot) => {
-      let v = values.get(slot);
-      if (!v) {
-        v = Buffer.from(syntheticAsin(`${listKey}#${slot}`));
         values.set(slot, v);
       }
       return v;

@@ -1,9 +1,10 @@
 /**
- * How many result pages a keyword has and how many review pages an ASIN has, where a test or
- * demo sets it (`/__sim/pages`, `Simulator.setPageCounts`): the last page shows no "next page"
- * link, so a crawler asked for more pages stops there. A keyword set to 0 has no results: every
- * page of it is the marketplace's "no results" page. Unset ids have the API's maxima
- * (routes.ts DEFAULT_SEARCH_PAGES, DEFAULT_REVIEW_PAGES).
+ * How many result pages a keyword has and how many review and offer-listing pages an ASIN has,
+ * where a test or demo sets it (`/__sim/pages`, `Simulator.setPageCounts`): the last page shows
+ * no "next page" link (an offers panel: "End of results"), so a crawler asked for more pages
+ * stops there. A keyword set to 0 has no results: every page of it is the marketplace's "no
+ * results" page. Unset ids have the API's maxima for search and reviews, one offer-listing page
+ * (routes.ts DEFAULT_SEARCH_PAGES, DEFAULT_REVIEW_PAGES, DEFAULT_OFFER_PAGES).
  */
 import { keywordSlugs } from './keyword-slug';
 

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { AsinTemplate } from './asin-template';
 import { SIGNIN_WALL_PAGE, SYNTHETIC_CAPTCHA_PAGE } from './error-pages';
 import { keywordSlugs } from './keyword-slug';
-import { BestsellersTemplate, OffersTemplate, ReviewsTemplate } from './listing-templates';
+import { BestsellersTemplate } from './bestsellers-template';
+import { OffersTemplate, ReviewsTemplate } from './listing-templates';
 import { absolutizeLinks, marketplaceOrigin } from './marketplace-hosts';
 import { SearchTemplate } from './search-template';
 
@@ -51,6 +52,8 @@ export interface PageStore {
   /** An ASIN with saved review pages gets its other pages from its own first saved page (its language). */
   reviewTemplatesByAsin: Map<string, ReviewsTemplate>;
   bestsellersTemplate: BestsellersTemplate | null;
+  /** Later pages of a saved best-seller list, by the saved (first) page's file. */
+  bestsellerTemplatesByFile: Map<string, BestsellersTemplate>;
 }
 
 export const DEFAULT_DETAILS_TEMPLATE = 'details-US-B0DR8G428S.html';
@@ -142,6 +145,7 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
     reviewsTemplate: null,
     reviewTemplatesByAsin: new Map(),
     bestsellersTemplate: null,
+    bestsellerTemplatesByFile: new Map(),
   };
   if (dir === null) {
     if (choice.detailsTemplate || choice.searchTemplate) throw new Error('detailsTemplate/searchTemplate need a fixturesDir');
@@ -221,9 +225,12 @@ function pickListingTemplates(store: PageStore): void {
   };
   const linked = (page: StoredPage): Buffer => absolutizeLinks(page.body, marketplaceOrigin(page.marketplace));
   const offers = first(store.offers, DEFAULT_OFFERS_TEMPLATE);
-  if (offers) store.offersTemplate = new OffersTemplate(linked(offers), OFFERS_FILE_RE.exec(offers.file)![2]!);
+  if (offers)
+    store.offersTemplate = new OffersTemplate(linked(offers), OFFERS_FILE_RE.exec(offers.file)![2]!, marketplaceOrigin(offers.marketplace));
+  for (const list of [...store.bestsellers.values()].flat())
+    store.bestsellerTemplatesByFile.set(list.file, new BestsellersTemplate(linked(list)));
   const lists = first(store.bestsellers, DEFAULT_BESTSELLERS_TEMPLATE);
-  if (lists) store.bestsellersTemplate = new BestsellersTemplate(linked(lists));
+  if (lists) store.bestsellersTemplate = store.bestsellerTemplatesByFile.get(lists.file) ?? null;
   const reviewTemplate = (page: StoredPage): ReviewsTemplate =>
     new ReviewsTemplate(linked(page), REVIEWS_FILE_RE.exec(page.file)![2]!, marketplaceOrigin(page.marketplace));
   for (const page of [...store.reviews.values()].flat().sort((a, b) => a.file.localeCompare(b.file))) {

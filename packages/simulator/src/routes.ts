@@ -8,7 +8,8 @@ import { keywordSlugs } from './keyword-slug';
 import { reviewPageKey, type PageStore, type StoredPage } from './page-store';
 import { noResultsSearchPage } from './no-results-page';
 import { syntheticDetailsPage, syntheticSearchPage } from './synthetic';
-import { aodOffersPage } from './aod-offers-page';
+import { aodOffersAjaxPage, aodOffersPage } from './aod-offers-page';
+import { BESTSELLER_LIST_PAGES } from './bestsellers-template';
 import type { OffersLayout } from './types';
 
 /** `/dp/{ASIN}`, `/gp/product/{ASIN}`, `/{slug}/dp/{ASIN}`, each optionally followed by `/ref=...`. */
@@ -16,12 +17,16 @@ const DETAILS_PATH_RE = /^\/(?:[^?#]*\/)?(?:dp|gp\/product)\/([A-Za-z0-9]{10})(?
 /** `/gp/offer-listing/{ASIN}` and `/product-reviews/{ASIN}`, optionally after a slug and before `/ref=...`. */
 const OFFERS_PATH_RE = /^\/(?:[^?#]*\/)?gp\/offer-listing\/([A-Za-z0-9]{10})(?:\/[^?#]*)?$/;
 const REVIEWS_PATH_RE = /^\/(?:[^?#]*\/)?product-reviews\/([A-Za-z0-9]{10})(?:\/[^?#]*)?$/;
+/** The AOD panel's further pages (`?asin=..&pageno=n`): `/gp/product/ajax/aodAjaxMain/`, `/gp/product/ajax/`, `/gp/aod/ajax/`, each optionally `/ref=...`. */
+const AOD_PAGES_PATH_RE = /^\/gp\/(?:product\/ajax(?:\/aodAjaxMain)?|aod\/ajax)\/?(?:ref=[^/?#]*)?$/;
 /** Best-seller list paths (docs/fetch-contract.md): `/gp/bestsellers/...`, `/.../zgbs/...`, `/Best-Sellers-...`. */
 const BESTSELLERS_PATH_RE = /^\/(?:gp\/bestsellers(?:\/|$)|Best-Sellers-|(?:[^?#]*\/)?zgbs(?:\/|$))/;
 
 /** Result pages of a keyword and review pages of an ASIN when no count was set (the API's maxima). */
 export const DEFAULT_SEARCH_PAGES = 7;
 export const DEFAULT_REVIEW_PAGES = 10;
+/** Offer-listing pages of an ASIN when no count was set: most listings fit one page. */
+export const DEFAULT_OFFER_PAGES = 1;
 
 /** Region/language of a locale -> the marketplace whose saved page fits it best. */
 const REGION_TO_MARKETPLACE: Record<string, string> = { GB: 'UK' };
@@ -43,9 +48,10 @@ export interface RouteOptions {
   anyAsin: boolean;
   anyKeyword: boolean;
   /**
-   * Pages a keyword's results (by its first slug) or an ASIN's reviews have, where set (the
-   * control API's `/__sim/pages`); the last one shows no "next page" link. A keyword with 0
-   * pages answers every page with the "no results" page.
+   * Pages a keyword's results (by its first slug) or an ASIN's reviews and offer listing have,
+   * where set (the control API's `/__sim/pages`); the last one shows no "next page" link (an
+   * AOD panel: "End of results"). A keyword with 0 pages answers every page with the "no
+   * results" page.
    */
   pageCounts?: ReadonlyMap<string, number>;
   /** Offer listing of an ASIN without a saved one (the control API's `/__sim/offers-layout`); default legacy. */
@@ -103,6 +109,11 @@ function resultPage(query: URLSearchParams, name = 'page'): number {
   const n = Number(query.get(name) ?? '1');
   return Number.isInteger(n) && n >= 1 && n <= MAX_RESULT_PAGE ? n : 1;
 }
+/** `startIndex=` of a legacy offer listing (10 offers a page) as its page number; anything unusable is page 1. */
+function offerListingPage(query: URLSearchParams): number {
+  const n = Number(query.get('startIndex') ?? '0');
+  return Number.isInteger(n) && n >= 0 && n < MAX_RESULT_PAGE * 10 ? Math.floor(n / 10) + 1 : 1;
+}
 const fixed = (body: Buffer): RenderedPage => ({ body, release: NOOP });
 
 /** The page for this request target, or null for a 404. Call release() when the response closes. */
@@ -146,11 +157,19 @@ function resolveListingPage(
   const offers = OFFERS_PATH_RE.exec(pathname);
   if (offers) {
     const asin = offers[1]!.toUpperCase();
+    const pages = options.pageCounts?.get(asin) ?? DEFAULT_OFFER_PAGES;
+    // A saved page is page 1; later ones, and any page of an unsaved ASIN, come from the template.
+    const page = offerListingPage(query);
     const saved = store.offers.get(asin);
-    if (saved) return fixed(pickPage(saved, query, headers).body);
-    if (!options.anyAsin) return null;
-    if (options.offersLayout === 'aod') return fixed(aodOffersPage(asin));
-    return store.offersTemplate ? fixed(store.offersTemplate.render(asin)) : null;
+    if (saved && page === 1) return fixed(pickPage(saved, query, headers).body);
+    if (!saved && !options.anyAsin) return null;
+    if (!saved && options.offersLayout === 'aod') return fixed(aodOffersPage(asin, pages));
+    return store.offersTemplate ? fixed(store.offersTemplate.render(asin, page, page >= pages)) : null;
+  }
+  if (AOD_PAGES_PATH_RE.test(pathname)) {
+    const asin = (query.get('asin') ?? '').toUpperCase();
+    if (!/^[A-Z0-9]{10}$/.test(asin) || !options.anyAsin) return null;
+    return fixed(aodOffersAjaxPage(asin, resultPage(query, 'pageno'), options.pageCounts?.get(asin) ?? DEFAULT_OFFER_PAGES));
   }
   const reviews = REVIEWS_PATH_RE.exec(pathname);
   if (reviews) {
@@ -164,10 +183,17 @@ function resolveListingPage(
     return fixed(template.render(asin, page, page >= pages));
   }
   if (BESTSELLERS_PATH_RE.test(pathname)) {
+    // `pg=` as Amazon reads it; a list has no page beyond its last.
+    const page = resultPage(query, 'pg');
+    if (page > BESTSELLER_LIST_PAGES) return null;
+    const listPath = pathname.replace(/\/ref=[^/]*$/, '').toLowerCase();
     const saved = store.bestsellers.get(listCategory(pathname));
-    if (saved) return fixed(pickPage(saved, query, headers).body);
-    const listKey = `${pathname.replace(/\/ref=[^/]*$/, '').toLowerCase()}#${query.get('pg') ?? '1'}`;
-    return store.bestsellersTemplate ? fixed(store.bestsellersTemplate.render(listKey)) : null;
+    if (saved) {
+      const first = pickPage(saved, query, headers);
+      const later = page > 1 ? store.bestsellerTemplatesByFile.get(first.file) : undefined;
+      return fixed(later ? later.render(listPath, page) : first.body);
+    }
+    return store.bestsellersTemplate ? fixed(store.bestsellersTemplate.render(listPath, page)) : null;
   }
   return null;
 }

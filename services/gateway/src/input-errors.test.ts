@@ -76,7 +76,8 @@ describe('config.pages beyond the maximum', () => {
     ['search', ['usb c cable'], 100, 'Invalid request body: config.pages must be at most 7 for search jobs.'],
     ['search', ['usb c cable'], 8, 'Invalid request body: config.pages must be at most 7 for search jobs.'],
     ['reviews', ['B0DR8G428S'], 100, 'Invalid request body: config.pages must be at most 10 for reviews jobs.'],
-    ['details', ['B0DR8G428S'], 100, 'Invalid request body: config.pages applies to search and reviews jobs only.'],
+    ['offers', ['B0DR8G428S'], 11, 'Invalid request body: config.pages must be at most 10 for offers jobs.'],
+    ['details', ['B0DR8G428S'], 100, 'Invalid request body: config.pages applies to search, offers and reviews jobs only.'],
   ])("%s %j with pages %d: the message names the type's own limit", async (type, targets, pages, message) => {
     for (const path of [jobs(), `${jobs()}/estimate`]) {
       const res = await h.http.post(path).set(auth()).send({ type, targets, config: { pages } });
@@ -128,7 +129,8 @@ describe('validation messages say each thing once', () => {
 describe('the estimate and the job agree on pages', () => {
   it.each([
     ['details', ['B0DR8G428S'], undefined, null],
-    ['offers', ['B0DR8G428S'], undefined, null],
+    ['offers', ['B0DR8G428S'], undefined, 10],
+    ['offers', ['B0DR8G428S'], 2, 2],
     ['search', ['usb c cable'], undefined, 1],
     ['search', ['usb c cable'], 3, 3],
     ['reviews', ['B0DR8G428S'], 2, 2],

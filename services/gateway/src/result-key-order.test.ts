@@ -29,12 +29,28 @@ const DETAILS_ORDER = [
   'isPrime',
   'variants',
   'specifications',
+  'parentAsin',
+  'manufacturer',
+  'modelNumber',
+  'weight',
+  'dimensions',
+  'firstAvailable',
+  'ratingHistogram',
+  'badges',
+  'coupon',
+  'boughtPastMonth',
+  'shipsFrom',
+  'soldBy',
+  'fulfilledByAmazon',
+  'newOffersCount',
+  'isbn13',
   'missingFields',
   'parserVersion',
 ];
 const SEARCH_ORDER = [
   'keyword',
   'page',
+  'totalResults',
   'position',
   'organicPosition',
   'asin',
@@ -48,6 +64,9 @@ const SEARCH_ORDER = [
   'isSponsored',
   'isPrime',
   'badges',
+  'brand',
+  'boughtPastMonth',
+  'coupon',
   'missingFields',
   'parserVersion',
 ];
@@ -123,9 +142,9 @@ it.each([
 
 it('CSV columns follow the same order, with money and nested objects split', () => {
   expect(csvHeader('search')).toBe(
-    'keyword,page,position,organic_position,asin,title,url,image,price_amount,price_currency,list_price_amount,list_price_currency,rating,reviews_count,is_sponsored,is_prime,badges,missing_fields,parser_version\r\n',
+    'keyword,page,total_results,position,organic_position,asin,title,url,image,price_amount,price_currency,list_price_amount,list_price_currency,rating,reviews_count,is_sponsored,is_prime,badges,brand,bought_past_month,coupon,missing_fields,parser_version\r\n',
   );
   expect(csvHeader('details')).toBe(
-    'target,asin,url,title,brand,price_amount,price_currency,list_price_amount,list_price_currency,rating,reviews_count,availability_status,availability_text,main_image,images,features,description,categories,best_sellers_rank,seller_name,seller_id,is_prime,variants,specifications,missing_fields,parser_version\r\n',
+    'target,asin,url,title,brand,price_amount,price_currency,list_price_amount,list_price_currency,rating,reviews_count,availability_status,availability_text,main_image,images,features,description,categories,best_sellers_rank,seller_name,seller_id,is_prime,variants,specifications,parent_asin,manufacturer,model_number,weight,dimensions,first_available,rating_histogram_1,rating_histogram_2,rating_histogram_3,rating_histogram_4,rating_histogram_5,badges,coupon,bought_past_month,ships_from,sold_by,fulfilled_by_amazon,new_offers_count,isbn13,missing_fields,parser_version\r\n',
   );
 });

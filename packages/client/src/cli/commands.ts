@@ -76,10 +76,11 @@ const jobsCreate: Command = {
   summary: 'create a crawl job (prints the job, or its id with --quiet)',
   help: `Targets are ASINs or Amazon product URLs for 'details', 'offers' and 'reviews', keywords for
 'search' (quote keywords with spaces), best-seller list URLs of the marketplace for 'bestsellers';
---pages crawls that many pages per target (search: result pages, 1 to 7; reviews: review pages,
-1 to 10; default 1); --sort (reviews) orders reviews by recent or helpful.
-Credits are reserved at once: 2 per details or offers target, 5 per best-seller list, 5 per
-keyword and page, 2 per product and review page; pages a target does not have are refunded
+--pages crawls that many pages per target (search: result pages, 1 to 7, default 1; reviews:
+review pages, 1 to 10, default 1; offers: offer-listing pages, 1 to 10, default 10, every offer);
+--sort (reviews) orders reviews by recent or helpful.
+Credits are reserved at once: 2 per details target, 5 per best-seller list, 5 per keyword and
+page, 2 per product and review or offer-listing page; pages a target does not have are refunded
 when the job ends. The request
 carries an Idempotency-Key (generated unless given), so a retry after a network error never
 creates a second job.`,

@@ -1068,18 +1068,18 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
-            /** @description Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types */
+            /** @description Search, reviews and offers jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review or offer-listing pages of a product); null for other job types */
             pages: number | null;
             /**
              * @description Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked
              * @enum {string|null}
              */
             sort: "recent" | "helpful" | null;
-            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded) */
+            /** @description Targets that succeeded with something to say: `NO_RESULTS`, the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded); `TRUNCATED`, the listing has more pages than were crawled (`config.pages` or the cap), so the rows are not all of it */
             notes: {
                 target: string;
                 /** @enum {string} */
-                code: "NO_RESULTS";
+                code: "NO_RESULTS" | "TRUNCATED";
                 message: string;
             }[];
             /**
@@ -1139,18 +1139,18 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
-            /** @description Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types */
+            /** @description Search, reviews and offers jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review or offer-listing pages of a product); null for other job types */
             pages: number | null;
             /**
              * @description Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked
              * @enum {string|null}
              */
             sort: "recent" | "helpful" | null;
-            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded) */
+            /** @description Targets that succeeded with something to say: `NO_RESULTS`, the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded); `TRUNCATED`, the listing has more pages than were crawled (`config.pages` or the cap), so the rows are not all of it */
             notes: {
                 target: string;
                 /** @enum {string} */
-                code: "NO_RESULTS";
+                code: "NO_RESULTS" | "TRUNCATED";
                 message: string;
             }[];
             /**
@@ -1376,18 +1376,18 @@ export interface components {
                 code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
-            /** @description Search and reviews jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review pages of a product); null for other job types */
+            /** @description Search, reviews and offers jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review or offer-listing pages of a product); null for other job types */
             pages: number | null;
             /**
              * @description Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked
              * @enum {string|null}
              */
             sort: "recent" | "helpful" | null;
-            /** @description Targets that succeeded with something to say, e.g. `NO_RESULTS`: the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded) */
+            /** @description Targets that succeeded with something to say: `NO_RESULTS`, the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded); `TRUNCATED`, the listing has more pages than were crawled (`config.pages` or the cap), so the rows are not all of it */
             notes: {
                 target: string;
                 /** @enum {string} */
-                code: "NO_RESULTS";
+                code: "NO_RESULTS" | "TRUNCATED";
                 message: string;
             }[];
             /**
@@ -1403,7 +1403,7 @@ export interface components {
             config?: {
                 marketplace?: string;
                 lang?: string;
-                /** @description Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to 7; review pages per product, 1 to 10; charged per page crawled */
+                /** @description Search, reviews and offers only: pages crawled per target: result pages per keyword, 1 to 7 (default 1); review pages per product, 1 to 10 (default 1); offer-listing pages per product, 1 to 10 (default 10: every offer). Every page is reserved, charged per page crawled; pages a target does not have are refunded */
                 pages?: number;
                 /**
                  * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent
@@ -1415,7 +1415,7 @@ export interface components {
         CostEstimate: {
             /** @description Targets after normalization and de-duplication (what would be crawled and charged) */
             targets: number;
-            /** @description Search and reviews: pages per target (`config.pages`, default 1); null for other job types (one page per target), as on the job */
+            /** @description Search, reviews and offers: pages per target (`config.pages`; default 1, offers 10); null for other job types (one page per target), as on the job */
             pages: number | null;
             /** @description What one target reserves: 5 per result page for search, 2 for details */
             creditsPerTarget: number;
@@ -1442,75 +1442,153 @@ export interface components {
             /** @description ISO 4217 code */
             currency: string;
         };
+        /** @description Percent of ratings per star ("5" ... "1") as shown; all zeros when the page shows the histogram without ratings */
+        RatingPercentages: {
+            1: number;
+            2: number;
+            3: number;
+            4: number;
+            5: number;
+        };
         DetailsResultItem: {
             /** @description The target as submitted (ASIN or product URL) */
             target: string;
+            /** @description The page's own ASIN (a variant page's child ASIN); empty when the page names none */
             asin: string;
+            /** @description The canonical product URL, {origin}/dp/{asin}; null without an ASIN */
             url: string | null;
+            /** @description The product title; null when the page shows none */
             title: string | null;
+            /** @description The byline brand ("Visit the X Store" -> X), else the brand row of the tables; null for books and media, whose byline names contributors */
             brand: string | null;
+            /** @description The buy-box price; null when the product has no buy box (unavailable, no offer) */
             price: components["schemas"]["Money"] | null;
+            /** @description The struck-through list or recommended price shown beside the price; null when none is shown */
             listPrice: components["schemas"]["Money"] | null;
-            /** @description 0-5 */
+            /** @description Average rating, 0-5; null without ratings */
             rating: number | null;
+            /** @description Number of ratings; null without ratings */
             reviewsCount: number | null;
+            /** @description status `in_stock`, `out_of_stock`, `preorder` or `unknown` (no message), and the message as shown */
             availability: {
-                /** @enum {string} */
+                /**
+                 * @description The availability message classified; unknown when the page shows none
+                 * @enum {string}
+                 */
                 status: "in_stock" | "out_of_stock" | "preorder" | "unknown";
+                /** @description The message as shown */
                 text: string | null;
             };
+            /** @description The large main image URL; null when the page shows no image */
             mainImage: string | null;
+            /** @description The gallery's image URLs, main image first */
             images: string[];
+            /** @description The "About this item" bullets */
             features: string[];
+            /** @description The product description (a book: its blurb), paragraphs separated by newlines */
             description: string | null;
+            /** @description The breadcrumb, broadest category first */
             categories: string[];
+            /** @description Each best-sellers rank the page shows: {category, rank} */
             bestSellersRank: {
                 category: string;
                 rank: number;
             }[];
+            /** @description The buy-box seller {name, id}; null when the page names none */
             seller: {
                 name: string;
+                /** @description Amazon merchant id, when the seller links to it */
                 id: string | null;
             } | null;
             /** @description true: the buy box shows a Prime badge for the offer; false: the page says the offer is not Prime; null: the page does not say (no badge is not a no) */
             isPrime: boolean | null;
+            /** @description The variation family: {asin, dimensions} per variant, dimensions by name (e.g. {"Size": "Queen"}) */
             variants: {
                 asin: string;
                 dimensions: {
                     [key: string]: string;
                 };
             }[];
+            /** @description Every row of the product-details, technical-details and summary tables, by label as shown */
             specifications: {
                 [key: string]: string;
             };
+            /** @description The variation family's parent ASIN as the page's own data states it; a standalone product that names itself gets its own ASIN */
+            parentAsin: string | null;
+            /** @description The Manufacturer row of the product tables (Hersteller, Fabricant, メーカー, ...); null without one */
+            manufacturer: string | null;
+            /** @description The item model number row (Modellnummer, 型番, ...; else the part number); null without one */
+            modelNumber: string | null;
+            /** @description The item weight as shown, e.g. "1.2 pounds"; null without a weight row */
+            weight: string | null;
+            /** @description The product (else package) dimensions as shown, e.g. "10 x 5 x 2 inches"; null without one */
+            dimensions: string | null;
+            /** @description ISO date (YYYY-MM-DD) of the localized "Date First Available" row; null without one */
+            firstAvailable: string | null;
+            ratingHistogram: components["schemas"]["RatingPercentages"] | null;
+            /** @description The badges the page shows for this product (not for others on the page); `limited_time_deal` is any deal badge on the buy-box price, a sustainability badge is `climate_pledge_friendly`; empty when none */
+            badges: ("amazons_choice" | "best_seller" | "climate_pledge_friendly" | "limited_time_deal")[];
+            /** @description The buy box's coupon text as shown (subscription first-order coupons included); promotions such as "Buy 4, save 5%" are not coupons; null without a coupon */
+            coupon: string | null;
+            /** @description The "bought in past month" figure as a number ("10K+ bought in past month" -> 10000, "1 mil+" -> 1000); null when not shown */
+            boughtPastMonth: number | null;
+            /** @description Who ships the buy-box offer, as shown; "Amazon" when the buy box says "Fulfilled by Amazon" (any language) without a separate ships-from; null when not said */
+            shipsFrom: string | null;
+            /** @description The buy-box offer's seller name as shown (seller.name); null when the page names none */
+            soldBy: string | null;
+            /** @description true: Amazon ships the buy-box offer; false: the page names another shipper; null: the page does not say */
+            fulfilledByAmazon: boolean | null;
+            /** @description New offers of the product ("New (12) from ..." -> 12); null for a mixed used & new count */
+            newOffersCount: number | null;
+            /** @description Books: the ISBN-13 without hyphens; null for other products */
+            isbn13: string | null;
             /** @description Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage */
             missingFields: string[];
+            /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
         };
         SearchResultItem: {
+            /** @description The keyword as submitted */
             keyword: string;
             /** @description The result page (1-based) the card was on; see config.pages */
             page: number;
+            /** @description The result count the page announces ("1-48 of over 30,000 results" -> 30000); null when it does not */
+            totalResults: number | null;
             /** @description 1-based among all cards of the keyword's result pages, sponsored included; continues across pages (page 2's first card follows page 1's last) */
             position: number;
             /** @description 1-based among cards known to be organic (isSponsored false), continuing across pages; null for the others */
             organicPosition: number | null;
+            /** @description The card's product */
             asin: string;
+            /** @description The card's title; null when it shows none */
             title: string | null;
+            /** @description The product URL ({origin}/dp/{asin}, ad redirects unwrapped); null without a product link */
             url: string | null;
+            /** @description The card's image URL */
             image: string | null;
+            /** @description The card's price; null when it shows none (no offer, "see options") */
             price: components["schemas"]["Money"] | null;
+            /** @description The struck-through price beside it; null when none is shown */
             listPrice: components["schemas"]["Money"] | null;
-            /** @description 0-5 */
+            /** @description Average rating, 0-5; null without ratings */
             rating: number | null;
+            /** @description Number of ratings ("(84.7K)" -> 84700); null without ratings */
             reviewsCount: number | null;
             /** @description true: the card carries an ad label or ad link; false: no ad marker and a direct product link; null: the card has neither, so the page does not say */
             isSponsored: boolean | null;
             /** @description true: the card shows a Prime badge; false: no badge while other cards of the page show one; null: no card of the page shows Prime badges, so the page does not say */
             isPrime: boolean | null;
+            /** @description The badge labels of the card as shown ("Best Seller", "Amazon's Choice", deal labels) */
             badges: string[];
-            /** @description Of: title, url, image, price, rating, reviewsCount */
+            /** @description The brand line of the card (or "by X"); null without one, and for an author byline on a book */
+            brand: string | null;
+            /** @description "2K+ bought in past month" -> 2000; null when the card does not show it */
+            boughtPastMonth: number | null;
+            /** @description The card's coupon text as shown ("Save 5% with coupon"); null without a coupon */
+            coupon: string | null;
+            /** @description The main fields the page did not show, of: title, url, image, price, rating, reviewsCount */
             missingFields: string[];
+            /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
         };
         OfferSeller: {
@@ -1523,20 +1601,27 @@ export interface components {
             target: string;
             /** @description The product whose offers these are */
             asin: string;
-            /** @description 1-based on the page; the pinned (buy-box) offer of the 2021+ layout is 1 */
+            /** @description 1-based rank in the listing, continued across its pages (page 2's first offer follows page 1's last); the pinned (buy-box) offer of the 2021+ layout is 1 */
             position: number;
+            /** @description The offer's item price */
             price: components["schemas"]["Money"] | null;
+            /** @description The shipping charge; amount 0 when the page says it is free, null when it does not say */
             shipping: components["schemas"]["Money"] | null;
             /** @description As shown: "New", "Used - Like New", "Rental", ... */
             condition: string | null;
+            /** @description {name, id} of the seller; null when the offer names none */
             seller: components["schemas"]["OfferSeller"] | null;
+            /** @description true: Amazon ships it (FBA or Amazon itself); false: the seller ships; null: not said */
             fulfilledByAmazon: boolean | null;
+            /** @description Who ships it, as shown */
             shipsFrom: string | null;
             /** @description null on layouts that mark no buy-box offer (legacy offer listings) */
             isBuyBox: boolean | null;
+            /** @description The delivery promise as shown ("FREE delivery March 3 - 5") */
             deliveryText: string | null;
-            /** @description Of: price, condition, seller */
+            /** @description The main fields the page did not show, of: price, condition, seller */
             missingFields: string[];
+            /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
         };
         BestsellerResultItem: {
@@ -1546,17 +1631,23 @@ export interface components {
             category: string | null;
             /** @description The list rank shown on the card (#1 ...), continuing across list pages */
             rank: number;
+            /** @description The ranked product */
             asin: string;
+            /** @description The card's title */
             title: string | null;
             /** @description The product page, {origin}/dp/{asin} */
             url: string;
+            /** @description The card's image URL */
             image: string | null;
+            /** @description The price on the card; for "N offers from X" cards the lowest offer X */
             price: components["schemas"]["Money"] | null;
-            /** @description 0-5 */
+            /** @description Average rating, 0-5; null without ratings */
             rating: number | null;
+            /** @description Number of ratings; null without ratings */
             reviewsCount: number | null;
-            /** @description Of: title, image, price, rating, reviewsCount */
+            /** @description The main fields the page did not show, of: title, image, price, rating, reviewsCount */
             missingFields: string[];
+            /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
         };
         RatingHistogram: {
@@ -1585,12 +1676,13 @@ export interface components {
             page: number;
             /** @description Amazon review id (R...) */
             id: string;
-            /** @description 1-5 */
+            /** @description The review's stars, 1-5 */
             rating: number | null;
-            /** @description In the original language when the page also offers a translation */
+            /** @description The review title, in the original language when the page also offers a translation */
             title: string | null;
-            /** @description Paragraphs separated by newlines */
+            /** @description The review text, paragraphs separated by newlines */
             body: string | null;
+            /** @description The reviewer's public name */
             author: string | null;
             /** @description ISO yyyy-mm-dd, parsed from dateText */
             date: string | null;
@@ -1598,13 +1690,15 @@ export interface components {
             dateText: string | null;
             /** @description Country the review was written in, as named on the page ("the United States" -> "United States") */
             country: string | null;
+            /** @description The review carries the "Verified Purchase" mark */
             verifiedPurchase: boolean;
             /** @description 0 when the page shows the vote widget without a count; null when it shows no widget */
             helpfulVotes: number | null;
             /** @description The variant line, e.g. "Size: 27-Inch | Style: Curved" */
             variant: string | null;
-            /** @description Of: rating, title, body, author, date */
+            /** @description The main fields the page did not show, of: rating, title, body, author, date */
             missingFields: string[];
+            /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
             product: components["schemas"]["ReviewsProductSummary"];
         };
@@ -1666,11 +1760,37 @@ export interface components {
             helpfulVotes: number | null;
             /** @description Reviews: the variant line */
             variant: string | null;
+            /** @description Details */
+            parentAsin: string | null;
+            /** @description Details */
+            manufacturer: string | null;
+            /** @description Details */
+            modelNumber: string | null;
+            /** @description Details: as shown */
+            weight: string | null;
+            /** @description Details: as shown */
+            dimensions: string | null;
+            /** @description Details: ISO yyyy-mm-dd */
+            firstAvailable: string | null;
+            /** @description Details: percent of ratings per star */
+            ratingHistogram: components["schemas"]["RatingPercentages"] | null;
+            /** @description Details and search: the coupon text as shown */
+            coupon: string | null;
+            /** @description Details and search */
+            boughtPastMonth: number | null;
+            /** @description Details and offers */
+            shipsFrom: string | null;
+            /** @description Details */
+            newOffersCount: number | null;
+            /** @description Details: books */
+            isbn13: string | null;
+            /** @description Search: the result count the card's page announces */
+            totalResults: number | null;
             missingFields: string[];
         };
         LlmExport: {
             /** @enum {string} */
-            schemaVersion: "1.1";
+            schemaVersion: "1.2";
             /** Format: date-time */
             generatedAt: string;
             job: {
@@ -1703,7 +1823,7 @@ export interface components {
             config: {
                 marketplace: string;
                 lang: string | null;
-                /** @description Search and reviews: pages per target (absent for other types) */
+                /** @description Search, reviews and offers: pages per target (absent for other types) */
                 pages?: number;
                 /**
                  * @description Reviews: the review order (absent when not asked)
@@ -1742,7 +1862,7 @@ export interface components {
                 config?: {
                     marketplace?: string;
                     lang?: string;
-                    /** @description Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to 7; review pages per product, 1 to 10; charged per page crawled */
+                    /** @description Search, reviews and offers only: pages crawled per target: result pages per keyword, 1 to 7 (default 1); review pages per product, 1 to 10 (default 1); offer-listing pages per product, 1 to 10 (default 10: every offer). Every page is reserved, charged per page crawled; pages a target does not have are refunded */
                     pages?: number;
                     /**
                      * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent
@@ -1764,7 +1884,7 @@ export interface components {
                 config?: {
                     marketplace?: string;
                     lang?: string;
-                    /** @description Search and reviews only: pages crawled per target (default 1): result pages per keyword, 1 to 7; review pages per product, 1 to 10; charged per page crawled */
+                    /** @description Search, reviews and offers only: pages crawled per target: result pages per keyword, 1 to 7 (default 1); review pages per product, 1 to 10 (default 1); offer-listing pages per product, 1 to 10 (default 10: every offer). Every page is reserved, charged per page crawled; pages a target does not have are refunded */
                     pages?: number;
                     /**
                      * @description Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent

@@ -42,8 +42,8 @@ export type ResultItemOf<T extends JobType> = z.infer<(typeof JOB_KINDS)[T]['ite
 
 /**
  * Credits per target (docs/tenancy-and-credits.md), charged per page crawled: a search keyword costs 5
- * for each result page (`config.pages`), a reviews target 2 for each review page; details,
- * offers and best-seller targets have one page.
+ * for each result page (`config.pages`), a reviews or offers target 2 for each review or
+ * offer-listing page; details and best-seller targets have one page.
  */
 export const CREDITS_PER_TARGET = Object.fromEntries(
   Object.entries(JOB_KINDS).map(([type, kind]) => [type, kind.creditsPerPage]),
@@ -58,6 +58,12 @@ export const MAX_PAGES_ANY_TYPE = Math.max(...Object.values(MAX_PAGES));
 
 export function isMultiPage(type: JobType): boolean {
   return JOB_KINDS[type].maxPages !== null;
+}
+
+/** Pages per target of a new job of `type` that does not set `config.pages` (1 for single-page types). */
+export function defaultPages(type: JobType): number {
+  const kind: JobKind = JOB_KINDS[type];
+  return kind.maxPages === null ? 1 : (kind.defaultPages ?? 1);
 }
 
 /** What a job reserves: every page of every target (pages not crawled are refunded at the end). */

@@ -12,6 +12,12 @@ export interface JobKind<S extends z.AnyZodObject = z.AnyZodObject> {
   creditsPerPage: number;
   /** `config.pages` accepted up to this; null: one page per target, and `config.pages` is refused. */
   maxPages: number | null;
+  /**
+   * Pages per target when `config.pages` is absent (multi-page types; 1 when not set). What a
+   * page means decides it: search pages are a ranking the tenant chooses the depth of, while an
+   * offers job asks for every offer of a product, so it goes up to its cap and refunds the rest.
+   */
+  defaultPages?: number;
   /** What a target is: a search keyword, an ASIN or product URL, or a best-seller list URL (normalizeTargets). */
   target: 'keyword' | 'asin' | 'bestseller-list';
   /** Whether `config.sort` (the marketplace's review order) applies. */

@@ -1,4 +1,4 @@
-import type { ResultItem } from '@crawl/core';
+import { type JobType, readStoredItem, type ResultItem } from '@crawl/core';
 import type { Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
@@ -9,7 +9,17 @@ export interface ResultRow {
   data: ResultItem;
 }
 
-/** Stored result items of a job, in target then position order. */
+/** The job whose rows are read: its type says which item schema they are read as. */
+export interface ResultJob {
+  id: string;
+  type: JobType;
+}
+
+/**
+ * Stored result items of a job, in target then position order. Every row comes out read as an
+ * item of the job type's current schema (readStoredItem in @crawl/core): a row stored before a
+ * field existed reads it as not observed, so no reader of results meets an older shape.
+ */
 export class ResultRepository {
   /**
    * `streamDb` serves `stream` only: a download holds its connection for as long as the client
@@ -42,17 +52,23 @@ export class ResultRepository {
    * early must call `return()` (a `break` or `throw` out of `for await` does), or the
    * connection never goes back to the pool.
    */
-  async *stream(jobId: string, chunkSize = 500): AsyncGenerator<ResultRow> {
-    yield* this.streamDb
+  async *stream(job: ResultJob, chunkSize = 500): AsyncGenerator<ResultRow> {
+    const rows = this.streamDb
       .selectFrom('result_item')
       .select(['target_idx as targetIdx', 'position', 'data'])
-      .where('job_id', '=', jobId)
+      .where('job_id', '=', job.id)
       .orderBy('target_idx')
       .orderBy('position')
       .stream(chunkSize);
+    // Leaving this loop early (a return() from the consumer) returns the cursor's generator too.
+    for await (const row of rows) {
+      row.data = readStoredItem(job.type, row.data);
+      yield row;
+    }
   }
 
-  async page(jobId: string, limit: number, offset: number): Promise<{ rows: ResultRow[]; total: number }> {
+  async page(job: ResultJob, limit: number, offset: number): Promise<{ rows: ResultRow[]; total: number }> {
+    const jobId = job.id;
     const [rows, count] = await Promise.all([
       this.db
         .selectFrom('result_item')
@@ -69,6 +85,7 @@ export class ResultRepository {
         .where('job_id', '=', jobId)
         .executeTakeFirstOrThrow(),
     ]);
+    for (const row of rows) row.data = readStoredItem(job.type, row.data);
     return { rows, total: Number(count.total) };
   }
 }

@@ -1,4 +1,4 @@
-import type { JobType } from '@crawl/core';
+import { JOB_KINDS, JOB_TYPES, type JobType, readStoredFields } from '@crawl/core';
 import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database, ProductSnapshotTable, TrackedTargetTable } from '../schema';
@@ -24,6 +24,35 @@ export interface SnapshotWrite {
   merged: Record<string, unknown>;
   changes: { field: string; from: unknown; to: unknown }[];
 }
+
+/**
+ * What compare reads of a result item (the snapshot rules' fields, the product's identity and its
+ * place in a keyword's results or a best-seller list), per job type: those its item schema has.
+ */
+const COMPARED = [
+  'asin',
+  'keyword',
+  'position',
+  'target',
+  'rank',
+  'price',
+  'listPrice',
+  'availability',
+  'rating',
+  'reviewsCount',
+  'title',
+  'seller',
+  'bestSellersRank',
+  'isPrime',
+  'mainImage',
+  'image',
+];
+const COMPARED_FIELDS = Object.fromEntries(
+  JOB_TYPES.map((type) => {
+    const known = JOB_KINDS[type].itemSchema.shape as Record<string, unknown>;
+    return [type, COMPARED.filter((field) => field in known)];
+  }),
+) as Record<JobType, string[]>;
 
 /** Tracked targets (latest known state per product) and their snapshot history. */
 export class TrackingRepository {
@@ -123,20 +152,17 @@ export class TrackingRepository {
   /**
    * A job's result items reduced to the fields a result-set comparison reads (identity,
    * keyword position or best-seller list and rank, and the monitored fields), in result order:
-   * target, then position.
-   * Missing fields are JSON null.
+   * target, then position. Each projection is read by the rules of every stored item
+   * (readStoredFields in @crawl/core): a field the row lacks, or holds in an older shape, reads
+   * as not observed.
    */
-  async comparableResults(jobId: string): Promise<Record<string, unknown>[]> {
+  async comparableResults(job: { id: string; type: JobType }): Promise<Record<string, unknown>[]> {
+    const fields = COMPARED_FIELDS[job.type];
+    const projection = sql.join(fields.map((field) => sql`${sql.lit(field)}, data->${sql.lit(field)}`));
     const { rows } = await sql<{ data: Record<string, unknown> }>`
-      select jsonb_build_object(
-        'asin', data->'asin', 'keyword', data->'keyword', 'position', data->'position', 'price', data->'price',
-        'listPrice', data->'listPrice', 'availability', data->'availability', 'rating', data->'rating',
-        'reviewsCount', data->'reviewsCount', 'title', data->'title', 'seller', data->'seller',
-        'bestSellersRank', data->'bestSellersRank', 'isPrime', data->'isPrime', 'mainImage', data->'mainImage', 'image', data->'image',
-        'target', data->'target', 'rank', data->'rank'
-      ) as data
-      from result_item where job_id = ${jobId} order by target_idx, position`.execute(this.db);
-    return rows.map((r) => r.data);
+      select jsonb_build_object(${projection}) as data
+      from result_item where job_id = ${job.id} order by target_idx, position`.execute(this.db);
+    return rows.map((r) => readStoredFields(job.type, r.data, fields));
   }
 
   async timeline(projectId: string, marketplace: string, asin: string, limit: number): Promise<ProductSnapshotRow[]> {

@@ -1,4 +1,4 @@
-import { type BestsellerResultItem, isBestsellerPath } from '@crawl/core';
+import { type BestsellerListPage, type BestsellerResultItem, bestsellerListPage } from '@crawl/core';
 import { type BestsellersPage, PARSER_VERSION, parseBestsellersPage } from '../parsers';
 import type { MarketplaceKind } from './types';
 
@@ -6,14 +6,17 @@ import type { MarketplaceKind } from './types';
 const LAZY_MISSING = ['title', 'image', 'price', 'rating', 'reviewsCount'];
 
 /**
- * `{origin}{path}` of a best-seller list URL, whose path (only) is re-rooted on the origin: set
- * as the URL's pathname, it cannot change the host, and it must keep a list prefix. One item per
- * ranked product.
+ * `{origin}{path}` of a best-seller list URL, plus `?pg={n}` for its page n > 1: the list's path
+ * (only) is re-rooted on the origin (set as the URL's pathname, it cannot change the host, and it
+ * must keep a list prefix) and the page is a validated number, never the URL's query text. One
+ * item per ranked product, with the ranks the page shows (51-100 on page 2).
  */
 export const bestsellers: MarketplaceKind<{ page: BestsellersPage | null }> = {
   url(target, base) {
+    const list = listPageOf(target);
     const url = new URL(base);
-    url.pathname = bestsellerPath(target);
+    url.pathname = list.path;
+    if (list.page > 1) url.searchParams.set('pg', String(list.page));
     return url;
   },
   expectedAsin: () => null,
@@ -43,9 +46,9 @@ export const bestsellers: MarketplaceKind<{ page: BestsellersPage | null }> = {
   noResultsMessage: 'the best-seller list has no products',
 };
 
-/** The path of a best-seller list target (validated by normalizeTargets); anything else is a bug upstream. */
-function bestsellerPath(target: string): string {
-  const path = new URL(target).pathname;
-  if (!isBestsellerPath(path)) throw new Error('bestsellers target is not a best-seller list path');
-  return path;
+/** The list page of a best-seller target (validated by normalizeTargets); anything else is a bug upstream. */
+function listPageOf(target: string): BestsellerListPage {
+  const list = bestsellerListPage(new URL(target));
+  if ('issue' in list) throw new Error(`bestsellers target is not a best-seller list page: ${list.issue}`);
+  return list;
 }

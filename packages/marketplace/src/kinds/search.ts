@@ -19,7 +19,12 @@ export const search: MarketplaceKind<SearchResultsPage> = {
     if (page.noResults) return { items: [], hasNextPage: false, noResults: true };
     if (!page.cards.length) return { error: 'the page has no search result cards' };
     const pageNo = input.page ?? 1;
-    const items = page.cards.map((card): SearchResultItem => ({ keyword: input.target, page: pageNo, ...card }));
+    const items = page.cards.map((card): SearchResultItem => ({
+      keyword: input.target,
+      page: pageNo,
+      totalResults: page.totalResults,
+      ...card,
+    }));
     return { items, hasNextPage: page.hasNextPage, noResults: false };
   },
   /**

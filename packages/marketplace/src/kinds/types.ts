@@ -1,4 +1,4 @@
-import type { JobType, MarketplaceCode, ResultItem, ReviewSort } from '@crawl/core';
+import type { JobType, MarketplaceCode, PageStyle, ResultItem, ReviewSort } from '@crawl/core';
 import type { StillWanted } from '../exits';
 import type { PageContext } from '../parsers';
 
@@ -11,6 +11,11 @@ export interface CrawlInput {
   page?: number;
   /** Reviews: the review order (`sortBy`); the marketplace's default when absent. */
   sort?: ReviewSort | null;
+  /**
+   * Page n > 1: how the page before said its next page is requested (PageItems.pageStyle);
+   * absent: the type's own way (its only one, for every type but offers).
+   */
+  pageStyle?: PageStyle | null;
   /** Whose turn the request waits in for an exit (the job's project): see ExitPool. */
   tenant?: string;
   /** Asked before the request takes an exit's turn: false drops it (ExitTurnRefused). */
@@ -21,8 +26,10 @@ export interface CrawlInput {
  * The items of a parsed page, each with the submitted target, whether a next page exists, and
  * whether the page is the marketplace's genuine "no results" answer; or why the page holds
  * nothing of what was asked (a PARSE_ERROR: another product's page, an empty list).
+ * `pageStyle`: how the next page is requested, when the page's layout decides it (an offer
+ * listing's legacy rows page by `startIndex`, its AOD panel by the panel's own pages).
  */
-export type PageItems = { items: ResultItem[]; hasNextPage: boolean; noResults: boolean } | { error: string };
+export type PageItems = { items: ResultItem[]; hasNextPage: boolean; noResults: boolean; pageStyle?: PageStyle } | { error: string };
 
 /**
  * How the crawl handles one job type on the marketplace, from target to result items. One
@@ -32,10 +39,11 @@ export type PageItems = { items: ResultItem[]; hasNextPage: boolean; noResults: 
 export interface MarketplaceKind<Parsed extends object> {
   /**
    * The request URL of a target on `base` (an origin), before `language=` is added. Built from
-   * constant paths and the parsed ASIN or keyword only, never from a product URL's path (the
-   * egress rules of targetUrl in urls.ts, which checks the result stays on the origin).
+   * constant paths, the parsed ASIN or keyword and the page number only, never from a product
+   * URL's path nor from a link on a page (the egress rules of targetUrl in urls.ts, which checks
+   * the result stays on the origin). `pageStyle`: see CrawlInput.
    */
-  url(target: string, base: string, page: number, sort: ReviewSort | null): URL;
+  url(target: string, base: string, page: number, sort: ReviewSort | null, pageStyle?: PageStyle | null): URL;
   /** The ASIN the page must be about (details, offers, reviews), or null when any page of the type will do. */
   expectedAsin(target: string): string | null;
   /** Runs in a parse thread: the page's data for `items` (a robot check or sign-in wall never gets here). */
@@ -49,6 +57,11 @@ export interface MarketplaceKind<Parsed extends object> {
   continueItems?(before: ResultItem[], page: ResultItem[]): ResultItem[];
   /** The `NO_RESULTS` note of a target whose first page is the marketplace's "nothing here" answer. */
   noResultsMessage: string;
+  /**
+   * The `TRUNCATED` note of a target whose last crawled page still had a next one (`pages`
+   * were crawled). Absent: the type notes no such thing (a search's ranking always goes on).
+   */
+  truncatedMessage?(pages: number): string;
   /** What `errors[].message` says when the marketplace shows a sign-in wall instead of the page (a general sentence when absent). */
   signInMessage?: string;
 }

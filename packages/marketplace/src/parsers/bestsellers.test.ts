@@ -135,6 +135,55 @@ d('parseBestsellersPage: amazon.in Books, late-2023 grid (ASIN only in the eleme
   });
 });
 
+/**
+ * A list's page 2 (`?pg=2`, ranks 51-100) as Amazon renders it from the same markup: the `#N`
+ * badges and the rank data (`render.zg.rank`) count on from 51, and the "Next page" item is
+ * disabled (the list's last page).
+ */
+function asPageTwo(html: string): string {
+  return html
+    .replace(
+      /(<span class="zg-bdg-text">#)(\d+)(<\/span>)/g,
+      (_, open: string, n: string, close: string) => `${open}${Number(n) + 50}${close}`,
+    )
+    .replace(
+      /(&quot;render\.zg\.rank&quot;:&quot;)(\d+)(&quot;)/g,
+      (_, open: string, n: string, close: string) => `${open}${Number(n) + 50}${close}`,
+    )
+    .replace(/<li class="a-last"><a\b[^>]*>([\s\S]*?)<\/a><\/li>/, '<li class="a-disabled a-last">$1</li>');
+}
+
+d('parseBestsellersPage: page 2 of a list (ranks 51-100)', () => {
+  const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+
+  it('amazon.com: the 30 rendered cards are ranks 51-80, the lazy items 81-100, no next page', () => {
+    const first = parse('bestsellers-US-electronics.html');
+    const html = asPageTwo(read('bestsellers-US-electronics.html'));
+    expect(html).not.toBe(read('bestsellers-US-electronics.html'));
+    const page = parseBestsellersPage(html, US)!;
+    expect(page.hasNextPage).toBe(false);
+    expect(page.items.map((i) => i.rank)).toEqual(Array.from({ length: 30 }, (_, i) => 51 + i));
+    expect(page.lazyItems.map((i) => i.rank)).toEqual(Array.from({ length: 20 }, (_, i) => 81 + i));
+    // the same products in the same order: only the ranks moved
+    expect(page.items.map((i) => i.asin)).toEqual(first.items.map((i) => i.asin));
+    expect(page.lazyItems[0]).toEqual({ rank: 81, asin: 'B00SFSU53G' });
+    expect(page.items[0]).toEqual({ ...first.items[0], rank: 51 });
+  });
+
+  it('amazon.in: 50 rendered cards ranked 51-100', () => {
+    const page = parseBestsellersPage(asPageTwo(read('bestsellers-IN-books.html')), IN)!;
+    expect(page.hasNextPage).toBe(false);
+    expect(page.items.map((i) => i.rank)).toEqual(Array.from({ length: 50 }, (_, i) => 51 + i));
+    expect(page.lazyItems).toEqual([]);
+  });
+
+  it('a card without a badge takes its rank from the data, not from its place on the page', () => {
+    const html = asPageTwo(read('bestsellers-US-electronics.html')).replace(/<span class="zg-bdg-text">#\d+<\/span>/g, '');
+    const page = parseBestsellersPage(html, US)!;
+    expect(page.items.map((i) => i.rank)).toEqual(Array.from({ length: 30 }, (_, i) => 51 + i));
+  });
+});
+
 describe('parseBestsellersPage: 2019-2021 list layout (li.zg-item-immersion)', () => {
   // Built from the known structure of that layout: badge, truncated title with the full one in
   // its title attribute, star link + count link, .p13n-sc-price.

@@ -3,6 +3,7 @@
  * rank, specification tables, feature bullets and description.
  */
 import type { Doc } from './dom';
+import { firstInBuyBox, inBuyBox } from './buy-box-parties';
 import { parseLocaleNumber } from './numbers';
 import { clean, linesOf, textOf, type Sel } from './text';
 
@@ -71,20 +72,6 @@ function sellerIdFromHref(href: string | undefined): string | null {
 /** "Ships from and sold by Amazon.com." / "Expédié et vendu par Amazon." -> the merchant name. */
 const SOLD_BY_RE =
   /(?:sold by|vendu par|verkauf und versand durch|verkauf durch|vendido y enviado por|vendido por|venduto e spedito da|venduto da|verkocht door|säljs av|sprzedaż przez|sprzedawany przez|販売元)\s*[:：]?\s*([^.,;、]+(?:\.(?:com|co\.uk|de|fr|es|it|nl|se|pl|com\.br|com\.mx|ca|co\.jp|in|com\.au|sg|ae|sa|eg|com\.tr|com\.be))?)/i;
-
-/**
- * Pages with several buying options (new, used) repeat the seller blocks once per accordion row;
- * only the active row's block is the buy box. Blocks outside any accordion are the buy box too.
- */
-function inBuyBox(el: Sel): boolean {
-  const row = el.closest('[data-a-accordion-row-name]');
-  return row.length === 0 || row.hasClass('a-accordion-active');
-}
-
-function firstInBuyBox(sel: Sel): Sel | null {
-  for (let i = 0; i < sel.length; i++) if (inBuyBox(sel.eq(i))) return sel.eq(i);
-  return null;
-}
 
 export function extractSeller(doc: Doc): { name: string; id: string | null } | null {
   const trigger = firstInBuyBox(doc.byId('sellerProfileTriggerId'));

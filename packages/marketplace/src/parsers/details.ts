@@ -13,6 +13,8 @@ import {
   extractSeller,
   extractSpecifications,
 } from './details-info';
+import { extractCommerce } from './details-commerce';
+import { extractFacts } from './details-facts';
 import { extractImages } from './details-media';
 import { extractPrices } from './details-price';
 import { extractVariants } from './details-variants';
@@ -152,6 +154,7 @@ export function parseDetailsPage(html: string, ctx: PageContext): DetailsItem | 
   const reviewsCount = extractReviewsCount(doc);
   const availability = extractAvailability(doc);
   const { mainImage, images } = extractImages(doc);
+  const seller = extractSeller(doc);
 
   const item: DetailsItem = {
     asin: asin ?? '',
@@ -169,10 +172,12 @@ export function parseDetailsPage(html: string, ctx: PageContext): DetailsItem | 
     description: extractDescription(doc),
     categories: extractCategories(doc),
     bestSellersRank: extractBestSellersRank(doc),
-    seller: extractSeller(doc),
+    seller,
     isPrime: extractIsPrime(doc),
     variants: extractVariants(doc),
     specifications,
+    ...extractFacts(doc, asin),
+    ...extractCommerce(doc, seller),
     missingFields: [],
     parserVersion: PARSER_VERSION,
   };

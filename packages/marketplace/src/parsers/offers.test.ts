@@ -40,6 +40,7 @@ d('parseOffersPage: legacy offer listing, Digital Image Processing (page 1 of 2)
 
   it('reads the product and sees the next page', () => {
     const page = parse(file);
+    expect(page.layout).toBe('offer-listing');
     expect(page.asin).toBe('0133356728');
     expect(page.title).toBe('Digital Image Processing (4th Edition) (Hardcover)');
     expect(page.totalOffers).toBeNull();
@@ -226,57 +227,125 @@ function aodPage(opts: { total: number; endShown: boolean }): string {
 }
 
 d('parseOffersPage: a real All Offers Display panel (2021), VTech CS6114', () => {
-  // #aod-pinned-offer (plus its #aod-sticky-pinned-container copy) and six #aod-offer blocks: the
-  // .a-price inside #aod-price-N, "+ $14.38 shipping" as a plain secondary span under the price,
-  // #aod-offer-soldBy links "/gp/aag/main?...seller=<id>&isAmazonFulfilled=<0|1>", #aod-offer-shipsFrom
-  // values, "Arrives: <b>March 3 - 9</b>" with a hidden "... More" expander, aod-total-offer-count 6.
+  // Read by hand from the HTML: #aod-pinned-offer (plus its #aod-sticky-pinned-container copy) and
+  // six #aod-offer blocks in #aod-offer-list. Per offer: the .a-offscreen of #aod-price-N, the
+  // "+ $N shipping" secondary span under it, the h5 of #aod-offer-heading, the #delivery-message
+  // ("Arrives: <b>...</b>", the "... More" expander being aok-hidden), the right column of
+  // #aod-offer-shipsFrom and #aod-offer-soldBy (a /gp/aag/main?...seller=<id>&isAmazonFulfilled=<0|1>
+  // link; Amazon.com as a plain span, its id in the block's hidden input#ftSelectMerchant).
+  // Page: aod-total-offer-count 6 ("6 other options"), "End of results" shown, "See more" aod-hide.
   const file = 'offers-US-B004OA758C-aod.html';
+  const amazonFba = (o: { position: number; price: number; shipping: number; seller: [string, string]; deliveryText: string }) =>
+    offer({
+      position: o.position,
+      price: usd(o.price),
+      shipping: usd(o.shipping),
+      condition: 'New',
+      seller: { name: o.seller[0], id: o.seller[1] },
+      fulfilledByAmazon: true,
+      shipsFrom: 'Amazon.com',
+      isBuyBox: false,
+      deliveryText: o.deliveryText,
+    });
+  const merchant = (o: { position: number; price: number; shipping: number | null; name: string; id: string; deliveryText: string }) =>
+    offer({
+      position: o.position,
+      price: usd(o.price),
+      shipping: o.shipping === null ? null : usd(o.shipping),
+      condition: 'New',
+      seller: { name: o.name, id: o.id },
+      fulfilledByAmazon: false,
+      shipsFrom: o.name,
+      isBuyBox: false,
+      deliveryText: o.deliveryText,
+    });
 
-  it('the pinned Amazon.com offer is the buy box; six more offers; no next page after "End of results"', () => {
+  it('the page: its product, six other offers announced, no next page after "End of results"', () => {
     const page = parse(file);
-    expect(page.title).toBe('VTech CS6114 DECT 6.0 Cordless Phone with Caller ID/Call Waiting, White/Grey with 1 Handset');
-    expect(page.totalOffers).toBe(6);
-    expect(page.hasNextPage).toBe(false);
-    expect(page.offers.map((o) => [o.seller?.name, o.price?.amount, o.shipping?.amount ?? null, o.fulfilledByAmazon])).toEqual([
-      ['Amazon.com', 14.97, 14.38, true],
-      ['Essence2Beauty', 21.95, 14.38, true],
-      ['Essence2Beauty', 21.99, 22.38, true],
-      ["Get 'N' Go 1", 22.59, 16.68, true],
-      ['Triplenet Pricing INC', 25.99, 58, false],
-      ['Moon Tech', 24.75, 359.95, false],
-      // "beyond seller's shipping coverage": no shipping charge is offered at all
-      ['BikeSomeWhere', 36.89, null, false],
-    ]);
+    expect(page).toMatchObject({
+      layout: 'aod',
+      asin: 'B004OA758C',
+      title: 'VTech CS6114 DECT 6.0 Cordless Phone with Caller ID/Call Waiting, White/Grey with 1 Handset',
+      totalOffers: 6,
+      hasNextPage: false,
+    });
+    expect(page.offers).toHaveLength(7);
+    expect(() => parsedOffersPageSchema.parse(page)).not.toThrow();
   });
 
-  it('first and a merchant-fulfilled offer in full; delivery text without the hidden expander', () => {
-    const [first, , , , triplenet] = parse(file).offers;
-    expect(first).toEqual(
+  it('every offer exactly: the pinned Amazon.com buy box, then the list sorted by price + delivery', () => {
+    expect(parse(file).offers).toEqual([
       offer({
         position: 1,
         price: usd(14.97),
         shipping: usd(14.38),
         condition: 'New',
-        seller: { name: 'Amazon.com', id: null },
+        seller: { name: 'Amazon.com', id: 'ATVPDKIKX0DER' },
         fulfilledByAmazon: true,
         shipsFrom: 'Amazon.com',
         isBuyBox: true,
         deliveryText: 'Arrives: March 3 - 9',
       }),
-    );
-    expect(triplenet).toEqual(
-      offer({
+      // The same seller twice, at two prices and delivery dates: two offers, both kept.
+      amazonFba({
+        position: 2,
+        price: 21.95,
+        shipping: 14.38,
+        seller: ['Essence2Beauty', 'A1RDK9BCDVBKB7'],
+        deliveryText: 'Arrives: March 3 - 9',
+      }),
+      amazonFba({
+        position: 3,
+        price: 21.99,
+        shipping: 22.38,
+        seller: ['Essence2Beauty', 'A1RDK9BCDVBKB7'],
+        deliveryText: 'Arrives: Friday, Feb 26',
+      }),
+      amazonFba({
+        position: 4,
+        price: 22.59,
+        shipping: 16.68,
+        seller: ["Get 'N' Go 1", 'A2A735O9SGW5JC'],
+        deliveryText: 'Arrives: March 1 - 10',
+      }),
+      merchant({
         position: 5,
-        price: usd(25.99),
-        shipping: usd(58),
-        condition: 'New',
-        seller: { name: 'Triplenet Pricing INC', id: 'AAZRLVTNON75Z' },
-        fulfilledByAmazon: false,
-        shipsFrom: 'Triplenet Pricing INC',
-        isBuyBox: false,
+        price: 25.99,
+        shipping: 58,
+        name: 'Triplenet Pricing INC',
+        id: 'AAZRLVTNON75Z',
         deliveryText: 'Arrives: Feb 24 - March 4',
       }),
-    );
+      merchant({
+        position: 6,
+        price: 24.75,
+        shipping: 359.95,
+        name: 'Moon Tech',
+        id: 'A20NV9CRQIRRW5',
+        deliveryText: 'Arrives: Feb 18 - 23',
+      }),
+      // "beyond seller's shipping coverage": an empty .aod-ship-charge row, no charge offered at all.
+      merchant({
+        position: 7,
+        price: 36.89,
+        shipping: null,
+        name: 'BikeSomeWhere',
+        id: 'A3SNLLVFZ6ABAC',
+        deliveryText:
+          "Your selected delivery location is beyond seller's shipping coverage for this item. Please choose a different delivery location or purchase from another seller.",
+      }),
+    ]);
+  });
+
+  it('"See more" shown instead of "End of results": the panel has a next page', () => {
+    const html = fs
+      .readFileSync(path.join(dir, file), 'utf8')
+      .replace('class="a-link-normal aod-hide" title="Show more"', 'class="a-link-normal" title="Show more"')
+      .replace(
+        'id="aod-end-of-results" class="a-size-base a-color-base"',
+        'id="aod-end-of-results" class="a-size-base a-color-base aod-hide"',
+      );
+    expect(parseOffersPage(html, US)).toMatchObject({ layout: 'aod', hasNextPage: true, totalOffers: 6 });
   });
 });
 
@@ -328,6 +397,24 @@ describe('parseOffersPage: All Offers Display layout (2021+)', () => {
   it('more offers announced than listed, end of results hidden: there is a next page', () => {
     expect(parseOffersPage(aodPage({ total: 12, endShown: false }), DE)!.hasNextPage).toBe(true);
     expect(parseOffersPage(aodPage({ total: 12, endShown: true }), DE)!.hasNextPage).toBe(false);
+  });
+
+  it('a later page of the panel (its offer list only): the offers are numbered across pages, so the total tells whether more follow', () => {
+    const laterPage = (from: number, to: number) => {
+      const rows = [];
+      for (let n = from; n <= to; n++)
+        rows.push(
+          `<div id="aod-offer"><div id="aod-offer-heading"><h5>Neu</h5></div><div id="aod-offer-price"><div id="aod-price-${n}"><span class="a-price"><span class="a-offscreen">${50 + n},00 €</span></span></div></div>` +
+            `<input type="hidden" id="ftSelectAsin" value="B0TEST0001"><div id="aod-offer-soldBy"><a href="/gp/aag/main?seller=A1B2C3D4E5F6G${String.fromCharCode(65 + n)}">Seller ${n}</a></div></div>`,
+        );
+      return `<div id="aod-offer-list"><input type="hidden" id="aod-total-offer-count" value="25">${rows.join('')}</div>`;
+    };
+    const second = parseOffersPage(laterPage(11, 20), DE)!;
+    expect(second).toMatchObject({ layout: 'aod', asin: 'B0TEST0001', totalOffers: 25, hasNextPage: true });
+    expect(second.offers.map((o) => [o.position, o.isBuyBox, o.price?.amount])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [i + 1, false, 61 + i]),
+    );
+    expect(parseOffersPage(laterPage(21, 25), DE)!.hasNextPage).toBe(false);
   });
 
   it('a pinned block without a price ("No featured offers available") is not an offer', () => {

@@ -9,8 +9,13 @@
  *   of the pinned offer is ignored.
  *
  * Seller ids come from the seller's own link (seller=... or /shops/<id>). Amazon's retail offer
- * shows a logo without a link; its id is then read from the row's shipping-policy links, which
- * name the shipping merchant, i.e. Amazon itself for that offer.
+ * shows a logo or plain name without a link; its id is then read from the row's shipping-policy
+ * links, which name the shipping merchant (Amazon itself for that offer), or from the AOD
+ * offer's delivery-promise block, whose hidden #ftSelectMerchant names the offer's merchant.
+ *
+ * Paging: the legacy page has an a-pagination "Next" link. The AOD panel shows ten offers at a
+ * time and loads more on "See more" (#aod-show-more-offers) until "End of results"
+ * (#aod-end-of-results); whichever of the two is hidden carries `aok-hidden` or `aod-hide`.
  */
 import { Doc } from './dom';
 import { ancestorOf, elementsUnder, firstOf, hasClass, nodeText } from './node-walk';
@@ -280,6 +285,12 @@ function aodDelivery(doc: Doc, offer: Block): string | null {
   return lines.length ? lines.join(' ') : null;
 }
 
+/** A merchant id the offer names without a link: the delivery promise's merchant (see the header). */
+function aodMerchantId(offer: Block): string | null {
+  const id = clean(attr(byId(offer, 'ftSelectMerchant'), 'value'));
+  return /^[A-Z0-9]{8,20}$/.test(id) ? id : null;
+}
+
 function parseAodOffer(doc: Doc, offer: Block, position: number, isBuyBox: boolean, marketplace: string): OfferItem {
   const price = aodPrice(doc, offer, marketplace);
   const heading = byId(offer, 'aod-offer-heading');
@@ -291,7 +302,9 @@ function parseAodOffer(doc: Doc, offer: Block, position: number, isBuyBox: boole
   const sellerLink = firstOf(soldBy ? elementsUnder(soldBy) : [], isRealLink);
   const sellerCol = labelledValue(soldBy);
   const nameEl = sellerLink ?? (sellerCol ? (firstOf(elementsUnder(sellerCol), (n) => n.name === 'span') ?? sellerCol) : null);
-  const { seller, href } = readSeller(nameEl, offer);
+  const read = readSeller(nameEl, offer);
+  const { href } = read;
+  const seller = read.seller && read.seller.id === null ? { ...read.seller, id: aodMerchantId(offer) } : read.seller;
   const badge = offer.els.some((n) => hasClass(n, 'aod-fba-badge') || (attr(n, 'id') ?? '').startsWith('aod-fulfilled-by-amazon'));
   return finish({
     position,
@@ -328,6 +341,8 @@ function pageAsin(doc: Doc): string | null {
     () => asinFromUrl(doc.q('#olpDetailPageLink a').first().attr('href')),
     () => asinFromUrl(doc.q('#olpProductImage a').first().attr('href')),
     () => doc.q('#aod-asin-block-asin, input#ASIN').first().attr('value'),
+    // Every AOD offer's delivery-promise block names the product (a fragment of later panel pages too).
+    () => doc.q('input#ftSelectAsin').first().attr('value'),
     () => doc.q('#aod-container input[name="items[0.base][asin]"]').first().attr('value'),
     () => asinFromUrl(doc.$('head link[rel="canonical"]').first().attr('href')),
   ];
@@ -353,6 +368,35 @@ function totalOffers(doc: Doc): number | null {
   return input.length && Number.isInteger(n) && n >= 0 ? n : null;
 }
 
+/** Whether an element with this id is on the page and not hidden by its class. */
+function shownById(doc: Doc, id: string): boolean {
+  return doc.byId(id).filter((_, el) => !/\b(?:aok-hidden|aod-hide)\b/.test(el.attribs.class ?? '')).length > 0;
+}
+
+/**
+ * How many listed offers the panel has shown up to this page: #aod-price-N numbers the offers
+ * across its pages (the pinned one is 0), so a later page's last N counts the pages before it;
+ * without numbered prices, this page's listed offers.
+ */
+function aodOffersShown(doc: Doc, offers: OfferItem[]): number {
+  const numbers = (doc.$('[id^="aod-price-"]').toArray() as DomNode[])
+    .map((el) => Number(/^aod-price-(\d+)$/.exec(attr(el, 'id') ?? '')?.[1]))
+    .filter((n) => Number.isInteger(n));
+  const listed = offers.filter((o) => o.isBuyBox !== true).length;
+  return Math.max(listed, ...numbers);
+}
+
+/**
+ * Whether the AOD panel has offers after this page: not once "End of results" shows; yes while
+ * "See more" shows; else while the announced total (pinned offer not counted) exceeds the
+ * offers shown so far (a wasted page fetch is cheaper than lost offers).
+ */
+function aodHasMore(doc: Doc, offers: OfferItem[], total: number | null): boolean {
+  if (shownById(doc, 'aod-end-of-results')) return false;
+  if (shownById(doc, 'aod-show-more-offers')) return true;
+  return total !== null && total > aodOffersShown(doc, offers);
+}
+
 /**
  * Parses one offers page. Returns null for pages that are not an offer listing (captcha, sign-in
  * wall, a product page without the offers panel); an offer listing without offers yields `offers: []`.
@@ -363,26 +407,14 @@ export function parseOffersPage(html: string, ctx: PageContext): OffersPage | nu
   const doc = new Doc(html);
   const marketplace = (ctx.marketplace || '').toUpperCase();
   const legacyRows = doc.$('.olpOffer').toArray() as DomNode[];
-  let offers: OfferItem[];
-  if (legacyRows.length || doc.byId('olpOfferList').length) {
-    offers = legacyRows.map((node, i) => parseLegacyRow(doc, node, i + 1, marketplace));
-  } else {
-    const aod = aodOffers(doc, marketplace);
-    if (aod === null && !doc.byId('aod-offer-list').length && !doc.byId('aod-container').length) return null;
-    offers = aod ?? [];
-  }
   const total = totalOffers(doc);
-  // AOD loads further offers page by page; more exist while the announced total exceeds the
-  // listed offers (pinned one not counted: a wasted page fetch is cheaper than lost offers)
-  // and the "end of results" note is still hidden.
-  const listed = offers.filter((o) => o.isBuyBox !== true).length;
-  const endShown = doc.byId('aod-end-of-results').filter((_, el) => !/aok-hidden/.test(el.attribs.class ?? '')).length > 0;
-  const moreAod = !endShown && total !== null && total > listed;
-  return {
-    asin: pageAsin(doc),
-    title: pageTitle(doc),
-    totalOffers: total,
-    hasNextPage: hasNextPageLink(doc.$) || moreAod,
-    offers,
-  };
+  const page = { asin: pageAsin(doc), title: pageTitle(doc), totalOffers: total };
+  if (legacyRows.length || doc.byId('olpOfferList').length) {
+    const offers = legacyRows.map((node, i) => parseLegacyRow(doc, node, i + 1, marketplace));
+    return { layout: 'offer-listing', ...page, hasNextPage: hasNextPageLink(doc.$), offers };
+  }
+  const aod = aodOffers(doc, marketplace);
+  if (aod === null && !doc.byId('aod-offer-list').length && !doc.byId('aod-container').length) return null;
+  const offers = aod ?? [];
+  return { layout: 'aod', ...page, hasNextPage: aodHasMore(doc, offers, total), offers };
 }

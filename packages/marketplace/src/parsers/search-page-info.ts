@@ -1,10 +1,12 @@
 /**
  * What a search result page says about the search besides its cards: whether a next result
- * page exists, and whether the marketplace found nothing at all for the keyword. Both are read
- * from the page's structure, never from its (localized) wording.
+ * page exists, whether the marketplace found nothing at all for the keyword, and how many
+ * results it announces. All are read from the page's structure, never from its (localized)
+ * wording.
  */
 import type { CheerioAPI } from 'cheerio';
-import { clean } from './text';
+import { parseCount } from './numbers';
+import { clean, type DomNode } from './text';
 
 /**
  * An enabled "next page" control of each pagination layout. A last page shows the same control
@@ -50,4 +52,57 @@ const searchBoxKeyword = ($: CheerioAPI): string => clean($('#twotabsearchtextbo
 export function isNoResultsPage($: CheerioAPI): boolean {
   if (!searchBoxKeyword($)) return false;
   return NO_RESULTS_NOTICES.some((selector) => $(selector).length > 0);
+}
+
+/**
+ * Where a search page announces its result count: the 2019+ result info bar (its heading, or the
+ * breadcrumb column of 2019-2022 bars, else the bar itself) and the pre-2019 `#s-result-count` /
+ * older `#resultCount`. The keyword echoed there (`.a-color-state`) is left out: it may hold
+ * digits ("iphone 15").
+ */
+const isCountHolder = (n: DomNode): boolean =>
+  n.attribs?.['data-component-type'] === 's-result-info-bar' || n.attribs?.id === 's-result-count' || n.attribs?.id === 'resultCount';
+const COUNT_IN_INFO_BAR = 'h2, .s-breadcrumb';
+/** Left out of a bar without such a heading: the keyword and the sort control beside the count. */
+const NOT_THE_COUNT = '.a-color-state, form, select, script';
+
+/**
+ * Elements of the document in order, lazily: the count sits above the results, so the walk
+ * stops long before the end of the page (a selector query walks the whole tree).
+ */
+function* elementsInOrder(root: DomNode): Generator<DomNode> {
+  const stack: DomNode[] = [...(root.children ?? [])].reverse();
+  while (stack.length) {
+    const node = stack.pop() as DomNode;
+    if (node.type !== 'tag') continue;
+    yield node;
+    const kids = node.children ?? [];
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
+}
+
+/**
+ * The range of cards the page shows, before or after the total: "1-48", "1–48", "1 - 16",
+ * Japanese "1〜48", Portuguese "1 a 48". Its bounds are page positions, never the total.
+ */
+const SHOWN_RANGE_RE = /\d+\s*[-–—~〜～]\s*\d+|\d+\s+(?:a|à|to|bis|tot|till|do)\s+\d+/i;
+
+/**
+ * The result count the page announces ("1-48 of over 30,000 results for" -> 30000, "7 Ergebnisse
+ * für" -> 7, "Plus de 50 000 résultats" -> 50000, "30,000以上の結果" -> 30000): the number left
+ * once the shown range is taken out, read with the locale-aware count parser. "Over 30,000" is
+ * reported as 30000, the figure the page gives. Null when the page shows no count.
+ */
+export function totalResultsOf($: CheerioAPI): number | null {
+  for (const node of elementsInOrder($.root()[0] as unknown as DomNode)) {
+    if (!isCountHolder(node)) continue;
+    const holder = $(node as never);
+    const isInfoBar = node.attribs?.['data-component-type'] === 's-result-info-bar';
+    const heading = isInfoBar ? holder.find(COUNT_IN_INFO_BAR).first() : holder;
+    const shown = (heading.length ? heading : holder).clone();
+    shown.find(NOT_THE_COUNT).remove();
+    const total = parseCount(clean(shown.text()).replace(SHOWN_RANGE_RE, ' '));
+    if (total !== null) return total;
+  }
+  return null;
 }

@@ -17,13 +17,13 @@ import type { CheerioAPI } from 'cheerio';
 import { moneyFromElement } from './details-price';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
-import { hasNextResultPage, isNoResultsPage } from './search-page-info';
+import { cardBrand } from './search-card-brand';
+import { isSponsoredLabel, SPONSORED_WORDS } from './search-labels';
+import { cardSalesSignals } from './search-card-commerce';
+import { hasNextResultPage, isNoResultsPage, totalResultsOf } from './search-page-info';
 import { absUrl, ASIN_RE, asinFromUrl, clean, loadHtml, normalizeOrigin, nullFields, type Sel, textOf } from './text';
 import { PARSER_VERSION, type Money, type PageContext, type SearchItem } from './types';
 
-const SPONSORED_WORDS =
-  'sponsored|sponsored ad|gesponsert|sponsorisé|sponsorisée|patrocinado|patrocinada|sponsorizzato|gesponsord|sponsrad|sponsorowane|sponsorlu|スポンサー|広告|ممول|إعلان|مُموَّل';
-const SPONSORED_LABEL_RE = new RegExp(`^\\[?(?:${SPONSORED_WORDS})\\]?$`, 'i');
 /**
  * Sponsored prefix of titles: "[Gesponsert]" offscreen spans (pre-2019) and "Sponsored Ad - "
  * aria-labels (2023+). Only these labels are stripped: "[2-Pack] Cable" keeps its brackets.
@@ -76,7 +76,7 @@ function hasAdMarker(card: Sel, href: string | undefined): boolean {
   const labels = card.find('.a-color-secondary, .a-offscreen, h5, .s-label-popover-default, .puis-label-popover-default');
   for (let i = 0; i < labels.length && i < 40; i++) {
     const t = textOf(labels.eq(i));
-    if (t && t.length <= 30 && SPONSORED_LABEL_RE.test(t)) return true;
+    if (t && t.length <= 30 && isSponsoredLabel(t)) return true;
   }
   const aria = card.find('h2').first().attr('aria-label') ?? '';
   return SPONSORED_PREFIX_RE.test(aria);
@@ -266,15 +266,18 @@ export interface SearchResultsPage {
   cards: SearchItem[];
   hasNextPage: boolean;
   noResults: boolean;
+  /** The result count the page announces, when it does. */
+  totalResults: number | null;
 }
 
 export function parseSearchResults(html: string, ctx: PageContext): SearchResultsPage {
-  if (!html || interstitialKind(html, 'search') === 'captcha') return { cards: [], hasNextPage: false, noResults: false };
+  if (!html || interstitialKind(html, 'search') === 'captcha')
+    return { cards: [], hasNextPage: false, noResults: false, totalResults: null };
   const $ = loadHtml(html);
   const cards = parseCards($, ctx);
   // A page without cards has nothing to go on from, whatever pagination it shows.
-  if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage($) };
-  return { cards, hasNextPage: hasNextResultPage($), noResults: false };
+  if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage($), totalResults: null };
+  return { cards, hasNextPage: hasNextResultPage($), noResults: false, totalResults: totalResultsOf($) };
 }
 
 /** The result cards of a search page (see parseSearchResults for the whole page). */
@@ -316,6 +319,8 @@ function parseCards($: CheerioAPI, ctx: PageContext): SearchItem[] {
       isSponsored,
       isPrime: primeOf($, card, pageShowsPrime),
       badges: cardBadges($, card),
+      brand: cardBrand(card),
+      ...cardSalesSignals(card),
       missingFields: [],
       parserVersion: PARSER_VERSION,
     };

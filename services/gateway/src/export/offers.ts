@@ -13,5 +13,6 @@ export const offers: ExportKind<'offers'> = {
     shipping: item.shipping?.amount ?? null,
     isBuyBox: item.isBuyBox,
     fulfilledByAmazon: item.fulfilledByAmazon,
+    shipsFrom: item.shipsFrom,
   }),
 };

@@ -20,5 +20,9 @@ export const search: ExportKind<'search'> = {
     imageUrl: item.image,
     images: item.image ? [item.image] : [],
     badges: item.badges,
+    brand: item.brand,
+    coupon: item.coupon,
+    boughtPastMonth: item.boughtPastMonth,
+    totalResults: item.totalResults,
   }),
 };

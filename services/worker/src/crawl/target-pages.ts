@@ -1,4 +1,12 @@
-import { isMultiPage, type JobType, type MarketplaceCode, type ResultItem, type ReviewSort, type TargetNoteCode } from '@crawl/core';
+import {
+  isMultiPage,
+  type JobType,
+  type MarketplaceCode,
+  type PageStyle,
+  type ResultItem,
+  type ReviewSort,
+  type TargetNoteCode,
+} from '@crawl/core';
 import type { PageCheckpoint } from '@crawl/db';
 import {
   type CrawlErrorCode,
@@ -18,7 +26,7 @@ export interface PagedTarget {
   target: string;
   marketplace: string;
   lang: string | null;
-  /** Search and reviews: `config.pages`; null for other types (one page). */
+  /** Search, reviews and offers: `config.pages`; null for other types (one page). */
   pages: number | null;
   /** Reviews: `config.sort`; null when not asked and for other types. */
   sort?: ReviewSort | null;
@@ -61,6 +69,15 @@ export function noResultsNote(type: JobType): { code: TargetNoteCode; message: s
 }
 
 /**
+ * The `TRUNCATED` note of a target whose last crawled page (`pages` crawled) still had a next
+ * one, for the types that say so (an offer listing: "every offer" was not all of them).
+ */
+export function truncatedNote(type: JobType, pages: number): { code: TargetNoteCode; message: string } | undefined {
+  const message = MARKETPLACE_KINDS[type].truncatedMessage?.(pages);
+  return message ? { code: 'TRUNCATED', message } : undefined;
+}
+
+/**
  * The crawl's outcome, or why there is none: the page's turn was refused (its job was cancelled;
  * the process is shutting down), or the shutdown grace ran out while it was being fetched.
  */
@@ -91,9 +108,12 @@ async function crawlBefore(
 }
 
 /**
- * Crawls a target's pages in order: details, offers and best-seller targets have one, a search
- * keyword or a reviews product up to its job's `pages`, stopping early (not an error) after a page without an enabled next-page link,
- * at a later page the marketplace answers 404 for, or at a later page that shows no results.
+ * Crawls a target's pages in order: details and best-seller targets have one, a search keyword,
+ * a reviews or an offers product up to its job's `pages`, stopping early (not an error) after a
+ * page without an enabled next-page link, at a later page the marketplace answers 404 for, or at
+ * a later page that shows no results. A listing cut short by `pages` (its last crawled page has
+ * a next one) gets its type's `TRUNCATED` note. Page n > 1 is requested the way the page before
+ * said (`pageStyle`: an offer listing's layout), which the checkpoint keeps for a retry.
  * Each page goes through the exit pool on its own; a page's retry leaves from another exit
  * (attempt keys are per page). A retryable failure before the last attempt keeps the pages
  * crawled so far (checkpoint) and asks for a retry of the task, which goes on from the failed
@@ -110,7 +130,11 @@ export async function crawlTargetPages(
   const kind = MARKETPLACE_KINDS[t.type];
   let items: ResultItem[] = t.pageCheckpoint?.items ?? [];
   let crawled = t.pageCheckpoint?.pages ?? 0;
+  let pageStyle: PageStyle | null = t.pageCheckpoint?.pageStyle ?? null;
+  /** Whether the last page crawled has a next one (the listing goes on past `wanted`). */
+  let more = false;
   const checkpointed = crawled;
+  const checkpoint = () => ({ pages: crawled, items, ...(pageStyle ? { pageStyle } : {}) });
   for (let page = crawled + 1; page <= wanted; page++) {
     // A cancel between pages stops the keyword (its outcome would be discarded anyway).
     if (page > 1 && !(await deps.stillPending(t.jobId, t.idx))) return { kind: 'cancelled' };
@@ -123,6 +147,7 @@ export async function crawlTargetPages(
       tenant: t.projectId,
       page,
       sort: t.sort ?? null,
+      ...(page > 1 && pageStyle ? { pageStyle } : {}),
     };
     if (deps.jobWanted) input.wanted = deps.jobWanted(t.jobId);
     const outcome = await crawlBefore(
@@ -131,16 +156,19 @@ export async function crawlTargetPages(
     );
     if (outcome === 'cancelled') return { kind: 'cancelled' };
     if (outcome === 'handBack') {
-      if (crawled > checkpointed) await deps.saveCheckpoint(t.jobId, t.idx, { pages: crawled, items });
+      if (crawled > checkpointed) await deps.saveCheckpoint(t.jobId, t.idx, checkpoint());
       return { kind: 'handBack' };
     }
     deps.onCrawled?.(outcome.ok ? 'OK' : outcome.code, Number(process.hrtime.bigint() - started) / 1e9);
     if (!outcome.ok) {
-      if (page > 1 && outcome.code === 'NOT_FOUND') break;
+      if (page > 1 && outcome.code === 'NOT_FOUND') {
+        more = false;
+        break;
+      }
       // A sign-in wall is the page's, not the exit's: one more try (from another exit) at most.
       const retryable = outcome.retryable && !(outcome.signIn && attempt.attempt > 1);
       if (retryable && attempt.attempt < attempt.maxAttempts) {
-        if (crawled > checkpointed) await deps.saveCheckpoint(t.jobId, t.idx, { pages: crawled, items });
+        if (crawled > checkpointed) await deps.saveCheckpoint(t.jobId, t.idx, checkpoint());
         return { kind: 'retry', code: outcome.code, message: outcome.message };
       }
       return { kind: 'failed', code: outcome.code, message: outcome.message };
@@ -149,11 +177,15 @@ export async function crawlTargetPages(
     if (outcome.type !== t.type) throw new Error(`a ${t.type} target was crawled as ${outcome.type}`);
     if (outcome.noResults) {
       if (page === 1) return { kind: 'succeeded', items: [], pagesCrawled: 0, note: noResultsNote(t.type) };
+      more = false;
       break;
     }
     items = [...items, ...(kind.continueItems ? kind.continueItems(items, outcome.items) : outcome.items)];
     crawled = page;
-    if (!outcome.hasNextPage) break;
+    pageStyle = outcome.pageStyle ?? pageStyle;
+    more = outcome.hasNextPage;
+    if (!more) break;
   }
-  return { kind: 'succeeded', items, pagesCrawled: crawled };
+  const note = more ? truncatedNote(t.type, crawled) : undefined;
+  return { kind: 'succeeded', items, pagesCrawled: crawled, ...(note ? { note } : {}) };
 }

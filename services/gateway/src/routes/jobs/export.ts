@@ -80,7 +80,7 @@ async function pump(results: ResultRepository, job: JobRow, format: Format, res:
     }
   };
   await emit(format === 'csv' ? csvHeader(job.type) : format === 'llm' ? llmHeader(job, new Date()) : '[');
-  for await (const row of results.stream(job.id)) {
+  for await (const row of results.stream(job)) {
     ticket.signal.throwIfAborted();
     if (format === 'csv') await emit(csvRow(job.type, row.data));
     else

@@ -1,4 +1,4 @@
-import { AppError, type ComparisonResource, JOB_TYPES, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
+import { AppError, type ComparisonResource, JOB_TYPES, type JobType, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
 import type { JobRepository, TrackingRepository } from '@crawl/db';
 import { assertResultsAvailable } from '../jobs/job-results.service';
 import {
@@ -79,8 +79,8 @@ export class TrackingService {
    * first, so best, overall position over the keyword's result pages (a product shown on several
    * pages, or sponsored and organic, moves when its best position does).
    */
-  private async resultSet(jobId: string, rule: CompareRule): Promise<Map<string, SetEntry>> {
-    const rows = await this.deps.tracking.comparableResults(jobId);
+  private async resultSet(job: { id: string; type: JobType }, rule: CompareRule): Promise<Map<string, SetEntry>> {
+    const rows = await this.deps.tracking.comparableResults(job);
     const set = new Map<string, SetEntry>();
     for (const data of rows) {
       const asin = data.asin as string | null;
@@ -118,7 +118,7 @@ export class TrackingService {
     // Deleted results (by request or retention) are gone, as for results and export: comparing
     // against the empty set left would report every product as removed.
     for (const job of [from, to]) assertResultsAvailable(job);
-    const [a, b] = await Promise.all([this.resultSet(from.id, fromRule!), this.resultSet(to.id, toRule!)]);
+    const [a, b] = await Promise.all([this.resultSet(from, fromRule!), this.resultSet(to, toRule!)]);
     const mixed = from.type !== to.type;
     const fields: MonitoredField[] = fromRule!.fields === 'product' && toRule!.fields === 'product' ? MONITORED_FIELDS : SEARCH_FIELDS;
     const changed: ComparisonResource['changed'] = [];
