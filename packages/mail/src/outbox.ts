@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { simpleParser, type AddressObject } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import type { MailKind } from './message';
 
 /** Headers the outbox relies on: the kind on every mail, the link only on outbox files. */
@@ -87,6 +87,9 @@ async function readOutboxFile(file: string): Promise<OutboxEntry | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  // Loaded on first read: only tests and local tools read the outbox, and the parser (with its
+  // charset tables) would otherwise add about 20 MB to every gateway's resident memory.
+  const { simpleParser } = await import('mailparser');
   const mail = await simpleParser(content);
   const header = (name: string) => {
     const value = mail.headers.get(name.toLowerCase());

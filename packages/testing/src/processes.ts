@@ -4,7 +4,7 @@
  * incarnations, log files and unexpected-exit tracking on top of the same reads.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The repository root (this file is packages/testing/{src,dist}/processes.*). */
@@ -57,6 +57,14 @@ export class ServiceProcess {
   /** Peak resident set size in bytes (VmHWM) (0 once the process is gone). */
   peakRss(): number {
     return this.child.pid === undefined ? 0 : (readRss(this.child.pid, 'VmHWM') ?? 0);
+  }
+
+  /**
+   * Starts the peak over from the current RSS (Linux: `5` to /proc/<pid>/clear_refs), so a
+   * measurement covers one phase and not the start-up's module loading.
+   */
+  resetPeakRss(): void {
+    if (this.child.pid !== undefined) writeFileSync(`/proc/${this.child.pid}/clear_refs`, '5');
   }
 
   /** Sends `signal` and waits for the exit; a no-op once the process has exited. */
