@@ -3,18 +3,22 @@ import { benchCrawl } from './crawl.bench';
 import { benchCrawlScale } from './crawl-scale.bench';
 import { benchAnalytics } from './analytics.bench';
 import { benchGateway } from './gateway.bench';
+import { benchParse } from './parse.bench';
 import { benchScheduler } from './scheduler.bench';
 import { benchWebhooks } from './webhooks.bench';
 import { benchRetention } from './retention.bench';
+import { benchStoredItems } from './stored-items.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
   crawl: benchCrawl,
+  parse: benchParse,
   'crawl-scale': benchCrawlScale,
   webhooks: benchWebhooks,
   scheduler: benchScheduler,
   analytics: benchAnalytics,
   retention: benchRetention,
+  'stored-items': benchStoredItems,
 };
 
 async function main(): Promise<void> {

@@ -691,14 +691,13 @@ describe('infra/ (kustomize)', () => {
     }
   });
 
-  it('autoscalers follow the crawl backlog (waiting + prioritized) of a metric the gateway exports', () => {
+  it('autoscalers follow the waiting crawl work (crawl_backlog_targets, from Postgres), not the windowed queue', () => {
     const scaled = [...PARSED.values()].flat().filter((o) => o.kind === 'ScaledObject');
     expect(scaled).toHaveLength(1);
     const trigger = scaled[0]!.spec.triggers[0];
     expect(trigger.type).toBe('prometheus');
-    expect(expectKnownMetrics(trigger.metadata.query, 'ScaledObject')).toEqual(['queue_jobs']);
-    expect(trigger.metadata.query).toMatch(/queue="crawl"/);
-    expect(trigger.metadata.query).toMatch(/waiting\|prioritized/);
+    expect(expectKnownMetrics(trigger.metadata.query, 'ScaledObject')).toEqual(['crawl_backlog_targets']);
+    expect(trigger.metadata.threshold).toBe('1500');
     const hpas = [...PARSED.values()].flat().filter((o) => o.kind === 'HorizontalPodAutoscaler');
     expect(hpas).toHaveLength(1);
     // The Deployment they scale leaves its replica count to them (an apply would reset it).

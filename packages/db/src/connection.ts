@@ -84,6 +84,16 @@ export function isDbUnavailableError(err: unknown): boolean {
   return /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(message);
 }
 
+/**
+ * True when Postgres refused a statement for its data (SQLSTATE class 22, data exception) or a
+ * constraint (class 23): the statement did nothing, and another statement with other values
+ * may well succeed. Not for connection losses or timeouts, whose outcome may be unknown.
+ */
+export function isRefusedByData(err: unknown): boolean {
+  const code = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
+}
+
 /** Postgres error code of a unique-constraint violation. */
 export function isUniqueViolation(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { code?: unknown }).code === '23505';

@@ -13,6 +13,7 @@ import type {
   ReviewSort,
   RunStatus,
   TargetErrorCode,
+  PageStyle,
   TargetNoteCode,
 } from '@crawl/core';
 import type * as G from './generated/db';
@@ -53,12 +54,14 @@ export interface JobNoteRow {
 }
 
 /**
- * The pages a pending search or reviews target crawled so far (`job_target.page_checkpoint`): its
- * cards with their final positions, so a retried task goes on from page `pages + 1`.
+ * The pages a pending multi-page target crawled so far (`job_target.page_checkpoint`): its
+ * items with their final positions, so a retried task goes on from page `pages + 1`, requested
+ * the way the pages before said (`pageStyle`; absent: the type's own way, as before it existed).
  */
 export interface PageCheckpoint {
   pages: number;
   items: ResultItem[];
+  pageStyle?: PageStyle;
 }
 
 export interface StoredCrawlConfig {
@@ -66,7 +69,7 @@ export interface StoredCrawlConfig {
   targets: string[];
   marketplace: string;
   lang: string | null;
-  /** Search and reviews: `config.pages`; absent in configs stored before it existed (1 page). */
+  /** Search, reviews and offers: `config.pages`; absent in configs stored before the type had pages (1 page). */
   pages?: number;
   /** Reviews: `config.sort`, when asked. */
   sort?: ReviewSort;
@@ -129,6 +132,7 @@ export interface Database {
   webhook_delivery: WebhookDeliveryTable;
   webhook_attempt: WebhookAttemptTable;
   webhook_replay: G.WebhookReplay;
+  webhook_claimant: G.WebhookClaimant;
   schedule: ScheduleTable;
   schedule_run: G.ScheduleRun;
   tracked_target: TrackedTargetTable;

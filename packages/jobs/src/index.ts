@@ -13,3 +13,4 @@ export * from './product-snapshot';
 export * from './internal-failure';
 export * from './retention';
 export * from './kinds';
+export * from './job-intake';

@@ -9,11 +9,12 @@ import {
   newId,
   type ReviewSort,
 } from '@crawl/core';
-import type { CreditRepository, Database, Db, JobRepository, JobRow, JobTargetRepository, Transaction } from '@crawl/db';
+import type { CreditRepository, Database, Db, JobRepository, JobRow, JobTargetRepository, NewJob, Transaction } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
 import type { JobBody } from './job-body.schema';
 import { consumedCredits } from './job-credits';
+import { type AcceptedJob, JobIntake } from './job-intake';
 import type { ReleaseWindow } from './release-window';
 
 export interface JobServiceDeps {
@@ -42,7 +43,11 @@ export interface JobSpec {
   targets: string[];
   marketplace: string;
   lang: string | null;
-  /** Search and reviews: pages per target (default 1); ignored for other types. */
+  /**
+   * Search, reviews and offers: pages per target; ignored for other types. An API body always
+   * carries it (jobBodySchema applies the type's default); absent only in a spec stored before
+   * the type had pages (a schedule's config, a job retried), which meant one page.
+   */
   pages?: number;
   /** Reviews: the review order (`config.sort`); ignored for other types. */
   sort?: ReviewSort;
@@ -60,8 +65,28 @@ export type RetryTargets = 'all' | 'failed';
 
 export type CostEstimate = CostEstimateResource;
 
-/** Pages per target of a search or reviews job (1 unless asked); null for the other types, which have one page. */
+/** Pages per target of a multi-page job (see JobSpec.pages); null for the other types, which have one page. */
 const pagesOf = (spec: Pick<JobSpec, 'type' | 'pages'>): number | null => (isMultiPage(spec.type) ? (spec.pages ?? 1) : null);
+
+/** The row a job spec makes (API, retry, schedule): its id, cost and where it comes from. */
+function newJob(spec: JobSpec, owner: JobOwner, origin: JobOrigin): NewJob {
+  const pages = pagesOf(spec);
+  return {
+    id: newId('job'),
+    projectId: owner.projectId,
+    organizationId: owner.organizationId,
+    type: spec.type,
+    marketplace: spec.marketplace,
+    lang: spec.lang,
+    targets: spec.targets,
+    pages,
+    sort: JOB_KINDS[spec.type].sortable ? (spec.sort ?? null) : null,
+    creditsReserved: creditCost(spec.type, spec.targets.length, pages ?? 1),
+    retryOf: origin.retryOf ?? null,
+    scheduleId: origin.scheduleId ?? null,
+    idempotencyKey: origin.idempotencyKey ? { projectId: owner.projectId, key: origin.idempotencyKey } : null,
+  };
+}
 
 /** A short balance is an expected outcome: the API answers 402, the scheduler records a skipped run. */
 export type RecordedJob = { ok: true; job: JobRow } | { ok: false; cost: number };
@@ -72,49 +97,44 @@ export type RecordedJob = { ok: true; job: JobRow } | { ok: false; cost: number 
  * of truth: a job is accepted once its transaction commits, whatever happens to the enqueue.
  */
 export class JobService {
-  constructor(private readonly deps: JobServiceDeps) {}
+  private readonly intake: JobIntake;
+
+  constructor(private readonly deps: JobServiceDeps) {
+    this.intake = new JobIntake(deps);
+  }
 
   async create(body: JobBody, owner: JobOwner, origin: JobOrigin = {}): Promise<JobRow> {
-    const recorded = await this.record(body, owner, origin);
-    if (!recorded.ok) {
-      const balance = (await this.deps.credits.balance(owner.organizationId)) ?? 0;
-      throw new AppError('INSUFFICIENT_CREDITS', `This job costs ${recorded.cost} credits; the balance is ${balance}.`, {
-        details: { balance, cost: recorded.cost },
-      });
-    }
-    await this.enqueueStart(recorded.job.id);
-    return recorded.job;
+    return (await this.accept(body, owner, origin)).job;
   }
 
   /**
-   * The one place a job row is made (API, retry, schedule): id, cost, credit reservation and
-   * targets, atomically. With `trx` the job commits or rolls back with the caller's own rows
+   * `create`, also answering the organization's balance right after this job's reservation
+   * (X-Credits-Remaining). Creations of one organization are committed in groups (JobIntake);
+   * the start task is enqueued after the commit, best effort (the reconciler re-adds it).
+   */
+  async accept(spec: JobSpec, owner: JobOwner, origin: JobOrigin = {}): Promise<AcceptedJob> {
+    const job = newJob(spec, owner, origin);
+    const accepted = await this.intake.submit(job);
+    if (!accepted) {
+      const balance = (await this.deps.credits.balance(owner.organizationId)) ?? 0;
+      throw new AppError('INSUFFICIENT_CREDITS', `This job costs ${job.creditsReserved} credits; the balance is ${balance}.`, {
+        details: { balance, cost: job.creditsReserved },
+      });
+    }
+    return accepted;
+  }
+
+  /**
+   * The job row of a schedule's run: id, cost, credit reservation and targets, atomically,
+   * inside the caller's `trx`, so that the job commits or rolls back with the caller's own rows
    * (the scheduler's run record and next fire time). It does not enqueue: the row is invisible
    * until the caller commits, so the caller calls `enqueueStart` after commit, and a crash in
    * between leaves a `queued` job for the reconciler.
    */
   async record(spec: JobSpec, owner: JobOwner, origin: JobOrigin = {}, trx?: Transaction<Database>): Promise<RecordedJob> {
-    const pages = pagesOf(spec);
-    const cost = creditCost(spec.type, spec.targets.length, pages ?? 1);
-    const row = await this.deps.jobs.insertWithReservation(
-      {
-        id: newId('job'),
-        projectId: owner.projectId,
-        organizationId: owner.organizationId,
-        type: spec.type,
-        marketplace: spec.marketplace,
-        lang: spec.lang,
-        targets: spec.targets,
-        pages,
-        sort: JOB_KINDS[spec.type].sortable ? (spec.sort ?? null) : null,
-        creditsReserved: cost,
-        retryOf: origin.retryOf ?? null,
-        scheduleId: origin.scheduleId ?? null,
-        idempotencyKey: origin.idempotencyKey ? { projectId: owner.projectId, key: origin.idempotencyKey } : null,
-      },
-      trx,
-    );
-    return row ? { ok: true, job: row } : { ok: false, cost };
+    const job = newJob(spec, owner, origin);
+    const row = await this.deps.jobs.insertWithReservation(job, trx);
+    return row ? { ok: true, job: row } : { ok: false, cost: job.creditsReserved };
   }
 
   /** Best effort: a failed enqueue leaves the job `queued` in Postgres for the reconciler. */

@@ -85,14 +85,23 @@ export class QueueProducer {
     );
   }
 
-  /** Adds many jobs of one kind in one round trip (e.g. the targets of a crawl job). */
-  async enqueueBulk<N extends JobName>(name: N, items: { payload: PayloadOf<N>; jobId?: string; priority?: number }[]): Promise<void> {
+  /**
+   * Adds many jobs of one kind in one round trip per 500 (e.g. the targets of a crawl job).
+   * A round trip may take five times the producer's timeout, or the producer's timeout alone
+   * when a request waits on it (`awaitedByRequest`), as for `enqueue`.
+   */
+  async enqueueBulk<N extends JobName>(
+    name: N,
+    items: { payload: PayloadOf<N>; jobId?: string; priority?: number }[],
+    options: { awaitedByRequest?: boolean } = {},
+  ): Promise<void> {
     const entry = catalog[name];
+    const timeoutMs = options.awaitedByRequest ? this.timeoutMs : this.timeoutMs * 5;
     for (let i = 0; i < items.length; i += 500) {
       const chunk = items
         .slice(i, i + 500)
         .map((item) => ({ name, data: entry.schema.parse(item.payload), opts: this.jobOptions(name, item) }));
-      await withTimeout(this.queue(entry.queue).addBulk(chunk), this.timeoutMs * 5, `enqueue ${name} x${chunk.length}`);
+      await withTimeout(this.queue(entry.queue).addBulk(chunk), timeoutMs, `enqueue ${name} x${chunk.length}`);
     }
   }
 

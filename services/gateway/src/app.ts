@@ -10,7 +10,7 @@ import { routeLabeler, routeTemplates } from './middleware/route-templates';
 import { openApiDocument } from './openapi/document';
 import { accountSession } from './auth/account-routes';
 import { ACCOUNT_RESOURCES, API_RESOURCES, PUBLIC_RESOURCES } from './routes';
-import { ACCOUNT_PREFIX, API_PREFIX, resourceRouter } from './routes/route';
+import { ACCOUNT_PREFIX, API_PREFIX, resourcesRouter } from './routes/route';
 
 /** 1 MiB request bodies at most, 413 beyond (docs/http-api.md). */
 const BODY_LIMIT = '1mb';
@@ -27,19 +27,54 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-/** Routers mounted at the root (no authentication), one per resource of the route table. */
-export function publicRouters(deps: GatewayDeps): Router[] {
-  return PUBLIC_RESOURCES.map((resource) => resourceRouter(resource, deps, openApiDocument));
+/** The router mounted at the root (no authentication): the public resources of the route table. */
+export function publicRouter(deps: GatewayDeps): Router {
+  return resourcesRouter(PUBLIC_RESOURCES, deps, openApiDocument);
 }
 
-/** Routers mounted under /v1/key, behind authentication and rate limiting. */
-export function apiRouters(deps: GatewayDeps): Router[] {
-  return API_RESOURCES.map((resource) => resourceRouter(resource, deps, openApiDocument));
+/** The router mounted under /v1/key, behind authentication and rate limiting. */
+export function apiRouter(deps: GatewayDeps): Router {
+  return resourcesRouter(API_RESOURCES, deps, openApiDocument);
 }
 
-/** Routers mounted under /v1/account. */
-export function accountRouters(deps: GatewayDeps): Router[] {
-  return ACCOUNT_RESOURCES.map((resource) => resourceRouter(resource, deps, openApiDocument));
+/** The router mounted under /v1/account. */
+export function accountRouter(deps: GatewayDeps): Router {
+  return resourcesRouter(ACCOUNT_RESOURCES, deps, openApiDocument);
+}
+
+type Middleware = (req: Request, res: Response, next: NextFunction) => void | Promise<void>;
+
+/**
+ * Middleware run as one express layer, in order: the same effect as mounting each, without a
+ * router step per middleware on every request. One that answers without calling `next` ends
+ * the chain; one that throws, even from a later callback (as after a body is read), or whose
+ * promise rejects passes its error on, as in express.
+ */
+function inOneLayer(...handlers: Middleware[]) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      const handler = handlers[i++];
+      if (!handler) return next();
+      try {
+        const returned = handler(req, res, step);
+        if (returned instanceof Promise) returned.catch((rejected: unknown) => next(rejected ?? new Error('Rejected promise')));
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
+
+/** The JSON parser for the methods that carry a body, as one layer that GET and DELETE pass at once. */
+function jsonBodies(parser: Middleware) {
+  const parse = inOneLayer(parser, requireJsonBody);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.method === 'POST' || req.method === 'PATCH') parse(req, res, next);
+    else next();
+  };
 }
 
 /**
@@ -55,44 +90,38 @@ export function createApp(deps: GatewayDeps): Express {
   // req.ip is the client's address only behind proxies named here (TRUST_PROXY): trusting
   // X-Forwarded-For from anyone would let a client pick the address it is limited by.
   app.set('trust proxy', deps.trustProxy);
-  const publicRoutes = publicRouters(deps);
-  const apiRoutes = apiRouters(deps);
-  const accountRoutes = accountRouters(deps);
-  const templates = [
-    ...publicRoutes.flatMap((r) => routeTemplates(r, '')),
-    ...apiRoutes.flatMap((r) => routeTemplates(r, API_PREFIX)),
-    ...accountRoutes.flatMap((r) => routeTemplates(r, ACCOUNT_PREFIX)),
-  ];
-  app.use(requestId);
-  app.use(baseSecurityHeaders);
-  app.use(httpMetrics(deps.metrics, routeLabeler(templates)));
-  app.use(cors);
-  for (const router of publicRoutes) app.use(router);
-
+  // Each group's routes on the router that also runs its guards: one router per request.
   const api = express.Router();
-  // Tenant data, webhook secrets among it: never stored by a browser or a shared cache.
-  api.use(noStore);
-  api.use(authenticate(deps));
-  api.use(rateLimit(deps.rateLimiter));
-  // Only requests that can carry a body pay for the JSON parser.
-  const json = express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] });
-  api.post('*splat', json, requireJsonBody);
-  api.patch('*splat', json, requireJsonBody);
-  for (const router of apiRoutes) api.use(router);
-  api.use(notFound);
-  app.use(API_PREFIX, api);
+  api.use(
+    inOneLayer(
+      // Tenant data, webhook secrets among it: never stored by a browser or a shared cache.
+      noStore,
+      authenticate(deps),
+      rateLimit(deps.rateLimiter),
+      // Only requests that can carry a body pay for the JSON parser.
+      jsonBodies(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] })),
+    ),
+  );
+  resourcesRouter(API_RESOURCES, deps, openApiDocument, api).use(notFound);
 
   // Account bodies are small: passwords, names, tokens.
-  const accountJson = express.json({ limit: ACCOUNT_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] });
   const account = express.Router();
-  account.use(noStore);
-  account.use(accountSession(deps));
-  account.post('*splat', accountJson, requireJsonBody);
-  account.patch('*splat', accountJson, requireJsonBody);
-  for (const router of accountRoutes) account.use(router);
-  account.use(notFound);
-  app.use(ACCOUNT_PREFIX, account);
+  account.use(
+    inOneLayer(
+      noStore,
+      accountSession(deps),
+      jsonBodies(express.json({ limit: ACCOUNT_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] })),
+    ),
+  );
+  resourcesRouter(ACCOUNT_RESOURCES, deps, openApiDocument, account).use(notFound);
 
+  const publicRoutes = publicRouter(deps);
+  const templates = [...routeTemplates(publicRoutes, ''), ...routeTemplates(api, API_PREFIX), ...routeTemplates(account, ACCOUNT_PREFIX)];
+  app.use(inOneLayer(requestId, baseSecurityHeaders, httpMetrics(deps.metrics, routeLabeler(templates)), cors));
+  app.use(API_PREFIX, api);
+  app.use(ACCOUNT_PREFIX, account);
+  // After the API: its requests never walk the public routes (none is under /v1/key or /v1/account).
+  app.use(publicRoutes);
   app.use(notFound);
   app.use(errorHandler(deps.log));
   return app;

@@ -98,6 +98,32 @@ it('per-minute windows: the limit holds inside a minute, resets after it, Reset 
   expect((await limiter.check('usr_clock', policy))!.allowed).toBe(true);
 });
 
+it('the hits of one turn cost one INCRBY, each request counted in order as if alone', async () => {
+  const now = Date.UTC(2026, 10, 22, 12, 0, 10, 500);
+  const policy = { limit: 3, windowSeconds: 60 };
+  const redis = h.deps.redis as typeof h.deps.redis & { fixedWindowIncr(...args: string[]): Promise<number> };
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  // The first check defines the script command on the connection; then each call to it is counted.
+  await new RedisRateLimiter(redis, `${h.prefix}-turn`, 1000, () => now).check('usr_warm', policy);
+  let calls = 0;
+  const counting = Object.assign(Object.create(redis) as typeof redis, {
+    fixedWindowIncr: (...args: string[]) => {
+      calls++;
+      return redis.fixedWindowIncr(...args);
+    },
+  });
+  const limiter = new RedisRateLimiter(counting, `${h.prefix}-turn`, 1000, () => now);
+  const burst = await Promise.all(Array.from({ length: 5 }, () => limiter.check('usr_turn', policy)));
+  expect(calls).toBe(1);
+  expect(burst.map((d) => d!.allowed)).toEqual([true, true, true, false, false]);
+  expect(burst.map((d) => d!.remaining)).toEqual([2, 1, 0, 0, 0]);
+  expect(burst.every((d) => d!.resetSeconds === 50)).toBe(true);
+  expect((await limiter.check('usr_turn', policy))!.allowed).toBe(false);
+  expect(calls).toBe(2);
+  expect(await redis.get(`${h.prefix}-turn:rl:usr_turn:60:${Math.floor(now / 60_000)}`)).toBe('6');
+  expect(await redis.pttl(`${h.prefix}-turn:rl:usr_turn:60:${Math.floor(now / 60_000)}`)).toBeGreaterThan(60_000);
+});
+
 it('fails open when Redis does not answer: no headers, request served', async () => {
   const limiter = new RedisRateLimiter(h.deps.redis, h.prefix, 1000);
   const broken = new RedisRateLimiter({ fixedWindowIncr: () => new Promise(() => undefined) } as never, h.prefix, 50);

@@ -24,6 +24,17 @@ export const webhooksEnv = {
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: envInt(8, 1, 1_000),
   /**
+   * An endpoint whose attempts go unanswered (timeout, refused or reset connection) this many
+   * times in a row is paused: its due deliveries wait, keeping their attempts, instead of each
+   * spending one (and a slot for the whole timeout) on a receiver that is down.
+   */
+  WEBHOOK_BREAKER_FAILURES: envInt(3, 1, 1_000),
+  /**
+   * The first pause of an endpoint that stopped answering; each pause that follows without a
+   * success doubles it, up to 10 minutes (or this, if longer). One success ends the pauses.
+   */
+  WEBHOOK_BREAKER_PAUSE_MS: envInt(30_000, 100, 3_600_000),
+  /**
    * How often Postgres is asked for due attempts besides the wake-ups (new events, finished
    * attempts, a retry's own timer): covers other processes' retries and expired leases.
    */

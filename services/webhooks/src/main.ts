@@ -64,6 +64,11 @@ export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownR
       concurrency: config.WEBHOOK_CONCURRENCY,
       endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
       disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+      breaker: {
+        failures: config.WEBHOOK_BREAKER_FAILURES,
+        pauseMs: config.WEBHOOK_BREAKER_PAUSE_MS,
+        maxPauseMs: Math.max(config.WEBHOOK_BREAKER_PAUSE_MS, 600_000),
+      },
     },
     onAttempt: deliveryMetrics(metrics),
   });

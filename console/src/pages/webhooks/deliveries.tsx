@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { Button, EmptyState, ErrorNotice, Loading, SelectField } from '../../ui/forms';
@@ -30,6 +30,8 @@ const MANUAL_ATTEMPTS = 5;
 const manualAttempts = (d: Delivery) => d.attempts.filter((a) => a.manual).length;
 
 /** A delivery may be sent once more when it is finished, not cancelled and has manual attempts left (else the API answers 409). */
+/** How long the list keeps refreshing after a resend. */
+const RESENT_WATCH_MS = 30_000;
 const resendable = (d: Delivery) => (d.status === 'delivered' || d.status === 'failed') && manualAttempts(d) < MANUAL_ATTEMPTS;
 
 function AttemptOutcome({ attempt }: { attempt: Attempt }) {
@@ -121,6 +123,7 @@ export function Deliveries({ projectId, canWrite }: { projectId: string; canWrit
   const status = asStatus(search.status);
   const event = asEvent(search.event);
   const offset = search.offset ?? 0;
+  const resentAt = useRef(0);
   const deliveries = useQuery({
     queryKey: ['webhook-deliveries', projectId, status, event, offset],
     queryFn: () =>
@@ -129,8 +132,10 @@ export function Deliveries({ projectId, canWrite }: { projectId: string; canWrit
           params: { path: { projectId }, query: { status, event, offset, limit: PAGE } },
         }),
       ),
-    // pending deliveries change by themselves: keep the page current while any is on it
-    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? 3000 : false),
+    // Pending deliveries change by themselves: keep the page current while any is on it, and for
+    // a while after a resend, whose outcome may belong under another status filter.
+    refetchInterval: (q) =>
+      q.state.data?.data.some((d) => d.status === 'pending') || Date.now() - resentAt.current < RESENT_WATCH_MS ? 3000 : false,
   });
   const [resent, setResent] = useState<{ id: string; error: unknown } | null>(null);
   const resend = useMutation({
@@ -141,6 +146,7 @@ export function Deliveries({ projectId, canWrite }: { projectId: string; canWrit
         }),
       ),
     onSuccess: (_, id) => {
+      resentAt.current = Date.now();
       setResent({ id, error: null });
       void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', projectId] });
     },

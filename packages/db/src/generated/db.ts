@@ -277,6 +277,13 @@ export interface WebhookAttempt {
   webhook_id: string;
 }
 
+export interface WebhookClaimant {
+  claimant_id: string;
+  expires_at: Timestamp;
+  held: number[];
+  webhook_ids: string[];
+}
+
 export interface WebhookConfig {
   created_at: Generated<Timestamp>;
   disabled_at: Timestamp | null;
@@ -303,6 +310,7 @@ export interface WebhookDelivery {
   event_type: string;
   finished_at: Timestamp | null;
   id: string;
+  locked_by: string | null;
   locked_until: Timestamp | null;
   manual_attempts: Generated<number>;
   max_attempts: Generated<number>;
@@ -343,6 +351,7 @@ export interface DB {
   tracked_target: TrackedTarget;
   user_session: UserSession;
   webhook_attempt: WebhookAttempt;
+  webhook_claimant: WebhookClaimant;
   webhook_config: WebhookConfig;
   webhook_delivery: WebhookDelivery;
   webhook_replay: WebhookReplay;

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../connection';
-import { isUniqueViolation } from '../connection';
 
 export type IdempotencyClaim =
   | { kind: 'claimed' }
@@ -29,22 +28,28 @@ export class IdempotencyRepository {
   ) {}
 
   async claim(projectId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
-    // An expired record is dead: remove it so the key can start over.
-    await this.db
-      .deleteFrom('idempotency_key')
-      .where('project_id', '=', projectId)
-      .where('key', '=', key)
-      .where('expires_at', '<', sql<Date>`now()`)
-      .execute();
-    try {
-      await this.db
-        .insertInto('idempotency_key')
-        .values({ project_id: projectId, key, request_hash: requestHash, expires_at: new Date(Date.now() + this.ttlMs) })
-        .execute();
-      return { kind: 'claimed' };
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-    }
+    // One statement: a new key is recorded, and an expired record (dead) is replaced by a fresh
+    // one, as if deleted first; a live record is left alone and read below.
+    const claimed = await this.db
+      .insertInto('idempotency_key')
+      .values({ project_id: projectId, key, request_hash: requestHash, expires_at: new Date(Date.now() + this.ttlMs) })
+      .onConflict((oc) =>
+        oc
+          .columns(['project_id', 'key'])
+          .doUpdateSet((eb) => ({
+            request_hash: eb.ref('excluded.request_hash'),
+            response_status: null,
+            response_body: null,
+            job_id: null,
+            schedule_id: null,
+            created_at: sql<Date>`now()`,
+            expires_at: eb.ref('excluded.expires_at'),
+          }))
+          .where('idempotency_key.expires_at', '<', sql<Date>`now()`),
+      )
+      .returning('key')
+      .executeTakeFirst();
+    if (claimed) return { kind: 'claimed' };
     const existing = await this.db
       .selectFrom('idempotency_key')
       .select(['request_hash', 'response_status', 'response_body', 'job_id', 'schedule_id', 'created_at'])

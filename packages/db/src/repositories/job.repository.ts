@@ -14,7 +14,7 @@ export interface NewJob {
   marketplace: string;
   lang: string | null;
   targets: string[];
-  /** Search and reviews: pages per target (`config.pages`); null (the default) for other types. */
+  /** Search, reviews and offers: pages per target (`config.pages`); null (the default) for other types. */
   pages?: number | null;
   /** Reviews: `config.sort`; null (the default) when not asked and for other types. */
   sort?: JobRow['sort'];
@@ -93,8 +93,96 @@ export class JobRepository {
     return result.rows[0];
   }
 
+  /**
+   * `insertWithReservation` for several jobs of one organization in ONE statement, all or none:
+   * one conditional UPDATE reserves their total, so the balance never goes negative, and
+   * concurrent statements serialize on the organization row as one job's do. Each job gets its
+   * ledger entry and the balance after its own reservation, as if they had been reserved one by
+   * one in the given order. Returns the jobs in that order, or none when the balance does not
+   * cover them all.
+   */
+  async insertManyWithReservation(organizationId: string, jobs: NewJob[]): Promise<(JobRow & { balance_after: number })[]> {
+    if (jobs.some((job) => job.organizationId !== organizationId))
+      throw new Error('insertManyWithReservation: jobs of one organization only');
+    const total = jobs.reduce((sum, job) => sum + job.creditsReserved, 0);
+    const input = jobs.map((job, ord) => ({
+      ord,
+      id: job.id,
+      project_id: job.projectId,
+      type: job.type,
+      marketplace: job.marketplace,
+      lang: job.lang,
+      targets: job.targets,
+      pages: job.pages ?? null,
+      sort: job.sort ?? null,
+      credits_reserved: job.creditsReserved,
+      retry_of: job.retryOf ?? null,
+      schedule_id: job.scheduleId ?? null,
+      key_project_id: job.idempotencyKey?.projectId ?? null,
+      key: job.idempotencyKey?.key ?? null,
+    }));
+    // Only when a job has an Idempotency-Key: the statement is then planned without the join.
+    const keyed = jobs.some((job) => job.idempotencyKey)
+      ? sql`, keyed as (
+        update idempotency_key set job_id = p.id
+        from priced p
+        where idempotency_key.project_id = p.key_project_id and idempotency_key.key = p.key
+      )`
+      : sql``;
+    const result = await sql<JobRow & { balance_after: number }>`
+      with input as (
+        select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as j(
+          ord int, id text, project_id text, type text, marketplace text, lang text, targets jsonb, pages int, sort text,
+          credits_reserved int, retry_of text, schedule_id text, key_project_id text, key text)
+      ), reserved as (
+        update organization set credit_balance = credit_balance - ${total}
+        where id = ${organizationId} and credit_balance >= ${total}
+        returning credit_balance
+      ), priced as (
+        select i.*, reserved.credit_balance + ${total} - sum(i.credits_reserved) over (order by i.ord) as balance_after
+        from input i, reserved
+      ), ledger as (
+        insert into credit_ledger (organization_id, job_id, kind, amount, balance_after)
+        select ${organizationId}, p.id, 'reserve', p.credits_reserved, p.balance_after from priced p order by p.ord
+      ), inserted as (
+        insert into job (id, project_id, organization_id, type, status, marketplace, lang, targets, target_count,
+                         pages, sort, credits_reserved, retry_of, schedule_id)
+        select p.id, p.project_id, ${organizationId}, p.type, 'queued', p.marketplace, p.lang, p.targets, jsonb_array_length(p.targets),
+               p.pages, p.sort, p.credits_reserved, p.retry_of, p.schedule_id
+        from priced p
+        returning *
+      ), targets as (
+        insert into job_target (job_id, idx, target)
+        select p.id, t.ord - 1, t.value
+        from priced p, jsonb_array_elements_text(p.targets) with ordinality as t(value, ord)
+      )${keyed}
+      select inserted.*, p.balance_after::bigint as balance_after
+      from inserted join priced p on p.id = inserted.id
+      order by p.ord`.execute(this.db);
+    return result.rows;
+  }
+
   async findInProject(id: string, projectId: string, executor: Executor = this.db): Promise<JobRow | undefined> {
     return executor.selectFrom('job').selectAll().where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+  }
+
+  /**
+   * The jobs among `keys` that exist in the project each key names, in one round trip (the
+   * concurrent reads of a gateway, batched). A key whose job is of another project finds nothing.
+   */
+  async findManyInProjects(keys: { id: string; projectId: string }[]): Promise<JobRow[]> {
+    if (!keys.length) return [];
+    return this.db
+      .selectFrom('job')
+      .selectAll()
+      .where((eb) =>
+        eb(
+          eb.refTuple('id', 'project_id'),
+          'in',
+          keys.map((k) => eb.tuple(k.id, k.projectId)),
+        ),
+      )
+      .execute();
   }
 
   async findById(id: string, executor: Executor = this.db): Promise<JobRow | undefined> {
@@ -178,6 +266,20 @@ export class JobRepository {
       .where('status', 'in', ['queued', 'running'])
       .returningAll()
       .executeTakeFirst();
+  }
+
+  /**
+   * Targets of queued and running jobs that have no outcome yet, over every organization: the
+   * crawl work really waiting (the queue holds at most each organization's release window of
+   * it). One index scan of the few active jobs (job_status_created_idx), whatever the history.
+   */
+  async unfinishedTargets(): Promise<number> {
+    const row = await this.db
+      .selectFrom('job')
+      .select(sql<string>`coalesce(sum(target_count - succeeded - failed), 0)`.as('n'))
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Whether a job is running (its status only: asked often, by the workers' exit turns). */

@@ -143,7 +143,10 @@ describe('claimDue', () => {
       previous_secret_encrypted: null,
     });
     expect(await claimMine([row.id])).toEqual([]);
-    expect((await repo.findById(row.id))!.locked_until!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    const leased = (await repo.findById(row.id))!;
+    expect(leased.locked_until!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    // Should the claimant die, the attempt is due again when the lease ends, not before.
+    expect(leased.next_attempt_at).toEqual(leased.locked_until);
   });
 
   it('lets another claimant take an attempt over once the lease expired', async () => {
@@ -169,17 +172,69 @@ describe('claimDue', () => {
     for (let i = 0; i < 6; i++) await buildEvent(db, owner.projectId);
     const { deliveries } = await repo.dispatchEvents(100, body);
     const ids = deliveries.map((d) => d.id);
-    const first = await claimMine(ids, 60_000, 2);
+    const claim = async (held: Map<string, number>) =>
+      (await repo.claimDue(BIG, 60_000, 2, { owner: 'deliverer', held })).filter((c) => ids.includes(c.id));
+    const first = await claim(new Map());
     expect(first.filter((c) => c.webhook_id === dead.id)).toHaveLength(2);
     expect(first.filter((c) => c.webhook_id === live.id)).toHaveLength(2);
-    expect(await claimMine(ids, 60_000, 2)).toEqual([]); // both endpoints at their cap
+    const holding = new Map([
+      [dead.id, 2],
+      [live.id, 2],
+    ]);
+    expect(await claim(holding)).toEqual([]); // both endpoints at their cap
+    expect(await claimMine(ids, 60_000, 2)).toEqual([]); // for any other claimant too
     const doneLive = first.filter((c) => c.webhook_id === live.id);
     await repo.recordAttempts(
       doneLive.map((c) => outcome(c, 1, { success: true, statusCode: 204, error: null })),
       FIVE_DAYS,
     );
-    const next = await claimMine(ids, 60_000, 2);
+    const next = await claim(new Map([[dead.id, 2]]));
     expect(next.map((c) => c.webhook_id)).toEqual([live.id, live.id]); // the dead endpoint's slots are still held
+  });
+
+  it("counts a named claimant's own attempts by what it holds (answered ones free their slots before being logged), and every other lease", async () => {
+    const owner = await buildProject(db);
+    const endpoint = await buildWebhookConfig(db, owner.projectId, { url: 'http://127.0.0.1:9/capped' });
+    for (let i = 0; i < 8; i++) await buildEvent(db, owner.projectId);
+    const { deliveries } = await repo.dispatchEvents(100, body);
+    const ids = deliveries.filter((d) => d.webhookId === endpoint.id).map((d) => d.id);
+    const mine = async (claimant: Parameters<WebhookDeliveryRepository['claimDue']>[3]) =>
+      (await repo.claimDue(BIG, 60_000, 2, claimant)).filter((c) => ids.includes(c.id));
+
+    const first = await mine({ owner: 'process-a', held: new Map() });
+    expect(first).toHaveLength(2);
+    // Still sending both: the cap is reached.
+    expect(await mine({ owner: 'process-a', held: new Map([[endpoint.id, 2]]) })).toEqual([]);
+    // Both answered, outcomes not logged yet (still leased): two more may go.
+    const second = await mine({ owner: 'process-a', held: new Map() });
+    expect(second).toHaveLength(2);
+    expect(second.map((c) => c.id)).not.toEqual(expect.arrayContaining(first.map((c) => c.id)));
+    // Another process counts every lease of process-a, answered or not: nothing for it.
+    expect(await mine({ owner: 'process-b', held: new Map() })).toEqual([]);
+    // Neither does a claimant without a name.
+    expect(await mine({})).toEqual([]);
+    const leased = await db
+      .selectFrom('webhook_delivery')
+      .select('locked_by')
+      .where(
+        'id',
+        'in',
+        [...first, ...second].map((c) => c.id),
+      )
+      .execute();
+    expect(leased.map((r) => r.locked_by)).toEqual(['process-a', 'process-a', 'process-a', 'process-a']);
+  });
+
+  it('leaves out the endpoints a claimant skips', async () => {
+    const owner = await buildProject(db);
+    const paused = await buildWebhookConfig(db, owner.projectId, { url: 'http://127.0.0.1:9/paused' });
+    const other = await buildWebhookConfig(db, owner.projectId, { url: 'http://127.0.0.1:9/other' });
+    await buildEvent(db, owner.projectId);
+    const { deliveries } = await repo.dispatchEvents(100, body);
+    const ids = deliveries.map((d) => d.id);
+    const claimed = (await repo.claimDue(BIG, 60_000, 1_000, { skip: [paused.id] })).filter((c) => ids.includes(c.id));
+    expect(claimed.map((c) => c.webhook_id)).toEqual([other.id]);
+    expect((await claimMine(ids)).map((c) => c.webhook_id)).toEqual([paused.id]);
   });
 
   it('returns a null url for a delivery whose configuration was deleted, and the previous secret only during a rotation', async () => {
@@ -206,7 +261,61 @@ describe('claimDue', () => {
   });
 });
 
+describe('deferEndpoint and releaseClaims', () => {
+  it("hold an endpoint's due deliveries back until a time, keeping their attempts, and leave another process's lease alone", async () => {
+    const owner = await buildProject(db);
+    const endpoint = await buildWebhookConfig(db, owner.projectId, { url: 'http://127.0.0.1:9/down' });
+    for (let i = 0; i < 4; i++) await buildEvent(db, owner.projectId);
+    const { deliveries } = await repo.dispatchEvents(100, body);
+    const ids = deliveries.filter((d) => d.webhookId === endpoint.id).map((d) => d.id);
+    // claimMine leases everything due: two are given back, one stays in flight elsewhere, one is ours, not sent.
+    const [sending, released] = await claimMine(ids.slice(0, 2));
+    await repo.releaseClaims(ids.slice(2));
+    const until = new Date(Date.now() + 60_000);
+
+    expect(await repo.deferEndpoint(endpoint.id, until, [released!.id])).toBe(3);
+
+    const rows = await db.selectFrom('webhook_delivery').selectAll().where('id', 'in', ids).execute();
+    for (const row of rows) {
+      expect(row).toMatchObject({ status: 'pending', attempts: 0 });
+      if (row.id === sending!.id) expect(row.locked_until!.getTime()).toBeGreaterThan(Date.now());
+      else expect(row).toMatchObject({ next_attempt_at: until, locked_until: null });
+    }
+    expect(await claimMine(ids)).toEqual([]);
+    // A later pause never brings an attempt forward.
+    expect(await repo.deferEndpoint(endpoint.id, new Date(Date.now() + 1_000))).toBe(0);
+  });
+
+  it('releaseClaims makes claims that were not sent due again at once', async () => {
+    const { row } = await buildDelivery();
+    expect(await claimMine([row.id])).toHaveLength(1);
+    await repo.releaseClaims([row.id]);
+    expect(await repo.findById(row.id)).toMatchObject({ status: 'pending', attempts: 0, locked_until: null });
+    expect(await claimMine([row.id])).toHaveLength(1);
+  });
+});
+
 describe('recordAttempts', () => {
+  it('logs a batch of outcomes in one call, each delivery moving by its own', async () => {
+    const built = [await buildDelivery(), await buildDelivery(), await buildDelivery()];
+    const claims = await claimMine(built.map((b) => b.row.id));
+    const byId = new Map(claims.map((c) => [c.id, c]));
+    const [ok, retry, last] = built.map((b) => byId.get(b.row.id)!);
+    const next = new Date(Date.now() + 60_000);
+    await repo.recordAttempts(
+      [
+        outcome(ok!, 1, { success: true, statusCode: 204, error: null }),
+        outcome(retry!, 1, { nextAttemptAt: next }),
+        outcome(last!, 1, { final: true }),
+      ],
+      FIVE_DAYS,
+    );
+    expect(await repo.findById(ok!.id)).toMatchObject({ status: 'delivered', attempts: 1, locked_until: null });
+    expect(await repo.findById(retry!.id)).toMatchObject({ status: 'pending', attempts: 1, locked_until: null, next_attempt_at: next });
+    expect(await repo.findById(last!.id)).toMatchObject({ status: 'failed', attempts: 1, locked_until: null });
+    for (const b of built) expect(await attemptsOf(b.row.id)).toHaveLength(1);
+  });
+
   it('on success logs the attempt with its response snippet and marks the delivery delivered, releasing the claim', async () => {
     const { row } = await buildDelivery();
     const [claim] = await claimMine([row.id]);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Selectable, sql, type Transaction } from 'kysely';
 import { type EventType, newId } from '@crawl/core';
 import type { Db } from '../connection';
@@ -63,9 +64,6 @@ export interface DisabledEndpoint {
   failing_since: Date;
 }
 
-/** Arbitrary constant: the advisory lock that serializes delivery claims across processes. */
-const CLAIM_LOCK_KEY = 726_351_002;
-
 /** Outbox dispatch, deliveries and the attempt log. */
 export class WebhookDeliveryRepository {
   constructor(private readonly db: Db) {}
@@ -80,105 +78,127 @@ export class WebhookDeliveryRepository {
     buildBody: (deliveryId: string, event: { id: string; type: string; created_at: Date; project_id: string; data: unknown }) => string,
   ) {
     return this.db.transaction().execute(async (trx) => {
-      const events = await trx
-        .selectFrom('event')
-        .select(['id', 'type', 'created_at', 'project_id', 'data'])
-        .where('dispatched_at', 'is', null)
-        .orderBy('created_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked()
-        .execute();
+      // Each event with the enabled configurations subscribed to it, in the same round trip.
+      const { rows: events } = await sql<{
+        id: string;
+        type: string;
+        created_at: Date;
+        project_id: string;
+        data: unknown;
+        webhook_ids: string[];
+      }>`
+        select e.id, e.type, e.created_at, e.project_id, e.data,
+               array(select c.id from webhook_config c
+                     where c.project_id = e.project_id and c.trigger_action = e.type and c.enabled order by c.id) as webhook_ids
+        from event e
+        where e.dispatched_at is null
+        order by e.created_at
+        limit ${limit}
+        for update of e skip locked`.execute(trx);
       if (!events.length) return { events: 0, deliveries: [] as { id: string; webhookId: string }[] };
-      const projectIds = [...new Set(events.map((e) => e.project_id))];
-      const configs = await trx
-        .selectFrom('webhook_config')
-        .select(['id', 'project_id', 'trigger_action'])
-        .where('project_id', 'in', projectIds)
-        .where('enabled', '=', true)
-        .execute();
       const rows = events.flatMap((event) =>
-        configs
-          .filter((c) => c.project_id === event.project_id && c.trigger_action === event.type)
-          .map((c) => {
-            const id = newId('dlv');
-            return {
-              id,
-              event_id: event.id,
-              webhook_id: c.id,
-              project_id: event.project_id,
-              event_type: event.type,
-              body: buildBody(id, event),
-            };
-          }),
+        event.webhook_ids.map((webhookId) => {
+          const id = newId('dlv');
+          return {
+            id,
+            event_id: event.id,
+            webhook_id: webhookId,
+            project_id: event.project_id,
+            event_type: event.type,
+            body: buildBody(id, event),
+          };
+        }),
       );
-      const inserted: { id: string; webhookId: string }[] = [];
-      for (let i = 0; i < rows.length; i += 500) {
-        inserted.push(
-          ...(await trx
-            .insertInto('webhook_delivery')
-            .values(rows.slice(i, i + 500))
-            .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing())
-            .returning(['id', 'webhook_id as webhookId'])
-            .execute()),
-        );
-      }
-      await trx
-        .updateTable('event')
-        .set({ dispatched_at: new Date() })
-        .where(
-          'id',
-          'in',
-          events.map((e) => e.id),
+      // One statement, which also marks the events dispatched. The rows go as arrays: a multi-row
+      // VALUES list would cost Postgres a parse and plan of thousands of parameters. The events
+      // go as a list, which plans as primary key lookups whatever the table's statistics say.
+      const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
+      const { rows: inserted } = await sql<{ id: string; webhookId: string }>`
+        with inserted as (
+          insert into webhook_delivery (id, event_id, webhook_id, project_id, event_type, body)
+          select * from unnest(
+            ${col((r) => r.id)}::text[], ${col((r) => r.event_id)}::text[], ${col((r) => r.webhook_id)}::text[],
+            ${col((r) => r.project_id)}::text[], ${col((r) => r.event_type)}::text[], ${col((r) => r.body)}::text[]
+          )
+          on conflict (event_id, webhook_id) do nothing
+          returning id, webhook_id
+        ), dispatched as (
+          update event set dispatched_at = now() where id in (${sql.join(events.map((e) => e.id))})
         )
-        .execute();
+        select id, webhook_id as "webhookId" from inserted`.execute(trx);
       return { events: events.length, deliveries: inserted };
     });
   }
 
   /**
-   * Claims up to `limit` due attempts for `leaseMs` in one statement: pending deliveries whose
-   * next attempt time has come and that no live lease holds. An endpoint gets at most
-   * `endpointCap` attempts in flight across all processes: endpoints at their cap are skipped
-   * (a dead receiver holds at most that many and never starves the others), and the others get
-   * the slots they have left. The due deliveries are read in due order, a bounded window at a
-   * time, never all of them. Claims are serialized by a transaction-scoped advisory lock, which
-   * makes the cap exact; it is held for this statement only. A lease held by a crashed process
+   * Claims up to `limit` due attempts for `leaseMs` in one round trip (the `webhook_claim_due`
+   * function): pending deliveries whose next attempt time has come and that no live lease
+   * holds, in due order. An endpoint gets at most `endpointCap` attempts in flight across all
+   * processes: endpoints at their cap are skipped (a dead receiver holds at most that many and
+   * never starves the others), and the others get the slots they have left. The due deliveries
+   * are read a bounded window at a time, never all of them. Claims are serialized by an advisory
+   * lock held for the call only, which makes the cap exact. A lease held by a crashed process
    * expires and its attempt is claimed again: an attempt is never lost.
+   *
+   * `claimant.owner` names the caller across its claims, and `claimant.held` says what it holds
+   * per endpoint now (being sent or about to be): answered attempts no longer take slots, logged
+   * or not. Each claim publishes the caller's load (held plus claimed) until its lease time;
+   * other claimants count by their last published loads. A claim without an owner counts what
+   * it claims until its lease time. Endpoints in `claimant.skip` are not claimed.
    */
-  async claimDue(limit: number, leaseMs: number, endpointCap: number): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    limit: number,
+    leaseMs: number,
+    endpointCap: number,
+    claimant: { owner?: string; held?: ReadonlyMap<string, number>; skip?: readonly string[] } = {},
+  ): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    return this.db.transaction().execute(async (trx) => {
-      // A claim need not wait for its WAL flush: lost in a Postgres crash, the lease is simply
-      // gone and the attempt claimed again (outcomes, which must hold, are committed durably).
-      await sql`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`.execute(trx);
-      const { rows } = await sql<ClaimedDelivery>`
-        with busy as (
-          select webhook_id, count(*)::int as leased from webhook_delivery
-          where status = 'pending' and locked_until is not null and locked_until >= now()
-          group by webhook_id
-        ), candidates as (
-          select d.id, d.webhook_id, d.next_attempt_at from webhook_delivery d
-          where d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
-            and d.webhook_id not in (select webhook_id from busy where leased >= ${endpointCap})
-          order by d.next_attempt_at
-          limit ${Math.max(limit * 4, 200)}
-        ), ranked as (
-          select c.id, c.next_attempt_at,
-                 coalesce(b.leased, 0) + row_number() over (partition by c.webhook_id order by c.next_attempt_at, c.id) as slot
-          from candidates c left join busy b on b.webhook_id = c.webhook_id
-        ), picks as (
-          select id from ranked where slot <= ${endpointCap} order by next_attempt_at limit ${limit}
-        ), claimed as (
-          update webhook_delivery d set locked_until = now() + ${`${leaseMs} milliseconds`}::interval
-          from picks where d.id = picks.id and d.status = 'pending' and (d.locked_until is null or d.locked_until < now())
-          returning d.id, d.webhook_id, d.project_id, d.event_type, d.body, d.attempts, d.max_attempts, d.resend_requested_at is not null as manual
-        )
-        select claimed.*, c.url, c.enabled, c.secret_encrypted,
-               case when c.previous_secret_expires_at > now() then c.previous_secret_encrypted end as previous_secret_encrypted
-        from claimed left join webhook_config c on c.id = claimed.webhook_id`.execute(trx);
-      return rows;
-    });
+    const held = [...(claimant.held ?? new Map<string, number>())].filter(([, n]) => n > 0);
+    const { rows } = await sql<ClaimedDelivery>`
+      select * from webhook_claim_due(
+        ${claimant.owner ?? randomUUID()}::text, ${limit}::int, ${Math.round(leaseMs)}::int, ${endpointCap}::int,
+        ${held.map(([id]) => id)}::text[], ${held.map(([, n]) => n)}::int[], ${[...(claimant.skip ?? [])]}::text[]
+      )`.execute(this.db);
+    return rows;
+  }
+
+  /**
+   * Holds an endpoint's pending deliveries back until `until` without counting an attempt: the
+   * due ones that no other process is sending, and `released` (claimed by the caller and not
+   * sent, whose leases end here). Attempts are only ever made later than scheduled, never
+   * earlier, and keep their number and budget. Returns how many deliveries were held back.
+   */
+  async deferEndpoint(webhookId: string, until: Date, released: readonly string[] = []): Promise<number> {
+    const mine = released.length ? sql`id in (${sql.join([...released])})` : sql`false`;
+    const { numAffectedRows } = await sql`
+      update webhook_delivery
+      set next_attempt_at = case when ${mine} then ${until.toISOString()}::timestamptz
+                                 else greatest(next_attempt_at, ${until.toISOString()}::timestamptz) end,
+          locked_until = null
+      where webhook_id = ${webhookId} and status = 'pending'
+        and (${mine} or (next_attempt_at < ${until.toISOString()}::timestamptz and (locked_until is null or locked_until < now())))`.execute(
+      this.db,
+    );
+    return Number(numAffectedRows ?? 0);
+  }
+
+  /** A claimant stopping: its published load no longer takes its endpoints' slots. */
+  async retireClaimant(owner: string): Promise<void> {
+    await this.db.deleteFrom('webhook_claimant').where('claimant_id', '=', owner).execute();
+  }
+
+  /**
+   * Gives back claims that were not sent (a deliverer shutting down): due again at once for any
+   * process, instead of when their leases expire. The caller holds those leases, still live.
+   */
+  async releaseClaims(ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.db
+      .updateTable('webhook_delivery')
+      .set({ locked_until: null, next_attempt_at: sql<Date>`now()` })
+      .where('id', 'in', [...ids])
+      .where('status', '=', 'pending')
+      .execute();
   }
 
   /**
@@ -218,7 +238,10 @@ export class WebhookDeliveryRepository {
             next_attempt_at = coalesce(i.next_attempt_at, d.next_attempt_at),
             finished_at = case when i.success or i.final then now() end
         from input i
-        where d.id = i.delivery_id and d.status = 'pending' and d.attempts = i.attempt - 1
+        -- Pending at the attempt before, written so that only the primary key can find the rows:
+        -- a plain status test would let the planner scan every pending delivery through the due
+        -- index whenever its statistics lag behind a burst (a cost growing with the backlog).
+        where d.id = i.delivery_id and (case when d.status = 'pending' then d.attempts end) = i.attempt - 1
       ), health as (
         select webhook_id, bool_or(success) as ok from input group by webhook_id
       ), endpoints as (

@@ -81,6 +81,11 @@ export class Directory {
     );
   }
 
+  /** The key if this gateway has it cached, without a lookup: what `key` would answer at once. */
+  cachedKey(keyHash: string): KeyRecord | undefined {
+    return this.keyCache.peek(keyHash);
+  }
+
   session(tokenHash: string): Promise<SessionRecord | undefined> {
     return this.sessionCache.get(
       tokenHash,

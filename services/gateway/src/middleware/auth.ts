@@ -3,6 +3,7 @@ import type { KeyRecord, ProjectPrincipal } from '@crawl/db';
 import type { NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../deps';
 import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf } from '../auth/sessions';
+import type { AttemptOutcome } from './failure-limiter';
 import { applyRateLimit } from './rate-limit';
 
 declare global {
@@ -23,6 +24,19 @@ const BEARER_HINT = 'send "Authorization: Bearer <API key>"';
 
 type AuthDeps = Pick<GatewayDeps, 'directory' | 'authFailures' | 'sessionSettings'>;
 
+/** Neither revoked nor expired at `now`. */
+const isLive = (key: KeyRecord, now: Date) => !(key.revokedAt && key.revokedAt <= now) && !(key.expiresAt && key.expiresAt <= now);
+
+/** Every Authorization header of the request, as sent (what `req.headersDistinct` gives, without building it for every header). */
+function authorizationHeaders(req: Request): string[] {
+  const raw = req.rawHeaders;
+  const values: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') values.push(raw[i + 1]!);
+  }
+  return values;
+}
+
 /**
  * `/v1/key`: a Bearer API key, or else a console session cookie (docs/accounts.md). A key is
  * always checked first: a valid key is never refused for what its address did. Anything else is
@@ -32,10 +46,9 @@ type AuthDeps = Pick<GatewayDeps, 'directory' | 'authFailures' | 'sessionSetting
  */
 export function authenticate(deps: AuthDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     // Node keeps only the first of repeated Authorization headers: a request with two is
     // ambiguous (which one did a proxy or the client mean?), so it is refused, not guessed.
-    const headers = req.headersDistinct.authorization ?? [];
+    const headers = authorizationHeaders(req);
     if (headers.length > 1) {
       throw new AppError('VALIDATION_ERROR', `Send one Authorization header, not ${headers.length}; ${BEARER_HINT}.`, {
         details: [{ path: 'header.Authorization', message: 'must be sent once' }],
@@ -55,17 +68,23 @@ export function authenticate(deps: AuthDeps) {
     const keyHash = match && isWellFormedApiKey(match[1]!) ? hashApiKey(match[1]!) : null;
     let failure = 'Invalid API key.';
     const now = new Date();
-    const outcome = await deps.authFailures.attempt({ address }, async () => {
-      if (!header) failure = `Missing Authorization header (or the console session has ended); ${BEARER_HINT}.`;
-      else if (!match) failure = `Malformed Authorization header; ${BEARER_HINT}.`;
-      // A well-formed header whose key cannot be ours is an invalid key, not a malformed header.
-      if (!keyHash) return undefined;
-      const key = await deps.directory.key(keyHash);
-      if (key?.revokedAt && key.revokedAt <= now) failure = 'This API key has been revoked.';
-      else if (key?.expiresAt && key.expiresAt <= now) failure = `This API key expired at ${key.expiresAt.toISOString()}.`;
-      else return key;
-      return undefined;
-    });
+    // A valid key is never refused for its address's failures (auth-failures.ts): one the
+    // directory has cached is accepted without the failure limiter, as the limiter would.
+    const cached = keyHash ? deps.directory.cachedKey(keyHash) : undefined;
+    const outcome: AttemptOutcome<KeyRecord, 'address'> =
+      cached && isLive(cached, now)
+        ? { kind: 'accepted', value: cached }
+        : await deps.authFailures.attempt({ address: req.ip ?? req.socket.remoteAddress ?? 'unknown' }, async () => {
+            if (!header) failure = `Missing Authorization header (or the console session has ended); ${BEARER_HINT}.`;
+            else if (!match) failure = `Malformed Authorization header; ${BEARER_HINT}.`;
+            // A well-formed header whose key cannot be ours is an invalid key, not a malformed header.
+            if (!keyHash) return undefined;
+            const key = await deps.directory.key(keyHash);
+            if (key?.revokedAt && key.revokedAt <= now) failure = 'This API key has been revoked.';
+            else if (key?.expiresAt && key.expiresAt <= now) failure = `This API key expired at ${key.expiresAt.toISOString()}.`;
+            else return key;
+            return undefined;
+          });
     if (outcome.kind === 'limited') {
       const waitSeconds = outcome.retryAfterSeconds;
       res.setHeader('Retry-After', String(waitSeconds));

@@ -95,10 +95,25 @@ function declared(route: OperationDoc, part: 'query' | 'body'): ZodTypeAny {
   return schema;
 }
 
-/** The express router of a resource; the caller mounts it at the root or under API_PREFIX. */
-export function resourceRouter<S>(resource: Resource<S>, deps: GatewayDeps, openApiDocument: () => object): Router {
+/**
+ * One express router for a group of resources (public, API or account), in the route table's
+ * order, or their routes added to `router`; the caller mounts it at the root or under its prefix. One router rather than one per
+ * resource: a request then walks one stack of routes instead of entering every resource's
+ * router in turn. Each resource's `beforeRoutes` and `afterRoutes` are path-scoped, and keep
+ * their place around its routes.
+ */
+export function resourcesRouter(
+  resources: Resource<any>[],
+  deps: GatewayDeps,
+  openApiDocument: () => object,
+  router: Router = Router(),
+): Router {
+  for (const resource of resources) mountResource(router, resource, deps, openApiDocument);
+  return router;
+}
+
+function mountResource<S>(router: Router, resource: Resource<S>, deps: GatewayDeps, openApiDocument: () => object): void {
   const service = resource.service(deps, openApiDocument);
-  const router = Router();
   resource.beforeRoutes?.(router);
   for (const route of resource.routes) {
     router[route.method](expressPath(route), ...guardsOf(route, deps), ...(route.middleware ?? []), async (req: Request, res: Response) => {
@@ -113,5 +128,4 @@ export function resourceRouter<S>(resource: Resource<S>, deps: GatewayDeps, open
     });
   }
   resource.afterRoutes?.(router, service);
-  return router;
 }

@@ -10,8 +10,9 @@ import { AUTO_DISABLE_REASON, DeliveryLoop, type DeliveryLoopSettings } from './
 
 /**
  * The deliverer against a real database and real local receivers: batch claims, one attempt
- * per delivery while processes live, the per-endpoint cap, leases of a crashed process,
- * rotation signatures and the automatic disabling of an endpoint failing for too long.
+ * per delivery while processes live, the per-endpoint cap (also between two deliverers), a
+ * hanging endpoint's bounded cost to the others and its circuit breaker, leases of a crashed
+ * process, rotation signatures and the automatic disabling of an endpoint failing for too long.
  */
 let store: TestStore;
 let db: Db;
@@ -74,6 +75,7 @@ function startLoop(settings: Partial<DeliveryLoopSettings> = {}) {
       concurrency: 16,
       endpointConcurrency: 4,
       disableAfterMs: 5 * 24 * 3_600_000,
+      breaker: { failures: 3, pauseMs: 30_000, maxPauseMs: 600_000 },
       ...settings,
     },
   });
@@ -146,6 +148,86 @@ it('keeps at most the per-endpoint cap in flight to a hanging receiver while a l
   await until(async () => (await statusesOf(ok.id)).filter((s) => s === 'delivered').length === 12);
   expect(hanging.got.length).toBeLessThanOrEqual(2);
   expect((await statusesOf(stuck.id)).every((s) => s === 'pending')).toBe(true);
+});
+
+it('keeps the per-endpoint cap between two deliverers', async () => {
+  const hanging = await receiver(() => 'hang');
+  const live = await receiver();
+  const owner = await buildProject(db);
+  await buildWebhookConfig(db, owner.projectId, { url: hanging.url, secretEncrypted: box.encrypt('whsec_loop') });
+  const ok = await buildWebhookConfig(db, owner.projectId, { url: live.url, secretEncrypted: box.encrypt('whsec_loop') });
+  for (let i = 0; i < 12; i++) await buildEvent(db, owner.projectId);
+  const settings = { timeoutMs: 5_000, concurrency: 8, endpointConcurrency: 2 };
+  const [a, b] = [startLoop(settings), startLoop(settings)];
+  await Promise.all([a.dispatch(), b.dispatch()]);
+  await until(async () => (await statusesOf(ok.id)).filter((s) => s === 'delivered').length === 12);
+  await new Promise((res) => setTimeout(res, 300));
+  expect(hanging.got).toHaveLength(2);
+});
+
+it("delays another endpoint's deliveries by at most the move-aside time, and pauses a hanging endpoint without spending its attempts", async () => {
+  const hanging = await receiver(() => 'hang');
+  const live = await receiver();
+  const owner = await buildProject(db);
+  const stuck = await buildWebhookConfig(db, owner.projectId, { url: hanging.url, secretEncrypted: box.encrypt('whsec_loop') });
+  const ok = await buildWebhookConfig(db, owner.projectId, { url: live.url, secretEncrypted: box.encrypt('whsec_loop') });
+  for (let i = 0; i < 20; i++) await buildEvent(db, owner.projectId);
+  // Two slots, both of which the hanging endpoint may take: the live one is served once they move aside.
+  const pauseMs = 60_000;
+  const { dispatch } = startLoop({
+    timeoutMs: 3_000,
+    concurrency: 2,
+    endpointConcurrency: 2,
+    breaker: { failures: 2, pauseMs, maxPauseMs: pauseMs },
+  });
+  const started = Date.now();
+  await dispatch();
+  await until(async () => (await statusesOf(ok.id)).filter((s) => s === 'delivered').length === 20);
+  expect(Date.now() - started).toBeLessThan(3_000); // before the hanging attempts even time out
+
+  // Its first two attempts time out: the endpoint is paused and its other deliveries wait, unattempted
+  // (an attempt already in flight when it paused still ends on its own).
+  await until(async () => (await db.selectFrom('webhook_attempt').select('id').where('webhook_id', '=', stuck.id).execute()).length >= 2);
+  const pausedAt = Date.now();
+  await until(async () => {
+    const waiting = await db
+      .selectFrom('webhook_delivery')
+      .select(['next_attempt_at'])
+      .where('webhook_id', '=', stuck.id)
+      .where('attempts', '=', 0)
+      .execute();
+    return waiting.length >= 17 && waiting.every((w) => w.next_attempt_at.getTime() > pausedAt + pauseMs - 5_000);
+  });
+  const sent = hanging.got.length;
+  expect(sent).toBeLessThanOrEqual(3);
+  // Its retries come due (5 ms backoff) and new events arrive: none is sent while paused; the live endpoint still is.
+  await buildEvent(db, owner.projectId);
+  await dispatch();
+  await until(async () => (await statusesOf(ok.id)).filter((s) => s === 'delivered').length === 21);
+  await new Promise((res) => setTimeout(res, 300));
+  expect(hanging.got).toHaveLength(sent);
+  expect((await statusesOf(stuck.id)).every((s) => s === 'pending')).toBe(true);
+}, 20_000);
+
+it('sends once each, after their lease, the batch a crashed process had claimed', async () => {
+  const r = await receiver();
+  const owner = await buildProject(db);
+  const config = await buildWebhookConfig(db, owner.projectId, { url: r.url, secretEncrypted: box.encrypt('whsec_loop') });
+  for (let i = 0; i < 6; i++) await buildEvent(db, owner.projectId);
+  await repo.dispatchEvents(100, (id, e) =>
+    webhookDeliveryBody({ id, event: e.type, createdAt: e.created_at, projectId: e.project_id, data: e.data }),
+  );
+  const leaseMs = 1_000;
+  const claimedAt = Date.now();
+  const batch = (await repo.claimDue(100, leaseMs, 100, { owner: 'crashed-process', held: new Map() })).filter(
+    (c) => c.webhook_id === config.id,
+  );
+  expect(batch).toHaveLength(6);
+  startLoop(); // the crashed process never logs anything
+  await until(async () => (await statusesOf(config.id)).every((s) => s === 'delivered'));
+  expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(leaseMs);
+  await new Promise((res) => setTimeout(res, 200));
+  expect(r.got.map((g) => g.headers['x-service-delivery']).sort()).toEqual(batch.map((c) => c.id).sort());
 });
 
 it('sends again an attempt whose lease a crashed process left behind, and never one logged as delivered', async () => {

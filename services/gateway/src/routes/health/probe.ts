@@ -1,12 +1,17 @@
-/** True when the probe resolves within `ms`; false when it fails or is too slow. */
-export async function withTimeoutOf(probe: Promise<unknown>, ms: number): Promise<boolean> {
+/** The probe's value when it resolves within `ms`; rejects when it fails or is too slow. */
+export async function valueWithin<T>(probe: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([probe, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), ms)))]);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([probe, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), ms)))]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** True when the probe resolves within `ms`; false when it fails or is too slow. */
+export function withTimeoutOf(probe: Promise<unknown>, ms: number): Promise<boolean> {
+  return valueWithin(probe, ms).then(
+    () => true,
+    () => false,
+  );
 }

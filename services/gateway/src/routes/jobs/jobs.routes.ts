@@ -18,15 +18,22 @@ import { CreateJobBody, emptyBody, exportQuery, jobIdParams, listJobsQuery, resu
 import { JobsService } from './jobs.service';
 
 /**
- * A job-creating answer: Location, and X-Credits-Remaining = the organization's balance read
- * after the request was handled (so after this job's reservation). A replayed answer carries
- * the balance at replay time, not the one of the first answer: it is what the client can spend
- * now, and the job in the body tells what was reserved.
+ * A job-creating answer: Location, and X-Credits-Remaining = the organization's balance after
+ * this job's reservation: `creditsRemaining` when the request created the job (the balance its
+ * reservation left), else read now. A replayed answer carries the balance at replay time, not
+ * the one of the first answer: it is what the client can spend now, and the job in the body
+ * tells what was reserved.
  */
-async function sendCreated(service: JobsService, req: Request, res: Response, result: HandlerResult): Promise<void> {
+async function sendCreated(
+  service: JobsService,
+  req: Request,
+  res: Response,
+  result: HandlerResult,
+  creditsRemaining: number | undefined,
+): Promise<void> {
   const id = (result.body as { data?: { id?: string } })?.data?.id;
   if (result.status === 202 && id) res.setHeader('Location', `/v1/key/jobs/${id}`);
-  const balance = await service.creditsRemaining(req.principal.organizationId);
+  const balance = creditsRemaining ?? (await service.creditsRemaining(req.principal.organizationId));
   if (balance !== undefined) res.setHeader('X-Credits-Remaining', String(balance));
   res.status(result.status).json(result.body);
 }
@@ -69,11 +76,13 @@ export const jobsRoutes = [
     errors: [402, 403, 409, 422],
     handler: async ({ req, res, service, body, idempotent }) => {
       const job = body();
+      let creditsRemaining: number | undefined;
       const result = await idempotent(recoverJob(service), async ({ key: idempotencyKey }) => {
         const created = await service.create(job, req.principal, { idempotencyKey });
-        return { status: 202, body: { data: toJobResource(created) } };
+        creditsRemaining = created.creditsRemaining;
+        return { status: 202, body: { data: toJobResource(created.job) } };
       });
-      await sendCreated(service, req, res, result);
+      await sendCreated(service, req, res, result, creditsRemaining);
     },
   }),
   // Creates nothing, so no Idempotency-Key handling; one request of the rate limit, like a GET.
@@ -135,7 +144,7 @@ export const jobsRoutes = [
       const job = await loadJob(service, req);
       const q = query();
       assertResultsAvailable(job);
-      const { rows, total } = await service.resultsPage(job.id, q.limit, q.offset);
+      const { rows, total } = await service.resultsPage(job, q.limit, q.offset);
       res.json({ data: rows.map((r) => inDocumentedOrder(job.type, r.data)), pagination: pagination(total, q.limit, q.offset) });
     },
   }),
@@ -187,7 +196,7 @@ export const jobsRoutes = [
         const job = await service.retry(original.id, req.principal, { idempotencyKey, targets });
         return { status: 202, body: { data: toJobResource(job) } };
       });
-      await sendCreated(service, req, res, result);
+      await sendCreated(service, req, res, result, undefined);
     },
   }),
   route({

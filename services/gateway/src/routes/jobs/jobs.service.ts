@@ -1,4 +1,5 @@
-import type { CreditRepository, JobRepository, JobRow, ProjectPrincipal, ResultRepository } from '@crawl/db';
+import { TurnBatcher } from '@crawl/core';
+import type { CreditRepository, JobRepository, JobRow, ProjectPrincipal, ResultJob, ResultRepository } from '@crawl/db';
 import type { JobBody, JobService, RetryTargets } from '@crawl/jobs';
 import type { Response } from 'express';
 import { streamExport } from './export';
@@ -6,6 +7,11 @@ import type { ExportGate } from './export-gate';
 import type { JobResultsService, JobWithRetention } from './job-results.service';
 import type { listJobsQuery } from './jobs.schemas';
 import type { z } from 'zod';
+
+interface JobKey {
+  id: string;
+  projectId: string;
+}
 
 export interface JobsServiceDeps {
   jobs: JobRepository;
@@ -23,15 +29,29 @@ export interface JobsServiceDeps {
  * so that the routes never reach a repository themselves.
  */
 export class JobsService {
+  /**
+   * Job reads of one turn of the event loop share a statement (clients polling their jobs):
+   * each starts after its request arrived, so it is as fresh as a read of its own.
+   */
+  private readonly reads = new TurnBatcher<JobKey, JobWithRetention | undefined>((keys) => this.findMany(keys));
+
   constructor(private readonly deps: JobsServiceDeps) {}
 
   /** The job if it is the project's, with its retention state. */
   find(jobId: string, projectId: string): Promise<JobWithRetention | undefined> {
-    return this.deps.jobs.findInProject(jobId, projectId);
+    return this.reads.add({ id: jobId, projectId });
   }
 
+  private async findMany(keys: JobKey[]): Promise<(JobWithRetention | undefined)[]> {
+    if (keys.length === 1) return [await this.deps.jobs.findInProject(keys[0]!.id, keys[0]!.projectId)];
+    const unique = [...new Map(keys.map((k) => [`${k.projectId} ${k.id}`, k])).values()];
+    const rows = new Map((await this.deps.jobs.findManyInProjects(unique)).map((row) => [`${row.project_id} ${row.id}`, row]));
+    return keys.map((k) => rows.get(`${k.projectId} ${k.id}`));
+  }
+
+  /** The new job, and the organization's balance right after its reservation. */
   create(body: JobBody, principal: ProjectPrincipal, options: { idempotencyKey: string | undefined }) {
-    return this.deps.jobService.create(body, principal, options);
+    return this.deps.jobService.accept(body, principal, options);
   }
 
   estimate(body: JobBody, principal: ProjectPrincipal) {
@@ -42,8 +62,9 @@ export class JobsService {
     return this.deps.jobs.list({ projectId, ...query });
   }
 
-  resultsPage(jobId: string, limit: number, offset: number) {
-    return this.deps.results.page(jobId, limit, offset);
+  /** A page of the job's items, each read as an item of its type's current schema (ResultRepository). */
+  resultsPage(job: ResultJob, limit: number, offset: number) {
+    return this.deps.results.page(job, limit, offset);
   }
 
   retry(jobId: string, principal: ProjectPrincipal, options: { idempotencyKey: string | undefined; targets: RetryTargets }) {

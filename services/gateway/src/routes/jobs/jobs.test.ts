@@ -1,5 +1,6 @@
 import { createKey, createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
+import { JobsService } from './jobs.service';
 
 let h: Harness;
 let tenant: TestTenant;
@@ -164,6 +165,27 @@ describe('job by id: get, results, export, cancel, retry', () => {
     }
   });
 
+  it('reads made together share a statement, each still scoped to its own project', async () => {
+    const other = await createTenant(h.deps.db, { credits: 100 });
+    const mine = (await createJob({ type: 'details', targets: ['B0DR8G428S'] })).body.data.id;
+    const theirs = (await createJob({ type: 'details', targets: ['B0DR8G428S'] }, other.apiKey, other.projectId)).body.data.id;
+    const service = new JobsService(h.deps);
+    const found = await Promise.all([
+      service.find(mine, tenant.projectId),
+      service.find(mine, other.projectId),
+      service.find(theirs, other.projectId),
+      service.find(theirs, tenant.projectId),
+      service.find(mine, tenant.projectId),
+      service.find('job_0000000000000000', tenant.projectId),
+    ]);
+    expect(found.map((job) => job?.id)).toEqual([mine, undefined, theirs, undefined, mine, undefined]);
+    // Over HTTP too: the other tenant's job is a 404 whatever arrives with it.
+    const answers = await Promise.all(
+      [tenant.apiKey, other.apiKey, tenant.apiKey, other.apiKey].map((key) => h.http.get(`/v1/key/jobs/${mine}`).set(bearer(key))),
+    );
+    expect(answers.map((res) => res.status)).toEqual([200, 404, 200, 404]);
+  });
+
   it('serves an empty, paginated result list and refuses export until completed', async () => {
     const created = await createJob({ type: 'search', targets: ['desk'] });
     const id = created.body.data.id;
@@ -240,6 +262,31 @@ describe('Idempotency-Key', () => {
       .send(body);
     expect(elsewhere.status).toBe(202);
     expect(elsewhere.body.data.id).not.toBe(first.body.data.id);
+  });
+
+  it('an expired key starts over: another body is a new job, not a mismatch', async () => {
+    const owner = await createTenant(h.deps.db, { credits: 100 });
+    const send = (targets: string[]) =>
+      h.http
+        .post(`/v1/key/projects/${owner.projectId}/jobs`)
+        .set(bearer(owner.apiKey))
+        .set('Idempotency-Key', 'expiring')
+        .send({ type: 'details', targets });
+    const first = await send(['B0DR8G428S']);
+    expect(first.status).toBe(202);
+    await h.deps.db
+      .updateTable('idempotency_key')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('project_id', '=', owner.projectId)
+      .execute();
+    const again = await send(['B073WRF565']);
+    expect(again.status).toBe(202);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.body.data.id).not.toBe(first.body.data.id);
+    const replay = await send(['B073WRF565']);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.data.id).toBe(again.body.data.id);
+    expect(await h.deps.credits.balance(owner.organizationId)).toBe(96);
   });
 
   it('answers 409 while the first request is in flight, and releases keys of failed requests', async () => {
