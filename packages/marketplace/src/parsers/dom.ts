@@ -5,7 +5,8 @@
  * only their remainder runs against the (small) matched subtree.
  */
 import type { CheerioAPI } from 'cheerio';
-import { loadHtml, type DomNode, type Sel } from './text';
+import { buildPageTree } from './page-tree';
+import { loadTree, type DomNode, type Sel } from './text';
 
 // "tag#id.extra[attr]" or "[id^=prefix]" as the first compound, then the rest of the selector.
 const HEAD_ID_RE = /^([a-zA-Z][\w-]*)?#([\w-]+)([.[:][^\s>+~]*)?(?:\s+(.+))?$/;
@@ -13,27 +14,13 @@ const HEAD_PREFIX_RE = /^([a-zA-Z][\w-]*)?\[id\^=["']?([\w-]+)["']?\]([.[:][^\s>
 
 export class Doc {
   readonly $: CheerioAPI;
-  private readonly ids = new Map<string, DomNode[]>();
+  private readonly ids: Map<string, DomNode[]>;
 
   constructor(readonly html: string) {
-    this.$ = loadHtml(html);
-    const stack: DomNode[] = [this.$.root()[0] as unknown as DomNode];
-    // Iterative pre-order walk keeps document order in each id bucket.
-    while (stack.length) {
-      const node = stack.pop() as DomNode;
-      const id = node.attribs?.id;
-      if (id) {
-        const bucket = this.ids.get(id);
-        if (bucket) bucket.push(node);
-        else this.ids.set(id, [node]);
-      }
-      const kids = node.children;
-      if (kids)
-        for (let i = kids.length - 1; i >= 0; i--) {
-          const kid = kids[i]!;
-          if (kid.type === 'tag' || kid.type === 'script' || kid.type === 'style' || kid.type === 'root') stack.push(kid);
-        }
-    }
+    const tree = buildPageTree(html);
+    this.$ = loadTree(tree);
+    // The builder indexes ids as it goes, in document order.
+    this.ids = tree.ids as unknown as Map<string, DomNode[]>;
   }
 
   /** All elements carrying this id, in document order (Amazon repeats some ids). */

@@ -1,13 +1,15 @@
 /**
  * DOM/text helpers shared by the detail and search parsers.
- * Documents are parsed once with htmlparser2 (via cheerio): it is ~4x faster
- * than parse5 on 1-2 MB Amazon pages and parses <noscript> bodies as markup,
+ * Pages are parsed into htmlparser2's tree (by page-tree.ts, which builds the same tree much
+ * faster) and queried through cheerio. htmlparser2's rules parse <noscript> bodies as markup,
  * which is where several book layouts keep their description.
  */
 import * as cheerio from 'cheerio';
 import type { Cheerio, CheerioAPI } from 'cheerio';
+import { buildPageTree, type PageTree } from './page-tree';
+import { PageQuery } from './page-query';
 
-/** Minimal view of a domhandler node (domhandler is not a direct dependency of this package). */
+/** Minimal view of a domhandler node (what the parsers read of one). */
 export interface DomNode {
   type: string;
   name?: string;
@@ -18,8 +20,22 @@ export interface DomNode {
 }
 export type Sel = Cheerio<any>;
 
+/** A page's tree in cheerio. */
 export function loadHtml(html: string): CheerioAPI {
-  return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
+  return loadTree(buildPageTree(html));
+}
+
+export function loadTree(tree: PageTree): CheerioAPI {
+  const $ = cheerio.load(tree.root, { xml: { xmlMode: false, decodeEntities: true } });
+  // `find` (and so `$(selector)`) through the page's element lists: a plugin method of this page's
+  // cheerio only, which hands what it cannot key back to cheerio's own.
+  const query = new PageQuery(tree);
+  const cheerioFind = $.prototype.find;
+  $.prototype.find = function find(this: Sel, selector: unknown) {
+    const found = typeof selector === 'string' ? query.find(this.toArray(), selector) : null;
+    return found ? $(found) : cheerioFind.call(this, selector as string);
+  } as typeof cheerioFind;
+  return $;
 }
 
 /** The main fields of an item that its page did not show (null): the item's `missingFields`, in the order given. */

@@ -1,0 +1,86 @@
+/**
+ * htmlparser2's tree-building rules (its Parser, in HTML mode), for the page-tree builder: what
+ * they are decides which element a selector finds, so they are kept exactly.
+ */
+const formTags = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
+const pTag = new Set(['p']);
+const tableSectionTags = new Set(['thead', 'tbody']);
+const ddtTags = new Set(['dd', 'dt']);
+const rtpTags = new Set(['rt', 'rp']);
+
+/** Opening `key` first closes the innermost open elements while they are in its set. */
+export const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['tr', new Set(['tr', 'th', 'td'])],
+  ['th', new Set(['th'])],
+  ['td', new Set(['thead', 'th', 'td'])],
+  ['body', new Set(['head', 'link', 'script'])],
+  ['li', new Set(['li'])],
+  ['option', new Set(['option'])],
+  ['optgroup', new Set(['optgroup', 'option'])],
+  ['dd', ddtTags],
+  ['dt', ddtTags],
+  ['rt', rtpTags],
+  ['rp', rtpTags],
+  ['tbody', tableSectionTags],
+  ['tfoot', tableSectionTags],
+  ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((t) => [t, formTags] as const),
+  ...[
+    'p',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'address',
+    'article',
+    'aside',
+    'blockquote',
+    'details',
+    'div',
+    'dl',
+    'fieldset',
+    'figcaption',
+    'figure',
+    'footer',
+    'form',
+    'header',
+    'hr',
+    'main',
+    'nav',
+    'ol',
+    'pre',
+    'section',
+    'table',
+    'ul',
+  ].map((t) => [t, pTag] as const),
+]);
+
+export const VOID_ELEMENTS: ReadonlySet<string> = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+
+/** Inside these, `<x/>` closes itself; the integration elements switch back to HTML rules. */
+export const FOREIGN_CONTEXT: ReadonlySet<string> = new Set(['math', 'svg']);
+export const HTML_INTEGRATION: ReadonlySet<string> = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+
+/** Elements whose body is text up to their own closing tag (only <title>'s has entities decoded). */
+export const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp']);

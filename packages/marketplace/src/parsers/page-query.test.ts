@@ -1,0 +1,72 @@
+/**
+ * Queries answered from the page's element lists must return what cheerio's own `find` returns:
+ * compared on every fixture page for the parsers' kinds of selectors, from the document and from
+ * every element the parsers query under (search cards, price blocks, tables).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as cheerio from 'cheerio';
+import type { AnyNode } from 'domhandler';
+import { loadHtml } from './text';
+
+const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
+const pages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^(details|search|offers|bestsellers|reviews)-/.test(f)) : [];
+
+const SELECTORS = [
+  '.a-price',
+  '.a-price:not(.a-text-price)',
+  'span.a-offscreen',
+  '#productTitle',
+  'div#centerCol .a-icon-alt',
+  '[data-component-type="s-search-result"]',
+  'li.s-result-item[data-asin], div.s-result-item[data-asin]',
+  'i.a-icon[class*="a-star"], .a-icon-star, .a-icon-star-small',
+  '[aria-label]',
+  'a[href*="/dp/"]',
+  'h2 a span',
+  'tr > th',
+  'img',
+  '.a-price[data-a-strike="true"], .a-text-price[data-a-strike="true"]',
+  '.a-section .a-row .a-size-base',
+  'ul li:not(.a-breadcrumb-divider)',
+  'table tr:first-child td',
+];
+/** Answered by cheerio itself (positional, relative): they must still work. */
+const HANDED_BACK = ['li:first', '> div', 'span:eq(1)', 'h2:contains("a")'];
+
+/** An element's place in its tree, comparable across two parses of the same page. */
+function place(node: AnyNode): string {
+  const steps: number[] = [];
+  for (let n: AnyNode | null = node; n?.parent; n = n.parent) steps.push(n.parent.children.indexOf(n as never));
+  return steps.reverse().join('.');
+}
+
+(pages.length ? it.each(pages) : it.skip.each(['no fixtures']))('answers as cheerio does on %s', (file) => {
+  const html = fs.readFileSync(path.join(dir, file), 'utf8');
+  const ours = loadHtml(html);
+  const theirs = cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } }); // htmlparser2, as before
+  const places = (sel: cheerio.Cheerio<AnyNode>) => sel.toArray().map(place);
+  for (const selector of [...SELECTORS, ...HANDED_BACK]) {
+    expect([selector, places(ours(selector))]).toEqual([selector, places(theirs(selector))]);
+  }
+  // From elements inside the page: every 40th div, and the result cards.
+  const contexts = (q: cheerio.CheerioAPI) => [...q('div').toArray().filter((_, i) => i % 40 === 0), ...q('[data-asin]').toArray()];
+  const oursContexts = contexts(ours);
+  const theirsContexts = contexts(theirs);
+  expect(oursContexts.map(place)).toEqual(theirsContexts.map(place));
+  for (let i = 0; i < oursContexts.length; i++) {
+    for (const selector of [...SELECTORS, ...HANDED_BACK]) {
+      const found = places(ours(oursContexts[i]!).find(selector));
+      const expected = places(theirs(theirsContexts[i]!).find(selector));
+      if (found.join() !== expected.join()) expect([file, place(oursContexts[i]!), selector, found]).toEqual([file, place(oursContexts[i]!), selector, expected]);
+    }
+  }
+});
+
+it('answers for a copy of an element from the copy, not from the page', () => {
+  const $ = loadHtml('<div id="x"><span class="a">1</span><span class="a">2</span></div>');
+  const copy = $('#x').clone();
+  copy.find('.a').first().remove();
+  expect(copy.text()).toBe('2');
+  expect($('#x').text()).toBe('12');
+});

@@ -1,0 +1,145 @@
+/**
+ * CSS queries answered from a page's element lists instead of a walk of the tree.
+ *
+ * cheerio answers `card.find('.a-price')` by compiling the selector and testing every element
+ * under the card; a search page asks about 25 such questions of each of 60 cards, and a details
+ * page several of the whole document. Here a selector is compiled once per process, the
+ * candidates are the elements carrying the class, id or tag of its last compound (the page-tree
+ * lists, in document order), and the ones under a context element are found by binary search on
+ * their open-tag offsets; css-select's compiled test then decides, so every answer is the one
+ * cheerio gives. Selectors this cannot key (relative ones, `:scope`, cheerio's positional
+ * pseudos such as `:first` or `:eq()`) are left to cheerio. See docs/parsing.md.
+ */
+import { compile } from 'css-select';
+import { isTraversal, parse, type Selector } from 'css-what';
+import type { AnyNode, Element } from 'domhandler';
+import type { PageTree } from './page-tree';
+
+type Key = { kind: 'id' | 'class' | 'tag'; value: string } | null;
+
+interface CompiledPart {
+  key: Key;
+  test: (element: Element) => boolean;
+  /** Whether the part has combinators (".a .b"): see `find` for why that matters. */
+  combined: boolean;
+}
+
+/** jQuery extensions cheerio-select handles itself: their meaning depends on the result list. */
+const POSITIONAL = new Set(['first', 'last', 'eq', 'nth', 'gt', 'lt', 'even', 'odd']);
+
+const compiled = new Map<string, CompiledPart[] | null>();
+
+function keyOf(tokens: Selector[]): Key {
+  let start = tokens.length;
+  while (start > 0 && !isTraversal(tokens[start - 1]!)) start--;
+  let key: Key = null;
+  for (const t of tokens.slice(start)) {
+    if (t.type === 'attribute' && t.name === 'id' && t.action === 'equals' && t.ignoreCase !== true) return { kind: 'id', value: t.value };
+    if (t.type === 'attribute' && t.name === 'class' && t.action === 'element' && t.ignoreCase !== true) key = { kind: 'class', value: t.value };
+    else if (t.type === 'tag' && key === null) key = { kind: 'tag', value: t.name };
+  }
+  return key;
+}
+
+function usesPseudo(tokens: Selector[], names: (name: string) => boolean): boolean {
+  for (const t of tokens) {
+    if (t.type !== 'pseudo') continue;
+    if (names(t.name)) return true;
+    if (Array.isArray(t.data) && t.data.some((inner) => usesPseudo(inner, names))) return true;
+  }
+  return false;
+}
+
+/** The selector's parts, compiled; null when cheerio must answer it. */
+function compileSelector(selector: string): CompiledPart[] | null {
+  let parts = compiled.get(selector);
+  if (parts !== undefined) return parts;
+  parts = null;
+  try {
+    const groups = parse(selector);
+    const answerable = groups.every(
+      (tokens) => tokens.length > 0 && !isTraversal(tokens[0]!) && !usesPseudo(tokens, (n) => n === 'scope' || POSITIONAL.has(n)),
+    );
+    if (answerable)
+      parts = groups.map((tokens) => ({
+        key: keyOf(tokens),
+        combined: tokens.some(isTraversal),
+        test: compile<AnyNode, Element>([tokens], { xmlMode: false }),
+      }));
+  } catch {
+    parts = null; // an invalid selector: cheerio throws its own error
+  }
+  compiled.set(selector, parts);
+  return parts;
+}
+
+/** Index of the first element in `list` whose open tag comes after `offset`. */
+function firstAfter(list: Element[], offset: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.startIndex! <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export class PageQuery {
+  constructor(private readonly tree: PageTree) {}
+
+  /**
+   * Whether `node` is this page's own (a copy made with `.clone()` has the same offsets but is
+   * not in the lists: cheerio answers for it). Text and comments have no descendants either way.
+   */
+  private holds(node: AnyNode): boolean {
+    if (node.type === 'root') return node === this.tree.root;
+    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') return true;
+    const list = this.tree.elements;
+    const at = firstAfter(list, node.startIndex ?? -1) - 1;
+    // No two elements open at the same offset.
+    return at >= 0 && list[at] === node;
+  }
+
+  private candidates(key: Key): Element[] {
+    if (key === null) return this.tree.elements;
+    const index = key.kind === 'id' ? this.tree.ids : key.kind === 'class' ? this.tree.classes : this.tree.tags;
+    return index.get(key.value) ?? [];
+  }
+
+  /**
+   * The elements under `contexts` matching `selector`, in document order per context (as
+   * cheerio's `find`), or null when the selector is one cheerio must answer.
+   */
+  find(contexts: ArrayLike<AnyNode>, selector: string): Element[] | null {
+    const parts = compileSelector(selector);
+    if (!parts) return null;
+    for (let c = 0; c < contexts.length; c++) if (!this.holds(contexts[c]!)) return null;
+    // Under an element (not the document or its top element), cheerio matches a whole selector
+    // inside the context: ".a .b" needs its ".a" there too. The compiled tests do not know the
+    // context, so such queries are cheerio's.
+    if (parts.some((p) => p.combined) && Array.prototype.some.call(contexts, (c: AnyNode) => c.parent?.type === 'tag')) return null;
+    const out: Element[] = [];
+    for (let c = 0; c < contexts.length; c++) {
+      const context = contexts[c]!;
+      // Only elements and the document have descendants to find.
+      if (context.type !== 'tag' && context.type !== 'script' && context.type !== 'style' && context.type !== 'root') continue;
+      const from = context.startIndex ?? 0;
+      const to = context.endIndex ?? 0;
+      const before = out.length;
+      for (const part of parts) {
+        const list = this.candidates(part.key);
+        for (let i = context.type === 'root' ? 0 : firstAfter(list, from); i < list.length; i++) {
+          const element = list[i]!;
+          if (element.startIndex! >= to && context.type !== 'root') break;
+          if (part.test(element)) out.push(element);
+        }
+      }
+      if (parts.length > 1 && out.length - before > 1) {
+        const mine = out.splice(before).sort((a, b) => a.startIndex! - b.startIndex!);
+        for (let i = 0; i < mine.length; i++) if (i === 0 || mine[i] !== mine[i - 1]) out.push(mine[i]!);
+      }
+    }
+    return contexts.length > 1 ? [...new Set(out)] : out;
+  }
+}

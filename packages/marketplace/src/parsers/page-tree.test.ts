@@ -1,0 +1,66 @@
+/**
+ * The page-tree builder must build exactly htmlparser2's tree (the parsers' selectors were written
+ * against it): compared node by node on every fixture page and on markup written to hit each rule.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { AnyNode } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+import { buildPageTree } from './page-tree';
+
+const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
+const pages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.html')) : [];
+
+/** The first difference between two trees, as a path, or null. */
+function difference(a: AnyNode, b: AnyNode, at = ''): string | null {
+  const na = a as AnyNode & { name?: string; data?: string; attribs?: Record<string, string>; children?: AnyNode[] };
+  const nb = b as typeof na;
+  if (na.type !== nb.type || na.name !== nb.name) return `${at}: ${na.type} ${na.name} vs ${nb.type} ${nb.name}`;
+  if (na.data !== nb.data) return `${at}: data ${JSON.stringify(na.data)} vs ${JSON.stringify(nb.data)}`;
+  if (JSON.stringify(na.attribs) !== JSON.stringify(nb.attribs)) return `${at}: attribs ${JSON.stringify(na.attribs)} vs ${JSON.stringify(nb.attribs)}`;
+  const ca = na.children ?? [];
+  const cb = nb.children ?? [];
+  for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
+    const d = difference(ca[i]!, cb[i]!, `${at}/${(ca[i] as { name?: string }).name ?? ca[i]!.type}[${i}]`);
+    if (d) return d;
+  }
+  return ca.length === cb.length ? null : `${at}: ${ca.length} vs ${cb.length} children`;
+}
+
+const reference = (html: string) => parseDocument(html, { xmlMode: false, decodeEntities: true });
+
+(pages.length ? it.each(pages) : it.skip.each(['no fixtures']))('builds htmlparser2’s tree of %s', (file) => {
+  const html = fs.readFileSync(path.join(dir, file), 'utf8');
+  expect(difference(reference(html), buildPageTree(html).root)).toBeNull();
+});
+
+it.each([
+  ['implied closes', '<p>one<div>two</div><li>a<li>b</ul><table><tr><td>1<td>2<tr><td>3</table><dl><dt>x<dd>y</dl>'],
+  ['stray end tags', '<div></p></br><span>x</div></span></em>text</>'],
+  ['void elements', '<img src=a.jpg><br/><input value="v" disabled><hr>after'],
+  ['self-closing only in svg', '<div/>inside<svg><path d="M0"/><g/></svg><span/>still inside'],
+  ['raw text bodies', '<script>if (a < b && c) document.write("</div>")</script><style>p>b{}</style><title>A &amp; B</title><textarea>&lt;x&gt;</textarea>'],
+  ['script ends only at its own tag', '<script>var s = "</scripts>"; var t = "</SCRIPT >";</SCRIPT ><b>x</b>'],
+  ['attributes', `<a HREF='/x?a=1&amp;b=2' data-x = "y" data-x="dup" empty= flag q=unquoted&lt; =odd title="a > b">t</a>`],
+  ['entities in text', 'a &lt; b &amp;amp; &copy 2026 &#x41;&#66; &unknown; &amp'],
+  ['comments and declarations', '<!DOCTYPE html><!-- c --><!----><!---><!--->x--><![CDATA[ d ]]><?xml version="1.0"?><!bogus><b>z</b>'],
+  ['a "<" that opens nothing', '<p>1 < 2 and 3 <= 4 <3 </3 ok></p>'],
+  ['an unterminated tag at the end', '<div>text<span class="x'],
+])('builds htmlparser2’s tree of %s', (_name, html) => {
+  expect(difference(reference(html), buildPageTree(html).root)).toBeNull();
+});
+
+it('indexes elements by id, class and tag in document order, with offsets that nest', () => {
+  const html = '<div id="a" class="x y"><p class="y">1</p><span id="a">2</span></div><b class=" y ">3</b>';
+  const tree = buildPageTree(html);
+  expect(tree.ids.get('a')!.map((e) => e.name)).toEqual(['div', 'span']);
+  expect(tree.classes.get('y')!.map((e) => e.name)).toEqual(['div', 'p', 'b']);
+  expect(tree.classes.get('x')!.map((e) => e.name)).toEqual(['div']);
+  expect(tree.tags.get('p')).toHaveLength(1);
+  const [div, p, span, b] = tree.elements;
+  for (const inner of [p!, span!]) {
+    expect(inner.startIndex!).toBeGreaterThan(div!.startIndex!);
+    expect(inner.startIndex!).toBeLessThan(div!.endIndex!);
+  }
+  expect(b!.startIndex!).toBeGreaterThanOrEqual(div!.endIndex!);
+});

@@ -1,0 +1,374 @@
+/**
+ * HTML to the tree htmlparser2 (cheerio's parser) builds, in a fraction of its time.
+ *
+ * htmlparser2's tokenizer visits every character through a state machine; most of an Amazon page
+ * is script bodies, attribute values and text, which this builder crosses with `indexOf` instead.
+ * The tree-building rules are htmlparser2's (which open tag closes which, void elements, `</p>`
+ * and `</br>`, self-closing only inside svg/math, script/style/title/textarea/xmp bodies as raw
+ * text, entities decoded in text and attribute values), so every selector answers as before;
+ * `page-tree.test.ts` compares both trees node by node on every fixture page. See
+ * docs/parsing.md.
+ */
+import { Comment, Document, Element, ProcessingInstruction, Text, type ChildNode, type ParentNode } from 'domhandler';
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
+import { FOREIGN_CONTEXT, HTML_INTEGRATION, OPEN_IMPLIES_CLOSE, RAW_TEXT_TAGS, VOID_ELEMENTS } from './html-syntax';
+
+/**
+ * A parsed page: its root, and its elements in document order, all of them and by id (Amazon
+ * repeats some ids), class and tag name. Every element's `startIndex` is the offset of its open
+ * tag and `endIndex` the offset where it was closed, so a descendant's start lies strictly
+ * between its ancestor's two (page-query.ts answers queries from these lists with that).
+ */
+export interface PageTree {
+  root: Document;
+  elements: Element[];
+  ids: Map<string, Element[]>;
+  classes: Map<string, Element[]>;
+  tags: Map<string, Element[]>;
+}
+
+function addTo(index: Map<string, Element[]>, key: string, element: Element): void {
+  const bucket = index.get(key);
+  if (bucket) bucket.push(element);
+  else index.set(key, [element]);
+}
+
+function isClassSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 12 || c === 13;
+}
+
+const LT = 60; // <
+const GT = 62; // >
+const SLASH = 47;
+const EQ = 61;
+const DQ = 34;
+const SQ = 39;
+const BANG = 33;
+const QUESTION = 63;
+const DASH = 45;
+
+function isWhitespace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 12 || c === 13;
+}
+
+function isAlpha(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+const decodeText = (raw: string) => (raw.indexOf('&') < 0 ? raw : decodeHTML(raw));
+const decodeAttribute = (raw: string) => (raw.indexOf('&') < 0 ? raw : decodeHTMLAttribute(raw));
+
+class TreeBuilder {
+  readonly root = new Document([]);
+  readonly elements: Element[] = [];
+  readonly ids = new Map<string, Element[]>();
+  readonly classes = new Map<string, Element[]>();
+  readonly tags = new Map<string, Element[]>();
+  /** Open elements, innermost last; `names` mirrors it for htmlparser2's name-based rules. */
+  private readonly open: ParentNode[] = [this.root];
+  private readonly names: string[] = [];
+  private readonly foreign: boolean[] = [false];
+  /** The text node still being appended to (htmlparser2 merges adjacent text). */
+  private lastText: Text | null = null;
+
+  constructor(private readonly html: string) {}
+
+  build(): PageTree {
+    const html = this.html;
+    const end = html.length;
+    let textStart = 0;
+    let at = html.indexOf('<');
+    while (at >= 0 && at + 1 < end) {
+      const c = html.charCodeAt(at + 1);
+      let next: number;
+      if (isAlpha(c)) {
+        this.text(textStart, at);
+        next = this.openTag(at);
+      } else if (c === SLASH && !this.isEmptyEndTag(at)) {
+        this.text(textStart, at);
+        next = this.closeTag(at);
+      } else if (c === BANG) {
+        this.text(textStart, at);
+        next = this.declaration(at);
+      } else if (c === QUESTION) {
+        this.text(textStart, at);
+        next = this.instruction(at + 2, '?');
+      } else {
+        // A "<" that starts no tag is text; the text run goes on.
+        at = html.indexOf('<', at + 1);
+        continue;
+      }
+      if (next < 0) {
+        textStart = end; // an unterminated tag at the end of the page: htmlparser2 drops it
+        break;
+      }
+      textStart = next;
+      at = html.indexOf('<', next);
+    }
+    this.text(textStart, end);
+    while (this.names.length > 0) this.popElement(end);
+    this.root.startIndex = 0;
+    this.root.endIndex = end;
+    return { root: this.root, elements: this.elements, ids: this.ids, classes: this.classes, tags: this.tags };
+  }
+
+  private text(from: number, to: number): void {
+    if (to <= from) return;
+    const data = decodeText(this.html.slice(from, to));
+    if (this.lastText) this.lastText.data += data;
+    else {
+      const node = new Text(data);
+      this.add(node);
+      this.lastText = node;
+    }
+  }
+
+  private add(node: ChildNode): void {
+    const parent = this.open[this.open.length - 1]!;
+    const siblings = parent.children;
+    const previous = siblings[siblings.length - 1];
+    siblings.push(node);
+    if (previous) {
+      node.prev = previous;
+      previous.next = node;
+    }
+    node.parent = parent;
+    this.lastText = null;
+  }
+
+  /** `<name attrs...>` at `at`; returns the index after it, or -1 when the page ends inside it. */
+  private openTag(at: number): number {
+    const html = this.html;
+    const end = html.length;
+    let i = at + 1;
+    while (i < end) {
+      const c = html.charCodeAt(i);
+      if (c === GT || c === SLASH || isWhitespace(c)) break;
+      i++;
+    }
+    if (i >= end) return -1;
+    const name = html.slice(at + 1, i).toLowerCase();
+    const implied = OPEN_IMPLIES_CLOSE.get(name);
+    if (implied) while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
+
+    const attribs: Record<string, string> = {};
+    let selfClosing = false;
+    // Attributes, as htmlparser2's tokenizer reads them.
+    for (;;) {
+      while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+      if (i >= end) return -1;
+      let c = html.charCodeAt(i);
+      if (c === GT) break;
+      if (c === SLASH) {
+        let j = i + 1;
+        while (j < end && isWhitespace(html.charCodeAt(j))) j++;
+        if (j >= end) return -1;
+        if (html.charCodeAt(j) === GT) {
+          selfClosing = true;
+          i = j;
+          break;
+        }
+        i = j;
+        continue;
+      }
+      const nameStart = i;
+      i++; // the first character may be "=" or anything else but whitespace, "/" and ">"
+      while (i < end) {
+        c = html.charCodeAt(i);
+        if (c === EQ || c === GT || c === SLASH || isWhitespace(c)) break;
+        i++;
+      }
+      if (i >= end) return -1;
+      const attribute = html.slice(nameStart, i).toLowerCase();
+      while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+      if (i >= end) return -1;
+      let value = '';
+      if (html.charCodeAt(i) === EQ) {
+        i++;
+        while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+        if (i >= end) return -1;
+        const q = html.charCodeAt(i);
+        if (q === DQ || q === SQ) {
+          const close = html.indexOf(q === DQ ? '"' : "'", i + 1);
+          if (close < 0) return -1;
+          value = decodeAttribute(html.slice(i + 1, close));
+          i = close + 1;
+        } else {
+          const valueStart = i;
+          while (i < end) {
+            c = html.charCodeAt(i);
+            if (c === GT || isWhitespace(c)) break;
+            i++;
+          }
+          if (i >= end) return -1;
+          value = decodeAttribute(html.slice(valueStart, i));
+        }
+      }
+      if (!Object.hasOwn(attribs, attribute)) attribs[attribute] = value;
+    }
+    const after = i + 1; // i is at ">"
+
+    const element = this.element(name, attribs, at);
+    if (VOID_ELEMENTS.has(name)) {
+      element.endIndex = at;
+      return after;
+    }
+    this.open.push(element);
+    this.names.push(name);
+    if (FOREIGN_CONTEXT.has(name)) this.foreign.push(true);
+    else if (HTML_INTEGRATION.has(name)) this.foreign.push(false);
+    if (selfClosing && this.foreign[this.foreign.length - 1]) {
+      // Self-closing counts only inside svg/math; htmlparser2 ignores it in HTML.
+      this.popElement(after);
+      return after;
+    }
+    if (!selfClosing && RAW_TEXT_TAGS.has(name)) return this.rawText(name, after);
+    return after;
+  }
+
+  /** The body of a script/style/title/textarea/xmp: text up to its own closing tag. */
+  private rawText(name: string, from: number): number {
+    const html = this.html;
+    let search = from;
+    for (;;) {
+      const close = html.indexOf('</', search);
+      if (close < 0) {
+        this.rawTextNode(name, from, html.length);
+        return html.length;
+      }
+      const nameEnd = close + 2 + name.length;
+      const following = nameEnd < html.length ? html.charCodeAt(nameEnd) : -1;
+      if ((following === GT || isWhitespace(following)) && html.slice(close + 2, nameEnd).toLowerCase() === name) {
+        this.rawTextNode(name, from, close);
+        return this.closeTag(close);
+      }
+      search = close + 2;
+    }
+  }
+
+  private rawTextNode(name: string, from: number, to: number): void {
+    if (to <= from) return;
+    const raw = this.html.slice(from, to);
+    // Only <title> has its entities decoded (as htmlparser2 does).
+    const node = new Text(name === 'title' ? decodeText(raw) : raw);
+    this.add(node);
+    this.lastText = node;
+  }
+
+  /** `</>` (or `</ >`): htmlparser2 keeps it as text. */
+  private isEmptyEndTag(at: number): boolean {
+    const html = this.html;
+    let i = at + 2;
+    while (i < html.length && isWhitespace(html.charCodeAt(i))) i++;
+    return html.charCodeAt(i) === GT;
+  }
+
+  /** `</name ...>` at `at`. */
+  private closeTag(at: number): number {
+    const html = this.html;
+    const end = html.length;
+    let i = at + 2;
+    while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+    if (i >= end) return -1;
+    const c = html.charCodeAt(i);
+    const gt = html.indexOf('>', i);
+    if (gt < 0) return -1;
+    if (!isAlpha(c)) {
+      // "</3 ...>" is a comment in htmlparser2.
+      this.add(new Comment(html.slice(i, gt)));
+      return gt + 1;
+    }
+    const nameStart = i;
+    while (i < gt && !isWhitespace(html.charCodeAt(i))) i++;
+    this.endTag(html.slice(nameStart, i).toLowerCase(), at);
+    return gt + 1;
+  }
+
+  /** A new element, added to its parent and to the page's lists. */
+  private element(name: string, attribs: Record<string, string>, at: number): Element {
+    const element = new Element(name, attribs);
+    element.startIndex = at;
+    this.add(element);
+    this.elements.push(element);
+    addTo(this.tags, name, element);
+    const id = attribs.id;
+    if (id) addTo(this.ids, id, element);
+    const classes = attribs.class;
+    if (classes) {
+      // Split by hand: most class lists are one or two names.
+      let start = -1;
+      for (let i = 0; i <= classes.length; i++) {
+        const space = i === classes.length || isClassSpace(classes.charCodeAt(i));
+        if (space && start >= 0) {
+          addTo(this.classes, classes.slice(start, i), element);
+          start = -1;
+        } else if (!space && start < 0) start = i;
+      }
+    }
+    return element;
+  }
+
+  private endTag(name: string, at: number): void {
+    if (FOREIGN_CONTEXT.has(name) || HTML_INTEGRATION.has(name)) {
+      if (this.foreign.length > 1) this.foreign.pop();
+    }
+    if (VOID_ELEMENTS.has(name)) {
+      if (name === 'br') this.element('br', {}, at).endIndex = at;
+      return;
+    }
+    const pos = this.names.lastIndexOf(name);
+    if (pos >= 0) {
+      while (this.names.length > pos) this.popElement(at);
+    } else if (name === 'p') {
+      // htmlparser2 opens and closes an empty <p> for a stray </p>.
+      const implied = OPEN_IMPLIES_CLOSE.get('p')!;
+      while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
+      this.element('p', {}, at).endIndex = at;
+    }
+  }
+
+  private popElement(at: number): void {
+    (this.open[this.open.length - 1] as Element).endIndex = at;
+    this.open.pop();
+    this.names.pop();
+    this.lastText = null;
+  }
+
+  /** `<!--...-->`, `<![CDATA[...]]>` (a comment in HTML) or `<!DOCTYPE ...>`. */
+  private declaration(at: number): number {
+    const html = this.html;
+    if (html.charCodeAt(at + 2) === DASH && html.charCodeAt(at + 3) === DASH) {
+      const close = html.indexOf('-->', at + 2);
+      if (close < 0) return -1;
+      this.comment(close > at + 4 ? html.slice(at + 4, close) : '');
+      return close + 3;
+    }
+    if (html.startsWith('[CDATA[', at + 2)) {
+      const close = html.indexOf(']]>', at + 9);
+      if (close < 0) return -1;
+      this.comment(`[CDATA[${html.slice(at + 9, close)}]]`);
+      return close + 3;
+    }
+    return this.instruction(at + 2, '!');
+  }
+
+  private comment(data: string): void {
+    this.add(new Comment(data));
+  }
+
+  /** `<!name ...>` or `<?name ...>`: a processing instruction node, as htmlparser2 makes. */
+  private instruction(from: number, mark: '!' | '?'): number {
+    const gt = this.html.indexOf('>', from);
+    if (gt < 0) return -1;
+    const value = this.html.slice(from, gt);
+    const nameEnd = value.search(/\s|\//);
+    const name = (nameEnd < 0 ? value : value.slice(0, nameEnd)).toLowerCase();
+    this.add(new ProcessingInstruction(`${mark}${name}`, `${mark}${value}`));
+    return gt + 1;
+  }
+}
+
+/** Parses a whole page; see the module comment for what "as htmlparser2" covers. */
+export function buildPageTree(html: string): PageTree {
+  return new TreeBuilder(html).build();
+}
