@@ -20,6 +20,7 @@ import { extractPrices } from './details-price';
 import { extractVariants } from './details-variants';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
+import { leaveOutOfDetails } from './page-regions';
 import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type AvailabilityStatus, type DetailsItem, type PageContext } from './types';
 
@@ -141,7 +142,7 @@ function extractIsPrime(doc: Doc): boolean | null {
 
 export function parseDetailsPage(html: string, ctx: PageContext): DetailsItem | null {
   if (!html || interstitialKind(html, 'details') === 'captcha') return null;
-  const doc = new Doc(html);
+  const doc = new Doc(html, leaveOutOfDetails);
   const asin = extractAsin(doc);
   const title = extractTitle(doc);
   if (!asin && !title) return null;

@@ -5,7 +5,7 @@
  * only their remainder runs against the (small) matched subtree.
  */
 import type { CheerioAPI } from 'cheerio';
-import { buildPageTree } from './page-tree';
+import { buildPageTree, type LeaveOut } from './page-tree';
 import { loadTree, type DomNode, type Sel } from './text';
 
 // "tag#id.extra[attr]" or "[id^=prefix]" as the first compound, then the rest of the selector.
@@ -16,8 +16,11 @@ export class Doc {
   readonly $: CheerioAPI;
   private readonly ids: Map<string, DomNode[]>;
 
-  constructor(readonly html: string) {
-    const tree = buildPageTree(html);
+  constructor(
+    readonly html: string,
+    leaveOut?: LeaveOut,
+  ) {
+    const tree = buildPageTree(html, leaveOut);
     this.$ = loadTree(tree);
     // The builder indexes ids as it goes, in document order.
     this.ids = tree.ids as unknown as Map<string, DomNode[]>;

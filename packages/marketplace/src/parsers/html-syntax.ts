@@ -80,7 +80,17 @@ export const VOID_ELEMENTS: ReadonlySet<string> = new Set([
 
 /** Inside these, `<x/>` closes itself; the integration elements switch back to HTML rules. */
 export const FOREIGN_CONTEXT: ReadonlySet<string> = new Set(['math', 'svg']);
-export const HTML_INTEGRATION: ReadonlySet<string> = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+export const HTML_INTEGRATION: ReadonlySet<string> = new Set([
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+  'foreignobject',
+  'desc',
+  'title',
+]);
 
 /** Elements whose body is text up to their own closing tag (only <title>'s has entities decoded). */
 export const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp']);

@@ -50,7 +50,12 @@ function place(node: AnyNode): string {
     expect([selector, places(ours(selector))]).toEqual([selector, places(theirs(selector))]);
   }
   // From elements inside the page: every 40th div, and the result cards.
-  const contexts = (q: cheerio.CheerioAPI) => [...q('div').toArray().filter((_, i) => i % 40 === 0), ...q('[data-asin]').toArray()];
+  const contexts = (q: cheerio.CheerioAPI) => [
+    ...q('div')
+      .toArray()
+      .filter((_, i) => i % 40 === 0),
+    ...q('[data-asin]').toArray(),
+  ];
   const oursContexts = contexts(ours);
   const theirsContexts = contexts(theirs);
   expect(oursContexts.map(place)).toEqual(theirsContexts.map(place));
@@ -58,7 +63,8 @@ function place(node: AnyNode): string {
     for (const selector of [...SELECTORS, ...HANDED_BACK]) {
       const found = places(ours(oursContexts[i]!).find(selector));
       const expected = places(theirs(theirsContexts[i]!).find(selector));
-      if (found.join() !== expected.join()) expect([file, place(oursContexts[i]!), selector, found]).toEqual([file, place(oursContexts[i]!), selector, expected]);
+      if (found.join() !== expected.join())
+        expect([file, place(oursContexts[i]!), selector, found]).toEqual([file, place(oursContexts[i]!), selector, expected]);
     }
   }
 });

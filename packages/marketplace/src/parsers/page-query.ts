@@ -20,9 +20,16 @@ type Key = { kind: 'id' | 'class' | 'tag'; value: string } | null;
 interface CompiledPart {
   key: Key;
   test: (element: Element) => boolean;
-  /** Whether the part has combinators (".a .b"): see `find` for why that matters. */
-  combined: boolean;
+  /**
+   * For a part with combinators (".a .b"): the test as cheerio makes it under an element, where
+   * the whole selector must match inside that element (`:scope .a .b`). css-select reads the
+   * scope from `SCOPE[0]` when the test runs, so one compiled test serves every context.
+   */
+  scoped: ((element: Element) => boolean) | null;
 }
+
+/** The context of the scoped test being run; a stand-in element while compiling. */
+const SCOPE: AnyNode[] = [{ type: 'tag', parent: { type: 'tag' } } as unknown as AnyNode];
 
 /** jQuery extensions cheerio-select handles itself: their meaning depends on the result list. */
 const POSITIONAL = new Set(['first', 'last', 'eq', 'nth', 'gt', 'lt', 'even', 'odd']);
@@ -35,7 +42,8 @@ function keyOf(tokens: Selector[]): Key {
   let key: Key = null;
   for (const t of tokens.slice(start)) {
     if (t.type === 'attribute' && t.name === 'id' && t.action === 'equals' && t.ignoreCase !== true) return { kind: 'id', value: t.value };
-    if (t.type === 'attribute' && t.name === 'class' && t.action === 'element' && t.ignoreCase !== true) key = { kind: 'class', value: t.value };
+    if (t.type === 'attribute' && t.name === 'class' && t.action === 'element' && t.ignoreCase !== true)
+      key = { kind: 'class', value: t.value };
     else if (t.type === 'tag' && key === null) key = { kind: 'tag', value: t.name };
   }
   return key;
@@ -63,8 +71,11 @@ function compileSelector(selector: string): CompiledPart[] | null {
     if (answerable)
       parts = groups.map((tokens) => ({
         key: keyOf(tokens),
-        combined: tokens.some(isTraversal),
-        test: compile<AnyNode, Element>([tokens], { xmlMode: false }),
+        // No result cache: css-select's would live as long as this compiled test, across pages.
+        test: compile<AnyNode, Element>([tokens], { xmlMode: false, cacheResults: false }),
+        scoped: tokens.some(isTraversal)
+          ? compile<AnyNode, Element>([structuredClone(tokens)], { xmlMode: false, cacheResults: false, context: SCOPE })
+          : null,
       }));
   } catch {
     parts = null; // an invalid selector: cheerio throws its own error
@@ -85,7 +96,13 @@ function firstAfter(list: Element[], offset: number): number {
   return lo;
 }
 
+/** Below this many elements under a context, testing each beats looking a class up. */
+const SCAN_LIMIT = 64;
+
 export class PageQuery {
+  /** Elements by class name, made on the first query that needs it. */
+  private classes: Map<string, Element[]> | null = null;
+
   constructor(private readonly tree: PageTree) {}
 
   /**
@@ -101,10 +118,32 @@ export class PageQuery {
     return at >= 0 && list[at] === node;
   }
 
-  private candidates(key: Key): Element[] {
-    if (key === null) return this.tree.elements;
-    const index = key.kind === 'id' ? this.tree.ids : key.kind === 'class' ? this.tree.classes : this.tree.tags;
-    return index.get(key.value) ?? [];
+  private byClass(name: string): Element[] {
+    if (!this.classes) {
+      const classes = new Map<string, Element[]>();
+      for (const element of this.tree.elements) {
+        const list = element.attribs.class;
+        if (!list) continue;
+        // \s as css-select's class test has it (it counts NBSP as a separator too).
+        for (const token of list.split(/\s+/)) {
+          if (!token) continue;
+          const bucket = classes.get(token);
+          if (bucket) {
+            // A class repeated in one element's list is listed once.
+            if (bucket[bucket.length - 1] !== element) bucket.push(element);
+          } else classes.set(token, [element]);
+        }
+      }
+      this.classes = classes;
+    }
+    return this.classes.get(name) ?? [];
+  }
+
+  /** The elements to test for `key` between two offsets (those of the whole list when `lo` is 0). */
+  private candidates(key: Key, size: number): Element[] {
+    if (key?.kind === 'id') return this.tree.ids.get(key.value) ?? [];
+    if (key?.kind === 'class' && (size > SCAN_LIMIT || this.classes)) return this.byClass(key.value);
+    return this.tree.elements;
   }
 
   /**
@@ -115,24 +154,28 @@ export class PageQuery {
     const parts = compileSelector(selector);
     if (!parts) return null;
     for (let c = 0; c < contexts.length; c++) if (!this.holds(contexts[c]!)) return null;
-    // Under an element (not the document or its top element), cheerio matches a whole selector
-    // inside the context: ".a .b" needs its ".a" there too. The compiled tests do not know the
-    // context, so such queries are cheerio's.
-    if (parts.some((p) => p.combined) && Array.prototype.some.call(contexts, (c: AnyNode) => c.parent?.type === 'tag')) return null;
     const out: Element[] = [];
     for (let c = 0; c < contexts.length; c++) {
       const context = contexts[c]!;
       // Only elements and the document have descendants to find.
       if (context.type !== 'tag' && context.type !== 'script' && context.type !== 'style' && context.type !== 'root') continue;
-      const from = context.startIndex ?? 0;
-      const to = context.endIndex ?? 0;
+      const root = context.type === 'root';
+      const from = root ? -1 : context.startIndex!;
+      const to = root ? Infinity : context.endIndex!;
+      const all = this.tree.elements;
+      const size = root ? all.length : firstAfter(all, to - 1) - firstAfter(all, from);
       const before = out.length;
+      // Under an element (not the document or its top element), cheerio matches the whole
+      // selector inside it: ".a .b" needs its ".a" there too.
+      const inside = context.parent?.type === 'tag';
+      if (inside) SCOPE[0] = context;
       for (const part of parts) {
-        const list = this.candidates(part.key);
-        for (let i = context.type === 'root' ? 0 : firstAfter(list, from); i < list.length; i++) {
+        const test = inside && part.scoped ? part.scoped : part.test;
+        const list = this.candidates(part.key, size);
+        for (let i = root ? 0 : firstAfter(list, from); i < list.length; i++) {
           const element = list[i]!;
-          if (element.startIndex! >= to && context.type !== 'root') break;
-          if (part.test(element)) out.push(element);
+          if (element.startIndex! >= to) break;
+          if (test(element)) out.push(element);
         }
       }
       if (parts.length > 1 && out.length - before > 1) {

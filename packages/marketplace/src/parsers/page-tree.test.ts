@@ -17,7 +17,8 @@ function difference(a: AnyNode, b: AnyNode, at = ''): string | null {
   const nb = b as typeof na;
   if (na.type !== nb.type || na.name !== nb.name) return `${at}: ${na.type} ${na.name} vs ${nb.type} ${nb.name}`;
   if (na.data !== nb.data) return `${at}: data ${JSON.stringify(na.data)} vs ${JSON.stringify(nb.data)}`;
-  if (JSON.stringify(na.attribs) !== JSON.stringify(nb.attribs)) return `${at}: attribs ${JSON.stringify(na.attribs)} vs ${JSON.stringify(nb.attribs)}`;
+  if (JSON.stringify(na.attribs) !== JSON.stringify(nb.attribs))
+    return `${at}: attribs ${JSON.stringify(na.attribs)} vs ${JSON.stringify(nb.attribs)}`;
   const ca = na.children ?? [];
   const cb = nb.children ?? [];
   for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
@@ -39,7 +40,10 @@ it.each([
   ['stray end tags', '<div></p></br><span>x</div></span></em>text</>'],
   ['void elements', '<img src=a.jpg><br/><input value="v" disabled><hr>after'],
   ['self-closing only in svg', '<div/>inside<svg><path d="M0"/><g/></svg><span/>still inside'],
-  ['raw text bodies', '<script>if (a < b && c) document.write("</div>")</script><style>p>b{}</style><title>A &amp; B</title><textarea>&lt;x&gt;</textarea>'],
+  [
+    'raw text bodies',
+    '<script>if (a < b && c) document.write("</div>")</script><style>p>b{}</style><title>A &amp; B</title><textarea>&lt;x&gt;</textarea>',
+  ],
   ['script ends only at its own tag', '<script>var s = "</scripts>"; var t = "</SCRIPT >";</SCRIPT ><b>x</b>'],
   ['attributes', `<a HREF='/x?a=1&amp;b=2' data-x = "y" data-x="dup" empty= flag q=unquoted&lt; =odd title="a > b">t</a>`],
   ['entities in text', 'a &lt; b &amp;amp; &copy 2026 &#x41;&#66; &unknown; &amp'],
@@ -50,17 +54,32 @@ it.each([
   expect(difference(reference(html), buildPageTree(html).root)).toBeNull();
 });
 
-it('indexes elements by id, class and tag in document order, with offsets that nest', () => {
+it('lists elements in document order and by id, with offsets that nest', () => {
   const html = '<div id="a" class="x y"><p class="y">1</p><span id="a">2</span></div><b class=" y ">3</b>';
   const tree = buildPageTree(html);
   expect(tree.ids.get('a')!.map((e) => e.name)).toEqual(['div', 'span']);
-  expect(tree.classes.get('y')!.map((e) => e.name)).toEqual(['div', 'p', 'b']);
-  expect(tree.classes.get('x')!.map((e) => e.name)).toEqual(['div']);
-  expect(tree.tags.get('p')).toHaveLength(1);
+  expect(tree.elements.map((e) => e.name)).toEqual(['div', 'p', 'span', 'b']);
   const [div, p, span, b] = tree.elements;
   for (const inner of [p!, span!]) {
     expect(inner.startIndex!).toBeGreaterThan(div!.startIndex!);
     expect(inner.startIndex!).toBeLessThan(div!.endIndex!);
   }
   expect(b!.startIndex!).toBeGreaterThanOrEqual(div!.endIndex!);
+});
+
+it('keeps a left-out element, empty, and builds the rest as before', () => {
+  const html =
+    '<div id="keep"><p>a</p><div id="skip" class="c"><div><p>inner<img src=x></div><script>"</div>"</script><span id="deep">x</span></div><p id="after">b</p></div>';
+  const tree = buildPageTree(html, (_name, attribs) => attribs.id === 'skip');
+  const skip = tree.ids.get('skip')![0]!;
+  expect(skip.children).toEqual([]);
+  expect(skip.attribs.class).toBe('c');
+  expect(tree.ids.has('deep')).toBe(false);
+  expect(tree.elements.map((e) => e.attribs.id ?? e.name)).toEqual(['keep', 'p', 'skip', 'after']);
+  // Everything outside the region is exactly htmlparser2's tree.
+  const full = parseDocument(html, { xmlMode: false, decodeEntities: true });
+  const region = (full.children[0] as unknown as { children: { attribs?: Record<string, string>; children: unknown[] }[] }).children[1]!;
+  expect(region.attribs!.id).toBe('skip');
+  region.children = [];
+  expect(difference(full, tree.root)).toBeNull();
 });

@@ -15,16 +15,14 @@ import { FOREIGN_CONTEXT, HTML_INTEGRATION, OPEN_IMPLIES_CLOSE, RAW_TEXT_TAGS, V
 
 /**
  * A parsed page: its root, and its elements in document order, all of them and by id (Amazon
- * repeats some ids), class and tag name. Every element's `startIndex` is the offset of its open
- * tag and `endIndex` the offset where it was closed, so a descendant's start lies strictly
- * between its ancestor's two (page-query.ts answers queries from these lists with that).
+ * repeats some ids). Every element's `startIndex` is the offset of its open tag and `endIndex`
+ * the offset where it was closed, so a descendant's start lies strictly between its ancestor's
+ * two (page-query.ts answers queries from these lists with that).
  */
 export interface PageTree {
   root: Document;
   elements: Element[];
   ids: Map<string, Element[]>;
-  classes: Map<string, Element[]>;
-  tags: Map<string, Element[]>;
 }
 
 function addTo(index: Map<string, Element[]>, key: string, element: Element): void {
@@ -33,11 +31,6 @@ function addTo(index: Map<string, Element[]>, key: string, element: Element): vo
   else index.set(key, [element]);
 }
 
-function isClassSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 9 || c === 12 || c === 13;
-}
-
-const LT = 60; // <
 const GT = 62; // >
 const SLASH = 47;
 const EQ = 61;
@@ -62,8 +55,6 @@ class TreeBuilder {
   readonly root = new Document([]);
   readonly elements: Element[] = [];
   readonly ids = new Map<string, Element[]>();
-  readonly classes = new Map<string, Element[]>();
-  readonly tags = new Map<string, Element[]>();
   /** Open elements, innermost last; `names` mirrors it for htmlparser2's name-based rules. */
   private readonly open: ParentNode[] = [this.root];
   private readonly names: string[] = [];
@@ -71,7 +62,13 @@ class TreeBuilder {
   /** The text node still being appended to (htmlparser2 merges adjacent text). */
   private lastText: Text | null = null;
 
-  constructor(private readonly html: string) {}
+  /** While above 0, the depth of the left-out element being crossed. */
+  private skipDepth = 0;
+
+  constructor(
+    private readonly html: string,
+    private readonly leaveOut?: LeaveOut,
+  ) {}
 
   build(): PageTree {
     const html = this.html;
@@ -109,11 +106,11 @@ class TreeBuilder {
     while (this.names.length > 0) this.popElement(end);
     this.root.startIndex = 0;
     this.root.endIndex = end;
-    return { root: this.root, elements: this.elements, ids: this.ids, classes: this.classes, tags: this.tags };
+    return { root: this.root, elements: this.elements, ids: this.ids };
   }
 
   private text(from: number, to: number): void {
-    if (to <= from) return;
+    if (to <= from || this.skipDepth > 0) return;
     const data = decodeText(this.html.slice(from, to));
     if (this.lastText) this.lastText.data += data;
     else {
@@ -124,6 +121,7 @@ class TreeBuilder {
   }
 
   private add(node: ChildNode): void {
+    if (this.skipDepth > 0) return;
     const parent = this.open[this.open.length - 1]!;
     const siblings = parent.children;
     const previous = siblings[siblings.length - 1];
@@ -141,13 +139,15 @@ class TreeBuilder {
     const html = this.html;
     const end = html.length;
     let i = at + 1;
+    let upper = false;
     while (i < end) {
       const c = html.charCodeAt(i);
       if (c === GT || c === SLASH || isWhitespace(c)) break;
+      if (c >= 65 && c <= 90) upper = true;
       i++;
     }
     if (i >= end) return -1;
-    const name = html.slice(at + 1, i).toLowerCase();
+    const name = upper ? html.slice(at + 1, i).toLowerCase() : html.slice(at + 1, i);
     const implied = OPEN_IMPLIES_CLOSE.get(name);
     if (implied) while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
 
@@ -172,14 +172,16 @@ class TreeBuilder {
         continue;
       }
       const nameStart = i;
+      let capitals = c >= 65 && c <= 90;
       i++; // the first character may be "=" or anything else but whitespace, "/" and ">"
       while (i < end) {
         c = html.charCodeAt(i);
         if (c === EQ || c === GT || c === SLASH || isWhitespace(c)) break;
+        if (c >= 65 && c <= 90) capitals = true;
         i++;
       }
       if (i >= end) return -1;
-      const attribute = html.slice(nameStart, i).toLowerCase();
+      const attribute = capitals ? html.slice(nameStart, i).toLowerCase() : html.slice(nameStart, i);
       while (i < end && isWhitespace(html.charCodeAt(i))) i++;
       if (i >= end) return -1;
       let value = '';
@@ -204,16 +206,25 @@ class TreeBuilder {
           value = decodeAttribute(html.slice(valueStart, i));
         }
       }
-      if (!Object.hasOwn(attribs, attribute)) attribs[attribute] = value;
+      // The first of repeated attributes wins; own values are strings, so anything else read
+      // here ("constructor") is inherited and the attribute is new.
+      if (typeof attribs[attribute] !== 'string') attribs[attribute] = value;
     }
     const after = i + 1; // i is at ">"
 
-    const element = this.element(name, attribs, at);
-    if (VOID_ELEMENTS.has(name)) {
-      element.endIndex = at;
-      return after;
+    if (this.skipDepth > 0) {
+      // Inside a left-out region: the element is only counted, for where the region ends.
+      if (VOID_ELEMENTS.has(name)) return after;
+      this.open.push(this.open[this.open.length - 1]!);
+    } else {
+      const element = this.element(name, attribs, at);
+      if (VOID_ELEMENTS.has(name)) {
+        element.endIndex = at;
+        return after;
+      }
+      this.open.push(element);
+      if (this.leaveOut?.(name, attribs)) this.skipDepth = this.names.length + 1;
     }
-    this.open.push(element);
     this.names.push(name);
     if (FOREIGN_CONTEXT.has(name)) this.foreign.push(true);
     else if (HTML_INTEGRATION.has(name)) this.foreign.push(false);
@@ -250,6 +261,7 @@ class TreeBuilder {
     if (to <= from) return;
     const raw = this.html.slice(from, to);
     // Only <title> has its entities decoded (as htmlparser2 does).
+    if (this.skipDepth > 0) return;
     const node = new Text(name === 'title' ? decodeText(raw) : raw);
     this.add(node);
     this.lastText = node;
@@ -290,21 +302,8 @@ class TreeBuilder {
     element.startIndex = at;
     this.add(element);
     this.elements.push(element);
-    addTo(this.tags, name, element);
     const id = attribs.id;
     if (id) addTo(this.ids, id, element);
-    const classes = attribs.class;
-    if (classes) {
-      // Split by hand: most class lists are one or two names.
-      let start = -1;
-      for (let i = 0; i <= classes.length; i++) {
-        const space = i === classes.length || isClassSpace(classes.charCodeAt(i));
-        if (space && start >= 0) {
-          addTo(this.classes, classes.slice(start, i), element);
-          start = -1;
-        } else if (!space && start < 0) start = i;
-      }
-    }
     return element;
   }
 
@@ -313,7 +312,7 @@ class TreeBuilder {
       if (this.foreign.length > 1) this.foreign.pop();
     }
     if (VOID_ELEMENTS.has(name)) {
-      if (name === 'br') this.element('br', {}, at).endIndex = at;
+      if (name === 'br' && this.skipDepth === 0) this.element('br', {}, at).endIndex = at;
       return;
     }
     const pos = this.names.lastIndexOf(name);
@@ -323,14 +322,15 @@ class TreeBuilder {
       // htmlparser2 opens and closes an empty <p> for a stray </p>.
       const implied = OPEN_IMPLIES_CLOSE.get('p')!;
       while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
-      this.element('p', {}, at).endIndex = at;
+      if (this.skipDepth === 0) this.element('p', {}, at).endIndex = at;
     }
   }
 
   private popElement(at: number): void {
-    (this.open[this.open.length - 1] as Element).endIndex = at;
+    if (this.skipDepth === 0 || this.names.length === this.skipDepth) (this.open[this.open.length - 1] as Element).endIndex = at;
     this.open.pop();
     this.names.pop();
+    if (this.names.length < this.skipDepth) this.skipDepth = 0;
     this.lastText = null;
   }
 
@@ -368,7 +368,13 @@ class TreeBuilder {
   }
 }
 
-/** Parses a whole page; see the module comment for what "as htmlparser2" covers. */
-export function buildPageTree(html: string): PageTree {
-  return new TreeBuilder(html).build();
+/**
+ * Elements whose content a parser never reads (site navigation, other products' carousels): the
+ * element stays in the tree, empty, and its content is only scanned for where it ends.
+ */
+export type LeaveOut = (name: string, attribs: Record<string, string>) => boolean;
+
+/** Parses a page; see the module comment for what "as htmlparser2" covers. */
+export function buildPageTree(html: string, leaveOut?: LeaveOut): PageTree {
+  return new TreeBuilder(html, leaveOut).build();
 }

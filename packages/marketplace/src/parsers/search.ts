@@ -17,6 +17,7 @@ import type { CheerioAPI } from 'cheerio';
 import { moneyFromElement } from './details-price';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
+import { leaveOutOfSearch } from './page-regions';
 import { cardBrand } from './search-card-brand';
 import { isSponsoredLabel, SPONSORED_WORDS } from './search-labels';
 import { cardSalesSignals } from './search-card-commerce';
@@ -273,7 +274,7 @@ export interface SearchResultsPage {
 export function parseSearchResults(html: string, ctx: PageContext): SearchResultsPage {
   if (!html || interstitialKind(html, 'search') === 'captcha')
     return { cards: [], hasNextPage: false, noResults: false, totalResults: null };
-  const $ = loadHtml(html);
+  const $ = loadHtml(html, leaveOutOfSearch);
   const cards = parseCards($, ctx);
   // A page without cards has nothing to go on from, whatever pagination it shows.
   if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage($), totalResults: null };

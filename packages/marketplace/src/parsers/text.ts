@@ -6,7 +6,7 @@
  */
 import * as cheerio from 'cheerio';
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import { buildPageTree, type PageTree } from './page-tree';
+import { buildPageTree, type LeaveOut, type PageTree } from './page-tree';
 import { PageQuery } from './page-query';
 
 /** Minimal view of a domhandler node (what the parsers read of one). */
@@ -21,8 +21,8 @@ export interface DomNode {
 export type Sel = Cheerio<any>;
 
 /** A page's tree in cheerio. */
-export function loadHtml(html: string): CheerioAPI {
-  return loadTree(buildPageTree(html));
+export function loadHtml(html: string, leaveOut?: LeaveOut): CheerioAPI {
+  return loadTree(buildPageTree(html, leaveOut));
 }
 
 export function loadTree(tree: PageTree): CheerioAPI {
