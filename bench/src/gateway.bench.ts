@@ -37,7 +37,7 @@ interface Case {
  * `pnpm bench gateway`: the gateway's authenticated GET of a job and job creation against bare
  * express doing the same HTTP work (bare-server.ts: the same JSON answered, the same body
  * parser), each server in its own process, autocannon at 50 connections for BENCH_DURATION_S
- * (10 s) each, in one run.
+ * (10 s) each, in one run. BENCH_CPU_PROF_DIR=dir also writes the gateway's CPU profile there.
  */
 export async function benchGateway(): Promise<void> {
   const { dbUrl: pgBase, redisUrl, prefix, db } = await openBenchStore();
@@ -46,13 +46,15 @@ export async function benchGateway(): Promise<void> {
   await db.updateTable('organization').set({ per_minute_limit: 100_000_000 }).where('id', '=', tenant.organizationId).execute();
 
   const gwPort = await freePort();
-  const gateway = ServiceProcess.start('gateway', 'services/gateway/dist/main.js', {
-    PORT: String(gwPort),
-    DATABASE_URL: pgBase,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: prefix,
-    RATE_LIMIT_ENABLED: 'true',
-  });
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const gateway = ServiceProcess.start(
+    'gateway',
+    'services/gateway/dist/main.js',
+    { PORT: String(gwPort), DATABASE_URL: pgBase, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, RATE_LIMIT_ENABLED: 'true' },
+    [],
+    // BENCH_CPU_PROF_DIR=dir: the gateway writes a CPU profile of the whole run there as it stops.
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  );
   let bare: ServiceProcess | null = null;
   const cases: Case[] = [];
   try {

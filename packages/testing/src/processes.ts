@@ -31,9 +31,10 @@ export class ServiceProcess {
   /**
    * `script` is relative to the repository root (`services/worker/dist/main.js`). stdout (the
    * JSON log) is dropped and stderr passed through; LOG_LEVEL defaults to warn unless `env` sets it.
+   * `nodeArgs` go to node itself (`--cpu-prof`).
    */
-  static start(name: string, script: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
-    const child = spawn(process.execPath, [path.resolve(REPO_ROOT, script), ...args], {
+  static start(name: string, script: string, env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): ServiceProcess {
+    const child = spawn(process.execPath, [...nodeArgs, path.resolve(REPO_ROOT, script), ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
