@@ -95,7 +95,14 @@ async function run(
   await fetch(`${ctx.sim}/__sim/exits`, { method: 'DELETE' });
   const ports = await Promise.all(Array.from({ length: workers }, () => freePort()));
   const procs = ports.map((port) =>
-    ServiceProcess.start('worker', 'services/worker/dist/main.js', { ...ctx.env, METRICS_PORT: String(port) }),
+    ServiceProcess.start(
+      'worker',
+      'services/worker/dist/main.js',
+      { ...ctx.env, METRICS_PORT: String(port) },
+      [],
+      // BENCH_CPU_PROF_DIR=dir: each worker writes CPU profiles (one per thread) there as it stops.
+      process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [],
+    ),
   );
   try {
     await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/healthz`)));

@@ -60,10 +60,19 @@ function place(node: AnyNode): string {
   const theirsContexts = contexts(theirs);
   expect(oursContexts.map(place)).toEqual(theirsContexts.map(place));
   for (let i = 0; i < oursContexts.length; i++) {
+    const mine = ours(oursContexts[i]!);
+    const reference = theirs(theirsContexts[i]!);
     for (const selector of [...SELECTORS, ...HANDED_BACK]) {
-      const found = places(ours(oursContexts[i]!).find(selector));
-      const expected = places(theirs(theirsContexts[i]!).find(selector));
-      if (found.join() !== expected.join())
+      // find, closest, filter and is: the four the page answers itself.
+      const answers = (q: cheerio.Cheerio<AnyNode>) => [
+        places(q.find(selector)).join(),
+        places(q.closest(selector)).join(),
+        places(q.children().filter(selector)).join(),
+        q.children().is(selector),
+      ];
+      const found = answers(mine);
+      const expected = answers(reference);
+      if (found.join('|') !== expected.join('|'))
         expect([file, place(oursContexts[i]!), selector, found]).toEqual([file, place(oursContexts[i]!), selector, expected]);
     }
   }
@@ -75,4 +84,11 @@ it('answers for a copy of an element from the copy, not from the page', () => {
   copy.find('.a').first().remove();
   expect(copy.text()).toBe('2');
   expect($('#x').text()).toBe('12');
+});
+
+it('keeps the previous selection for .end(), as cheerio does', () => {
+  const $ = loadHtml('<div id="x"><p class="a">1</p><p class="b">2</p></div>');
+  const div = $('#x');
+  expect(div.find('.a').end()[0]).toBe(div[0]);
+  expect(div.children().filter('.b').end().length).toBe(2);
 });

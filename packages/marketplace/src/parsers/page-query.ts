@@ -84,6 +84,22 @@ function compileSelector(selector: string): CompiledPart[] | null {
   return parts;
 }
 
+/**
+ * Whether an element matches `selector`, as cheerio's `is`, `filter` and `closest` decide it
+ * (with no context: the whole page counts), or null when cheerio must answer.
+ */
+export function selectorTest(selector: string): ((element: AnyNode) => boolean) | null {
+  const parts = compileSelector(selector);
+  if (!parts) return null;
+  if (parts.length === 1) {
+    const test = parts[0]!.test;
+    return (node) => isElement(node) && test(node);
+  }
+  return (node) => isElement(node) && parts.some((part) => part.test(node));
+}
+
+const isElement = (node: AnyNode): node is Element => node.type === 'tag' || node.type === 'script' || node.type === 'style';
+
 /** Index of the first element in `list` whose open tag comes after `offset`. */
 function firstAfter(list: Element[], offset: number): number {
   let lo = 0;
@@ -100,8 +116,10 @@ function firstAfter(list: Element[], offset: number): number {
 const SCAN_LIMIT = 64;
 
 export class PageQuery {
-  /** Elements by class name, made on the first query that needs it. */
-  private classes: Map<string, Element[]> | null = null;
+  /** Elements by class name, each list made on the first query that needs it. */
+  private readonly classes = new Map<string, Element[]>();
+  /** Elements by tag name, the same way. */
+  private readonly tags = new Map<string, Element[]>();
 
   constructor(private readonly tree: PageTree) {}
 
@@ -118,31 +136,37 @@ export class PageQuery {
     return at >= 0 && list[at] === node;
   }
 
+  /**
+   * The elements whose class list has `name` (a superset: the compiled test decides), found by a
+   * substring search of each class attribute the first time the class is asked for: cheaper than
+   * indexing every class of the page, as a page asks about a few dozen.
+   */
   private byClass(name: string): Element[] {
-    if (!this.classes) {
-      const classes = new Map<string, Element[]>();
-      for (const element of this.tree.elements) {
-        const list = element.attribs.class;
-        if (!list) continue;
-        // \s as css-select's class test has it (it counts NBSP as a separator too).
-        for (const token of list.split(/\s+/)) {
-          if (!token) continue;
-          const bucket = classes.get(token);
-          if (bucket) {
-            // A class repeated in one element's list is listed once.
-            if (bucket[bucket.length - 1] !== element) bucket.push(element);
-          } else classes.set(token, [element]);
-        }
-      }
-      this.classes = classes;
+    const known = this.classes.get(name);
+    if (known) return known;
+    const found: Element[] = [];
+    for (const element of this.tree.elements) {
+      const list = element.attribs.class;
+      if (list !== undefined && list.includes(name)) found.push(element);
     }
-    return this.classes.get(name) ?? [];
+    this.classes.set(name, found);
+    return found;
+  }
+
+  private byTag(name: string): Element[] {
+    let found = this.tags.get(name);
+    if (!found) {
+      found = this.tree.elements.filter((element) => element.name === name);
+      this.tags.set(name, found);
+    }
+    return found;
   }
 
   /** The elements to test for `key` between two offsets (those of the whole list when `lo` is 0). */
   private candidates(key: Key, size: number): Element[] {
     if (key?.kind === 'id') return this.tree.ids.get(key.value) ?? [];
-    if (key?.kind === 'class' && (size > SCAN_LIMIT || this.classes)) return this.byClass(key.value);
+    if (key?.kind === 'class' && (size > SCAN_LIMIT || this.classes.has(key.value))) return this.byClass(key.value);
+    if (key?.kind === 'tag' && (size > SCAN_LIMIT || this.tags.has(key.value))) return this.byTag(key.value);
     return this.tree.elements;
   }
 

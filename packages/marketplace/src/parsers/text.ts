@@ -6,8 +6,9 @@
  */
 import * as cheerio from 'cheerio';
 import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { AnyNode } from 'domhandler';
 import { buildPageTree, type LeaveOut, type PageTree } from './page-tree';
-import { PageQuery } from './page-query';
+import { PageQuery, selectorTest } from './page-query';
 
 /** Minimal view of a domhandler node (what the parsers read of one). */
 export interface DomNode {
@@ -30,11 +31,38 @@ export function loadTree(tree: PageTree): CheerioAPI {
   // `find` (and so `$(selector)`) through the page's element lists: a plugin method of this page's
   // cheerio only, which hands what it cannot key back to cheerio's own.
   const query = new PageQuery(tree);
-  const cheerioFind = $.prototype.find;
-  $.prototype.find = function find(this: Sel, selector: unknown) {
+  const fn = $.prototype;
+  const { find, is, filter, closest } = fn;
+  fn.find = function (this: Sel, selector: unknown) {
     const found = typeof selector === 'string' ? query.find(this.toArray(), selector) : null;
-    return found ? $(found) : cheerioFind.call(this, selector as string);
-  } as typeof cheerioFind;
+    return found ? this._make(found) : find.call(this, selector as string);
+  } as typeof find;
+  // Results are made with `_make`, as cheerio's own traversals make them (`.end()` works).
+  // cheerio compiles the selector of is/filter/closest again for every element it tests (for
+  // closest, at every ancestor); a compiled test answers the same.
+  fn.is = function (this: Sel, selector: unknown) {
+    const test = typeof selector === 'string' ? selectorTest(selector) : null;
+    return test ? this.toArray().some(test) : is.call(this, selector as string);
+  } as typeof is;
+  fn.filter = function (this: Sel, selector: unknown) {
+    const test = typeof selector === 'string' ? selectorTest(selector) : null;
+    return test ? this._make(this.toArray().filter(test)) : filter.call(this, selector as never);
+  } as typeof filter;
+  fn.closest = function (this: Sel, selector: unknown) {
+    const test = typeof selector === 'string' ? selectorTest(selector) : null;
+    if (!test) return closest.call(this, selector as string);
+    const found: AnyNode[] = [];
+    for (const start of this.toArray() as AnyNode[]) {
+      let node: AnyNode | null = start.type === 'root' || start.type === 'tag' || start.type === 'script' || start.type === 'style' ? start : start.parent;
+      for (; node && (node.type === 'tag' || node.type === 'script' || node.type === 'style'); node = node.parent) {
+        if (test(node)) {
+          if (!found.includes(node)) found.push(node);
+          break;
+        }
+      }
+    }
+    return this._make(found);
+  } as typeof closest;
   return $;
 }
 
