@@ -112,14 +112,17 @@ function firstAfter(list: Element[], offset: number): number {
   return lo;
 }
 
-/** Below this many elements under a context, testing each beats looking a class up. */
-const SCAN_LIMIT = 64;
+/** How many class names queries may key on before every class of the page is indexed. */
+const NAMES_BEFORE_FULL_INDEX = 12;
 
 export class PageQuery {
-  /** Elements by class name, each list made on the first query that needs it. */
+  /** Elements by class name, each list made on the first query that needs it (or all at once). */
   private readonly classes = new Map<string, Element[]>();
+  private allClasses = false;
   /** Elements by tag name, the same way. */
   private readonly tags = new Map<string, Element[]>();
+  /** Every class name queries have keyed on. */
+  private readonly classNamesAsked = new Set<string>();
 
   constructor(private readonly tree: PageTree) {}
 
@@ -137,13 +140,19 @@ export class PageQuery {
   }
 
   /**
-   * The elements whose class list has `name` (a superset: the compiled test decides), found by a
-   * substring search of each class attribute the first time the class is asked for: cheaper than
-   * indexing every class of the page, as a page asks about a few dozen.
+   * The elements whose class list has `name` (a superset: the compiled test decides). The first
+   * few names are found by a substring search of each class attribute (a product page asks about
+   * a handful); a page that asks about more (a search page, per card) gets every class indexed
+   * in one pass instead.
    */
   private byClass(name: string): Element[] {
     const known = this.classes.get(name);
     if (known) return known;
+    if (this.allClasses) return [];
+    if (this.classNamesAsked.size >= NAMES_BEFORE_FULL_INDEX) {
+      this.indexAllClasses();
+      return this.classes.get(name) ?? [];
+    }
     const found: Element[] = [];
     for (const element of this.tree.elements) {
       const list = element.attribs.class;
@@ -151,6 +160,22 @@ export class PageQuery {
     }
     this.classes.set(name, found);
     return found;
+  }
+
+  private indexAllClasses(): void {
+    this.classes.clear();
+    for (const element of this.tree.elements) {
+      const list = element.attribs.class;
+      if (!list) continue;
+      // \s as css-select's class test has it (it counts NBSP as a separator too).
+      for (const token of list.split(/\s+/)) {
+        if (!token) continue;
+        const bucket = this.classes.get(token);
+        if (!bucket) this.classes.set(token, [element]);
+        else if (bucket[bucket.length - 1] !== element) bucket.push(element);
+      }
+    }
+    this.allClasses = true;
   }
 
   private byTag(name: string): Element[] {
@@ -164,10 +189,16 @@ export class PageQuery {
 
   /** The elements to test for `key` between two offsets (those of the whole list when `lo` is 0). */
   private candidates(key: Key, size: number): Element[] {
-    if (key?.kind === 'id') return this.tree.ids.get(key.value) ?? [];
-    if (key?.kind === 'class' && (size > SCAN_LIMIT || this.classes.has(key.value))) return this.byClass(key.value);
-    if (key?.kind === 'tag' && (size > SCAN_LIMIT || this.tags.has(key.value))) return this.byTag(key.value);
-    return this.tree.elements;
+    if (key === null) return this.tree.elements;
+    if (key.kind === 'id') return this.tree.ids.get(key.value) ?? [];
+    if (key.kind === 'class') {
+      this.classNamesAsked.add(key.value);
+      if (this.allClasses || this.classes.has(key.value) || this.classNamesAsked.size >= NAMES_BEFORE_FULL_INDEX)
+        return this.byClass(key.value);
+    } else if (this.tags.has(key.value)) return this.byTag(key.value);
+    // A small region is cheaper to test element by element than to list the name page-wide.
+    if (size * 8 < this.tree.elements.length) return this.tree.elements;
+    return key.kind === 'class' ? this.byClass(key.value) : this.byTag(key.value);
   }
 
   /**

@@ -53,7 +53,8 @@ export function loadTree(tree: PageTree): CheerioAPI {
     if (!test) return closest.call(this, selector as string);
     const found: AnyNode[] = [];
     for (const start of this.toArray() as AnyNode[]) {
-      let node: AnyNode | null = start.type === 'root' || start.type === 'tag' || start.type === 'script' || start.type === 'style' ? start : start.parent;
+      let node: AnyNode | null =
+        start.type === 'root' || start.type === 'tag' || start.type === 'script' || start.type === 'style' ? start : start.parent;
       for (; node && (node.type === 'tag' || node.type === 'script' || node.type === 'style'); node = node.parent) {
         if (test(node)) {
           if (!found.includes(node)) found.push(node);
