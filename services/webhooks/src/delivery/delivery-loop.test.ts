@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { verify } from '@crawl/client';
 import { SecretBox, webhookDeliveryBody } from '@crawl/core';
@@ -46,7 +47,15 @@ interface Got {
 /** A receiver answering `respond(n)` to its n-th request ('hang': never). */
 async function receiver(respond: (n: number) => number | 'hang' = () => 204) {
   const got: Got[] = [];
+  // Receivers close after each test and a later one may get the same port: a path of its own
+  // keeps an earlier test's retries (due later) out of this receiver's log.
+  const path = `/hook/${randomBytes(6).toString('hex')}`;
   const server = createServer((req, res) => {
+    if (req.url !== path) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
@@ -60,7 +69,7 @@ async function receiver(respond: (n: number) => number | 'hang' = () => 204) {
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { got, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook` };
+  return { got, url: `http://127.0.0.1:${(server.address() as { port: number }).port}${path}` };
 }
 
 function startLoop(settings: Partial<DeliveryLoopSettings> = {}) {
