@@ -80,7 +80,7 @@ it('search exports share the llm item shape with details exports', async () => {
   expect(llm.body.items[0]).toMatchObject({ source: 'search', query: 'usb hub', rank: 1 });
 });
 
-it('streams 100,000 rows in every format with the gateway staying under 150 MB', async () => {
+it('streams 100,000 rows in every format without holding them: the gateway grows by less than 64 MB', async () => {
   const tenant = await stack.tenant();
   const id = await stack.createJob(tenant, { type: 'details', targets: ['B0BIGEXP01'] });
   await stack.waitForJob(id);
@@ -135,9 +135,11 @@ it('streams 100,000 rows in every format with the gateway staying under 150 MB',
     const peak = gateway.peakRss();
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
     console.log(`gateway RSS ${mb(settled)} MB settled, peak ${mb(peak)} MB while exporting 3 x 100,001 rows`);
-    // Each body is 40-60 MB: buffering one of them would add far more than 40 MB.
-    expect(peak - settled).toBeLessThan(40 * 1024 * 1024);
-    expect(peak).toBeLessThan(150 * 1024 * 1024);
+    // Each body is 50-60 MB of text (twice that as a string, the titles are not Latin-1): holding
+    // one would add well over 100 MB. What streaming adds is garbage awaiting V8's collector:
+    // 29-31 MB on a quiet machine, up to 52 MB seen under CI load. The absolute peak is not
+    // asserted: it is mostly the process's start-up and varies by machine.
+    expect(peak - settled).toBeLessThan(64 * 1024 * 1024);
   } finally {
     await gateway.stop();
   }
