@@ -47,6 +47,10 @@ it.each([
   ['script ends only at its own tag', '<script>var s = "</scripts>"; var t = "</SCRIPT >";</SCRIPT ><b>x</b>'],
   ['attributes', `<a HREF='/x?a=1&amp;b=2' data-x = "y" data-x="dup" empty= flag q=unquoted&lt; =odd title="a > b">t</a>`],
   ['entities in text', 'a &lt; b &amp;amp; &copy 2026 &#x41;&#66; &unknown; &amp'],
+  [
+    'common references only (decoded by replace) and mixed with others',
+    `<p data-j="{&quot;a&quot;:&quot;&amp;quot;&#39;&lt;&gt;&nbsp;&quot;}" data-k="&quot;&copy=&amp;x">&amp;lt; &nbsp;&quot;x&#39;</p>`,
+  ],
   ['comments and declarations', '<!DOCTYPE html><!-- c --><!----><!---><!--->x--><![CDATA[ d ]]><?xml version="1.0"?><!bogus><b>z</b>'],
   ['a "<" that opens nothing', '<p>1 < 2 and 3 <= 4 <3 </3 ok></p>'],
   ['an unterminated tag at the end', '<div>text<span class="x'],

@@ -48,8 +48,42 @@ function isAlpha(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
-const decodeText = (raw: string) => (raw.indexOf('&') < 0 ? raw : decodeHTML(raw));
-const decodeAttribute = (raw: string) => (raw.indexOf('&') < 0 ? raw : decodeHTMLAttribute(raw));
+/**
+ * The references Amazon's markup escapes with (JSON in data attributes is mostly `&quot;`), which
+ * decode the same in text and in attributes. `&amp;` comes last so "&amp;quot;" stays "&quot;".
+ */
+const COMMON_REFERENCES: readonly [string, string][] = [
+  ['&quot;', '"'],
+  ['&#39;', "'"],
+  ['&lt;', '<'],
+  ['&gt;', '>'],
+  ['&nbsp;', '\u00a0'],
+  ['&amp;', '&'],
+];
+
+/**
+ * Decodes `raw` with `decode` (entities' decoder, which reads character by character), or, when
+ * every "&" in it starts one of the common references, by a native replace of each.
+ */
+function decodeWith(raw: string, decode: (raw: string) => string): string {
+  let at = raw.indexOf('&');
+  if (at < 0) return raw;
+  let present = 0; // a bit per COMMON_REFERENCES entry
+  while (at >= 0) {
+    let n = 0;
+    while (n < COMMON_REFERENCES.length && !raw.startsWith(COMMON_REFERENCES[n]![0], at)) n++;
+    if (n === COMMON_REFERENCES.length) return decode(raw);
+    present |= 1 << n;
+    at = raw.indexOf('&', at + 2);
+  }
+  let out = raw;
+  for (let n = 0; n < COMMON_REFERENCES.length; n++)
+    if (present & (1 << n)) out = out.replaceAll(COMMON_REFERENCES[n]![0], COMMON_REFERENCES[n]![1]);
+  return out;
+}
+
+const decodeText = (raw: string) => decodeWith(raw, decodeHTML);
+const decodeAttribute = (raw: string) => decodeWith(raw, decodeHTMLAttribute);
 
 class TreeBuilder {
   readonly root = new Document([]);
@@ -151,6 +185,8 @@ class TreeBuilder {
     const implied = OPEN_IMPLIES_CLOSE.get(name);
     if (implied) while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
 
+    // Inside a left-out region attributes are only crossed: nothing reads them.
+    const keep = this.skipDepth === 0;
     const attribs: Record<string, string> = {};
     let selfClosing = false;
     // Attributes, as htmlparser2's tokenizer reads them.
@@ -181,7 +217,7 @@ class TreeBuilder {
         i++;
       }
       if (i >= end) return -1;
-      const attribute = capitals ? html.slice(nameStart, i).toLowerCase() : html.slice(nameStart, i);
+      const attribute = !keep ? '' : capitals ? html.slice(nameStart, i).toLowerCase() : html.slice(nameStart, i);
       while (i < end && isWhitespace(html.charCodeAt(i))) i++;
       if (i >= end) return -1;
       let value = '';
@@ -193,7 +229,7 @@ class TreeBuilder {
         if (q === DQ || q === SQ) {
           const close = html.indexOf(q === DQ ? '"' : "'", i + 1);
           if (close < 0) return -1;
-          value = decodeAttribute(html.slice(i + 1, close));
+          if (keep) value = decodeAttribute(html.slice(i + 1, close));
           i = close + 1;
         } else {
           const valueStart = i;
@@ -203,9 +239,10 @@ class TreeBuilder {
             i++;
           }
           if (i >= end) return -1;
-          value = decodeAttribute(html.slice(valueStart, i));
+          if (keep) value = decodeAttribute(html.slice(valueStart, i));
         }
       }
+      if (!keep) continue;
       // The first of repeated attributes wins; own values are strings, so anything else read
       // here ("constructor") is inherited and the attribute is new.
       if (typeof attribs[attribute] !== 'string') attribs[attribute] = value;
