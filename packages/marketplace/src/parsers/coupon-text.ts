@@ -3,6 +3,7 @@
  * a clip button ("Clip", "Destaque"), a hidden "clipped" twin and error message, and links
  * ("Terms", "Termos", "Details", "Shop items"). The shown text is the offer's own words.
  */
+import { attributeOf, classOf } from './page-tree';
 import { clean, type DomNode, type Sel } from './text';
 
 /** "Coupon" in the marketplaces' languages (UK pages say "voucher"). */
@@ -15,16 +16,13 @@ const DISPLAY_NONE_RE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
 /** True when the element is hidden by its own class or inline style (not by a stylesheet rule). */
 export function hiddenInline(node: DomNode): boolean {
-  const a = node.attribs;
-  if (!a) return false;
-  return SKIP_CLASSES.test(a.class ?? '') || DISPLAY_NONE_RE.test(a.style ?? '');
+  return SKIP_CLASSES.test(classOf(node) ?? '') || DISPLAY_NONE_RE.test(attributeOf(node, 'style') ?? '');
 }
 
 /** True when the element or one of its ancestors is hidden inline (an inactive buying option's copy). */
 export function hiddenByAncestor(node: DomNode): boolean {
   for (let n: DomNode | null | undefined = node; n; n = n.parent) {
-    const a = n.attribs;
-    if (a && (/(?:^|\s)aok-hidden(?:\s|$)/.test(a.class ?? '') || DISPLAY_NONE_RE.test(a.style ?? ''))) return true;
+    if (/(?:^|\s)aok-hidden(?:\s|$)/.test(classOf(n) ?? '') || DISPLAY_NONE_RE.test(attributeOf(n, 'style') ?? '')) return true;
   }
   return false;
 }

@@ -4,6 +4,7 @@
  * is compiled every time), so ten lookups in each of 50 cards cost more than building the whole
  * document. Walking a card's few dozen elements once and filtering them in JS costs microseconds.
  */
+import { classOf } from './page-tree';
 import { textOf, type DomNode, type Sel } from './text';
 
 /** Element descendants of `root` in document order (root excluded). */
@@ -24,13 +25,13 @@ export function elementsUnder(root: DomNode): DomNode[] {
 
 /** True when the element's class list has `name` as a whole token. */
 export function hasClass(node: DomNode, name: string): boolean {
-  const cls = node.attribs?.class;
+  const cls = classOf(node);
   return !!cls && cls.includes(name) && cls.split(/\s+/).includes(name);
 }
 
 /** True when some class token contains `part` (hashed names: "_cDEzb_p13n-sc-price_3mJ9Z"). */
 export function classContains(node: DomNode, part: string): boolean {
-  return (node.attribs?.class ?? '').includes(part);
+  return (classOf(node) ?? '').includes(part);
 }
 
 /** First element of `nodes` that `test` accepts, or null. */

@@ -13,7 +13,8 @@
 import { compile } from 'css-select';
 import { isTraversal, parse, type Selector } from 'css-what';
 import type { AnyNode, Element } from 'domhandler';
-import type { PageTree } from './page-tree';
+import * as DomUtils from 'domutils';
+import { attributeOf, type PageTree } from './page-tree';
 
 type Key = { kind: 'id' | 'class' | 'tag'; value: string } | null;
 
@@ -27,6 +28,16 @@ interface CompiledPart {
    */
   scoped: ((element: Element) => boolean) | null;
 }
+
+/**
+ * css-select's own adapter, but a test reads only the attribute it tests of a page element,
+ * without decoding the element's others (a query tests many elements for one attribute each).
+ */
+const adapter: typeof DomUtils = {
+  ...DomUtils,
+  getAttributeValue: (element, name) => attributeOf(element, name),
+  hasAttrib: (element, name) => attributeOf(element, name) !== undefined,
+};
 
 /** The context of the scoped test being run; a stand-in element while compiling. */
 const SCOPE: AnyNode[] = [{ type: 'tag', parent: { type: 'tag' } } as unknown as AnyNode];
@@ -72,9 +83,9 @@ function compileSelector(selector: string): CompiledPart[] | null {
       parts = groups.map((tokens) => ({
         key: keyOf(tokens),
         // No result cache: css-select's would live as long as this compiled test, across pages.
-        test: compile<AnyNode, Element>([tokens], { xmlMode: false, cacheResults: false }),
+        test: compile<AnyNode, Element>([tokens], { xmlMode: false, cacheResults: false, adapter }),
         scoped: tokens.some(isTraversal)
-          ? compile<AnyNode, Element>([structuredClone(tokens)], { xmlMode: false, cacheResults: false, context: SCOPE })
+          ? compile<AnyNode, Element>([structuredClone(tokens)], { xmlMode: false, cacheResults: false, context: SCOPE, adapter })
           : null,
       }));
   } catch {
@@ -155,7 +166,7 @@ export class PageQuery {
     }
     const found: Element[] = [];
     for (const element of this.tree.elements) {
-      const list = element.attribs.class;
+      const list = element.classAttribute;
       if (list !== undefined && list.includes(name)) found.push(element);
     }
     this.classes.set(name, found);
@@ -165,7 +176,7 @@ export class PageQuery {
   private indexAllClasses(): void {
     this.classes.clear();
     for (const element of this.tree.elements) {
-      const list = element.attribs.class;
+      const list = element.classAttribute;
       if (!list) continue;
       // \s as css-select's class test has it (it counts NBSP as a separator too).
       for (const token of list.split(/\s+/)) {

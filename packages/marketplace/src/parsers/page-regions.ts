@@ -26,11 +26,10 @@ const DETAILS_IDS = new Set([
 /** Sponsored products, "customers also bought", similar-items and shop-the-look features. */
 const DETAILS_PREFIXES = ['sims-', 'sp_detail', 'DPSims', 'sponsoredProducts', 'p13n-m-', 'mirai'];
 
-export const leaveOutOfDetails: LeaveOut = (_name, attribs) => {
-  const id = attribs.id;
+export const leaveOutOfDetails: LeaveOut = (_name, id) => {
   return id !== undefined && (DETAILS_IDS.has(id) || DETAILS_PREFIXES.some((prefix) => id.startsWith(prefix)));
 };
 
 const SEARCH_IDS = new Set([...CHROME, 's-refinements']);
 
-export const leaveOutOfSearch: LeaveOut = (_name, attribs) => attribs.id !== undefined && SEARCH_IDS.has(attribs.id);
+export const leaveOutOfSearch: LeaveOut = (_name, id) => id !== undefined && SEARCH_IDS.has(id);

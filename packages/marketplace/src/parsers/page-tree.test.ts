@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { AnyNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import { buildPageTree } from './page-tree';
+import { attributeOf, buildPageTree, classOf } from './page-tree';
 
 const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
 const pages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.html')) : [];
@@ -74,7 +74,7 @@ it('lists elements in document order and by id, with offsets that nest', () => {
 it('keeps a left-out element, empty, and builds the rest as before', () => {
   const html =
     '<div id="keep"><p>a</p><div id="skip" class="c"><div><p>inner<img src=x></div><script>"</div>"</script><span id="deep">x</span></div><p id="after">b</p></div>';
-  const tree = buildPageTree(html, (_name, attribs) => attribs.id === 'skip');
+  const tree = buildPageTree(html, (_name, id) => id === 'skip');
   const skip = tree.ids.get('skip')![0]!;
   expect(skip.children).toEqual([]);
   expect(skip.attribs.class).toBe('c');
@@ -86,4 +86,36 @@ it('keeps a left-out element, empty, and builds the rest as before', () => {
   expect(region.attribs!.id).toBe('skip');
   region.children = [];
   expect(difference(full, tree.root)).toBeNull();
+});
+
+it('decodes an element’s attributes when first read, and its id and class with the tag', () => {
+  const html = `<div ID="a&amp;b" id="second" Class="x &quot;y&quot;" data-j="{&quot;k&quot;:1}" class="later"><br></div>`;
+  const tree = buildPageTree(html);
+  const div = tree.elements[0]!;
+  expect(tree.ids.get('a&b')).toEqual([div]);
+  expect(div.classAttribute).toBe('x "y"');
+  expect(classOf(div)).toBe('x "y"');
+  expect(div.attribs).toEqual({ id: 'a&b', class: 'x "y"', 'data-j': '{"k":1}' });
+  expect(div.attribs).toBe(div.attribs); // decoded once
+  // A change made through cheerio (which replaces or edits `attribs`) is what the class reads.
+  div.attribs = { class: 'z' };
+  expect(div.classAttribute).toBe('z');
+  div.attribs.class = 'w';
+  expect(classOf(div)).toBe('w');
+  // Elements the builder makes without a tag of their own have no attributes.
+  expect(buildPageTree('</br>').elements[0]!.attribs).toEqual({});
+});
+
+it('looks one attribute up in the tag as decoding them all would read it', () => {
+  const html = `<input DATA-X="1" data-x="2" data_y='&lt;y&gt;' disabled value=plain class="c">`;
+  const names = ['data-x', 'data_y', 'disabled', 'value', 'class', 'missing', 'DATA-X', 'constructor'];
+  const fresh = () => buildPageTree(html).elements[0]!;
+  const input = fresh();
+  const decoded = names.map((n) => (Object.hasOwn(input.attribs, n) ? input.attribs[n] : undefined));
+  expect(decoded).toEqual(['1', '<y>', '', 'plain', 'c', undefined, undefined, undefined]); // names are lower case
+  // Each looked up first in the tag, and all in turn on one element (which decodes them all
+  // after a few lookups): the same answers.
+  expect(names.map((n) => attributeOf(fresh(), n))).toEqual(decoded);
+  const one = fresh();
+  expect(names.map((n) => attributeOf(one, n))).toEqual(decoded);
 });

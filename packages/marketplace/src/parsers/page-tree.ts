@@ -21,11 +21,11 @@ import { FOREIGN_CONTEXT, HTML_INTEGRATION, OPEN_IMPLIES_CLOSE, RAW_TEXT_TAGS, V
  */
 export interface PageTree {
   root: Document;
-  elements: Element[];
-  ids: Map<string, Element[]>;
+  elements: PageElement[];
+  ids: Map<string, PageElement[]>;
 }
 
-function addTo(index: Map<string, Element[]>, key: string, element: Element): void {
+function addTo(index: Map<string, PageElement[]>, key: string, element: PageElement): void {
   const bucket = index.get(key);
   if (bucket) bucket.push(element);
   else index.set(key, [element]);
@@ -85,13 +85,211 @@ function decodeWith(raw: string, decode: (raw: string) => string): string {
 const decodeText = (raw: string) => decodeWith(raw, decodeHTML);
 const decodeAttribute = (raw: string) => decodeWith(raw, decodeHTMLAttribute);
 
+/** What reading an open tag's attributes found besides them. */
+interface TagScan {
+  /** The index after its ">", or -1 when the page ends inside the tag. */
+  end: number;
+  selfClosing: boolean;
+  id: string | undefined;
+  className: string | undefined;
+  /** When set, the one attribute to look for, whose value goes to `found`; nothing else is read. */
+  wanted: string | undefined;
+  found: string | undefined;
+}
+
+const newTagScan = (wanted?: string): TagScan => ({
+  end: -1,
+  selfClosing: false,
+  id: undefined,
+  className: undefined,
+  wanted,
+  found: undefined,
+});
+
+/** Whether the attribute name at `html[from, to)`, lower-cased, is `name`. */
+function isName(html: string, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let k = 0; k < name.length; k++) {
+    const c = html.charCodeAt(from + k);
+    if ((c >= 65 && c <= 90 ? c | 32 : c) !== name.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/**
+ * Reads an open tag's attributes from `i` (just after its name) to its ">", as htmlparser2's
+ * tokenizer does: into `into` (the first of repeated names wins), or with `into` null only the
+ * one `tag.wanted`, or else only its id and class (a tag's other values are decoded only when
+ * something asks for them). Where the tag ends goes to `tag`.
+ */
+function readAttributes(html: string, i: number, into: Record<string, string> | null, tag: TagScan): void {
+  const end = html.length;
+  const wanted = tag.wanted;
+  tag.end = -1;
+  tag.selfClosing = false;
+  tag.id = undefined;
+  tag.className = undefined;
+  tag.found = undefined;
+  for (;;) {
+    while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+    if (i >= end) return;
+    let c = html.charCodeAt(i);
+    if (c === GT) break;
+    if (c === SLASH) {
+      let j = i + 1;
+      while (j < end && isWhitespace(html.charCodeAt(j))) j++;
+      if (j >= end) return;
+      if (html.charCodeAt(j) === GT) {
+        tag.selfClosing = true;
+        i = j;
+        break;
+      }
+      i = j;
+      continue;
+    }
+    const nameStart = i;
+    let capitals = c >= 65 && c <= 90;
+    i++; // the first character may be "=" or anything else but whitespace, "/" and ">"
+    while (i < end) {
+      c = html.charCodeAt(i);
+      if (c === EQ || c === GT || c === SLASH || isWhitespace(c)) break;
+      if (c >= 65 && c <= 90) capitals = true;
+      i++;
+    }
+    if (i >= end) return;
+    const nameEnd = i;
+    while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+    if (i >= end) return;
+    let valueStart = i;
+    let valueEnd = i;
+    if (html.charCodeAt(i) === EQ) {
+      i++;
+      while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+      if (i >= end) return;
+      const q = html.charCodeAt(i);
+      if (q === DQ || q === SQ) {
+        const close = html.indexOf(q === DQ ? '"' : "'", i + 1);
+        if (close < 0) return;
+        valueStart = i + 1;
+        valueEnd = close;
+        i = close + 1;
+      } else {
+        valueStart = i;
+        while (i < end) {
+          c = html.charCodeAt(i);
+          if (c === GT || isWhitespace(c)) break;
+          i++;
+        }
+        if (i >= end) return;
+        valueEnd = i;
+      }
+    }
+    if (into) {
+      const attribute = capitals ? html.slice(nameStart, nameEnd).toLowerCase() : html.slice(nameStart, nameEnd);
+      // Own values are strings, so anything else read here ("constructor") is inherited and the
+      // attribute is new.
+      if (typeof into[attribute] !== 'string') into[attribute] = decodeAttribute(html.slice(valueStart, valueEnd));
+    } else if (wanted !== undefined) {
+      if (isName(html, nameStart, nameEnd, wanted)) {
+        tag.found = decodeAttribute(html.slice(valueStart, valueEnd));
+        return;
+      }
+    } else if (tag.id === undefined && isName(html, nameStart, nameEnd, 'id')) {
+      tag.id = decodeAttribute(html.slice(valueStart, valueEnd));
+    } else if (tag.className === undefined && isName(html, nameStart, nameEnd, 'class')) {
+      tag.className = decodeAttribute(html.slice(valueStart, valueEnd));
+    }
+  }
+  tag.end = i + 1; // i is at ">"
+}
+
+/** Single attributes looked up in an element's source before all its attributes are decoded. */
+const LOOKUPS_BEFORE_DECODING = 4;
+
+/** Where lazily read attributes go while their tag's end is of no interest. */
+const LAZY_SCAN = newTagScan();
+
+/**
+ * An element of a parsed page whose attributes are decoded on first use. Building every
+ * element's attributes was a quarter of the tree's cost, and a product page's parse needs all of
+ * an element's for about one element in forty (a search page's for two in three: its cards are
+ * asked many questions each). Its class (which the page's queries index) and id are read with the
+ * tag; a query testing one attribute looks that one up in the tag (`attribute`).
+ */
+export class PageElement extends Element {
+  declare private readonly source: string;
+  declare private readonly attributesAt: number;
+  declare private readonly eagerClass: string | undefined;
+  declare private read: Record<string, string> | undefined;
+  declare private lookups: number;
+
+  constructor(name: string, source: string, attributesAt: number, className: string | undefined) {
+    super(name, undefined as never);
+    this.source = source;
+    this.attributesAt = attributesAt;
+    this.eagerClass = className;
+    this.lookups = 0;
+  }
+
+  static {
+    // domhandler's `attribs` is a plain property; a page element's is this accessor, which
+    // decodes the attributes when something first reads them.
+    Object.defineProperty(this.prototype, 'attribs', {
+      get(this: PageElement): Record<string, string> {
+        if (this.read === undefined) {
+          const attribs: Record<string, string> = {};
+          if (this.attributesAt >= 0) readAttributes(this.source, this.attributesAt, attribs, LAZY_SCAN);
+          this.read = attribs;
+        }
+        return this.read;
+      },
+      set(this: PageElement, attribs: Record<string, string>) {
+        this.read = attribs;
+      },
+    });
+  }
+
+  /** One attribute's value, without decoding the others when they have not been. */
+  attribute(name: string): string | undefined {
+    if (this.read === undefined) {
+      if (name === 'class') return this.eagerClass;
+      if (this.attributesAt < 0) return undefined;
+      // An element asked again and again (under a search card) is cheaper decoded once.
+      if (++this.lookups <= LOOKUPS_BEFORE_DECODING) {
+        const scan = newTagScan(name);
+        readAttributes(this.source, this.attributesAt, null, scan);
+        return scan.found;
+      }
+    }
+    const attribs = this.attribs;
+    return Object.hasOwn(attribs, name) ? attribs[name] : undefined;
+  }
+
+  /** The class attribute, without decoding the others. */
+  get classAttribute(): string | undefined {
+    return this.read === undefined ? this.eagerClass : this.read.class;
+  }
+}
+
+/** An element's attribute (without decoding a page element's others). */
+export function attributeOf(node: { attribs?: Record<string, string> }, name: string): string | undefined {
+  return node instanceof PageElement ? node.attribute(name) : node.attribs?.[name];
+}
+
+/** An element's class attribute (without decoding a page element's other attributes). */
+export function classOf(node: { attribs?: Record<string, string> }): string | undefined {
+  return node instanceof PageElement ? node.classAttribute : node.attribs?.class;
+}
+
 class TreeBuilder {
   readonly root = new Document([]);
-  readonly elements: Element[] = [];
-  readonly ids = new Map<string, Element[]>();
+  readonly elements: PageElement[] = [];
+  readonly ids = new Map<string, PageElement[]>();
   /** Open elements, innermost last; `names` mirrors it for htmlparser2's name-based rules. */
   private readonly open: ParentNode[] = [this.root];
   private readonly names: string[] = [];
+  /** The open tag being read. */
+  private readonly tag = newTagScan();
   private readonly foreign: boolean[] = [false];
   /** The text node still being appended to (htmlparser2 merges adjacent text). */
   private lastText: Text | null = null;
@@ -185,82 +383,23 @@ class TreeBuilder {
     const implied = OPEN_IMPLIES_CLOSE.get(name);
     if (implied) while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
 
-    // Inside a left-out region attributes are only crossed: nothing reads them.
-    const keep = this.skipDepth === 0;
-    const attribs: Record<string, string> = {};
-    let selfClosing = false;
-    // Attributes, as htmlparser2's tokenizer reads them.
-    for (;;) {
-      while (i < end && isWhitespace(html.charCodeAt(i))) i++;
-      if (i >= end) return -1;
-      let c = html.charCodeAt(i);
-      if (c === GT) break;
-      if (c === SLASH) {
-        let j = i + 1;
-        while (j < end && isWhitespace(html.charCodeAt(j))) j++;
-        if (j >= end) return -1;
-        if (html.charCodeAt(j) === GT) {
-          selfClosing = true;
-          i = j;
-          break;
-        }
-        i = j;
-        continue;
-      }
-      const nameStart = i;
-      let capitals = c >= 65 && c <= 90;
-      i++; // the first character may be "=" or anything else but whitespace, "/" and ">"
-      while (i < end) {
-        c = html.charCodeAt(i);
-        if (c === EQ || c === GT || c === SLASH || isWhitespace(c)) break;
-        if (c >= 65 && c <= 90) capitals = true;
-        i++;
-      }
-      if (i >= end) return -1;
-      const attribute = !keep ? '' : capitals ? html.slice(nameStart, i).toLowerCase() : html.slice(nameStart, i);
-      while (i < end && isWhitespace(html.charCodeAt(i))) i++;
-      if (i >= end) return -1;
-      let value = '';
-      if (html.charCodeAt(i) === EQ) {
-        i++;
-        while (i < end && isWhitespace(html.charCodeAt(i))) i++;
-        if (i >= end) return -1;
-        const q = html.charCodeAt(i);
-        if (q === DQ || q === SQ) {
-          const close = html.indexOf(q === DQ ? '"' : "'", i + 1);
-          if (close < 0) return -1;
-          if (keep) value = decodeAttribute(html.slice(i + 1, close));
-          i = close + 1;
-        } else {
-          const valueStart = i;
-          while (i < end) {
-            c = html.charCodeAt(i);
-            if (c === GT || isWhitespace(c)) break;
-            i++;
-          }
-          if (i >= end) return -1;
-          if (keep) value = decodeAttribute(html.slice(valueStart, i));
-        }
-      }
-      if (!keep) continue;
-      // The first of repeated attributes wins; own values are strings, so anything else read
-      // here ("constructor") is inherited and the attribute is new.
-      if (typeof attribs[attribute] !== 'string') attribs[attribute] = value;
-    }
-    const after = i + 1; // i is at ">"
+    const tag = this.tag;
+    readAttributes(html, i, null, tag);
+    if (tag.end < 0) return -1;
+    const { end: after, selfClosing } = tag;
 
     if (this.skipDepth > 0) {
       // Inside a left-out region: the element is only counted, for where the region ends.
       if (VOID_ELEMENTS.has(name)) return after;
       this.open.push(this.open[this.open.length - 1]!);
     } else {
-      const element = this.element(name, attribs, at);
+      const element = this.element(name, i, tag, at);
       if (VOID_ELEMENTS.has(name)) {
         element.endIndex = at;
         return after;
       }
       this.open.push(element);
-      if (this.leaveOut?.(name, attribs)) this.skipDepth = this.names.length + 1;
+      if (this.leaveOut?.(name, tag.id)) this.skipDepth = this.names.length + 1;
     }
     this.names.push(name);
     if (FOREIGN_CONTEXT.has(name)) this.foreign.push(true);
@@ -333,13 +472,16 @@ class TreeBuilder {
     return gt + 1;
   }
 
-  /** A new element, added to its parent and to the page's lists. */
-  private element(name: string, attribs: Record<string, string>, at: number): Element {
-    const element = new Element(name, attribs);
+  /**
+   * A new element, added to its parent and to the page's lists; its attributes are at
+   * `attributesAt` (or it has none, at -1), and `tag` holds its id and class.
+   */
+  private element(name: string, attributesAt: number, tag: TagScan | null, at: number): PageElement {
+    const element = new PageElement(name, this.html, attributesAt, tag?.className);
     element.startIndex = at;
     this.add(element);
     this.elements.push(element);
-    const id = attribs.id;
+    const id = tag?.id;
     if (id) addTo(this.ids, id, element);
     return element;
   }
@@ -349,7 +491,7 @@ class TreeBuilder {
       if (this.foreign.length > 1) this.foreign.pop();
     }
     if (VOID_ELEMENTS.has(name)) {
-      if (name === 'br' && this.skipDepth === 0) this.element('br', {}, at).endIndex = at;
+      if (name === 'br' && this.skipDepth === 0) this.element('br', -1, null, at).endIndex = at;
       return;
     }
     const pos = this.names.lastIndexOf(name);
@@ -359,7 +501,7 @@ class TreeBuilder {
       // htmlparser2 opens and closes an empty <p> for a stray </p>.
       const implied = OPEN_IMPLIES_CLOSE.get('p')!;
       while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
-      if (this.skipDepth === 0) this.element('p', {}, at).endIndex = at;
+      if (this.skipDepth === 0) this.element('p', -1, null, at).endIndex = at;
     }
   }
 
@@ -406,10 +548,11 @@ class TreeBuilder {
 }
 
 /**
- * Elements whose content a parser never reads (site navigation, other products' carousels): the
- * element stays in the tree, empty, and its content is only scanned for where it ends.
+ * Elements whose content a parser never reads (site navigation, other products' carousels), told
+ * by tag name and id: the element stays in the tree, empty, and its content is only scanned for
+ * where it ends.
  */
-export type LeaveOut = (name: string, attribs: Record<string, string>) => boolean;
+export type LeaveOut = (name: string, id: string | undefined) => boolean;
 
 /** Parses a page; see the module comment for what "as htmlparser2" covers. */
 export function buildPageTree(html: string, leaveOut?: LeaveOut): PageTree {

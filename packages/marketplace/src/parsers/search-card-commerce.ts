@@ -8,6 +8,7 @@
  */
 import { COUPON_WORD_RE, hiddenInline, normalizeCoupon, shownNodeText } from './coupon-text';
 import { mentionsPastMonthSales, parseBoughtPastMonth } from './sales-counts';
+import { attributeOf, classOf } from './page-tree';
 import type { DomNode, Sel } from './text';
 
 export interface CardSalesSignals {
@@ -19,14 +20,13 @@ export interface CardSalesSignals {
 const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'h2', 'img', 'svg']);
 const MAX_LINE = 120;
 
-const hasClass = (node: DomNode, name: string): boolean => ` ${node.attribs?.class ?? ''} `.includes(` ${name} `);
+const hasClass = (node: DomNode, name: string): boolean => ` ${classOf(node) ?? ''} `.includes(` ${name} `);
 
 /** The coupon component (its "clipped" twin is hidden), the older unclipped line, the 2025 tile. */
 function isCouponComponent(node: DomNode): boolean {
-  const a = node.attribs!;
   return (
-    a['data-component-type'] === 's-coupon-component' ||
-    a['data-cy'] === 'coupon-recipe' ||
+    attributeOf(node, 'data-component-type') === 's-coupon-component' ||
+    attributeOf(node, 'data-cy') === 'coupon-recipe' ||
     hasClass(node, 's-coupon-unclipped') ||
     hasClass(node, 's-coupon-tile')
   );
