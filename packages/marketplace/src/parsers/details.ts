@@ -142,7 +142,7 @@ function extractIsPrime(doc: Doc): boolean | null {
 
 export function parseDetailsPage(html: string, ctx: PageContext): DetailsItem | null {
   if (!html || interstitialKind(html, 'details') === 'captcha') return null;
-  const doc = new Doc(html, leaveOutOfDetails);
+  const doc = new Doc(html, { leaveOut: leaveOutOfDetails });
   const asin = extractAsin(doc);
   const title = extractTitle(doc);
   if (!asin && !title) return null;

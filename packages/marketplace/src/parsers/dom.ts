@@ -5,7 +5,7 @@
  * only their remainder runs against the (small) matched subtree.
  */
 import type { CheerioAPI } from 'cheerio';
-import { buildPageTree, type LeaveOut } from './page-tree';
+import { buildPageTree, type TreeOptions } from './page-tree';
 import { loadTree, type DomNode, type Sel } from './text';
 
 // "tag#id.extra[attr]" or "[id^=prefix]" as the first compound, then the rest of the selector.
@@ -18,9 +18,9 @@ export class Doc {
 
   constructor(
     readonly html: string,
-    leaveOut?: LeaveOut,
+    options?: TreeOptions,
   ) {
-    const tree = buildPageTree(html, leaveOut);
+    const tree = buildPageTree(html, options);
     this.$ = loadTree(tree);
     // The builder indexes ids as it goes, in document order.
     this.ids = tree.ids as unknown as Map<string, DomNode[]>;

@@ -74,7 +74,7 @@ it('lists elements in document order and by id, with offsets that nest', () => {
 it('keeps a left-out element, empty, and builds the rest as before', () => {
   const html =
     '<div id="keep"><p>a</p><div id="skip" class="c"><div><p>inner<img src=x></div><script>"</div>"</script><span id="deep">x</span></div><p id="after">b</p></div>';
-  const tree = buildPageTree(html, (_name, id) => id === 'skip');
+  const tree = buildPageTree(html, { leaveOut: (_name, id) => id === 'skip' });
   const skip = tree.ids.get('skip')![0]!;
   expect(skip.children).toEqual([]);
   expect(skip.attribs.class).toBe('c');

@@ -299,7 +299,7 @@ class TreeBuilder {
 
   constructor(
     private readonly html: string,
-    private readonly leaveOut?: LeaveOut,
+    private readonly options: TreeOptions,
   ) {}
 
   build(): PageTree {
@@ -384,8 +384,13 @@ class TreeBuilder {
     if (implied) while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
 
     const tag = this.tag;
-    readAttributes(html, i, null, tag);
+    const attribs = this.options.eagerAttributes && this.skipDepth === 0 ? ({} as Record<string, string>) : null;
+    readAttributes(html, i, attribs, tag);
     if (tag.end < 0) return -1;
+    if (attribs) {
+      tag.id = attribs.id;
+      tag.className = attribs.class;
+    }
     const { end: after, selfClosing } = tag;
 
     if (this.skipDepth > 0) {
@@ -394,12 +399,13 @@ class TreeBuilder {
       this.open.push(this.open[this.open.length - 1]!);
     } else {
       const element = this.element(name, i, tag, at);
+      if (attribs) element.attribs = attribs;
       if (VOID_ELEMENTS.has(name)) {
         element.endIndex = at;
         return after;
       }
       this.open.push(element);
-      if (this.leaveOut?.(name, tag.id)) this.skipDepth = this.names.length + 1;
+      if (this.options.leaveOut?.(name, tag.id)) this.skipDepth = this.names.length + 1;
     }
     this.names.push(name);
     if (FOREIGN_CONTEXT.has(name)) this.foreign.push(true);
@@ -554,7 +560,16 @@ class TreeBuilder {
  */
 export type LeaveOut = (name: string, id: string | undefined) => boolean;
 
+export interface TreeOptions {
+  leaveOut?: LeaveOut;
+  /**
+   * Decode every element's attributes while building, for pages whose parse reads most of them
+   * (a search page's cards): decoding on first use would read most tags twice.
+   */
+  eagerAttributes?: boolean;
+}
+
 /** Parses a page; see the module comment for what "as htmlparser2" covers. */
-export function buildPageTree(html: string, leaveOut?: LeaveOut): PageTree {
-  return new TreeBuilder(html, leaveOut).build();
+export function buildPageTree(html: string, options: TreeOptions = {}): PageTree {
+  return new TreeBuilder(html, options).build();
 }

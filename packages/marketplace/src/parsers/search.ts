@@ -274,7 +274,7 @@ export interface SearchResultsPage {
 export function parseSearchResults(html: string, ctx: PageContext): SearchResultsPage {
   if (!html || interstitialKind(html, 'search') === 'captcha')
     return { cards: [], hasNextPage: false, noResults: false, totalResults: null };
-  const $ = loadHtml(html, leaveOutOfSearch);
+  const $ = loadHtml(html, { leaveOut: leaveOutOfSearch, eagerAttributes: true });
   const cards = parseCards($, ctx);
   // A page without cards has nothing to go on from, whatever pagination it shows.
   if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage($), totalResults: null };

@@ -7,7 +7,7 @@
 import * as cheerio from 'cheerio';
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode } from 'domhandler';
-import { buildPageTree, type LeaveOut, type PageTree } from './page-tree';
+import { buildPageTree, type PageTree, type TreeOptions } from './page-tree';
 import { PageQuery, selectorTest } from './page-query';
 
 /** Minimal view of a domhandler node (what the parsers read of one). */
@@ -22,8 +22,8 @@ export interface DomNode {
 export type Sel = Cheerio<any>;
 
 /** A page's tree in cheerio. */
-export function loadHtml(html: string, leaveOut?: LeaveOut): CheerioAPI {
-  return loadTree(buildPageTree(html, leaveOut));
+export function loadHtml(html: string, options?: TreeOptions): CheerioAPI {
+  return loadTree(buildPageTree(html, options));
 }
 
 export function loadTree(tree: PageTree): CheerioAPI {
