@@ -63,9 +63,9 @@ function isGallery(v: unknown): v is Record<string, unknown>[] {
 
 /** colorImages.initial of the ImageBlockATF script (present in 2017-2024 pages with scripts). */
 function colorImagesFromScripts(html: string): string[] {
-  let list = findJson(html, "'colorImages': { 'initial':", isColorImage, 2);
-  // Other spacings/quotes of the same ImageBlockATF data; indexOf instead of a regex over the page.
-  for (let at = list ? -1 : html.indexOf('colorImages'); !list && at >= 0; at = html.indexOf('colorImages', at + 11)) {
+  let list: Record<string, unknown>[] | undefined;
+  // Every spacing and quoting of the ImageBlockATF data, in one pass of indexOf over the page.
+  for (let at = html.indexOf('colorImages'); !list && at >= 0; at = html.indexOf('colorImages', at + 11)) {
     const near = html.slice(at, at + 120);
     const m = /^colorImages['"]\s*:\s*\{\s*(['"]initial['"])/.exec(near);
     if (m) list = findJson(html, m[1]!, isColorImage, 1, at);
@@ -81,7 +81,7 @@ function colorImagesFromScripts(html: string): string[] {
 
 /** Books: 'imageGalleryData' : [{mainUrl, dimensions, thumbUrl}]. */
 function galleryFromScripts(html: string): string[] {
-  const list = findJson(html, "'imageGalleryData' :", isGallery, 1) ?? findJson(html, "'imageGalleryData':", isGallery, 1);
+  const list = findJson(html, "'imageGalleryData'", isGallery, 2);
   if (!list) return [];
   return list.map((g) => httpUrl(g.mainUrl)).filter((u): u is string => u !== null);
 }

@@ -18,15 +18,13 @@ function isNonEmptyStringArray(v: unknown): v is string[] {
 
 function variantsFromScripts(html: string): Variant[] {
   if (!html.includes('dimensionValuesDisplayData')) return [];
-  const values =
-    findJson(html, '"dimensionValuesDisplayData" :', isNonEmptyRecord, 4) ??
-    findJson(html, '"dimensionValuesDisplayData":', isNonEmptyRecord, 4);
+  // Each key is looked for once, in whatever spacing ("key":, "key" :): a search costs a pass
+  // over the page, and jsonAfter accepts only whitespace and ":" before the value.
+  const values = findJson(html, '"dimensionValuesDisplayData"', isNonEmptyRecord, 8);
   if (!values) return [];
-  const keys = findJson(html, '"dimensions" :', isNonEmptyStringArray, 4) ?? findJson(html, '"dimensions":', isNonEmptyStringArray, 4);
-  const labels =
-    findJson(html, '"variationDisplayLabels" :', isNonEmptyRecord, 4) ?? findJson(html, '"variationDisplayLabels":', isNonEmptyRecord, 4);
-  const display =
-    findJson(html, '"dimensionsDisplay" :', isNonEmptyStringArray, 4) ?? findJson(html, '"dimensionsDisplay":', isNonEmptyStringArray, 4);
+  const keys = findJson(html, '"dimensions"', isNonEmptyStringArray, 8);
+  const labels = findJson(html, '"variationDisplayLabels"', isNonEmptyRecord, 8);
+  const display = findJson(html, '"dimensionsDisplay"', isNonEmptyStringArray, 8);
   const names = (n: number): string[] => {
     const out: string[] = [];
     for (let i = 0; i < n; i++) {
