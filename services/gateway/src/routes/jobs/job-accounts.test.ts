@@ -128,8 +128,15 @@ describe('POST /projects/{id}/jobs/estimate', () => {
           .post(`/v1/key/projects/${owner.projectId}/jobs/estimate`)
           .set(bearer(owner.apiKey))
           .send({ type: 'search', targets: ['x'] });
-      const [a, b, c] = [await remaining(get()), await remaining(est()), await remaining(get())];
-      expect([a - b, b - c]).toEqual([1, 1]);
+      // The windows are fixed minutes of the clock: three requests that straddle a minute's end
+      // prove nothing, and are sent again.
+      for (let attempt = 0; ; attempt++) {
+        const minute = Math.floor(Date.now() / 60_000);
+        const [a, b, c] = [await remaining(get()), await remaining(est()), await remaining(get())];
+        if (Math.floor(Date.now() / 60_000) !== minute && attempt < 2) continue;
+        expect([a - b, b - c]).toEqual([1, 1]);
+        break;
+      }
     } finally {
       await limited.close();
     }
