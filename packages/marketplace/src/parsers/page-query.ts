@@ -14,7 +14,7 @@ import { compile } from 'css-select';
 import { isTraversal, parse, type Selector } from 'css-what';
 import type { AnyNode, Element } from 'domhandler';
 import * as DomUtils from 'domutils';
-import { PageElement, type PageTree } from './page-tree';
+import { attributeOf, PageElement, type PageTree } from './page-tree';
 
 type Key = { kind: 'id' | 'class' | 'tag'; value: string } | null;
 
@@ -35,8 +35,7 @@ interface CompiledPart {
  */
 const adapter: typeof DomUtils = {
   ...DomUtils,
-  getAttributeValue: (element, name) =>
-    element instanceof PageElement ? element.attribute(name) : DomUtils.getAttributeValue(element, name),
+  getAttributeValue: (element, name) => attributeOf(element, name),
   hasAttrib: (element, name) =>
     element instanceof PageElement ? element.attribute(name) !== undefined : DomUtils.hasAttrib(element, name),
 };

@@ -120,7 +120,7 @@ function isName(html: string, from: number, to: number, name: string): boolean {
  * Reads an open tag's attributes from `i` (just after its name) to its ">", as htmlparser2's
  * tokenizer does: into `into` (the first of repeated names wins), or with `into` null only the
  * one `tag.wanted`, or else only its id and class (a tag's other values are decoded only when
- * something asks for them). Where the tag ends goes to `tag`.
+ * something asks for them). Where the tag ends, and its id and class, go to `tag`.
  */
 function readAttributes(html: string, i: number, into: Record<string, string> | null, tag: TagScan): void {
   const end = html.length;
@@ -199,6 +199,10 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
     } else if (tag.className === undefined && isName(html, nameStart, nameEnd, 'class')) {
       tag.className = decodeAttribute(html.slice(valueStart, valueEnd));
     }
+  }
+  if (into) {
+    tag.id = into.id;
+    tag.className = into.class;
   }
   tag.end = i + 1; // i is at ">"
 }
@@ -387,10 +391,6 @@ class TreeBuilder {
     const attribs = this.options.eagerAttributes && this.skipDepth === 0 ? ({} as Record<string, string>) : null;
     readAttributes(html, i, attribs, tag);
     if (tag.end < 0) return -1;
-    if (attribs) {
-      tag.id = attribs.id;
-      tag.className = attribs.class;
-    }
     const { end: after, selfClosing } = tag;
 
     if (this.skipDepth > 0) {
