@@ -28,12 +28,16 @@ const TRACED = [
   'process_resident_memory_bytes',
 ];
 const TEMPLATE = 'details-US-B0DR8G428S.html';
+/** Worker CPU (all threads) per crawled details page, in CPU seconds: the cost a worker pod is sized by. */
+const CPU_PER_PAGE_TARGET = 0.025;
 
 interface Sample {
   workers: number;
   seconds: number;
   targetsPerSec: number;
   workerCpuPerTarget: number;
+  /** The part of it on the workers' main threads (event loops); the rest is parser threads, GC helpers, libuv. */
+  loopCpuPerTarget: number;
   allCpuPerTarget: number;
   blockedPct: number;
   peakRssMb: number;
@@ -110,6 +114,7 @@ async function run(
     const targets = Array.from({ length: TARGETS }, (_, i) => `B0${run}${String(i).padStart(4, '0')}`);
 
     const cpu0 = procs.map((p) => cpuSeconds(p.pid!) ?? 0);
+    const loop0 = procs.map((p) => cpuSeconds(p.pid!, p.pid!) ?? 0);
     const others0 = ctx.others.map((p) => cpuSeconds(p.pid!) ?? 0);
     const [pg0, redis0, cmd0, commits0] = [
       cpuOf('postgres'),
@@ -145,6 +150,7 @@ async function run(
       ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then(async (r) => metricSum(await r.text(), 'crawl_parse_utilization'))),
     );
     const workerCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - cpu0[i]!), 0);
+    const loopCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!, p.pid!) ?? 0) - loop0[i]!), 0);
     const othersCpu = ctx.others.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - others0[i]!), 0);
     const [pgCpu, redisCpu] = [cpuOf('postgres') - pg0, cpuOf('redis-server') - redis0];
     const [commands, commits] = [(await redisCommands(ctx.redis)) - cmd0, (await postgresCommits(ctx.db)) - commits0];
@@ -158,6 +164,7 @@ async function run(
       seconds,
       targetsPerSec: TARGETS / seconds,
       workerCpuPerTarget: workerCpu / pages,
+      loopCpuPerTarget: loopCpu / pages,
       allCpuPerTarget: (workerCpu + othersCpu + pgCpu + redisCpu) / pages,
       blockedPct: requests ? (100 * blocked) / requests : 0,
       peakRssMb: Math.max(...procs.map((p) => p.peakRss())) / 1048576,
@@ -237,6 +244,7 @@ export async function benchCrawlScale(): Promise<void> {
         'targets/s': s.targetsPerSec.toFixed(1),
         'x one-core ceiling': (s.targetsPerSec / ceiling).toFixed(2),
         'worker CPU s/target': s.workerCpuPerTarget.toFixed(4),
+        'of it event loop': s.loopCpuPerTarget.toFixed(4),
         'all CPU s/target': s.allCpuPerTarget.toFixed(4),
         'blocked %': s.blockedPct.toFixed(2),
         'worker peak RSS MB': s.peakRssMb.toFixed(0),
@@ -262,6 +270,9 @@ export async function benchCrawlScale(): Promise<void> {
   console.log(`\ntargets:`);
   console.log(
     `1 worker >= 0.7x one-core parse ceiling: ${verdict(one.targetsPerSec >= 0.7 * ceiling)} (${(one.targetsPerSec / ceiling).toFixed(2)})`,
+  );
+  console.log(
+    `worker CPU per details page <= ${CPU_PER_PAGE_TARGET} CPU-s: ${verdict(samples.every((s) => s.workerCpuPerTarget <= CPU_PER_PAGE_TARGET))} (${samples.map((s) => s.workerCpuPerTarget.toFixed(4)).join(', ')})`,
   );
   console.log(
     `blocked requests < 2%: ${verdict(samples.every((s) => s.blockedPct < 2))} (${samples.map((s) => s.blockedPct.toFixed(2)).join(', ')})`,

@@ -36,11 +36,15 @@ export function histogramQuantile(text: string, metric: string, q: number): numb
   return prevLe;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; null once gone. */
-export function cpuSeconds(pid: number): number | null {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; null once gone.
+ * With `thread`, that thread's alone (/proc/<pid>/task/<tid>/stat): a process's main thread, its
+ * event loop, has the process's pid as its tid.
+ */
+export function cpuSeconds(pid: number, thread?: number): number | null {
   try {
     // the command name (field 2) may contain spaces: count fields after its closing parenthesis
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
     return ticks / 100; // USER_HZ is 100 on Linux
