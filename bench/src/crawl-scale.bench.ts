@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import IORedis from 'ioredis';
 import { type Db, sql } from '@crawl/db';
 import { parseDetailsPage, parsePage } from '@crawl/marketplace';
 import { createTenant, freePort, ServiceProcess, waitForHttp } from '@crawl/testing';
 import { postBigRun, timeSmallJob, waitForJobs } from './jobs';
-import { cpuSeconds, metricSum, parseRate } from './measure';
+import { cpuSeconds, metricSum, parseRate, threadCpuSeconds, threadCpuSplit } from './measure';
 import { deleteRedisPrefix, openBenchStore, table } from './processes';
 
 /**
@@ -28,6 +29,8 @@ const TRACED = [
   'process_resident_memory_bytes',
 ];
 const TEMPLATE = 'details-US-B0DR8G428S.html';
+/** A worker's parser threads when CRAWL_PARSE_THREADS is not set (the bench leaves it unset). */
+const PARSER_THREADS = Math.max(1, availableParallelism() - 1);
 /** Worker CPU (all threads) per crawled details page, in CPU seconds: the cost a worker pod is sized by. */
 const CPU_PER_PAGE_TARGET = 0.025;
 
@@ -36,8 +39,10 @@ interface Sample {
   seconds: number;
   targetsPerSec: number;
   workerCpuPerTarget: number;
-  /** The part of it on the workers' main threads (event loops); the rest is parser threads, GC helpers, libuv. */
+  /** Where it went: the workers' main threads (event loops), their parser threads, the rest (V8's GC helpers, libuv). */
   loopCpuPerTarget: number;
+  parserCpuPerTarget: number;
+  restCpuPerTarget: number;
   allCpuPerTarget: number;
   blockedPct: number;
   peakRssMb: number;
@@ -104,8 +109,12 @@ async function run(
       'services/worker/dist/main.js',
       { ...ctx.env, METRICS_PORT: String(port) },
       [],
-      // BENCH_CPU_PROF_DIR=dir: each worker writes CPU profiles (one per thread) there as it stops.
-      process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [],
+      // BENCH_CPU_PROF_DIR=dir: each worker writes CPU profiles (one per thread) there as it stops;
+      // BENCH_WORKER_NODE_ARGS: node and V8 options for the workers, to try one (`--single-threaded-gc`).
+      [
+        ...(process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : []),
+        ...(process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ],
     ),
   );
   try {
@@ -114,7 +123,7 @@ async function run(
     const targets = Array.from({ length: TARGETS }, (_, i) => `B0${run}${String(i).padStart(4, '0')}`);
 
     const cpu0 = procs.map((p) => cpuSeconds(p.pid!) ?? 0);
-    const loop0 = procs.map((p) => cpuSeconds(p.pid!, p.pid!) ?? 0);
+    const threads0 = procs.map((p) => threadCpuSeconds(p.pid!));
     const others0 = ctx.others.map((p) => cpuSeconds(p.pid!) ?? 0);
     const [pg0, redis0, cmd0, commits0] = [
       cpuOf('postgres'),
@@ -150,7 +159,8 @@ async function run(
       ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then(async (r) => metricSum(await r.text(), 'crawl_parse_utilization'))),
     );
     const workerCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - cpu0[i]!), 0);
-    const loopCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!, p.pid!) ?? 0) - loop0[i]!), 0);
+    const split = procs.map((p, i) => threadCpuSplit(p.pid!, threads0[i]!, threadCpuSeconds(p.pid!), PARSER_THREADS));
+    const splitSum = (part: 'main' | 'busiest' | 'rest') => split.reduce((sum, s) => sum + s[part], 0);
     const othersCpu = ctx.others.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - others0[i]!), 0);
     const [pgCpu, redisCpu] = [cpuOf('postgres') - pg0, cpuOf('redis-server') - redis0];
     const [commands, commits] = [(await redisCommands(ctx.redis)) - cmd0, (await postgresCommits(ctx.db)) - commits0];
@@ -164,7 +174,9 @@ async function run(
       seconds,
       targetsPerSec: TARGETS / seconds,
       workerCpuPerTarget: workerCpu / pages,
-      loopCpuPerTarget: loopCpu / pages,
+      loopCpuPerTarget: splitSum('main') / pages,
+      parserCpuPerTarget: splitSum('busiest') / pages,
+      restCpuPerTarget: splitSum('rest') / pages,
       allCpuPerTarget: (workerCpu + othersCpu + pgCpu + redisCpu) / pages,
       blockedPct: requests ? (100 * blocked) / requests : 0,
       peakRssMb: Math.max(...procs.map((p) => p.peakRss())) / 1048576,
@@ -244,7 +256,7 @@ export async function benchCrawlScale(): Promise<void> {
         'targets/s': s.targetsPerSec.toFixed(1),
         'x one-core ceiling': (s.targetsPerSec / ceiling).toFixed(2),
         'worker CPU s/target': s.workerCpuPerTarget.toFixed(4),
-        'of it event loop': s.loopCpuPerTarget.toFixed(4),
+        'loop / parser / rest': [s.loopCpuPerTarget, s.parserCpuPerTarget, s.restCpuPerTarget].map((x) => x.toFixed(4)).join(' / '),
         'all CPU s/target': s.allCpuPerTarget.toFixed(4),
         'blocked %': s.blockedPct.toFixed(2),
         'worker peak RSS MB': s.peakRssMb.toFixed(0),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Pages parsed per second on this thread, looping over `pages` for `seconds`. */
 export function parseRate(pages: string[], parse: (html: string) => unknown, seconds = 4): number {
@@ -61,4 +61,41 @@ export function metricSum(text: string, metric: string): number {
     if (m) sum += Number(m[2]);
   }
   return sum;
+}
+
+/** CPU seconds of each thread of a process so far, by thread id; empty once gone. */
+export function threadCpuSeconds(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    const seconds = cpuSeconds(pid, Number(tid));
+    if (seconds !== null) threads.set(Number(tid), seconds);
+  }
+  return threads;
+}
+
+/**
+ * A process's CPU between two `threadCpuSeconds` readings, split into its main thread (the event
+ * loop), its `busiest` busiest other threads (a crawl worker's parser threads) and the rest
+ * (V8's GC helpers, libuv's pool).
+ */
+export function threadCpuSplit(
+  pid: number,
+  before: Map<number, number>,
+  after: Map<number, number>,
+  busiest: number,
+): { main: number; busiest: number; rest: number } {
+  const used = [...after].map(([tid, s]) => [tid, s - (before.get(tid) ?? 0)] as const);
+  const main = used.find(([tid]) => tid === pid)?.[1] ?? 0;
+  const others = used
+    .filter(([tid]) => tid !== pid)
+    .map(([, s]) => s)
+    .sort((a, b) => b - a);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return { main, busiest: sum(others.slice(0, busiest)), rest: sum(others.slice(busiest)) };
 }

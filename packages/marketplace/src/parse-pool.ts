@@ -46,7 +46,7 @@ export interface ParsePoolOptions {
    * generation a page's tree outlives a few scavenges, is copied and promoted, and the old
    * generation's collector then marks it again on V8's helper threads. With 128 MB most of a
    * page's allocations die young. Measured on a 1.5 MB product page in a thread: 35-36 CPU-ms
-   * per page over all threads (23-27 ms wall) by default, 23-25 CPU-ms (19-20 ms wall) with 128,
+   * per page over all threads (22-28 ms wall) by default, 23-25 CPU-ms (19-21 ms wall) with 128,
    * for about 95 MB more resident memory per thread (docs/parsing.md "Garbage").
    */
   maxYoungMb?: number;
