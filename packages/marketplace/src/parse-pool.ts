@@ -41,13 +41,14 @@ export interface ParsePoolOptions {
    */
   maxHeapMb?: number;
   /**
-   * Young-generation heap of each thread, in MB (worker resourceLimits); default 128. A parse
-   * allocates tens of MB that die with it (the page tree, its strings): with V8's default young
-   * generation a page's tree outlives a few scavenges, is copied and promoted, and the old
-   * generation's collector then marks it again on V8's helper threads. With 128 MB most of a
-   * page's allocations die young. Measured on a 1.5 MB product page in a thread: 35-36 CPU-ms
-   * per page over all threads (22-28 ms wall) by default, 23-25 CPU-ms (19-21 ms wall) with 128,
-   * for about 95 MB more resident memory per thread (docs/parsing.md "Garbage").
+   * Young-generation heap of each thread, in MB (worker resourceLimits); default 64. A parse
+   * allocates megabytes that die with it (the page tree, its strings): with V8's default young
+   * generation a page's tree outlives a collection, is copied and promoted, and the old
+   * generation's collector then marks it again on V8's helper threads. Measured on a 1.5 MB
+   * product page in a thread, over all threads: 30-36 CPU-ms per page by default, 26-28 with 64,
+   * 23-25 with 128. 64 costs about 40 MB more resident memory per thread, 128 about 95 MB, which
+   * takes a worker past the concurrency controller's default budget (CRAWL_MEMORY_BUDGET_MB):
+   * it then holds fewer pages in flight and its parser thread waits (docs/parsing.md "Garbage").
    */
   maxYoungMb?: number;
 }
@@ -88,7 +89,7 @@ export interface ParsePool {
 
 const DEFAULT_QUEUE_PER_THREAD = 2;
 const DEFAULT_THREAD_HEAP_MB = 256;
-const DEFAULT_THREAD_YOUNG_MB = 128;
+const DEFAULT_THREAD_YOUNG_MB = 64;
 
 /**
  * The compiled worker file. Threads load plain JS: in production it sits next to this file in
