@@ -79,7 +79,7 @@ const isBlank = (body: Buffer) => body.length < 4096 && body.toString('utf8').tr
  * The exit that got it must start resting before its next turn (about a second away).
  */
 const SMALL_PAGE_BYTES = 64 * 1024;
-const isSmallRobotCheck = (body: Buffer) => body.length < SMALL_PAGE_BYTES && detectPageKind(body.toString('utf8')) === 'captcha';
+const isSmallRobotCheck = (body: Buffer) => body.length < SMALL_PAGE_BYTES && detectPageKind(body) === 'captcha';
 
 const fail = (code: CrawlErrorCode, detail: string, retryable: boolean, message: string = CRAWL_ERROR_MESSAGES[code]): CrawlOutcome => ({
   ok: false,

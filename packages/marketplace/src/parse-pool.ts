@@ -3,7 +3,9 @@
  * detectPageKind's string probes take 30-50 ms on a 3 MB page without markers; on the crawl
  * worker's event loop that time delays every fetch, timer and BullMQ lock renewal. The pool
  * runs the same functions (./parse-worker) in worker threads, so the loop only pays for
- * copying the html string to a thread (structured clone, a memcpy) and the small result back.
+ * handing the page's bytes to a thread (transferred, not copied) and the small result back. A
+ * page given as a string is structured-cloned instead, on the loop: 150-400 ms for 30 MB of text
+ * on this VM, which is why the crawler sends bytes.
  */
 import fs from 'node:fs';
 import os from 'node:os';

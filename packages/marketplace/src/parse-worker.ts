@@ -5,15 +5,14 @@
  */
 import type { JobType } from '@crawl/core';
 import { type ContentPage, MARKETPLACE_KINDS } from './kinds';
-import { detectPageKind, interstitialKind } from './parsers';
+import { detectPageKind, interstitialKind, type PageBody, PageSource } from './parsers';
 import type { PageKind } from './parsers';
 
 /**
- * A page as the crawler got it: bytes (UTF-8, as marketplaces serve their pages) or text. Bytes
- * are decoded here, in the thread: the crawl worker's event loop never builds the page's string
- * (a 2 MB page is a 4 MB UTF-16 string on its heap, for every page in flight).
+ * A page reaches the thread as the crawler got it, bytes (or text), and the parsers read its
+ * bytes (page-source.ts): the crawl worker's event loop never builds the page's string.
  */
-export type PageBody = string | Uint8Array;
+export type { PageBody };
 
 export interface ParseRequest {
   /** The job type: whose parser runs when the page is not a robot check (MARKETPLACE_KINDS). */
@@ -40,20 +39,17 @@ export type ParsedPage =
 /** One message to a pool thread. `pageKind` is for bodies that are not parsed (5xx answers). */
 export type ParseTask = { op: 'parse'; req: ParseRequest } | { op: 'pageKind'; html: PageBody };
 
-const utf8 = new TextDecoder('utf-8');
-export const pageText = (body: PageBody): string => (typeof body === 'string' ? body : utf8.decode(body));
-
 export function parsePage(req: ParseRequest): ParsedPage {
-  const html = pageText(req.html);
-  const interstitial = interstitialKind(html, req.type);
+  const source = PageSource.of(req.html);
+  const interstitial = interstitialKind(source, req.type);
   if (interstitial) return { kind: interstitial };
   const ctx = { marketplace: req.marketplace, origin: req.origin };
-  return { kind: req.type, ...MARKETPLACE_KINDS[req.type].parse(html, ctx) } as ContentPage;
+  return { kind: req.type, ...MARKETPLACE_KINDS[req.type].parse(source, ctx) } as ContentPage;
 }
 
 /** The pool's handler (piscina calls the default export with each task). */
 export default function runParseTask(task: ParseTask): ParsedPage | PageKind {
-  if (task.op === 'pageKind') return detectPageKind(pageText(task.html));
+  if (task.op === 'pageKind') return detectPageKind(task.html);
   if (task.op === 'parse') return parsePage(task.req);
   throw new TypeError(`unknown parse task ${JSON.stringify((task as { op?: unknown }).op)}`);
 }

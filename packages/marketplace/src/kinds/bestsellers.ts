@@ -20,7 +20,7 @@ export const bestsellers: MarketplaceKind<{ page: BestsellersPage | null }> = {
     return url;
   },
   expectedAsin: () => null,
-  parse: (html, ctx) => ({ page: parseBestsellersPage(html, ctx) }),
+  parse: (page, ctx) => ({ page: parseBestsellersPage(page, ctx) }),
   items(input, { page }, origin) {
     if (!page) return { error: 'the page is not a best-seller list' };
     const cards = page.items.map((item): BestsellerResultItem => ({ target: input.target, category: page.category, ...item }));

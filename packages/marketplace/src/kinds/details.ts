@@ -7,7 +7,7 @@ import type { MarketplaceKind } from './types';
 export const details: MarketplaceKind<{ item: DetailsItem | null }> = {
   url: (target, base) => new URL(`/dp/${productAsin('details', target)}`, base),
   expectedAsin: (target) => asinOfTarget(target),
-  parse: (html, ctx) => ({ item: parseDetailsPage(html, ctx) }),
+  parse: (page, ctx) => ({ item: parseDetailsPage(page, ctx) }),
   items(input, { item }) {
     if (!item) return { error: 'the page has no product' };
     const wanted = asinOfTarget(input.target);

@@ -29,7 +29,7 @@ export const offers: MarketplaceKind<{ page: OffersPage | null }> = {
     return url;
   },
   expectedAsin: (target) => asinOfTarget(target),
-  parse: (html, ctx) => ({ page: parseOffersPage(html, ctx) }),
+  parse: (page, ctx) => ({ page: parseOffersPage(page, ctx) }),
   items(input, { page }) {
     const wanted = asinOfTarget(input.target);
     if (!page || !wanted) return { error: 'the page is not an offer listing' };

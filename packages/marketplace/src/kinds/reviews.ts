@@ -12,7 +12,7 @@ export const reviews: MarketplaceKind<{ page: ReviewsPage | null }> = {
     return url;
   },
   expectedAsin: (target) => asinOfTarget(target),
-  parse: (html, ctx) => ({ page: parseReviewsPage(html, ctx) }),
+  parse: (page, ctx) => ({ page: parseReviewsPage(page, ctx) }),
   items(input, { page }) {
     const wanted = asinOfTarget(input.target);
     if (!page || !wanted) return { error: 'the page is not a review page' };

@@ -14,7 +14,7 @@ export const search: MarketplaceKind<SearchResultsPage> = {
     return url;
   },
   expectedAsin: () => null,
-  parse: (html, ctx) => parseSearchResults(html, ctx),
+  parse: (page, ctx) => parseSearchResults(page, ctx),
   items(input, page) {
     if (page.noResults) return { items: [], hasNextPage: false, noResults: true };
     if (!page.cards.length) return { error: 'the page has no search result cards' };

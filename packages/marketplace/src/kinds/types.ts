@@ -1,6 +1,6 @@
 import type { JobType, MarketplaceCode, PageStyle, ResultItem, ReviewSort } from '@crawl/core';
 import type { StillWanted } from '../exits';
-import type { PageContext } from '../parsers';
+import type { PageContext, PageSource } from '../parsers';
 
 export interface CrawlInput {
   type: JobType;
@@ -47,7 +47,7 @@ export interface MarketplaceKind<Parsed extends object> {
   /** The ASIN the page must be about (details, offers, reviews), or null when any page of the type will do. */
   expectedAsin(target: string): string | null;
   /** Runs in a parse thread: the page's data for `items` (a robot check or sign-in wall never gets here). */
-  parse(html: string, ctx: PageContext): Parsed;
+  parse(page: PageSource, ctx: PageContext): Parsed;
   /** The result items of a parsed page (see PageItems). */
   items(input: CrawlInput, parsed: Parsed, origin: string): PageItems;
   /**

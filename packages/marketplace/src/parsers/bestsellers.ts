@@ -17,6 +17,7 @@ import { hasNextPageLink, priceFrom } from './page-helpers';
 import { ancestorOf, classContains, elementsUnder, firstOf, hasClass, nodeText } from './node-walk';
 import { absUrl, ASIN_RE, asinFromUrl, clean, type DomNode, isRecord, normalizeOrigin, nullFields, type Sel, textOf } from './text';
 import { PARSER_VERSION, type BestsellerItem, type BestsellersPage, type Money, type PageContext } from './types';
+import { type PageInput, PageSource } from './page-source';
 
 const CARD_SELECTORS = ['#gridItemRoot', '.zg-item-immersion', '.zg_itemImmersion'];
 
@@ -197,10 +198,10 @@ function pageCategory(doc: Doc): string | null {
  * Parses one best-seller list page. Returns null for pages that are not a best-seller list
  * (captcha, sign-in wall, an unrelated page).
  */
-export function parseBestsellersPage(html: string, ctx: PageContext): BestsellersPage | null {
-  if (!html) return null;
-  if (interstitialKind(html, 'bestsellers')) return null;
-  const doc = new Doc(html);
+export function parseBestsellersPage(page: PageInput, ctx: PageContext): BestsellersPage | null {
+  const source = PageSource.of(page);
+  if (!source.length || interstitialKind(source, 'bestsellers')) return null;
+  const doc = new Doc(source);
   const marketplace = (ctx.marketplace || '').toUpperCase();
   const cards = selectCards(doc);
   const ranks = recsRanks(doc);

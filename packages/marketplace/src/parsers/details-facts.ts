@@ -83,7 +83,7 @@ export function extractFacts(doc: Doc, asin: string | null): DetailsFacts {
   const rows = readProductRows(doc);
   const dated = pick(rows, FIRST_AVAILABLE_LABELS, (v) => parseReviewDate(v).date !== null);
   return {
-    parentAsin: extractParentAsin(doc.html, asin),
+    parentAsin: extractParentAsin(doc.source, asin),
     manufacturer: pick(rows, MANUFACTURER_LABELS)?.value ?? null,
     modelNumber: pick(rows, MODEL_LABELS)?.value ?? null,
     ...measures(rows),

@@ -5,6 +5,7 @@
  * imageGalleryData JSON. The visible `src` is often a base64 placeholder.
  */
 import type { Doc } from './dom';
+import type { PageSource } from './page-source';
 import { findJson, isRecord, type Sel } from './text';
 
 /** Key with the largest area in a {url: [w, h]} map (data-a-dynamic-image / colorImages 'main'). */
@@ -62,13 +63,14 @@ function isGallery(v: unknown): v is Record<string, unknown>[] {
 }
 
 /** colorImages.initial of the ImageBlockATF script (present in 2017-2024 pages with scripts). */
-function colorImagesFromScripts(html: string): string[] {
+function colorImagesFromScripts(source: PageSource): string[] {
+  const html = source.raw;
   let list: Record<string, unknown>[] | undefined;
   // Every spacing and quoting of the ImageBlockATF data, in one pass of indexOf over the page.
   for (let at = html.indexOf('colorImages'); !list && at >= 0; at = html.indexOf('colorImages', at + 11)) {
     const near = html.slice(at, at + 120);
     const m = /^colorImages['"]\s*:\s*\{\s*(['"]initial['"])/.exec(near);
-    if (m) list = findJson(html, m[1]!, isColorImage, 1, at);
+    if (m) list = findJson(source, m[1]!, isColorImage, 1, at);
   }
   if (!list) return [];
   const out: string[] = [];
@@ -80,8 +82,8 @@ function colorImagesFromScripts(html: string): string[] {
 }
 
 /** Books: 'imageGalleryData' : [{mainUrl, dimensions, thumbUrl}]. */
-function galleryFromScripts(html: string): string[] {
-  const list = findJson(html, "'imageGalleryData'", isGallery, 2);
+function galleryFromScripts(source: PageSource): string[] {
+  const list = findJson(source, "'imageGalleryData'", isGallery, 2);
   if (!list) return [];
   return list.map((g) => httpUrl(g.mainUrl)).filter((u): u is string => u !== null);
 }
@@ -115,8 +117,8 @@ export function extractImages(doc: Doc): { mainImage: string | null; images: str
     landing = imageFromImg(doc.q(s).first());
     if (landing) break;
   }
-  const fromScripts = colorImagesFromScripts(doc.html);
-  const gallery = galleryFromScripts(doc.html);
+  const fromScripts = colorImagesFromScripts(doc.source);
+  const gallery = galleryFromScripts(doc.source);
   const candidates = [...(landing ? [landing] : []), ...fromScripts, ...gallery];
   if (fromScripts.length === 0 && gallery.length === 0) {
     // Without the JSON, the strip's first thumbnail is the main image itself.

@@ -23,6 +23,7 @@ import { interstitialKind } from './page-kind';
 import { leaveOutOfDetails } from './page-regions';
 import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type AvailabilityStatus, type DetailsItem, type PageContext } from './types';
+import { type PageInput, PageSource } from './page-source';
 
 /** <meta>/<link> lookups scoped to <head>: a document-wide attribute query costs ~3 ms. */
 function headAttr(doc: Doc, selector: string, attrName: string): string | undefined {
@@ -140,9 +141,10 @@ function extractIsPrime(doc: Doc): boolean | null {
   return null;
 }
 
-export function parseDetailsPage(html: string, ctx: PageContext): DetailsItem | null {
-  if (!html || interstitialKind(html, 'details') === 'captcha') return null;
-  const doc = new Doc(html, { leaveOut: leaveOutOfDetails });
+export function parseDetailsPage(page: PageInput, ctx: PageContext): DetailsItem | null {
+  const source = PageSource.of(page);
+  if (!source.length || interstitialKind(source, 'details') === 'captcha') return null;
+  const doc = new Doc(source, { leaveOut: leaveOutOfDetails });
   const asin = extractAsin(doc);
   const title = extractTitle(doc);
   if (!asin && !title) return null;

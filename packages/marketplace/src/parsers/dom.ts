@@ -5,6 +5,7 @@
  * only their remainder runs against the (small) matched subtree.
  */
 import type { CheerioAPI } from 'cheerio';
+import { type PageInput, PageSource } from './page-source';
 import { buildPageTree, type TreeOptions } from './page-tree';
 import { loadTree, type DomNode, type Sel } from './text';
 
@@ -14,13 +15,13 @@ const HEAD_PREFIX_RE = /^([a-zA-Z][\w-]*)?\[id\^=["']?([\w-]+)["']?\]([.[:][^\s>
 
 export class Doc {
   readonly $: CheerioAPI;
+  /** The page's bytes, for the scans of embedded JSON (page-source.ts). */
+  readonly source: PageSource;
   private readonly ids: Map<string, DomNode[]>;
 
-  constructor(
-    readonly html: string,
-    options?: TreeOptions,
-  ) {
-    const tree = buildPageTree(html, options);
+  constructor(page: PageInput, options?: TreeOptions) {
+    this.source = PageSource.of(page);
+    const tree = buildPageTree(this.source, options);
     this.$ = loadTree(tree);
     // The builder indexes ids as it goes, in document order.
     this.ids = tree.ids as unknown as Map<string, DomNode[]>;

@@ -24,6 +24,7 @@ import { interstitialKind } from './page-kind';
 import { hasNextPageLink, priceFrom } from './page-helpers';
 import { ASIN_RE, asinFromUrl, clean, type DomNode, linesOf, nullFields, textOf } from './text';
 import { PARSER_VERSION, type Money, type OfferItem, type OffersPage, type PageContext } from './types';
+import { type PageInput, PageSource } from './page-source';
 
 /** Amazon's own retail seller names across marketplaces ("Amazon.com", "Amazon.de", "Amazon", "Amazon.com.br"). */
 const AMAZON_RETAIL_NAME_RE = /^amazon(?:\.[a-z]{2,3}){0,2}(?:\s+(?:services|eu|us|export|retail)\b.*)?$/i;
@@ -401,10 +402,10 @@ function aodHasMore(doc: Doc, offers: OfferItem[], total: number | null): boolea
  * Parses one offers page. Returns null for pages that are not an offer listing (captcha, sign-in
  * wall, a product page without the offers panel); an offer listing without offers yields `offers: []`.
  */
-export function parseOffersPage(html: string, ctx: PageContext): OffersPage | null {
-  if (!html) return null;
-  if (interstitialKind(html, 'offers')) return null;
-  const doc = new Doc(html);
+export function parseOffersPage(html: PageInput, ctx: PageContext): OffersPage | null {
+  const source = PageSource.of(html);
+  if (!source.length || interstitialKind(source, 'offers')) return null;
+  const doc = new Doc(source);
   const marketplace = (ctx.marketplace || '').toUpperCase();
   const legacyRows = doc.$('.olpOffer').toArray() as DomNode[];
   const total = totalOffers(doc);

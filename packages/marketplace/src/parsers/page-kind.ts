@@ -1,8 +1,12 @@
 /**
  * Classifies a fetched Amazon page from cheap string probes on the raw HTML
  * (no DOM parse): this runs before every parse and on every blocked response.
+ * The markup markers are ASCII and searched in the page's source (its bytes, page-source.ts);
+ * the localized texts are searched in decoded text, only where a page is small or has no markup
+ * of any kind.
  */
 import type { JobType } from '@crawl/core';
+import { type PageInput, PageSource } from './page-source';
 import type { PageKind } from './types';
 
 /** Markers that only robot-check / captcha interstitials carry, in any marketplace. */
@@ -105,9 +109,9 @@ function includesAny(hay: string, needles: readonly string[]): boolean {
 }
 
 /** A captcha form wrapped in site chrome (small pages only: real pages are 0.3-2 MB). */
-function isWrappedCaptcha(html: string): boolean {
-  if (html.length >= 60000) return false;
-  const lower = html.toLowerCase();
+function isWrappedCaptcha(source: PageSource): boolean {
+  if (source.length >= 60000) return false;
+  const lower = source.text().toLowerCase();
   return lower.includes('/errors/validatecaptcha') || lower.includes('captchacharacters');
 }
 
@@ -136,12 +140,12 @@ function hasContent(html: string, expected: ContentKind): boolean {
   return CONTENT_PROBES[expected](html) || CONTENT_KINDS.some((kind) => kind !== expected && CONTENT_PROBES[kind](html));
 }
 
-const isCaptchaTitled = (html: string): boolean => CAPTCHA_TITLE_RE.test(html.slice(0, 20000));
+const isCaptchaTitled = (source: PageSource): boolean => CAPTCHA_TITLE_RE.test(source.text(0, 20000));
 
 /** A page without any content markers: a sign-in form, a captcha in any language, or unknown. */
-function markerlessKind(html: string): PageKind {
-  if (includesAny(html, SIGNIN_MARKERS)) return 'signin';
-  const lower = html.toLowerCase();
+function markerlessKind(source: PageSource): PageKind {
+  if (includesAny(source.raw, SIGNIN_MARKERS)) return 'signin';
+  const lower = source.text().toLowerCase();
   if (includesAny(lower, CAPTCHA_STRONG) || includesAny(lower, CAPTCHA_TEXTS)) return 'captcha';
   return 'unknown';
 }
@@ -152,19 +156,22 @@ function markerlessKind(html: string): PageKind {
  * crawled) it costs a probe that stops at the first marker, where detectPageKind scans the
  * whole page several times to tell the kinds apart.
  */
-export function interstitialKind(html: string, expected: ContentKind): InterstitialKind | null {
-  if (!html) return null;
-  if (isCaptchaTitled(html)) return 'captcha';
-  if (hasContent(html, expected)) return isWrappedCaptcha(html) ? 'captcha' : null;
-  const kind = markerlessKind(html);
+export function interstitialKind(page: PageInput, expected: ContentKind): InterstitialKind | null {
+  const source = PageSource.of(page);
+  if (!source.length) return null;
+  if (isCaptchaTitled(source)) return 'captcha';
+  if (hasContent(source.raw, expected)) return isWrappedCaptcha(source) ? 'captcha' : null;
+  const kind = markerlessKind(source);
   return kind === 'captcha' || kind === 'signin' ? kind : null;
 }
 
-export function detectPageKind(html: string): PageKind {
+export function detectPageKind(page: PageInput): PageKind {
+  const source = PageSource.of(page);
+  const html = source.raw;
   if (!html) return 'unknown';
   // Interstitials are tiny; product/search pages are 0.3-2 MB. Probe the head and the
   // whole lowercase text only when the page is small enough to be an interstitial.
-  if (isCaptchaTitled(html)) return 'captcha';
+  if (isCaptchaTitled(source)) return 'captcha';
   // Each probe is a full scan of a 1-2 MB string when it misses, so the cheapest decisive ones go first.
   const isSearch = CONTENT_PROBES.search(html);
   // Offer rows win over product markup: a product page opened on its offers panel (/dp/ASIN?aod=1) is an offers page.
@@ -174,6 +181,6 @@ export function detectPageKind(html: string): PageKind {
       ? 'details'
       : (LISTING_KINDS.find((k) => CONTENT_PROBES[k](html)) ?? null);
   // A real page can still be a captcha wrapped in site chrome: the captcha form wins.
-  if (kind) return isWrappedCaptcha(html) ? 'captcha' : kind;
-  return markerlessKind(html);
+  if (kind) return isWrappedCaptcha(source) ? 'captcha' : kind;
+  return markerlessKind(source);
 }

@@ -54,8 +54,49 @@ it.each([
   ['comments and declarations', '<!DOCTYPE html><!-- c --><!----><!---><!--->x--><![CDATA[ d ]]><?xml version="1.0"?><!bogus><b>z</b>'],
   ['a "<" that opens nothing', '<p>1 < 2 and 3 <= 4 <3 </3 ok></p>'],
   ['an unterminated tag at the end', '<div>text<span class="x'],
+  [
+    // The builder reads the page's UTF-8 bytes: every name, text and value is decoded on its way out.
+    'characters beyond ASCII everywhere',
+    `<DİV Data-Ü="Größe &amp; 寸法" class="prix€ 価格" id="ünïque"><p>Prix : 12,99\u00a0€ — 日本語 😀</p><title>Ä &amp; Ö</title>` +
+      `<script>var s = "Ünïcödé </p>";</script><!-- kommentar ü --><?xml ä?><!Ä bogus></3 ö><Ünknown>text</ÜNKNOWN></dİv>`,
+  ],
 ])('builds htmlparser2’s tree of %s', (_name, html) => {
   expect(difference(reference(html), buildPageTree(html).root)).toBeNull();
+});
+
+describe('a page given as bytes', () => {
+  const html = '<p title="naïve – ✓">Größe: 寸法 😀</p>';
+  const text = (page: Uint8Array | string) => {
+    const p = buildPageTree(page).elements[0]!;
+    return [p.attribs.title, (p.children[0] as unknown as { data: string }).data];
+  };
+
+  it('builds the tree of its text', () => {
+    expect(text(Buffer.from(html))).toEqual(['naïve – ✓', 'Größe: 寸法 😀']);
+    expect(difference(reference(html), buildPageTree(Buffer.from(html)).root)).toBeNull();
+  });
+
+  it('drops a leading byte order mark, as a UTF-8 decoder does, and keeps one inside the page', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const tree = buildPageTree(Buffer.concat([bom, Buffer.from('<p>a'), bom, Buffer.from('b</p>')]));
+    expect(tree.root.children[0]).toBe(tree.elements[0]);
+    expect((tree.elements[0]!.children[0] as unknown as { data: string }).data).toBe('a\ufeffb');
+  });
+
+  it('decodes malformed UTF-8 as the page decoder would (a replacement character each)', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('<p class="a'),
+      Buffer.from([0xc3]),
+      Buffer.from('">x'),
+      Buffer.from([0xe2, 0x82]),
+      Buffer.from('<b>'),
+      Buffer.from([0xff]),
+      Buffer.from('</b></p>'),
+    ]);
+    const decoded = new TextDecoder().decode(bytes);
+    expect(decoded).toContain('\ufffd');
+    expect(difference(reference(decoded), buildPageTree(bytes).root)).toBeNull();
+  });
 });
 
 it('lists elements in document order and by id, with offsets that nest', () => {

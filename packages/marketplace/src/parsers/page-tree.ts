@@ -6,12 +6,14 @@
  * The tree-building rules are htmlparser2's (which open tag closes which, void elements, `</p>`
  * and `</br>`, self-closing only inside svg/math, script/style/title/textarea/xmp bodies as raw
  * text, entities decoded in text and attribute values), so every selector answers as before;
- * `page-tree.test.ts` compares both trees node by node on every fixture page. See
+ * `page-tree.test.ts` compares both trees node by node on every fixture page. It reads the page's
+ * source (its UTF-8 bytes, page-source.ts) and decodes each name, text and value it keeps. See
  * docs/parsing.md.
  */
 import { Comment, Document, Element, ProcessingInstruction, Text, type ChildNode, type ParentNode } from 'domhandler';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { FOREIGN_CONTEXT, HTML_INTEGRATION, OPEN_IMPLIES_CLOSE, RAW_TEXT_TAGS, VOID_ELEMENTS } from './html-syntax';
+import { type PageInput, PageSource, utf8 } from './page-source';
 
 /**
  * A parsed page: its root, and its elements in document order, all of them and by id (Amazon
@@ -82,8 +84,11 @@ function decodeWith(raw: string, decode: (raw: string) => string): string {
   return out;
 }
 
-const decodeText = (raw: string) => decodeWith(raw, decodeHTML);
-const decodeAttribute = (raw: string) => decodeWith(raw, decodeHTMLAttribute);
+// A slice of the source holds UTF-8 bytes (page-source.ts): they are decoded before its entities.
+const decodeText = (raw: string) => decodeWith(utf8(raw), decodeHTML);
+const decodeAttribute = (raw: string) => decodeWith(utf8(raw), decodeHTMLAttribute);
+/** A tag or attribute name as htmlparser2 has it: lower case (`unusual`: it has capitals or bytes above 127). */
+const nameOf = (raw: string, unusual: boolean) => (unusual ? utf8(raw).toLowerCase() : raw);
 
 /** What reading an open tag's attributes found besides them. */
 interface TagScan {
@@ -148,12 +153,12 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
       continue;
     }
     const nameStart = i;
-    let capitals = c >= 65 && c <= 90;
+    let unusual = (c >= 65 && c <= 90) || c > 127;
     i++; // the first character may be "=" or anything else but whitespace, "/" and ">"
     while (i < end) {
       c = html.charCodeAt(i);
       if (c === EQ || c === GT || c === SLASH || isWhitespace(c)) break;
-      if (c >= 65 && c <= 90) capitals = true;
+      if ((c >= 65 && c <= 90) || c > 127) unusual = true;
       i++;
     }
     if (i >= end) return;
@@ -185,7 +190,7 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
       }
     }
     if (into) {
-      const attribute = capitals ? html.slice(nameStart, nameEnd).toLowerCase() : html.slice(nameStart, nameEnd);
+      const attribute = nameOf(html.slice(nameStart, nameEnd), unusual);
       // Own values are strings, so anything else read here ("constructor") is inherited and the
       // attribute is new.
       if (typeof into[attribute] !== 'string') into[attribute] = decodeAttribute(html.slice(valueStart, valueEnd));
@@ -275,6 +280,40 @@ export class PageElement extends Element {
   }
 }
 
+/**
+ * A text node whose data is decoded when something first reads it: most of a page's text (its
+ * script bodies above all) is never read, and decoding means looking for bytes above 127 in it.
+ */
+class PageText extends Text {
+  declare private raw: string | undefined;
+  declare private decoded: string;
+  declare private readonly entities: boolean;
+
+  /** `entities`: decode character references too (text and <title>; not script and style bodies). */
+  constructor(raw: string, entities: boolean) {
+    super('');
+    this.raw = raw;
+    this.entities = entities;
+  }
+
+  static {
+    // domhandler's `data` is a plain property; a page text's is this accessor.
+    Object.defineProperty(this.prototype, 'data', {
+      get(this: PageText): string {
+        if (this.raw !== undefined) {
+          this.decoded = this.entities ? decodeText(this.raw) : utf8(this.raw);
+          this.raw = undefined;
+        }
+        return this.decoded;
+      },
+      set(this: PageText, data: string) {
+        this.decoded = data;
+        this.raw = undefined;
+      },
+    });
+  }
+}
+
 /** An element's attribute (without decoding a page element's others). */
 export function attributeOf(node: { attribs?: Record<string, string> }, name: string): string | undefined {
   return node instanceof PageElement ? node.attribute(name) : node.attribs?.[name];
@@ -296,12 +335,13 @@ class TreeBuilder {
   private readonly tag = newTagScan();
   private readonly foreign: boolean[] = [false];
   /** The text node still being appended to (htmlparser2 merges adjacent text). */
-  private lastText: Text | null = null;
+  private lastText: PageText | null = null;
 
   /** While above 0, the depth of the left-out element being crossed. */
   private skipDepth = 0;
 
   constructor(
+    /** The page's source: its bytes, one per character (page-source.ts). */
     private readonly html: string,
     private readonly options: TreeOptions,
   ) {}
@@ -347,10 +387,11 @@ class TreeBuilder {
 
   private text(from: number, to: number): void {
     if (to <= from || this.skipDepth > 0) return;
-    const data = decodeText(this.html.slice(from, to));
-    if (this.lastText) this.lastText.data += data;
+    const raw = this.html.slice(from, to);
+    // Each run is decoded on its own, as htmlparser2 decodes them: a reference never spans two.
+    if (this.lastText) this.lastText.data += decodeText(raw);
     else {
-      const node = new Text(data);
+      const node = new PageText(raw, true);
       this.add(node);
       this.lastText = node;
     }
@@ -375,15 +416,15 @@ class TreeBuilder {
     const html = this.html;
     const end = html.length;
     let i = at + 1;
-    let upper = false;
+    let unusual = false;
     while (i < end) {
       const c = html.charCodeAt(i);
       if (c === GT || c === SLASH || isWhitespace(c)) break;
-      if (c >= 65 && c <= 90) upper = true;
+      if ((c >= 65 && c <= 90) || c > 127) unusual = true;
       i++;
     }
     if (i >= end) return -1;
-    const name = upper ? html.slice(at + 1, i).toLowerCase() : html.slice(at + 1, i);
+    const name = nameOf(html.slice(at + 1, i), unusual);
     const implied = OPEN_IMPLIES_CLOSE.get(name);
     if (implied) while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
 
@@ -444,7 +485,7 @@ class TreeBuilder {
     const raw = this.html.slice(from, to);
     // Only <title> has its entities decoded (as htmlparser2 does).
     if (this.skipDepth > 0) return;
-    const node = new Text(name === 'title' ? decodeText(raw) : raw);
+    const node = new PageText(raw, name === 'title');
     this.add(node);
     this.lastText = node;
   }
@@ -469,12 +510,14 @@ class TreeBuilder {
     if (gt < 0) return -1;
     if (!isAlpha(c)) {
       // "</3 ...>" is a comment in htmlparser2.
-      this.add(new Comment(html.slice(i, gt)));
+      this.add(new Comment(utf8(html.slice(i, gt))));
       return gt + 1;
     }
     const nameStart = i;
-    while (i < gt && !isWhitespace(html.charCodeAt(i))) i++;
-    this.endTag(html.slice(nameStart, i).toLowerCase(), at);
+    let unusual = false;
+    for (let c = html.charCodeAt(i); i < gt && !isWhitespace(c); c = html.charCodeAt(++i))
+      if ((c >= 65 && c <= 90) || c > 127) unusual = true;
+    this.endTag(nameOf(html.slice(nameStart, i), unusual), at);
     return gt + 1;
   }
 
@@ -525,13 +568,13 @@ class TreeBuilder {
     if (html.charCodeAt(at + 2) === DASH && html.charCodeAt(at + 3) === DASH) {
       const close = html.indexOf('-->', at + 2);
       if (close < 0) return -1;
-      this.comment(close > at + 4 ? html.slice(at + 4, close) : '');
+      this.comment(close > at + 4 ? utf8(html.slice(at + 4, close)) : '');
       return close + 3;
     }
     if (html.startsWith('[CDATA[', at + 2)) {
       const close = html.indexOf(']]>', at + 9);
       if (close < 0) return -1;
-      this.comment(`[CDATA[${html.slice(at + 9, close)}]]`);
+      this.comment(`[CDATA[${utf8(html.slice(at + 9, close))}]]`);
       return close + 3;
     }
     return this.instruction(at + 2, '!');
@@ -545,7 +588,7 @@ class TreeBuilder {
   private instruction(from: number, mark: '!' | '?'): number {
     const gt = this.html.indexOf('>', from);
     if (gt < 0) return -1;
-    const value = this.html.slice(from, gt);
+    const value = utf8(this.html.slice(from, gt));
     const nameEnd = value.search(/\s|\//);
     const name = (nameEnd < 0 ? value : value.slice(0, nameEnd)).toLowerCase();
     this.add(new ProcessingInstruction(`${mark}${name}`, `${mark}${value}`));
@@ -570,6 +613,6 @@ export interface TreeOptions {
 }
 
 /** Parses a page; see the module comment for what "as htmlparser2" covers. */
-export function buildPageTree(html: string, options: TreeOptions = {}): PageTree {
-  return new TreeBuilder(html, options).build();
+export function buildPageTree(page: PageInput, options: TreeOptions = {}): PageTree {
+  return new TreeBuilder(PageSource.of(page).raw, options).build();
 }

@@ -4,10 +4,12 @@
  * init, HTML-escaped inside data attributes), as a hidden input (name/id "parentASIN") and as a
  * parentASIN= parameter of the page's share links. A standalone product names itself.
  *
- * One regex pass over the raw HTML finds every spelling (a document-wide DOM query costs more),
- * and each hit is read by the form it takes. Keys that merely contain the word are other things:
+ * One regex pass over the page's source finds every spelling (a document-wide DOM query costs
+ * more), and each hit is read by the form it takes. Everything looked for is ASCII, so the
+ * source's bytes are searched as they are (page-source.ts). Keys that merely contain the word are other things:
  * "tasParentAsin" (the media-format family), "batchInfo.parentAsin" (a series bundle).
  */
+import type { PageSource } from './page-source';
 import { ASIN_RE } from './text';
 
 /** Hits examined at most: real pages carry a few dozen (media pages repeat "tasParentAsin" per format). */
@@ -80,7 +82,8 @@ function valueAt(html: string, start: number, end: number): { value: string; jso
  * The parent ASIN the page's data states, or null when it states none (never guessed from the
  * variants or the URL). `asin` is the page's own ASIN, used to tell its data from other products'.
  */
-export function extractParentAsin(html: string, asin: string | null): string | null {
+export function extractParentAsin(source: PageSource, asin: string | null): string | null {
+  const html = source.raw;
   // A bare literal alternation scans about twice as fast as the full key pattern; the key is checked per hit.
   const hits = /arentA|arent_a/g;
   let hit: RegExpExecArray | null;

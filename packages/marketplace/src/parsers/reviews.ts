@@ -23,6 +23,7 @@ import { hasNextPageLink } from './page-helpers';
 import { asciiDigits, parseReviewDate } from './review-date';
 import { ASIN_RE, asinFromUrl, clean, type DomNode, linesOf, nullFields, textOf } from './text';
 import { PARSER_VERSION, type PageContext, type ReviewItem, type ReviewsPage } from './types';
+import { type PageInput, PageSource } from './page-source';
 
 const REVIEW_ID_RE = /^R[A-Z0-9]{6,20}$/;
 
@@ -270,10 +271,10 @@ function hasNextPage(doc: Doc, hooks: Map<string, DomNode[]>): boolean {
  * to fail the target as BLOCKED), or an unrelated page. A product without reviews yields
  * `reviews: []` with its summary.
  */
-export function parseReviewsPage(html: string, _ctx: PageContext): ReviewsPage | null {
-  if (!html) return null;
-  if (interstitialKind(html, 'reviews')) return null;
-  const doc = new Doc(html);
+export function parseReviewsPage(page: PageInput, _ctx: PageContext): ReviewsPage | null {
+  const source = PageSource.of(page);
+  if (!source.length || interstitialKind(source, 'reviews')) return null;
+  const doc = new Doc(source);
   const hooks = hookIndex(doc.$.root()[0] as DomNode);
   const reviewNodes = hooks.get('review') ?? [];
   // No review list and no rating summary: not a reviews page.

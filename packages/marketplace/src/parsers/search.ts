@@ -24,6 +24,7 @@ import { cardSalesSignals } from './search-card-commerce';
 import { hasNextResultPage, isNoResultsPage, totalResultsOf } from './search-page-info';
 import { absUrl, ASIN_RE, asinFromUrl, clean, loadHtml, normalizeOrigin, nullFields, type Sel, textOf } from './text';
 import { PARSER_VERSION, type Money, type PageContext, type SearchItem } from './types';
+import { type PageInput, PageSource } from './page-source';
 
 /**
  * Sponsored prefix of titles: "[Gesponsert]" offscreen spans (pre-2019) and "Sponsored Ad - "
@@ -271,10 +272,11 @@ export interface SearchResultsPage {
   totalResults: number | null;
 }
 
-export function parseSearchResults(html: string, ctx: PageContext): SearchResultsPage {
-  if (!html || interstitialKind(html, 'search') === 'captcha')
+export function parseSearchResults(page: PageInput, ctx: PageContext): SearchResultsPage {
+  const source = PageSource.of(page);
+  if (!source.length || interstitialKind(source, 'search') === 'captcha')
     return { cards: [], hasNextPage: false, noResults: false, totalResults: null };
-  const $ = loadHtml(html, { leaveOut: leaveOutOfSearch, eagerAttributes: true });
+  const $ = loadHtml(source, { leaveOut: leaveOutOfSearch, eagerAttributes: true });
   const cards = parseCards($, ctx);
   // A page without cards has nothing to go on from, whatever pagination it shows.
   if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage($), totalResults: null };
@@ -282,8 +284,8 @@ export function parseSearchResults(html: string, ctx: PageContext): SearchResult
 }
 
 /** The result cards of a search page (see parseSearchResults for the whole page). */
-export function parseSearchPage(html: string, ctx: PageContext): SearchItem[] {
-  return parseSearchResults(html, ctx).cards;
+export function parseSearchPage(page: PageInput, ctx: PageContext): SearchItem[] {
+  return parseSearchResults(page, ctx).cards;
 }
 
 function parseCards($: CheerioAPI, ctx: PageContext): SearchItem[] {

@@ -7,6 +7,7 @@
 import * as cheerio from 'cheerio';
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode } from 'domhandler';
+import { type PageInput, type PageSource, utf8 } from './page-source';
 import { buildPageTree, type PageTree, type TreeOptions } from './page-tree';
 import { PageQuery, selectorTest } from './page-query';
 
@@ -22,8 +23,8 @@ export interface DomNode {
 export type Sel = Cheerio<any>;
 
 /** A page's tree in cheerio. */
-export function loadHtml(html: string, options?: TreeOptions): CheerioAPI {
-  return loadTree(buildPageTree(html, options));
+export function loadHtml(page: PageInput, options?: TreeOptions): CheerioAPI {
+  return loadTree(buildPageTree(page, options));
 }
 
 export function loadTree(tree: PageTree): CheerioAPI {
@@ -186,21 +187,26 @@ export function asinFromUrl(url: string | null | undefined): string | null {
 }
 
 /**
- * Extracts the JSON value (object or array) that starts right after `marker`
- * in `src`, by scanning balanced brackets (string-aware) instead of running a
- * regex over a multi-megabyte page. Returns undefined if absent/unparseable.
+ * Extracts the JSON value (object or array) that starts right after `marker` (ASCII) in the
+ * page's source, by scanning balanced brackets (string-aware) instead of running a regex over a
+ * multi-megabyte page; offsets are the source's. Returns undefined if absent/unparseable.
  */
-export function jsonAfter(src: string, marker: string, from = 0): { value: unknown; end: number } | undefined {
+export function jsonAfter(source: PageSource, marker: string, from = 0): { value: unknown; end: number } | undefined {
+  const src = source.raw;
   const at = src.indexOf(marker, from);
   if (at < 0) return undefined;
   let i = at + marker.length;
+  const gap = i;
+  let wide = false;
   const limit = Math.min(src.length, i + 200);
   while (i < limit && src[i] !== '{' && src[i] !== '[') {
-    // Only whitespace, ':' or '=' may separate the marker from the value.
-    if (!/[\s:=]/.test(src[i]!)) return undefined;
+    // Only whitespace, ':' or '=' may separate the marker from the value (a byte above 127 is
+    // part of a character outside ASCII, which may be a space: the gap is decoded to tell).
+    if (src.charCodeAt(i) > 127) wide = true;
+    else if (!/[\s:=]/.test(src[i]!)) return undefined;
     i++;
   }
-  if (i >= limit) return undefined;
+  if (i >= limit || (wide && !/^[\s:=]*$/.test(utf8(src.slice(gap, i))))) return undefined;
   const start = i;
   let depth = 0;
   let inStr = false;
@@ -219,9 +225,8 @@ export function jsonAfter(src: string, marker: string, from = 0): { value: unkno
     else if (c === '}' || c === ']') {
       depth--;
       if (depth === 0) {
-        const raw = src.slice(start, i + 1);
         try {
-          return { value: JSON.parse(raw), end: i + 1 };
+          return { value: JSON.parse(utf8(src.slice(start, i + 1))), end: i + 1 };
         } catch {
           return undefined;
         }
@@ -232,12 +237,12 @@ export function jsonAfter(src: string, marker: string, from = 0): { value: unkno
 }
 
 /** Tries every occurrence of `marker` and returns the first value accepted by `accept`. */
-export function findJson<T>(src: string, marker: string, accept: (v: unknown) => v is T, maxTries = 8, start = 0): T | undefined {
+export function findJson<T>(source: PageSource, marker: string, accept: (v: unknown) => v is T, maxTries = 8, start = 0): T | undefined {
   let from = start;
   for (let n = 0; n < maxTries; n++) {
-    const at = src.indexOf(marker, from);
+    const at = source.raw.indexOf(marker, from);
     if (at < 0) return undefined;
-    const r = jsonAfter(src, marker, at);
+    const r = jsonAfter(source, marker, at);
     if (r && accept(r.value)) return r.value;
     from = at + marker.length;
   }
