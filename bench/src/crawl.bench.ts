@@ -62,7 +62,8 @@ async function endToEnd(workers: number, env: Record<string, string>, db: Return
 export async function benchCrawl(): Promise<void> {
   if (!fs.existsSync(FIXTURES)) throw new Error(`fixtures not found at ${FIXTURES}`);
   const files = fs.readdirSync(FIXTURES);
-  const read = (f: string) => fs.readFileSync(path.join(FIXTURES, f), 'utf8');
+  // A page's bytes, as a worker's parser thread gets them.
+  const read = (f: string) => fs.readFileSync(path.join(FIXTURES, f));
   const details = files.filter((f) => f.startsWith('details-')).map(read);
   const search = files.filter((f) => f.startsWith('search-')).map(read);
   const ctx = { marketplace: 'US', origin: 'https://www.amazon.com' };

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Pages parsed per second on this thread, looping over `pages` for `seconds`. */
-export function parseRate(pages: string[], parse: (html: string) => unknown, seconds = 4): number {
+export function parseRate<P>(pages: P[], parse: (page: P) => unknown, seconds = 4): number {
   let n = 0;
   const start = process.hrtime.bigint();
   const end = start + BigInt(seconds * 1e9);
