@@ -31,11 +31,6 @@ export function utf8(raw: string): string {
   return hasNonAscii(raw) ? Buffer.from(raw, 'latin1').toString('utf8') : raw;
 }
 
-/** The UTF-8 form of a marker to look for in a page's source (markers with characters beyond ASCII). */
-export function sourceForm(text: string): string {
-  return hasNonAscii(text) ? Buffer.from(text, 'utf8').toString('latin1') : text;
-}
-
 export class PageSource {
   private constructor(
     /** The page's bytes, one per character. */
