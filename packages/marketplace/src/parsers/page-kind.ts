@@ -108,7 +108,7 @@ function includesAny(hay: string, needles: readonly string[]): boolean {
   return false;
 }
 
-/** A captcha form wrapped in site chrome (small pages only: real pages are 0.3-2 MB). */
+/** A captcha form wrapped in site chrome (pages under 60,000 bytes only: real pages are 0.3-2 MB). */
 function isWrappedCaptcha(source: PageSource): boolean {
   if (source.length >= 60000) return false;
   const lower = source.text().toLowerCase();
