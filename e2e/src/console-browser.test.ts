@@ -142,9 +142,12 @@ describe('the console', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Jobs' }).waitFor();
       const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Members' }).waitFor();
       for (const link of ['Jobs', 'API keys', 'Usage', 'Webhooks', 'Schedules', 'Tracking', 'Members']) {
         await expect(nav.getByRole('link', { name: link }).count()).resolves.toBe(1);
       }
+      // the switcher appears once the list of projects has loaded, which can come after the page's heading
+      await page.getByRole('combobox', { name: 'Project' }).waitFor();
       await expect(page.getByRole('combobox', { name: 'Project' }).count()).resolves.toBe(1);
       await expect(page.getByRole('button', { name: 'Sign out' }).count()).resolves.toBe(1);
       projectId = /\/console\/projects\/([^/]+)\/jobs/.exec(page.url())![1]!;
