@@ -94,3 +94,25 @@ export const HTML_INTEGRATION: ReadonlySet<string> = new Set([
 
 /** Elements whose body is text up to their own closing tag (only <title>'s has entities decoded). */
 export const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
+
+/** What the rules above say about one tag name, gathered so a builder looks them up once per name. */
+export interface TagRules {
+  /** The (lower-case) name; the same string for every tag of this name a builder reuses it for. */
+  readonly name: string;
+  readonly closesOnOpen: ReadonlySet<string> | undefined;
+  readonly isVoid: boolean;
+  readonly rawText: boolean;
+  readonly foreignContext: boolean;
+  readonly htmlIntegration: boolean;
+}
+
+export function tagRules(name: string): TagRules {
+  return {
+    name,
+    closesOnOpen: OPEN_IMPLIES_CLOSE.get(name),
+    isVoid: VOID_ELEMENTS.has(name),
+    rawText: RAW_TEXT_TAGS.has(name),
+    foreignContext: FOREIGN_CONTEXT.has(name),
+    htmlIntegration: HTML_INTEGRATION.has(name),
+  };
+}

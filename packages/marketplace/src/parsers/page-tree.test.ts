@@ -60,6 +60,12 @@ it.each([
     `<DİV Data-Ü="Größe &amp; 寸法" class="prix€ 価格" id="ünïque"><p>Prix : 12,99\u00a0€ — 日本語 😀</p><title>Ä &amp; Ö</title>` +
       `<script>var s = "Ünïcödé </p>";</script><!-- kommentar ü --><?xml ä?><!Ä bogus></3 ö><Ünknown>text</ÜNKNOWN></dİv>`,
   ],
+  // Tag names are looked up by a hash of their characters: these two share one ("a~" and "b_").
+  ['tag names with the same hash', '<a~><b_>x</a~>y</b_><b_><a~>z</b_>'],
+  [
+    'more tag names than the builder remembers',
+    Array.from({ length: 700 }, (_, n) => `<t${n}><div>${n}</div></t${n}>`).join('') + '<t1>kept<t699>open',
+  ],
 ])('builds htmlparser2’s tree of %s', (_name, html) => {
   expect(difference(reference(html), buildPageTree(html).root)).toBeNull();
 });

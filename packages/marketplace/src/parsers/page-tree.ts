@@ -12,7 +12,7 @@
  */
 import { Comment, Document, Element, ProcessingInstruction, Text, type ChildNode, type ParentNode } from 'domhandler';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
-import { FOREIGN_CONTEXT, HTML_INTEGRATION, OPEN_IMPLIES_CLOSE, RAW_TEXT_TAGS, VOID_ELEMENTS } from './html-syntax';
+import { OPEN_IMPLIES_CLOSE, tagRules, type TagRules } from './html-syntax';
 import { type PageInput, PageSource, utf8 } from './page-source';
 
 /**
@@ -44,6 +44,26 @@ const DASH = 45;
 
 function isWhitespace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 12 || c === 13;
+}
+
+/**
+ * Classes of the source's characters, one table load instead of a chain of comparisons in the
+ * attribute scan, the builder's hottest loop. The source holds one byte per character, so every
+ * character has an entry.
+ */
+const SPACE = 1;
+/** Ends an attribute name: whitespace, "=", ">" or "/". */
+const NAME_END = 2;
+/** Ends an unquoted value: whitespace or ">". */
+const VALUE_END = 4;
+/** Makes a name need lower-casing or decoding: a capital or a byte above 127. */
+const UNUSUAL = 8;
+const CHAR_CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if (isWhitespace(c)) CHAR_CLASS[c] = SPACE | NAME_END | VALUE_END;
+  else if (c === GT) CHAR_CLASS[c] = NAME_END | VALUE_END;
+  else if (c === EQ || c === SLASH) CHAR_CLASS[c] = NAME_END;
+  else if ((c >= 65 && c <= 90) || c > 127) CHAR_CLASS[c] = UNUSUAL;
 }
 
 function isAlpha(c: number): boolean {
@@ -89,6 +109,43 @@ const decodeText = (raw: string) => decodeWith(utf8(raw), decodeHTML);
 const decodeAttribute = (raw: string) => decodeWith(utf8(raw), decodeHTMLAttribute);
 /** A tag or attribute name as htmlparser2 has it: lower case (`unusual`: it has capitals or bytes above 127). */
 const nameOf = (raw: string, unusual: boolean) => (unusual ? utf8(raw).toLowerCase() : raw);
+
+/**
+ * The rules of each tag name met so far, found from the name's characters in the source, by a hash
+ * taken while scanning them, without slicing the name out: a page has some 10,000 tags of a few
+ * dozen names. Names with capitals or bytes above 127 go by their lower-case form instead. A page's
+ * markup is not ours, so only so many names are kept.
+ */
+const RULES_BY_HASH = new Map<number, TagRules[]>();
+const RULES_BY_NAME = new Map<string, TagRules>();
+const MAX_KNOWN_NAMES = 512;
+let knownNames = 0;
+
+/** Adds a character to a tag name's hash. */
+const hashStep = (hash: number, c: number) => (Math.imul(hash, 31) + c) | 0;
+
+function rulesAt(html: string, from: number, to: number, hash: number, unusual: boolean): TagRules {
+  if (unusual) {
+    const name = nameOf(html.slice(from, to), true);
+    const known = RULES_BY_NAME.get(name);
+    if (known) return known;
+    const rules = tagRules(name);
+    if (knownNames < MAX_KNOWN_NAMES) {
+      knownNames++;
+      RULES_BY_NAME.set(name, rules);
+    }
+    return rules;
+  }
+  const bucket = RULES_BY_HASH.get(hash);
+  if (bucket) for (const rules of bucket) if (rules.name.length === to - from && html.startsWith(rules.name, from)) return rules;
+  const rules = tagRules(html.slice(from, to));
+  if (knownNames < MAX_KNOWN_NAMES) {
+    knownNames++;
+    if (bucket) bucket.push(rules);
+    else RULES_BY_HASH.set(hash, [rules]);
+  }
+  return rules;
+}
 
 /** What reading an open tag's attributes found besides them. */
 interface TagScan {
@@ -136,13 +193,13 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
   tag.className = undefined;
   tag.found = undefined;
   for (;;) {
-    while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+    while (i < end && CHAR_CLASS[html.charCodeAt(i)]! & SPACE) i++;
     if (i >= end) return;
-    let c = html.charCodeAt(i);
+    const c = html.charCodeAt(i);
     if (c === GT) break;
     if (c === SLASH) {
       let j = i + 1;
-      while (j < end && isWhitespace(html.charCodeAt(j))) j++;
+      while (j < end && CHAR_CLASS[html.charCodeAt(j)]! & SPACE) j++;
       if (j >= end) return;
       if (html.charCodeAt(j) === GT) {
         tag.selfClosing = true;
@@ -153,23 +210,24 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
       continue;
     }
     const nameStart = i;
-    let unusual = (c >= 65 && c <= 90) || c > 127;
+    let classes = CHAR_CLASS[c]!;
     i++; // the first character may be "=" or anything else but whitespace, "/" and ">"
     while (i < end) {
-      c = html.charCodeAt(i);
-      if (c === EQ || c === GT || c === SLASH || isWhitespace(c)) break;
-      if ((c >= 65 && c <= 90) || c > 127) unusual = true;
+      const k = CHAR_CLASS[html.charCodeAt(i)]!;
+      if (k & NAME_END) break;
+      classes |= k;
       i++;
     }
     if (i >= end) return;
+    const unusual = (classes & UNUSUAL) !== 0;
     const nameEnd = i;
-    while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+    while (i < end && CHAR_CLASS[html.charCodeAt(i)]! & SPACE) i++;
     if (i >= end) return;
     let valueStart = i;
     let valueEnd = i;
     if (html.charCodeAt(i) === EQ) {
       i++;
-      while (i < end && isWhitespace(html.charCodeAt(i))) i++;
+      while (i < end && CHAR_CLASS[html.charCodeAt(i)]! & SPACE) i++;
       if (i >= end) return;
       const q = html.charCodeAt(i);
       if (q === DQ || q === SQ) {
@@ -180,11 +238,7 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
         i = close + 1;
       } else {
         valueStart = i;
-        while (i < end) {
-          c = html.charCodeAt(i);
-          if (c === GT || isWhitespace(c)) break;
-          i++;
-        }
+        while (i < end && !(CHAR_CLASS[html.charCodeAt(i)]! & VALUE_END)) i++;
         if (i >= end) return;
         valueEnd = i;
       }
@@ -330,6 +384,15 @@ class TreeBuilder {
   readonly ids = new Map<string, PageElement[]>();
   /** Open elements, innermost last; `names` mirrors it for htmlparser2's name-based rules. */
   private readonly open: ParentNode[] = [this.root];
+  /**
+   * The children of the open elements, one run per element from `childrenFrom` (parallel to
+   * `open`). An element gets its children as one array of their exact length when it closes: an
+   * array grown by pushing reserves 17 slots at its first child, and most elements have one or two.
+   * `childCount` is where the runs end (entries past it are stale).
+   */
+  private readonly children: ChildNode[] = [];
+  private childCount = 0;
+  private readonly childrenFrom: number[] = [0];
   private readonly names: string[] = [];
   /** The open tag being read. */
   private readonly tag = newTagScan();
@@ -380,6 +443,7 @@ class TreeBuilder {
     }
     this.text(textStart, end);
     while (this.names.length > 0) this.popElement(end);
+    this.root.children = this.children.slice(0, this.childCount);
     this.root.startIndex = 0;
     this.root.endIndex = end;
     return { root: this.root, elements: this.elements, ids: this.ids };
@@ -399,15 +463,14 @@ class TreeBuilder {
 
   private add(node: ChildNode): void {
     if (this.skipDepth > 0) return;
-    const parent = this.open[this.open.length - 1]!;
-    const siblings = parent.children;
-    const previous = siblings[siblings.length - 1];
-    siblings.push(node);
-    if (previous) {
+    const children = this.children;
+    if (this.childCount > this.childrenFrom[this.childrenFrom.length - 1]!) {
+      const previous = children[this.childCount - 1]!;
       node.prev = previous;
       previous.next = node;
     }
-    node.parent = parent;
+    children[this.childCount++] = node;
+    node.parent = this.open[this.open.length - 1]!;
     this.lastText = null;
   }
 
@@ -417,15 +480,18 @@ class TreeBuilder {
     const end = html.length;
     let i = at + 1;
     let unusual = false;
+    let hash = 0;
     while (i < end) {
       const c = html.charCodeAt(i);
       if (c === GT || c === SLASH || isWhitespace(c)) break;
       if ((c >= 65 && c <= 90) || c > 127) unusual = true;
+      hash = hashStep(hash, c);
       i++;
     }
     if (i >= end) return -1;
-    const name = nameOf(html.slice(at + 1, i), unusual);
-    const implied = OPEN_IMPLIES_CLOSE.get(name);
+    const rules = rulesAt(html, at + 1, i, hash, unusual);
+    const name = rules.name;
+    const implied = rules.closesOnOpen;
     if (implied) while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
 
     const tag = this.tag;
@@ -436,27 +502,29 @@ class TreeBuilder {
 
     if (this.skipDepth > 0) {
       // Inside a left-out region: the element is only counted, for where the region ends.
-      if (VOID_ELEMENTS.has(name)) return after;
+      if (rules.isVoid) return after;
       this.open.push(this.open[this.open.length - 1]!);
+      this.childrenFrom.push(this.childCount);
     } else {
       const element = this.element(name, i, tag, at);
       if (attribs) element.attribs = attribs;
-      if (VOID_ELEMENTS.has(name)) {
+      if (rules.isVoid) {
         element.endIndex = at;
         return after;
       }
       this.open.push(element);
+      this.childrenFrom.push(this.childCount);
       if (this.options.leaveOut?.(name, tag.id)) this.skipDepth = this.names.length + 1;
     }
     this.names.push(name);
-    if (FOREIGN_CONTEXT.has(name)) this.foreign.push(true);
-    else if (HTML_INTEGRATION.has(name)) this.foreign.push(false);
+    if (rules.foreignContext) this.foreign.push(true);
+    else if (rules.htmlIntegration) this.foreign.push(false);
     if (selfClosing && this.foreign[this.foreign.length - 1]) {
       // Self-closing counts only inside svg/math; htmlparser2 ignores it in HTML.
       this.popElement(after);
       return after;
     }
-    if (!selfClosing && RAW_TEXT_TAGS.has(name)) return this.rawText(name, after);
+    if (!selfClosing && rules.rawText) return this.rawText(name, after);
     return after;
   }
 
@@ -515,9 +583,12 @@ class TreeBuilder {
     }
     const nameStart = i;
     let unusual = false;
-    for (let c = html.charCodeAt(i); i < gt && !isWhitespace(c); c = html.charCodeAt(++i))
+    let hash = 0;
+    for (let c = html.charCodeAt(i); i < gt && !isWhitespace(c); c = html.charCodeAt(++i)) {
       if ((c >= 65 && c <= 90) || c > 127) unusual = true;
-    this.endTag(nameOf(html.slice(nameStart, i), unusual), at);
+      hash = hashStep(hash, c);
+    }
+    this.endTag(rulesAt(html, nameStart, i, hash, unusual), at);
     return gt + 1;
   }
 
@@ -535,11 +606,12 @@ class TreeBuilder {
     return element;
   }
 
-  private endTag(name: string, at: number): void {
-    if (FOREIGN_CONTEXT.has(name) || HTML_INTEGRATION.has(name)) {
+  private endTag(rules: TagRules, at: number): void {
+    const name = rules.name;
+    if (rules.foreignContext || rules.htmlIntegration) {
       if (this.foreign.length > 1) this.foreign.pop();
     }
-    if (VOID_ELEMENTS.has(name)) {
+    if (rules.isVoid) {
       if (name === 'br' && this.skipDepth === 0) this.element('br', -1, null, at).endIndex = at;
       return;
     }
@@ -555,8 +627,13 @@ class TreeBuilder {
   }
 
   private popElement(at: number): void {
-    if (this.skipDepth === 0 || this.names.length === this.skipDepth) (this.open[this.open.length - 1] as Element).endIndex = at;
-    this.open.pop();
+    const from = this.childrenFrom.pop()!;
+    const element = this.open.pop() as Element;
+    if (this.skipDepth === 0 || this.names.length === this.skipDepth) {
+      element.endIndex = at;
+      element.children = this.children.slice(from, this.childCount);
+      this.childCount = from;
+    }
     this.names.pop();
     if (this.names.length < this.skipDepth) this.skipDepth = 0;
     this.lastText = null;
