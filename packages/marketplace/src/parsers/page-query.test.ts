@@ -92,3 +92,23 @@ it('keeps the previous selection for .end(), as cheerio does', () => {
   expect(div.find('.a').end()[0]).toBe(div[0]);
   expect(div.children().filter('.b').end().length).toBe(2);
 });
+
+it('splits class lists as css-select does once every class of the page is indexed', () => {
+  const html =
+    '<div class=" a\tb\nc  a "><span class="d\u00a0e">1</span><span class="é f\u2003g">2</span>' +
+    '<i class="h\fi\rj">3</i><b class="">4</b><u class="k l m n o p">5</u></div>';
+  const ours = loadHtml(html);
+  const theirs = cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
+  // More class names than are looked up one by one, so the whole page's classes get indexed.
+  const names = ['a', 'b', 'c', 'd', 'e', 'é', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'd\u00a0e'];
+  for (const name of [...names, ...names]) {
+    const selector = `.${cssEscape(name)}`;
+    expect([selector, ours(selector).length]).toEqual([selector, theirs(selector).length]);
+  }
+  expect(['.a', '.j', '.\\e9 ', '.g'].map((s) => ours(s).length)).toEqual([1, 1, 1, 1]);
+});
+
+/** A class name as a CSS selector writes it (NBSP and other spaces escaped). */
+function cssEscape(name: string): string {
+  return name.replace(/[^\w\u00c0-\uffff-]|[\u00a0\u2000-\u200a]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `);
+}

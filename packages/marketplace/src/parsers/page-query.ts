@@ -179,15 +179,29 @@ export class PageQuery {
     for (const element of this.tree.elements) {
       const list = element.classAttribute;
       if (!list) continue;
-      // \s as css-select's class test has it (it counts NBSP as a separator too).
-      for (const token of list.split(/\s+/)) {
-        if (!token) continue;
-        const bucket = this.classes.get(token);
-        if (!bucket) this.classes.set(token, [element]);
-        else if (bucket[bucket.length - 1] !== element) bucket.push(element);
+      // Split at ASCII whitespace by hand (no array of tokens); a list with any other character
+      // is split again by \s as css-select's class test has it (NBSP separates there too), and
+      // the names already added are not added twice.
+      let from = -1;
+      for (let k = 0; k <= list.length; k++) {
+        const c = k < list.length ? list.charCodeAt(k) : 32;
+        if (c > 127) {
+          for (const token of list.split(/\s+/)) if (token) this.addClass(token, element);
+          break;
+        }
+        if (c === 32 || (c >= 9 && c <= 13)) {
+          if (from >= 0) this.addClass(list.slice(from, k), element);
+          from = -1;
+        } else if (from < 0) from = k;
       }
     }
     this.allClasses = true;
+  }
+
+  private addClass(name: string, element: Element): void {
+    const bucket = this.classes.get(name);
+    if (!bucket) this.classes.set(name, [element]);
+    else if (bucket[bucket.length - 1] !== element) bucket.push(element);
   }
 
   private byTag(name: string): Element[] {
