@@ -4,7 +4,7 @@
  * init, HTML-escaped inside data attributes), as a hidden input (name/id "parentASIN") and as a
  * parentASIN= parameter of the page's share links. A standalone product names itself.
  *
- * One pass of two literal searches over the page's source finds every spelling (a document-wide DOM query costs
+ * One regex pass over the page's source finds every spelling (a document-wide DOM query costs
  * more), and each hit is read by the form it takes. Everything looked for is ASCII, so the
  * source's bytes are searched as they are (page-source.ts). Keys that merely contain the word are other things:
  * "tasParentAsin" (the media-format family), "batchInfo.parentAsin" (a series bundle).
@@ -84,20 +84,16 @@ function valueAt(html: string, start: number, end: number): { value: string; jso
  */
 export function extractParentAsin(source: PageSource, asin: string | null): string | null {
   const html = source.raw;
-  // Two literal searches, merged in document order, scan faster than any pattern (indexOf skips
-  // ahead by the literal); the whole key is checked per hit.
-  let camel = html.indexOf('arentA');
-  let snake = html.indexOf('arent_a');
-  for (let n = 0; n < MAX_HITS && (camel >= 0 || snake >= 0); n++) {
-    const at = snake < 0 || (camel >= 0 && camel < snake) ? camel : snake;
-    if (at === camel) camel = html.indexOf('arentA', at + 1);
-    else snake = html.indexOf('arent_a', at + 1);
-    const key = /^arent(?:Asin|ASIN|_asin)/.exec(html.slice(at, at + 10));
-    const start = at - 1;
+  // A bare literal alternation scans about twice as fast as the full key pattern; the key is checked per hit.
+  const hits = /arentA|arent_a/g;
+  let hit: RegExpExecArray | null;
+  for (let n = 0; n < MAX_HITS && (hit = hits.exec(html)); n++) {
+    const key = /^arent(?:Asin|ASIN|_asin)/.exec(html.slice(hit.index, hit.index + 10));
+    const start = hit.index - 1;
     const first = html[start];
     // "parentAsin" and "ParentAsin" only as a whole key: not "tasParentAsin", not "batchInfo.parentAsin".
     if (!key || (first !== 'p' && first !== 'P') || /[\p{L}\d_.$]/u.test(html[start - 1] ?? '')) continue;
-    const end = at + key[0].length;
+    const end = hit.index + key[0].length;
     const found = valueAt(html, start, end);
     if (!found || !ASIN_RE.test(found.value)) continue;
     if (describesPage(contextOf(html, start, end, found.json), found.value, asin)) return found.value;
