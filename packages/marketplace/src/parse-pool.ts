@@ -136,10 +136,6 @@ function inlinePool(): ParsePool {
 }
 
 /**
- * A pool whose threads run `workerFile` (same contract as ./parse-worker). Not exported from the
- * package: tests use it to run a worker that dies on demand.
- */
-/**
  * The ArrayBuffer to transfer with a body: its own when the view covers all of it, else a copy
  * (a small Buffer may be a slice of Node's shared pool, which must not be detached).
  */
@@ -151,6 +147,10 @@ function ownedBuffer(bytes: Uint8Array, task: ParseTask): ArrayBuffer {
   return copy.buffer;
 }
 
+/**
+ * A pool whose threads run `workerFile` (same contract as ./parse-worker). Not exported from the
+ * package: tests use it to run a worker that dies on demand.
+ */
 export function createThreadParsePool(threads: number, options: ParsePoolOptions, workerFile: string): ParsePool {
   const maxQueue = options.maxQueue ?? threads * DEFAULT_QUEUE_PER_THREAD;
   if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be a non-negative integer, got ${maxQueue}`);
