@@ -63,6 +63,10 @@ it.each([
   // Tag names are looked up by a hash of their characters: these two share one ("a~" and "b_").
   ['tag names with the same hash', '<a~><b_>x</a~>y</b_><b_><a~>z</b_>'],
   [
+    'long custom tag names',
+    `<amzn-custom-widget>a<${'x-'.repeat(40)}long>b</${'x-'.repeat(40)}long>c</amzn-custom-widget><amzn-custom-widget>d`,
+  ],
+  [
     'more tag names than the builder remembers',
     Array.from({ length: 700 }, (_, n) => `<t${n}><div>${n}</div></t${n}>`).join('') + '<t1>kept<t699>open',
   ],

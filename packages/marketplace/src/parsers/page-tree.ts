@@ -114,12 +114,18 @@ const nameOf = (raw: string, unusual: boolean) => (unusual ? utf8(raw).toLowerCa
  * The rules of each tag name met so far, found from the name's characters in the source, by a hash
  * taken while scanning them, without slicing the name out: a page has some 10,000 tags of a few
  * dozen names. Names with capitals or bytes above 127 go by their lower-case form instead. A page's
- * markup is not ours, so only so many names are kept.
+ * markup is not ours, so only so many names, of a sane length, are kept, each as a copy of its own:
+ * a slice of 13 characters or more is a view that would keep the whole page's source alive.
  */
 const RULES_BY_HASH = new Map<number, TagRules[]>();
 const RULES_BY_NAME = new Map<string, TagRules>();
 const MAX_KNOWN_NAMES = 512;
+const MAX_KNOWN_NAME_LENGTH = 64;
 let knownNames = 0;
+
+const mayKeep = (name: string) => knownNames < MAX_KNOWN_NAMES && name.length <= MAX_KNOWN_NAME_LENGTH;
+/** A copy of a name taken from the source (its characters are one byte each). */
+const ownCopy = (name: string) => Buffer.from(name, 'latin1').toString('latin1');
 
 /** Adds a character to a tag name's hash. */
 const hashStep = (hash: number, c: number) => (Math.imul(hash, 31) + c) | 0;
@@ -129,8 +135,9 @@ function rulesAt(html: string, from: number, to: number, hash: number, unusual: 
     const name = nameOf(html.slice(from, to), true);
     const known = RULES_BY_NAME.get(name);
     if (known) return known;
+    // Decoding or lower-casing made the name a string of its own.
     const rules = tagRules(name);
-    if (knownNames < MAX_KNOWN_NAMES) {
+    if (mayKeep(name)) {
       knownNames++;
       RULES_BY_NAME.set(name, rules);
     }
@@ -138,12 +145,12 @@ function rulesAt(html: string, from: number, to: number, hash: number, unusual: 
   }
   const bucket = RULES_BY_HASH.get(hash);
   if (bucket) for (const rules of bucket) if (rules.name.length === to - from && html.startsWith(rules.name, from)) return rules;
-  const rules = tagRules(html.slice(from, to));
-  if (knownNames < MAX_KNOWN_NAMES) {
-    knownNames++;
-    if (bucket) bucket.push(rules);
-    else RULES_BY_HASH.set(hash, [rules]);
-  }
+  const name = html.slice(from, to);
+  if (!mayKeep(name)) return tagRules(name);
+  const rules = tagRules(ownCopy(name));
+  knownNames++;
+  if (bucket) bucket.push(rules);
+  else RULES_BY_HASH.set(hash, [rules]);
   return rules;
 }
 
