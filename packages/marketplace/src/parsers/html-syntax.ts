@@ -1,6 +1,7 @@
 /**
  * htmlparser2's tree-building rules (its Parser, in HTML mode), for the page-tree builder: what
- * they are decides which element a selector finds, so they are kept exactly.
+ * they are decides which element a selector finds, so they are kept exactly. The builder reads
+ * them per tag name, through `tagRules`.
  */
 const formTags = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
 const pTag = new Set(['p']);
@@ -9,7 +10,7 @@ const ddtTags = new Set(['dd', 'dt']);
 const rtpTags = new Set(['rt', 'rp']);
 
 /** Opening `key` first closes the innermost open elements while they are in its set. */
-export const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['tr', new Set(['tr', 'th', 'td'])],
   ['th', new Set(['th'])],
   ['td', new Set(['thead', 'th', 'td'])],
@@ -56,7 +57,7 @@ export const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new 
   ].map((t) => [t, pTag] as const),
 ]);
 
-export const VOID_ELEMENTS: ReadonlySet<string> = new Set([
+const VOID_ELEMENTS: ReadonlySet<string> = new Set([
   'area',
   'base',
   'basefont',
@@ -79,8 +80,8 @@ export const VOID_ELEMENTS: ReadonlySet<string> = new Set([
 ]);
 
 /** Inside these, `<x/>` closes itself; the integration elements switch back to HTML rules. */
-export const FOREIGN_CONTEXT: ReadonlySet<string> = new Set(['math', 'svg']);
-export const HTML_INTEGRATION: ReadonlySet<string> = new Set([
+const FOREIGN_CONTEXT: ReadonlySet<string> = new Set(['math', 'svg']);
+const HTML_INTEGRATION: ReadonlySet<string> = new Set([
   'mi',
   'mo',
   'mn',
@@ -93,7 +94,7 @@ export const HTML_INTEGRATION: ReadonlySet<string> = new Set([
 ]);
 
 /** Elements whose body is text up to their own closing tag (only <title>'s has entities decoded). */
-export const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
+const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
 
 /** What the rules above say about one tag name, gathered so a builder looks them up once per name. */
 export interface TagRules {

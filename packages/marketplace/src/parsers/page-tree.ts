@@ -12,7 +12,7 @@
  */
 import { Comment, Document, Element, ProcessingInstruction, Text, type ChildNode, type ParentNode } from 'domhandler';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
-import { OPEN_IMPLIES_CLOSE, tagRules, type TagRules } from './html-syntax';
+import { tagRules, type TagRules } from './html-syntax';
 import { type PageInput, PageSource, utf8 } from './page-source';
 
 /**
@@ -153,6 +153,9 @@ function rulesAt(html: string, from: number, to: number, hash: number, unusual: 
   else RULES_BY_HASH.set(hash, [rules]);
   return rules;
 }
+
+/** The rules of <p>, which a stray </p> opens and closes. */
+const P_RULES = tagRules('p');
 
 /** What reading an open tag's attributes found besides them. */
 interface TagScan {
@@ -627,7 +630,7 @@ class TreeBuilder {
       while (this.names.length > pos) this.popElement(at);
     } else if (name === 'p') {
       // htmlparser2 opens and closes an empty <p> for a stray </p>.
-      const implied = OPEN_IMPLIES_CLOSE.get('p')!;
+      const implied = P_RULES.closesOnOpen!;
       while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
       if (this.skipDepth === 0) this.element('p', -1, null, at).endIndex = at;
     }
