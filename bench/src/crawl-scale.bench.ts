@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import IORedis from 'ioredis';
 import { type Db, sql } from '@crawl/db';
-import { parseDetailsPage, parsePage } from '@crawl/marketplace';
+import { PARSE_PROCESS_NODE_FLAGS, parseDetailsPage, parsePage } from '@crawl/marketplace';
 import { createTenant, freePort, ServiceProcess, waitForHttp } from '@crawl/testing';
 import { postBigRun, timeSmallJob, waitForJobs } from './jobs';
 import { cpuSeconds, metricSum, parseRate, threadCpuSeconds, threadCpuSplit } from './measure';
@@ -109,9 +109,12 @@ async function run(
       'services/worker/dist/main.js',
       { ...ctx.env, METRICS_PORT: String(port) },
       [],
+      // The worker's own command-line options, as in production (infra/base/worker.yaml);
       // BENCH_CPU_PROF_DIR=dir: each worker writes CPU profiles (one per thread) there as it stops;
-      // BENCH_WORKER_NODE_ARGS: node and V8 options for the workers, to try one (`--single-threaded-gc`).
+      // BENCH_WORKER_NODE_ARGS: node and V8 options for the workers, to try one (`--v8-pool-size=2`);
+      // BENCH_WORKER_DEFAULT_GC=1 leaves the worker's options out (V8's default collector, to compare).
       [
+        ...(process.env.BENCH_WORKER_DEFAULT_GC === '1' ? [] : PARSE_PROCESS_NODE_FLAGS),
         ...(process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : []),
         ...(process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       ],

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { parseEnv, postgresEnv } from '@crawl/config';
 import { loadGatewayConfig } from '@crawl/gateway';
+import { PARSE_PROCESS_NODE_FLAGS } from '@crawl/marketplace';
 import { loadSchedulerConfig } from '@crawl/scheduler';
 import { loadWebhooksConfig } from '@crawl/webhooks';
 import { loadWorkerConfig } from '@crawl/worker';
@@ -95,6 +96,8 @@ interface EntryPoint {
   metricsPortVar: 'METRICS_PORT' | null;
   /** Paths the metrics port answers. */
   metricsPaths: Set<string>;
+  /** The node options its command line must give before the script (V8 reads them only at start). */
+  nodeFlags: readonly string[];
 }
 
 // GET paths of the gateway's route table (`method: 'get', path: '/readyz'`)
@@ -126,6 +129,9 @@ function serviceEntry(name: string, load: (env: Env) => Obj): EntryPoint {
     paths: name === 'gateway' ? gatewayPaths : sideServer ? sidePaths : new Set(),
     metricsPortVar: sideServer ? 'METRICS_PORT' : null,
     metricsPaths: sideServer ? sidePaths : new Set(),
+    nodeFlags: sourceFiles(`services/${name}/src`).some((f) => readFileSync(f, 'utf8').includes('createParsePool('))
+      ? PARSE_PROCESS_NODE_FLAGS
+      : [],
   };
 }
 
@@ -141,6 +147,7 @@ function scriptEntry(entry: string, load: ((env: Env) => Obj) | null, paths: Set
     paths,
     metricsPortVar: null,
     metricsPaths: new Set(),
+    nodeFlags: [],
   };
 }
 
@@ -166,12 +173,17 @@ function unknownEnvNames(entry: EntryPoint, names: Iterable<string>): string[] {
   );
 }
 
+/** The entry point a `node [options] <script> [args]` command runs; its options must be the entry's own. */
 function entryOf(args: unknown, where: string): EntryPoint {
   expect(Array.isArray(args)).toBe(true);
-  const script = (args as string[])[0]!;
+  const words = args as string[];
+  let at = 0;
+  while (words[at]?.startsWith('-')) at++;
+  const script = words[at]!;
   const entry = ENTRIES.get(script);
   if (!entry) throw new Error(`${where}: runs ${script}, not a known entry point (${[...ENTRIES.keys()].join(', ')})`);
   expect(existsSync(path.join(ROOT, script.replace('/dist/', '/src/').replace(/\.js$/, '.ts')))).toBe(true);
+  expect([where, words.slice(0, at)]).toEqual([where, [...entry.nodeFlags]]);
   return entry;
 }
 

@@ -4,6 +4,6 @@ export * from './fetch-page';
 export * from './crawler';
 export * from './kinds';
 export * from './parsers';
-export { createParsePool, type ParsePool, type ParsedPage } from './parse-pool';
+export { createParsePool, PARSE_PROCESS_NODE_FLAGS, type ParsePool, type ParsedPage } from './parse-pool';
 export { parsePage } from './parse-worker';
 export * from './exits';
