@@ -21,6 +21,7 @@ import { extractVariants } from './details-variants';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
 import { leaveOutOfDetails } from './page-regions';
+import type { LeaveOut } from './page-tree';
 import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type AvailabilityStatus, type DetailsItem, type PageContext } from './types';
 import { type PageInput, PageSource } from './page-source';
@@ -142,9 +143,14 @@ function extractIsPrime(doc: Doc): boolean | null {
 }
 
 export function parseDetailsPage(page: PageInput, ctx: PageContext): DetailsItem | null {
+  return parseDetailsWithout(page, ctx, leaveOutOfDetails);
+}
+
+/** parseDetailsPage leaving out the regions `leaveOut` names (page-regions.test.ts parses pages whole too). */
+export function parseDetailsWithout(page: PageInput, ctx: PageContext, leaveOut: LeaveOut | undefined): DetailsItem | null {
   const source = PageSource.of(page);
   if (!source.length || interstitialKind(source, 'details') === 'captcha') return null;
-  const doc = new Doc(source, { leaveOut: leaveOutOfDetails });
+  const doc = new Doc(source, leaveOut ? { leaveOut } : {});
   const asin = extractAsin(doc);
   const title = extractTitle(doc);
   if (!asin && !title) return null;

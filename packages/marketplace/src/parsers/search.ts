@@ -18,6 +18,7 @@ import { moneyFromElement } from './details-price';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
 import { leaveOutOfSearch } from './page-regions';
+import type { LeaveOut } from './page-tree';
 import { cardBrand } from './search-card-brand';
 import { isSponsoredLabel, SPONSORED_WORDS } from './search-labels';
 import { cardSalesSignals } from './search-card-commerce';
@@ -273,10 +274,15 @@ export interface SearchResultsPage {
 }
 
 export function parseSearchResults(page: PageInput, ctx: PageContext): SearchResultsPage {
+  return parseSearchWithout(page, ctx, leaveOutOfSearch);
+}
+
+/** parseSearchResults leaving out the regions `leaveOut` names (page-regions.test.ts parses pages whole too). */
+export function parseSearchWithout(page: PageInput, ctx: PageContext, leaveOut: LeaveOut | undefined): SearchResultsPage {
   const source = PageSource.of(page);
   if (!source.length || interstitialKind(source, 'search') === 'captcha')
     return { cards: [], hasNextPage: false, noResults: false, totalResults: null };
-  const $ = loadHtml(source, { leaveOut: leaveOutOfSearch, eagerAttributes: true });
+  const $ = loadHtml(source, { ...(leaveOut ? { leaveOut } : {}), eagerAttributes: true });
   const cards = parseCards($, ctx);
   // A page without cards has nothing to go on from, whatever pagination it shows.
   if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage($), totalResults: null };
