@@ -167,15 +167,18 @@ interface TagScan {
   /** When set, the one attribute to look for, whose value goes to `found`; nothing else is read. */
   wanted: string | undefined;
   found: string | undefined;
+  /** Only where the tag ends is wanted (a tag inside a left-out region): no value is read. */
+  endOnly: boolean;
 }
 
-const newTagScan = (wanted?: string): TagScan => ({
+const newTagScan = (wanted?: string, endOnly = false): TagScan => ({
   end: -1,
   selfClosing: false,
   id: undefined,
   className: undefined,
   wanted,
   found: undefined,
+  endOnly,
 });
 
 /** Whether the attribute name at `html[from, to)`, lower-cased, is `name`. */
@@ -191,8 +194,9 @@ function isName(html: string, from: number, to: number, name: string): boolean {
 /**
  * Reads an open tag's attributes from `i` (just after its name) to its ">", as htmlparser2's
  * tokenizer does: into `into` (the first of repeated names wins), or with `into` null only the
- * one `tag.wanted`, or else only its id and class (a tag's other values are decoded only when
- * something asks for them). Where the tag ends, and its id and class, go to `tag`.
+ * one `tag.wanted`, or with `tag.endOnly` none, or else only its id and class (a tag's other
+ * values are decoded only when something asks for them). Where the tag ends, and its id and
+ * class, go to `tag`.
  */
 function readAttributes(html: string, i: number, into: Record<string, string> | null, tag: TagScan): void {
   const end = html.length;
@@ -263,6 +267,8 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
         tag.found = decodeAttribute(html.slice(valueStart, valueEnd));
         return;
       }
+    } else if (tag.endOnly) {
+      continue;
     } else if (tag.id === undefined && isName(html, nameStart, nameEnd, 'id')) {
       tag.id = decodeAttribute(html.slice(valueStart, valueEnd));
     } else if (tag.className === undefined && isName(html, nameStart, nameEnd, 'class')) {
@@ -406,6 +412,8 @@ class TreeBuilder {
   private readonly names: string[] = [];
   /** The open tag being read. */
   private readonly tag = newTagScan();
+  /** The scan of tags inside a left-out region, which are only counted. */
+  private readonly skippedTag = newTagScan(undefined, true);
   private readonly foreign: boolean[] = [false];
   /** The text node still being appended to (htmlparser2 merges adjacent text). */
   private lastText: PageText | null = null;
@@ -504,7 +512,7 @@ class TreeBuilder {
     const implied = rules.closesOnOpen;
     if (implied) while (this.names.length > 0 && implied.has(this.names[this.names.length - 1]!)) this.popElement(at);
 
-    const tag = this.tag;
+    const tag = this.skipDepth > 0 ? this.skippedTag : this.tag;
     const attribs = this.options.eagerAttributes && this.skipDepth === 0 ? ({} as Record<string, string>) : null;
     readAttributes(html, i, attribs, tag);
     if (tag.end < 0) return -1;
