@@ -234,5 +234,5 @@ export function parseBestsellersPage(page: PageInput, ctx: PageContext): Bestsel
     items.push(item);
   });
   const lazyItems = ranks.filter((r) => !seen.has(r.asin)).map((r) => ({ rank: r.rank, asin: r.asin }));
-  return { category: pageCategory(doc), hasNextPage: hasNextPageLink(doc.$), items, lazyItems };
+  return { category: pageCategory(doc), hasNextPage: hasNextPageLink(doc), items, lazyItems };
 }

@@ -126,7 +126,7 @@ export function extractImages(doc: Doc): { mainImage: string | null; images: str
     candidates.push(...(landing ? thumbs.slice(1) : thumbs));
   }
   if (candidates.length === 0) {
-    const og = httpUrl(doc.$.root().children('html').children('head').children('meta[property="og:image"]').attr('content'));
+    const og = httpUrl(doc.root().children('html').children('head').children('meta[property="og:image"]').attr('content'));
     if (og) candidates.push(og);
   }
   const seen = new Set<string>();

@@ -28,7 +28,7 @@ import { type PageInput, PageSource } from './page-source';
 
 /** <meta>/<link> lookups scoped to <head>: a document-wide attribute query costs ~3 ms. */
 function headAttr(doc: Doc, selector: string, attrName: string): string | undefined {
-  return doc.$.root().children('html').children('head').children(selector).first().attr(attrName) ?? doc.q(selector).first().attr(attrName);
+  return doc.root().children('html').children('head').children(selector).first().attr(attrName) ?? doc.q(selector).first().attr(attrName);
 }
 
 function extractAsin(doc: Doc): string | null {

@@ -4,27 +4,102 @@
  * queries whose first compound names an id are answered from the index and
  * only their remainder runs against the (small) matched subtree.
  */
-import type { CheerioAPI } from 'cheerio';
+import * as cheerio from 'cheerio';
+import type { AnyNode } from 'domhandler';
 import { type PageInput, PageSource } from './page-source';
+import { PageQuery, selectorTest } from './page-query';
 import { buildPageTree, type TreeOptions } from './page-tree';
-import { loadTree, type DomNode, type Sel } from './text';
+import type { DomNode, Sel } from './text';
 
 // "tag#id.extra[attr]" or "[id^=prefix]" as the first compound, then the rest of the selector.
 const HEAD_ID_RE = /^([a-zA-Z][\w-]*)?#([\w-]+)([.[:][^\s>+~]*)?(?:\s+(.+))?$/;
 const HEAD_PREFIX_RE = /^([a-zA-Z][\w-]*)?\[id\^=["']?([\w-]+)["']?\]([.[:][^\s>+~]*)?(?:\s+(.+))?$/;
 
+/**
+ * One cheerio for every page. `cheerio.load` makes a class and closures for each document, and
+ * the inline caches of the code that calls them keep the last ones, and through them the last
+ * page's whole tree, alive through V8's young-generation collections: each tree was copied,
+ * promoted and left to the old generation's collector (docs/parsing.md "Garbage"). A page's
+ * selections start from its own document instead (`Doc.$` passes it), and a query finds its
+ * page's index on the document it walks up to.
+ */
+const PAGES = cheerio.load('', { xml: { xmlMode: false, decodeEntities: true } });
+/** Where a page's document keeps its PageQuery. */
+const QUERY = Symbol('page query');
+
+/** The PageQuery of the page `nodes` belong to (none for nodes of no page, e.g. clones). */
+function queryOf(nodes: ArrayLike<AnyNode>): PageQuery | undefined {
+  let node: AnyNode | null | undefined = nodes[0];
+  while (node?.parent) node = node.parent;
+  return (node as { [QUERY]?: PageQuery } | undefined)?.[QUERY];
+}
+
+{
+  // `find` (and so `$(selector)`) through the page's element lists, handing what they cannot key
+  // back to cheerio's own. cheerio compiles the selector of is/filter/closest again for every
+  // element it tests (for closest, at every ancestor); a compiled test answers the same. Results
+  // are made with `_make`, as cheerio's own traversals make them (`.end()` works).
+  const fn = PAGES.prototype;
+  const { find, is, filter, closest } = fn;
+  fn.find = function (this: Sel, selector: unknown) {
+    const nodes = this.toArray() as AnyNode[];
+    const found = typeof selector === 'string' ? (queryOf(nodes)?.find(nodes, selector) ?? null) : null;
+    return found ? this._make(found) : find.call(this, selector as string);
+  } as typeof find;
+  fn.is = function (this: Sel, selector: unknown) {
+    const test = typeof selector === 'string' ? selectorTest(selector) : null;
+    return test ? this.toArray().some(test) : is.call(this, selector as string);
+  } as typeof is;
+  fn.filter = function (this: Sel, selector: unknown) {
+    const test = typeof selector === 'string' ? selectorTest(selector) : null;
+    return test ? this._make(this.toArray().filter(test)) : filter.call(this, selector as never);
+  } as typeof filter;
+  fn.closest = function (this: Sel, selector: unknown) {
+    const test = typeof selector === 'string' ? selectorTest(selector) : null;
+    if (!test) return closest.call(this, selector as string);
+    const found: AnyNode[] = [];
+    for (const start of this.toArray() as AnyNode[]) {
+      let node: AnyNode | null =
+        start.type === 'root' || start.type === 'tag' || start.type === 'script' || start.type === 'style' ? start : start.parent;
+      for (; node && (node.type === 'tag' || node.type === 'script' || node.type === 'style'); node = node.parent) {
+        if (test(node)) {
+          if (!found.includes(node)) found.push(node);
+          break;
+        }
+      }
+    }
+    return this._make(found);
+  } as typeof closest;
+}
+
+/** One parsed page: cheerio's `$` over its tree, an id index, and its source for scans of embedded JSON. */
 export class Doc {
-  readonly $: CheerioAPI;
   /** The page's bytes, for the scans of embedded JSON (page-source.ts). */
   readonly source: PageSource;
   private readonly ids: Map<string, DomNode[]>;
+  /** The page's document as a selection: where its selections start. */
+  private readonly top: Sel;
 
   constructor(page: PageInput, options?: TreeOptions) {
     this.source = PageSource.of(page);
     const tree = buildPageTree(this.source, options);
-    this.$ = loadTree(tree);
+    (tree.root as { [QUERY]?: PageQuery })[QUERY] = new PageQuery(tree);
+    this.top = PAGES(tree.root);
     // The builder indexes ids as it goes, in document order.
     this.ids = tree.ids as unknown as Map<string, DomNode[]>;
+  }
+
+  /**
+   * cheerio's `$` on this page: a selector (from the document, or under `context`), nodes, or a
+   * selection. A method, not a function made for each page (see PAGES).
+   */
+  $(selector?: unknown, context?: unknown): Sel {
+    return PAGES(selector as never, context as never, this.top as never);
+  }
+
+  /** The document, as cheerio's `$.root()`. */
+  root(): Sel {
+    return this.top;
   }
 
   /** All elements carrying this id, in document order (Amazon repeats some ids). */

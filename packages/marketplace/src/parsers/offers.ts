@@ -412,7 +412,7 @@ export function parseOffersPage(html: PageInput, ctx: PageContext): OffersPage |
   const page = { asin: pageAsin(doc), title: pageTitle(doc), totalOffers: total };
   if (legacyRows.length || doc.byId('olpOfferList').length) {
     const offers = legacyRows.map((node, i) => parseLegacyRow(doc, node, i + 1, marketplace));
-    return { layout: 'offer-listing', ...page, hasNextPage: hasNextPageLink(doc.$), offers };
+    return { layout: 'offer-listing', ...page, hasNextPage: hasNextPageLink(doc), offers };
   }
   const aod = aodOffers(doc, marketplace);
   if (aod === null && !doc.byId('aod-offer-list').length && !doc.byId('aod-container').length) return null;

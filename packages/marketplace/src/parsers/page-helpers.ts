@@ -2,7 +2,7 @@
  * Helpers shared by the offers, best-seller and review parsers: prices in currencies the
  * generic money parser has no symbol for, and "is there a next page" probes.
  */
-import type { CheerioAPI } from 'cheerio';
+import type { Doc } from './dom';
 import { moneyFromElement } from './details-price';
 import { detectCurrency } from './numbers';
 import { textOf, type Sel } from './text';
@@ -33,8 +33,8 @@ export function priceFrom(el: Sel, marketplace: string): Money | null {
  * True when the page links a next page: the a-pagination "Next" item (offer listings, review
  * pages, best-seller lists) is enabled and holds a link.
  */
-export function hasNextPageLink($: CheerioAPI): boolean {
-  const last = $('.a-pagination li.a-last');
+export function hasNextPageLink(doc: Doc): boolean {
+  const last = doc.$('.a-pagination li.a-last');
   for (let i = 0; i < last.length; i++) {
     const item = last.eq(i);
     if (!item.hasClass('a-disabled') && item.find('a[href]').length > 0) return true;

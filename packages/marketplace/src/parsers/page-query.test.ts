@@ -7,7 +7,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as cheerio from 'cheerio';
 import type { AnyNode } from 'domhandler';
-import { loadHtml } from './text';
+import { Doc } from './dom';
+
+/** Our page's `$`, called like cheerio's. */
+const loadHtml = (html: string) => {
+  const doc = new Doc(html);
+  return (selector: unknown) => doc.$(selector) as cheerio.Cheerio<AnyNode>;
+};
 
 const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
 const pages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^(details|search|offers|bestsellers|reviews)-/.test(f)) : [];
@@ -50,7 +56,7 @@ function place(node: AnyNode): string {
     expect([selector, places(ours(selector))]).toEqual([selector, places(theirs(selector))]);
   }
   // From elements inside the page: every 40th div, and the result cards.
-  const contexts = (q: cheerio.CheerioAPI) => [
+  const contexts = (q: (selector: string) => cheerio.Cheerio<AnyNode>) => [
     ...q('div')
       .toArray()
       .filter((_, i) => i % 40 === 0),
@@ -112,3 +118,18 @@ it('splits class lists as css-select does once every class of the page is indexe
 function cssEscape(name: string): string {
   return name.replace(/[^\w\u00c0-\uffff-]|[\u00a0\u2000-\u200a]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `);
 }
+
+it('answers each page from its own tree, through one cheerio shared by all pages', () => {
+  const a = new Doc('<div id="x"><span class="a">1</span><span class="a">2</span></div>');
+  const b = new Doc('<div id="x"><span class="a">3</span></div><p class="a">4</p>');
+  // Interleaved: a query of one page never reads the other's index.
+  expect(a.$('.a').text()).toBe('12');
+  expect(b.$('.a').text()).toBe('34');
+  expect(a.$('#x').find('.a').length).toBe(2);
+  expect(b.$('#x').find('.a').length).toBe(1);
+  expect(b.root().find('p.a').text()).toBe('4');
+  // No class or function is made per page: one made per page is kept by V8's inline caches, and
+  // the last page's whole tree with it (docs/parsing.md "Garbage").
+  expect(Object.getPrototypeOf(a.$('span'))).toBe(Object.getPrototypeOf(b.$('span')));
+  expect(Object.hasOwn(a, '$')).toBe(false);
+});

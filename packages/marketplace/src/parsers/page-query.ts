@@ -40,8 +40,15 @@ const adapter: typeof DomUtils = {
     element instanceof PageElement ? element.attribute(name) !== undefined : DomUtils.hasAttrib(element, name),
 };
 
-/** The context of the scoped test being run; a stand-in element while compiling. */
-const SCOPE: AnyNode[] = [{ type: 'tag', parent: { type: 'tag' } } as unknown as AnyNode];
+/** A stand-in element: what SCOPE holds while compiling and between queries. */
+const NO_SCOPE = { type: 'tag', parent: { type: 'tag' } } as unknown as AnyNode;
+/**
+ * The context of the scoped test being run. It goes back to the stand-in after each query: a
+ * page element left here would keep its whole tree reachable from this long-lived array, and V8
+ * would then copy and promote each page's tree instead of collecting it young (docs/parsing.md
+ * "Garbage").
+ */
+const SCOPE: AnyNode[] = [NO_SCOPE];
 
 /** jQuery extensions cheerio-select handles itself: their meaning depends on the result list. */
 const POSITIONAL = new Set(['first', 'last', 'eq', 'nth', 'gt', 'lt', 'even', 'odd']);
@@ -250,14 +257,18 @@ export class PageQuery {
       // selector inside it: ".a .b" needs its ".a" there too.
       const inside = context.parent?.type === 'tag';
       if (inside) SCOPE[0] = context;
-      for (const part of parts) {
-        const test = inside && part.scoped ? part.scoped : part.test;
-        const list = this.candidates(part.key, size);
-        for (let i = root ? 0 : firstAfter(list, from); i < list.length; i++) {
-          const element = list[i]!;
-          if (element.startIndex! >= to) break;
-          if (test(element)) out.push(element);
+      try {
+        for (const part of parts) {
+          const test = inside && part.scoped ? part.scoped : part.test;
+          const list = this.candidates(part.key, size);
+          for (let i = root ? 0 : firstAfter(list, from); i < list.length; i++) {
+            const element = list[i]!;
+            if (element.startIndex! >= to) break;
+            if (test(element)) out.push(element);
+          }
         }
+      } finally {
+        SCOPE[0] = NO_SCOPE;
       }
       if (parts.length > 1 && out.length - before > 1) {
         const mine = out.splice(before).sort((a, b) => a.startIndex! - b.startIndex!);

@@ -285,9 +285,6 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
 /** Single attributes looked up in an element's source before all its attributes are decoded. */
 const LOOKUPS_BEFORE_DECODING = 4;
 
-/** Where lazily read attributes go while their tag's end is of no interest. */
-const LAZY_SCAN = newTagScan();
-
 /**
  * An element of a parsed page whose attributes are decoded on first use. Building every
  * element's attributes was a quarter of the tree's cost, and a product page's parse needs all of
@@ -317,7 +314,8 @@ export class PageElement extends Element {
       get(this: PageElement): Record<string, string> {
         if (this.read === undefined) {
           const attribs: Record<string, string> = {};
-          if (this.attributesAt >= 0) readAttributes(this.source, this.attributesAt, attribs, LAZY_SCAN);
+          // A scan of its own: one shared by all pages would keep this page's strings alive.
+          if (this.attributesAt >= 0) readAttributes(this.source, this.attributesAt, attribs, newTagScan());
           this.read = attribs;
         }
         return this.read;

@@ -262,7 +262,7 @@ function hasNextPage(doc: Doc, hooks: Map<string, DomNode[]>): boolean {
     if (last.length)
       return last.some((li) => !hasClass(li, 'a-disabled') && elementsUnder(li).some((n) => n.name === 'a' && !!n.attribs?.href));
   }
-  return hasNextPageLink(doc.$);
+  return hasNextPageLink(doc);
 }
 
 /**
@@ -275,7 +275,7 @@ export function parseReviewsPage(page: PageInput, _ctx: PageContext): ReviewsPag
   const source = PageSource.of(page);
   if (!source.length || interstitialKind(source, 'reviews')) return null;
   const doc = new Doc(source);
-  const hooks = hookIndex(doc.$.root()[0] as DomNode);
+  const hooks = hookIndex(doc.root()[0] as DomNode);
   const reviewNodes = hooks.get('review') ?? [];
   // No review list and no rating summary: not a reviews page.
   if (

@@ -15,7 +15,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseSearchResults } from './search';
 import { cardSalesSignals, type CardSalesSignals } from './search-card-commerce';
-import { loadHtml } from './text';
+import { Doc } from './dom';
 
 const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
 const hasFixtures = fs.existsSync(dir);
@@ -92,8 +92,8 @@ d('parseSearchResults: sales signals of every search fixture card', () => {
 });
 
 const signalsOf = (cardHtml: string): CardSalesSignals => {
-  const $ = loadHtml(`<div class="s-result-list">${cardHtml}</div>`);
-  return cardSalesSignals($('[data-component-type="s-search-result"]').first());
+  const doc = new Doc(`<div class="s-result-list">${cardHtml}</div>`);
+  return cardSalesSignals(doc.$('[data-component-type="s-search-result"]').first());
 };
 const card = (inner: string) =>
   `<div data-component-type="s-search-result" data-asin="B000000001"><h2><a href="/dp/B000000001"><span>Power bank</span></a></h2>${inner}</div>`;

@@ -4,7 +4,7 @@
  * results it announces. All are read from the page's structure, never from its (localized)
  * wording.
  */
-import type { CheerioAPI } from 'cheerio';
+import type { Doc } from './dom';
 import { parseCount } from './numbers';
 import { clean, type DomNode } from './text';
 
@@ -23,9 +23,9 @@ const NEXT_PAGE_LINKS = [
   ...RESULT_PAGINATION.split(', ').map((scope) => `${scope} .a-pagination li.a-last:not(.a-disabled) a[href]`),
 ];
 
-export function hasNextResultPage($: CheerioAPI): boolean {
+export function hasNextResultPage(doc: Doc): boolean {
   return NEXT_PAGE_LINKS.some(
-    (selector) => $(selector).filter((_, el) => !$(el).is('.s-pagination-disabled, [aria-disabled="true"]')).length > 0,
+    (selector) => doc.$(selector).filter((_, el) => !doc.$(el).is('.s-pagination-disabled, [aria-disabled="true"]')).length > 0,
   );
 }
 
@@ -41,7 +41,7 @@ const NO_RESULTS_NOTICES = [
 ];
 
 /** The keyword the page's search box holds: a search page answering a search keeps it there. */
-const searchBoxKeyword = ($: CheerioAPI): string => clean($('#twotabsearchtextbox, input[name="field-keywords"]').first().attr('value'));
+const searchBoxKeyword = (doc: Doc): string => clean(doc.$('#twotabsearchtextbox, input[name="field-keywords"]').first().attr('value'));
 
 /**
  * A genuine "no results" page: a search page (its search box holds the keyword) whose result
@@ -49,9 +49,9 @@ const searchBoxKeyword = ($: CheerioAPI): string => clean($('#twotabsearchtextbo
  * result cards; a page that is not a search page at all (an error page, a product page) has no
  * such notice or no keyword in its search box, and stays a parse error.
  */
-export function isNoResultsPage($: CheerioAPI): boolean {
-  if (!searchBoxKeyword($)) return false;
-  return NO_RESULTS_NOTICES.some((selector) => $(selector).length > 0);
+export function isNoResultsPage(doc: Doc): boolean {
+  if (!searchBoxKeyword(doc)) return false;
+  return NO_RESULTS_NOTICES.some((selector) => doc.$(selector).length > 0);
 }
 
 /**
@@ -93,10 +93,10 @@ const SHOWN_RANGE_RE = /\d+\s*[-–—~〜～]\s*\d+|\d+\s+(?:a|à|to|bis|tot|ti
  * once the shown range is taken out, read with the locale-aware count parser. "Over 30,000" is
  * reported as 30000, the figure the page gives. Null when the page shows no count.
  */
-export function totalResultsOf($: CheerioAPI): number | null {
-  for (const node of elementsInOrder($.root()[0] as unknown as DomNode)) {
+export function totalResultsOf(doc: Doc): number | null {
+  for (const node of elementsInOrder(doc.root()[0] as unknown as DomNode)) {
     if (!isCountHolder(node)) continue;
-    const holder = $(node as never);
+    const holder = doc.$(node as never);
     const isInfoBar = node.attribs?.['data-component-type'] === 's-result-info-bar';
     const heading = isInfoBar ? holder.find(COUNT_IN_INFO_BAR).first() : holder;
     const shown = (heading.length ? heading : holder).clone();

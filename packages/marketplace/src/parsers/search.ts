@@ -13,8 +13,8 @@
  * numbering so positions keep increasing across blocks (no two cards share a
  * position, even when an ASIN appears both sponsored and organic).
  */
-import type { CheerioAPI } from 'cheerio';
 import { moneyFromElement } from './details-price';
+import { Doc } from './dom';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
 import { leaveOutOfSearch } from './page-regions';
@@ -23,7 +23,7 @@ import { cardBrand } from './search-card-brand';
 import { isSponsoredLabel, SPONSORED_WORDS } from './search-labels';
 import { cardSalesSignals } from './search-card-commerce';
 import { hasNextResultPage, isNoResultsPage, totalResultsOf } from './search-page-info';
-import { absUrl, ASIN_RE, asinFromUrl, clean, loadHtml, normalizeOrigin, nullFields, type Sel, textOf } from './text';
+import { absUrl, ASIN_RE, asinFromUrl, clean, normalizeOrigin, nullFields, type Sel, textOf } from './text';
 import { PARSER_VERSION, type Money, type PageContext, type SearchItem } from './types';
 import { type PageInput, PageSource } from './page-source';
 
@@ -107,8 +107,8 @@ const COUNTDOWN = '[id*="countdown"], .dealBadge-countdown-timer, [data-target-t
  * the card is marked Prime even where the page shows no Prime icons (signed out). "Prime" is a
  * brand name, written the same in every language.
  */
-function hasPrimeDeal($: CheerioAPI, card: Sel): boolean {
-  return card.find('.a-badge[data-a-badge-type="deal"]').filter((_, el) => /\bPrime\b/.test(clean($(el).text()))).length > 0;
+function hasPrimeDeal(doc: Doc, card: Sel): boolean {
+  return card.find('.a-badge[data-a-badge-type="deal"]').filter((_, el) => /\bPrime\b/.test(clean(doc.$(el).text()))).length > 0;
 }
 
 /**
@@ -116,8 +116,8 @@ function hasPrimeDeal($: CheerioAPI, card: Sel): boolean {
  * cards of the same page show Prime badges (the page displays Prime eligibility); null when no card
  * does (signed-out or regional pages may show none at all, which says nothing about the products).
  */
-const primeOf = ($: CheerioAPI, card: Sel, pageShowsPrime: boolean): boolean | null =>
-  card.find(PRIME_BADGE).length > 0 || hasPrimeDeal($, card) ? true : pageShowsPrime ? false : null;
+const primeOf = (doc: Doc, card: Sel, pageShowsPrime: boolean): boolean | null =>
+  card.find(PRIME_BADGE).length > 0 || hasPrimeDeal(doc, card) ? true : pageShowsPrime ? false : null;
 
 function titleAndLink(card: Sel): { title: string | null; href: string | undefined } {
   // Pre-2019: the detail link carries the clean title in its title attribute.
@@ -158,13 +158,13 @@ function firstNonZeroMoney(els: Sel, marketplace: string): Money | null {
   return zero;
 }
 
-function cardPrices($: CheerioAPI, card: Sel, marketplace: string): { price: Money | null; listPrice: Money | null } {
-  const modern = card.find('.a-price:not(.a-text-price)').filter((_, el) => $(el).closest('[data-a-strike="true"]').length === 0);
+function cardPrices(doc: Doc, card: Sel, marketplace: string): { price: Money | null; listPrice: Money | null } {
+  const modern = card.find('.a-price:not(.a-text-price)').filter((_, el) => doc.$(el).closest('[data-a-strike="true"]').length === 0);
   let price = firstNonZeroMoney(modern, marketplace);
   if (!price) price = firstNonZeroMoney(card.find('.s-price'), marketplace);
   let listPrice = firstNonZeroMoney(card.find('.a-price[data-a-strike="true"], .a-text-price[data-a-strike="true"]'), marketplace);
   if (!listPrice) {
-    const strikes = card.find('.a-text-strike').filter((_, el) => clean($(el).text()).length > 0);
+    const strikes = card.find('.a-text-strike').filter((_, el) => clean(doc.$(el).text()).length > 0);
     listPrice = firstNonZeroMoney(strikes, marketplace);
   }
   if (listPrice && (!price || listPrice.currency !== price.currency || listPrice.amount <= price.amount)) listPrice = null;
@@ -210,25 +210,25 @@ function cardReviewsCount(card: Sel, star: Sel | null): number | null {
   return COUNT_TEXT_RE.test(reviewsLink) ? parseCount(reviewsLink) : null;
 }
 
-function cardBadges($: CheerioAPI, card: Sel): string[] {
+function cardBadges(doc: Doc, card: Sel): string[] {
   const out: string[] = [];
   card.find('.a-badge').each((_, el) => {
     // A deal's countdown ("Ends in 15:20:44") is not a badge: the timer and its lead-in (the
     // badge texts next to it) go; a static label elsewhere in the badge stays.
-    const badge = $(el).clone();
+    const badge = doc.$(el).clone();
     badge.find(COUNTDOWN).each((__, timer) => {
-      $(timer).siblings('.a-badge-text').remove();
-      $(timer).remove();
+      doc.$(timer).siblings('.a-badge-text').remove();
+      doc.$(timer).remove();
     });
     const parts = badge.find('.a-badge-text');
     const body = parts.length ? parts : badge.find('.a-badge-label');
     const text = clean(
       body
-        .map((__, p) => $(p).text())
+        .map((__, p) => doc.$(p).text())
         .get()
         .join(''),
     );
-    const id = $(el).attr('id') ?? '';
+    const id = doc.$(el).attr('id') ?? '';
     if (/amazons-choice|AMAZONS_CHOICE/i.test(id) && !/choice/i.test(text) && !out.includes("Amazon's Choice")) out.push("Amazon's Choice");
     if (text && !out.includes(text)) out.push(text);
   });
@@ -254,10 +254,10 @@ function cardImage(card: Sel, origin: string): string | null {
   return null;
 }
 
-function selectCards($: CheerioAPI): Sel {
-  const modern = $('[data-component-type="s-search-result"]');
+function selectCards(doc: Doc): Sel {
+  const modern = doc.$('[data-component-type="s-search-result"]');
   if (modern.length) return modern;
-  return $('li.s-result-item[data-asin], div.s-result-item[data-asin]');
+  return doc.$('li.s-result-item[data-asin], div.s-result-item[data-asin]');
 }
 
 /**
@@ -282,11 +282,11 @@ export function parseSearchWithout(page: PageInput, ctx: PageContext, leaveOut: 
   const source = PageSource.of(page);
   if (!source.length || interstitialKind(source, 'search') === 'captcha')
     return { cards: [], hasNextPage: false, noResults: false, totalResults: null };
-  const $ = loadHtml(source, { ...(leaveOut ? { leaveOut } : {}), eagerAttributes: true });
-  const cards = parseCards($, ctx);
+  const doc = new Doc(source, { ...(leaveOut ? { leaveOut } : {}), eagerAttributes: true });
+  const cards = parseCards(doc, ctx);
   // A page without cards has nothing to go on from, whatever pagination it shows.
-  if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage($), totalResults: null };
-  return { cards, hasNextPage: hasNextResultPage($), noResults: false, totalResults: totalResultsOf($) };
+  if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage(doc), totalResults: null };
+  return { cards, hasNextPage: hasNextResultPage(doc), noResults: false, totalResults: totalResultsOf(doc) };
 }
 
 /** The result cards of a search page (see parseSearchResults for the whole page). */
@@ -294,15 +294,15 @@ export function parseSearchPage(page: PageInput, ctx: PageContext): SearchItem[]
   return parseSearchResults(page, ctx).cards;
 }
 
-function parseCards($: CheerioAPI, ctx: PageContext): SearchItem[] {
+function parseCards(doc: Doc, ctx: PageContext): SearchItem[] {
   const marketplace = (ctx.marketplace || '').toUpperCase();
   const origin = ctx.origin;
-  const cards = selectCards($);
+  const cards = selectCards(doc);
   const items: SearchItem[] = [];
   let organic = 0;
   const pageShowsPrime = cards.find(PRIME_BADGE).length > 0;
   cards.each((_, el) => {
-    const card = $(el);
+    const card = doc.$(el);
     const asin = (card.attr('data-asin') ?? '').trim();
     // Empty data-asin: ad widgets, "related searches", layout placeholders.
     if (!ASIN_RE.test(asin)) return;
@@ -310,7 +310,7 @@ function parseCards($: CheerioAPI, ctx: PageContext): SearchItem[] {
     if (card.parents('[data-component-type="s-search-result"], li.s-result-item[data-asin]').length) return;
     const { title, href } = titleAndLink(card);
     const isSponsored = detectSponsored(card, href, origin);
-    const { price, listPrice } = cardPrices($, card, marketplace);
+    const { price, listPrice } = cardPrices(doc, card, marketplace);
     const { rating, star } = cardRating(card);
     const reviewsCount = cardReviewsCount(card, star);
     const item: SearchItem = {
@@ -326,8 +326,8 @@ function parseCards($: CheerioAPI, ctx: PageContext): SearchItem[] {
       rating,
       reviewsCount,
       isSponsored,
-      isPrime: primeOf($, card, pageShowsPrime),
-      badges: cardBadges($, card),
+      isPrime: primeOf(doc, card, pageShowsPrime),
+      badges: cardBadges(doc, card),
       brand: cardBrand(card),
       ...cardSalesSignals(card),
       missingFields: [],

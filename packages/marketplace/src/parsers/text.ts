@@ -4,12 +4,8 @@
  * faster) and queried through cheerio. htmlparser2's rules parse <noscript> bodies as markup,
  * which is where several book layouts keep their description.
  */
-import * as cheerio from 'cheerio';
-import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { AnyNode } from 'domhandler';
-import { type PageInput, type PageSource, utf8 } from './page-source';
-import { buildPageTree, type PageTree, type TreeOptions } from './page-tree';
-import { PageQuery, selectorTest } from './page-query';
+import type { Cheerio } from 'cheerio';
+import { type PageSource, utf8 } from './page-source';
 
 /** Minimal view of a domhandler node (what the parsers read of one). */
 export interface DomNode {
@@ -21,52 +17,6 @@ export interface DomNode {
   parent?: DomNode | null;
 }
 export type Sel = Cheerio<any>;
-
-/** A page's tree in cheerio. */
-export function loadHtml(page: PageInput, options?: TreeOptions): CheerioAPI {
-  return loadTree(buildPageTree(page, options));
-}
-
-export function loadTree(tree: PageTree): CheerioAPI {
-  const $ = cheerio.load(tree.root, { xml: { xmlMode: false, decodeEntities: true } });
-  // `find` (and so `$(selector)`) through the page's element lists: a plugin method of this page's
-  // cheerio only, which hands what it cannot key back to cheerio's own.
-  const query = new PageQuery(tree);
-  const fn = $.prototype;
-  const { find, is, filter, closest } = fn;
-  fn.find = function (this: Sel, selector: unknown) {
-    const found = typeof selector === 'string' ? query.find(this.toArray(), selector) : null;
-    return found ? this._make(found) : find.call(this, selector as string);
-  } as typeof find;
-  // Results are made with `_make`, as cheerio's own traversals make them (`.end()` works).
-  // cheerio compiles the selector of is/filter/closest again for every element it tests (for
-  // closest, at every ancestor); a compiled test answers the same.
-  fn.is = function (this: Sel, selector: unknown) {
-    const test = typeof selector === 'string' ? selectorTest(selector) : null;
-    return test ? this.toArray().some(test) : is.call(this, selector as string);
-  } as typeof is;
-  fn.filter = function (this: Sel, selector: unknown) {
-    const test = typeof selector === 'string' ? selectorTest(selector) : null;
-    return test ? this._make(this.toArray().filter(test)) : filter.call(this, selector as never);
-  } as typeof filter;
-  fn.closest = function (this: Sel, selector: unknown) {
-    const test = typeof selector === 'string' ? selectorTest(selector) : null;
-    if (!test) return closest.call(this, selector as string);
-    const found: AnyNode[] = [];
-    for (const start of this.toArray() as AnyNode[]) {
-      let node: AnyNode | null =
-        start.type === 'root' || start.type === 'tag' || start.type === 'script' || start.type === 'style' ? start : start.parent;
-      for (; node && (node.type === 'tag' || node.type === 'script' || node.type === 'style'); node = node.parent) {
-        if (test(node)) {
-          if (!found.includes(node)) found.push(node);
-          break;
-        }
-      }
-    }
-    return this._make(found);
-  } as typeof closest;
-  return $;
-}
 
 /** The main fields of an item that its page did not show (null): the item's `missingFields`, in the order given. */
 export function nullFields<T extends object>(item: T, fields: readonly (keyof T & string)[]): string[] {
