@@ -5,7 +5,7 @@
  * imageGalleryData JSON. The visible `src` is often a base64 placeholder.
  */
 import type { Doc } from './dom';
-import type { PageSource } from './page-source';
+import type { PageScripts } from './page-scripts';
 import { findJson, isRecord, type Sel } from './text';
 
 /** Key with the largest area in a {url: [w, h]} map (data-a-dynamic-image / colorImages 'main'). */
@@ -63,14 +63,14 @@ function isGallery(v: unknown): v is Record<string, unknown>[] {
 }
 
 /** colorImages.initial of the ImageBlockATF script (present in 2017-2024 pages with scripts). */
-function colorImagesFromScripts(source: PageSource): string[] {
-  const html = source.raw;
+function colorImagesFromScripts(scripts: PageScripts): string[] {
+  const html = scripts.source.raw;
   let list: Record<string, unknown>[] | undefined;
-  // Every spacing and quoting of the ImageBlockATF data, in one pass of indexOf over the page.
-  for (let at = html.indexOf('colorImages'); !list && at >= 0; at = html.indexOf('colorImages', at + 11)) {
+  // Every spacing and quoting of the ImageBlockATF data, in one pass of indexOf over the scripts.
+  for (let at = scripts.indexOf('colorImages'); !list && at >= 0; at = scripts.indexOf('colorImages', at + 11)) {
     const near = html.slice(at, at + 120);
     const m = /^colorImages['"]\s*:\s*\{\s*(['"]initial['"])/.exec(near);
-    if (m) list = findJson(source, m[1]!, isColorImage, 1, at);
+    if (m) list = findJson(scripts, m[1]!, isColorImage, 1, at);
   }
   if (!list) return [];
   const out: string[] = [];
@@ -82,8 +82,8 @@ function colorImagesFromScripts(source: PageSource): string[] {
 }
 
 /** Books: 'imageGalleryData' : [{mainUrl, dimensions, thumbUrl}]. */
-function galleryFromScripts(source: PageSource): string[] {
-  const list = findJson(source, "'imageGalleryData'", isGallery, 2);
+function galleryFromScripts(scripts: PageScripts): string[] {
+  const list = findJson(scripts, "'imageGalleryData'", isGallery, 2);
   if (!list) return [];
   return list.map((g) => httpUrl(g.mainUrl)).filter((u): u is string => u !== null);
 }
@@ -117,8 +117,8 @@ export function extractImages(doc: Doc): { mainImage: string | null; images: str
     landing = imageFromImg(doc.q(s).first());
     if (landing) break;
   }
-  const fromScripts = colorImagesFromScripts(doc.source);
-  const gallery = galleryFromScripts(doc.source);
+  const fromScripts = colorImagesFromScripts(doc.scripts);
+  const gallery = galleryFromScripts(doc.scripts);
   const candidates = [...(landing ? [landing] : []), ...fromScripts, ...gallery];
   if (fromScripts.length === 0 && gallery.length === 0) {
     // Without the JSON, the strip's first thumbnail is the main image itself.

@@ -5,7 +5,7 @@
  * #twister lists).
  */
 import type { Doc } from './dom';
-import type { PageSource } from './page-source';
+import type { PageScripts } from './page-scripts';
 import { ASIN_RE, clean, findJson, isRecord, textOf } from './text';
 
 type Variant = { asin: string; dimensions: Record<string, string> };
@@ -17,15 +17,15 @@ function isNonEmptyStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
 }
 
-function variantsFromScripts(source: PageSource): Variant[] {
-  if (!source.raw.includes('dimensionValuesDisplayData')) return [];
+function variantsFromScripts(scripts: PageScripts): Variant[] {
+  if (!scripts.includes('dimensionValuesDisplayData')) return [];
   // Each key is looked for once, in whatever spacing ("key":, "key" :): a search costs a pass
-  // over the page, and jsonAfter accepts only whitespace and ":" before the value.
-  const values = findJson(source, '"dimensionValuesDisplayData"', isNonEmptyRecord, 8);
+  // over the scripts, and jsonAfter accepts only whitespace and ":" before the value.
+  const values = findJson(scripts, '"dimensionValuesDisplayData"', isNonEmptyRecord, 8);
   if (!values) return [];
-  const keys = findJson(source, '"dimensions"', isNonEmptyStringArray, 8);
-  const labels = findJson(source, '"variationDisplayLabels"', isNonEmptyRecord, 8);
-  const display = findJson(source, '"dimensionsDisplay"', isNonEmptyStringArray, 8);
+  const keys = findJson(scripts, '"dimensions"', isNonEmptyStringArray, 8);
+  const labels = findJson(scripts, '"variationDisplayLabels"', isNonEmptyRecord, 8);
+  const display = findJson(scripts, '"dimensionsDisplay"', isNonEmptyStringArray, 8);
   const names = (n: number): string[] => {
     const out: string[] = [];
     for (let i = 0; i < n; i++) {
@@ -93,7 +93,7 @@ function variantsFromClassicTwister(doc: Doc): Variant[] {
 }
 
 export function extractVariants(doc: Doc): Variant[] {
-  const fromScripts = variantsFromScripts(doc.source);
+  const fromScripts = variantsFromScripts(doc.scripts);
   if (fromScripts.length) return fromScripts;
   const inline = variantsFromInlineTwister(doc);
   if (inline.length) return inline;

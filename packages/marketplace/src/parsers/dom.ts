@@ -8,6 +8,7 @@ import * as cheerio from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import { type PageInput, PageSource } from './page-source';
 import { PageQuery, selectorTest } from './page-query';
+import { PageScripts } from './page-scripts';
 import { buildPageTree, type TreeOptions } from './page-tree';
 import type { DomNode, Sel } from './text';
 
@@ -74,8 +75,10 @@ function queryOf(nodes: ArrayLike<AnyNode>): PageQuery | undefined {
 
 /** One parsed page: cheerio's `$` over its tree, an id index, and its source for scans of embedded JSON. */
 export class Doc {
-  /** The page's bytes, for the scans of embedded JSON (page-source.ts). */
+  /** The page's bytes (page-source.ts). */
   readonly source: PageSource;
+  /** Its scripts' text, where embedded JSON is looked for. */
+  readonly scripts: PageScripts;
   private readonly ids: Map<string, DomNode[]>;
   /** The page's document as a selection: where its selections start. */
   private readonly top: Sel;
@@ -85,6 +88,7 @@ export class Doc {
     const tree = buildPageTree(this.source, options);
     (tree.root as { [QUERY]?: PageQuery })[QUERY] = new PageQuery(tree);
     this.top = PAGES(tree.root);
+    this.scripts = new PageScripts(this.source, tree.scripts);
     // The builder indexes ids as it goes, in document order.
     this.ids = tree.ids as unknown as Map<string, DomNode[]>;
   }

@@ -4,6 +4,7 @@
  */
 import { PageSource, utf8 } from './page-source';
 import { extractParentAsin } from './parent-asin';
+import { Doc } from './dom';
 import { findJson, isRecord, jsonAfter } from './text';
 
 describe('PageSource', () => {
@@ -37,9 +38,19 @@ describe('embedded JSON in the source', () => {
     expect(jsonAfter(PageSource.of('"k": é {"a":1}'), '"k"')).toBeUndefined();
   });
 
-  it('is looked for at each occurrence of its marker until one is accepted', () => {
-    const source = PageSource.of(`"x": ["ä"], "x": {"ü": 1}`);
-    expect(findJson(source, '"x"', isRecord)).toEqual({ ü: 1 });
+  it('is looked for at each occurrence of its marker in the scripts until one is accepted', () => {
+    const doc = new Doc(`<p>"x": {"ü": 0}</p><script>"x": ["ä"]</script><div><script>var a = {"x": {"ü": 1}}</script></div>`);
+    expect(findJson(doc.scripts, '"x"', isRecord)).toEqual({ ü: 1 });
+    expect(doc.scripts.indexOf('"x"')).toBe(doc.source.raw.indexOf('<script>') + '<script>'.length);
+    expect(doc.scripts.includes('"ü": 0')).toBe(false);
+  });
+
+  it('is found in the scripts of a left-out region and of a page cut inside a script', () => {
+    const doc = new Doc('<div id="skip"><script>var a = {"k": {"v": 1}}</script></div><script>var b = {"j": [1', {
+      leaveOut: (_name, id) => id === 'skip',
+    });
+    expect(findJson(doc.scripts, '"k"', isRecord)).toEqual({ v: 1 });
+    expect(doc.scripts.includes('"j": [1')).toBe(true);
   });
 });
 

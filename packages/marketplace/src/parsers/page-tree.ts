@@ -25,6 +25,8 @@ export interface PageTree {
   root: Document;
   elements: PageElement[];
   ids: Map<string, PageElement[]>;
+  /** Where each <script>'s text is in the source: [start, end) pairs, those in left-out regions too. */
+  scripts: number[];
 }
 
 function addTo(index: Map<string, PageElement[]>, key: string, element: PageElement): void {
@@ -396,6 +398,7 @@ class TreeBuilder {
   readonly root = new Document([]);
   readonly elements: PageElement[] = [];
   readonly ids = new Map<string, PageElement[]>();
+  readonly scripts: number[] = [];
   /** Open elements, innermost last; `names` mirrors it for htmlparser2's name-based rules. */
   private readonly open: ParentNode[] = [this.root];
   /**
@@ -462,7 +465,7 @@ class TreeBuilder {
     this.root.children = this.children.slice(0, this.childCount);
     this.root.startIndex = 0;
     this.root.endIndex = end;
-    return { root: this.root, elements: this.elements, ids: this.ids };
+    return { root: this.root, elements: this.elements, ids: this.ids, scripts: this.scripts };
   }
 
   private text(from: number, to: number): void {
@@ -566,10 +569,10 @@ class TreeBuilder {
 
   private rawTextNode(name: string, from: number, to: number): void {
     if (to <= from) return;
-    const raw = this.html.slice(from, to);
-    // Only <title> has its entities decoded (as htmlparser2 does).
+    if (name === 'script') this.scripts.push(from, to);
     if (this.skipDepth > 0) return;
-    const node = new PageText(raw, name === 'title');
+    // Only <title> has its entities decoded (as htmlparser2 does).
+    const node = new PageText(this.html.slice(from, to), name === 'title');
     this.add(node);
     this.lastText = node;
   }

@@ -6,6 +6,7 @@
  */
 import type { Cheerio } from 'cheerio';
 import { type PageSource, utf8 } from './page-source';
+import type { PageScripts } from './page-scripts';
 
 /** Minimal view of a domhandler node (what the parsers read of one). */
 export interface DomNode {
@@ -186,13 +187,13 @@ export function jsonAfter(source: PageSource, marker: string, from = 0): { value
   return undefined;
 }
 
-/** Tries every occurrence of `marker` and returns the first value accepted by `accept`. */
-export function findJson<T>(source: PageSource, marker: string, accept: (v: unknown) => v is T, maxTries = 8, start = 0): T | undefined {
+/** Tries every occurrence of `marker` in the page's scripts and returns the first value accepted by `accept`. */
+export function findJson<T>(scripts: PageScripts, marker: string, accept: (v: unknown) => v is T, maxTries = 8, start = 0): T | undefined {
   let from = start;
   for (let n = 0; n < maxTries; n++) {
-    const at = source.raw.indexOf(marker, from);
+    const at = scripts.indexOf(marker, from);
     if (at < 0) return undefined;
-    const r = jsonAfter(source, marker, at);
+    const r = jsonAfter(scripts.source, marker, at);
     if (r && accept(r.value)) return r.value;
     from = at + marker.length;
   }
