@@ -709,9 +709,11 @@ describe('infra/ (kustomize)', () => {
     const trigger = scaled[0]!.spec.triggers[0];
     expect(trigger.type).toBe('prometheus');
     expect(expectKnownMetrics(trigger.metadata.query, 'ScaledObject')).toEqual(['crawl_backlog_targets']);
-    expect(trigger.metadata.threshold).toBe('1500');
+    expect(trigger.metadata.threshold).toBe('3000');
     const hpas = [...PARSED.values()].flat().filter((o) => o.kind === 'HorizontalPodAutoscaler');
     expect(hpas).toHaveLength(1);
+    // Either component asks for one pod per minute of one pod's work (infra/README.md "Capacity").
+    expect(hpas[0]!.spec.metrics[0].external.target.averageValue).toBe(trigger.metadata.threshold);
     // The Deployment they scale leaves its replica count to them (an apply would reset it).
     const baseDeployments = [...PARSED.entries()]
       .filter(([f]) => f.startsWith(path.join(INFRA, 'base')))
