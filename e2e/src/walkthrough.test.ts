@@ -58,30 +58,37 @@ describe('scripts/walkthrough.sh against `pnpm start:sim`', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase(process.env.CRAWL_TEST_TEMPLATE!);
-    port = await freePort();
-    // the newcomer's environment: start:sim's own defaults for loopback receivers and politeness
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: uniquePrefix('walk'),
-      PORT: String(port),
-      METRICS_PORT: '',
-      LOG_LEVEL: 'silent',
-    };
-    delete env.WEBHOOK_ALLOW_PRIVATE_URLS;
-    delete env.CRAWL_EXIT_RPS;
-    stack = spawn(process.execPath, [path.join(ROOT, 'services/all/dist/main.js'), '--simulator'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    stack.stdout!.on('data', (c: Buffer) => (banner += c.toString()));
-    stack.stderr!.on('data', (c: Buffer) => (banner += c.toString()));
-    const deadline = Date.now() + 30_000;
-    while (!banner.includes('  webhooks ') && stack.exitCode === null && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    // A free port can be taken between freePort() and the stack's listen (by another test's
+    // connection or listener): the stack then says so and exits, and is started again on another.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      port = await freePort();
+      // the newcomer's environment: start:sim's own defaults for loopback receivers and politeness
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: uniquePrefix('walk'),
+        PORT: String(port),
+        METRICS_PORT: '',
+        LOG_LEVEL: 'silent',
+      };
+      delete env.WEBHOOK_ALLOW_PRIVATE_URLS;
+      delete env.CRAWL_EXIT_RPS;
+      banner = '';
+      stack = spawn(process.execPath, [path.join(ROOT, 'services/all/dist/main.js'), '--simulator'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      stack.stdout!.on('data', (c: Buffer) => (banner += c.toString()));
+      stack.stderr!.on('data', (c: Buffer) => (banner += c.toString()));
+      const deadline = Date.now() + 30_000;
+      while (!banner.includes('  webhooks ') && stack.exitCode === null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      if (!banner.includes(`port ${port} is already in use`)) break;
+      if (stack.exitCode === null) await new Promise((resolve) => stack.once('exit', resolve));
+    }
     expect(banner).toContain('WEBHOOK_ALLOW_PRIVATE_URLS=true (the start:sim default');
-  }, 60_000);
+  }, 100_000);
 
   afterAll(async () => {
     if (stack && stack.exitCode === null) {
