@@ -101,7 +101,7 @@ async function egressContained(db: Db, hostile: HostileTenants, stats: HostileSt
  * Per-organization fairness while the flooder (50 jobs) had a backlog: in each 2 s bucket
  * where the flooder and k other organizations all had targets waiting, a fair share gives the
  * others k/(k+1) of the crawls. They must get at least half of that over the run (per-job
- * fairness gave them about k/(50+k)).
+ * fairness gave them about k/(50+k)), or else have been served at once (below).
  */
 async function fairShare(db: Db, flooderOrg: string, orgs: string[]): Promise<CheckResult> {
   const rows = await sql<{ b: Date; org: string; backlog: boolean; crawls: number }>`
@@ -144,20 +144,16 @@ async function fairShare(db: Db, flooderOrg: string, orgs: string[]): Promise<Ch
     fair += (all * k) / (k + 1);
   }
   const pct = (x: number) => (total ? `${((100 * x) / total).toFixed(1)} %` : 'n/a');
-  if (contested > 0)
-    return {
-      check: 'fair share per organization',
-      ok: total > 0 && others >= 0.5 * fair,
-      details: `${contested} buckets of ${BUCKET_S} s with the 50-job flooder and others waiting: others got ${others} of ${total} crawls (${pct(others)}), a fair share is ${pct(fair)}; at least half of it required`,
-    };
-  // No bucket in which the others waited throughout: a fleet fast enough serves their targets
-  // within a bucket even while the flooder has a backlog. That passes only on evidence: enough of
-  // their targets came in during the flooder's backlog, and nine in ten of them were crawled
-  // within one bucket of their job's creation (per-job fairness made them wait behind 50 jobs).
+  const shared = contested > 0 && total > 0 && others >= 0.5 * fair;
+  // The others may also never wait a whole bucket (a fleet fast enough serves their targets at
+  // once), or wait in only a few, where a target resting before its retry counts as waiting too.
+  // Prompt service during the flooder's backlog is the other evidence: enough of their targets came
+  // in meanwhile, and nine in ten were crawled within one bucket of their job's creation (per-job
+  // fairness made them wait behind 50 jobs, and gave them about k/(50+k) of each bucket).
   const { rows: served } = await sql<{ n: number; p90: number | null; longest: number | null }>`
     with flood as (
-      select min(j.created_at) as lo, max(coalesce(t.finished_at, now())) as hi
-      from job_target t join job j on j.id = t.job_id where j.organization_id = ${flooderOrg}
+      -- from its first job's creation until its last job ended (finished, or cancelled when the load stopped)
+      select min(created_at) as lo, max(coalesce(finished_at, now())) as hi from job where organization_id = ${flooderOrg}
     ),
     waits as (
       select extract(epoch from (t.finished_at - j.created_at))::float8 as wait
@@ -167,10 +163,13 @@ async function fairShare(db: Db, flooderOrg: string, orgs: string[]): Promise<Ch
     )
     select count(*)::int as n, percentile_cont(0.9) within group (order by wait) as p90, max(wait) as longest from waits`.execute(db);
   const { n, p90, longest } = served[0] ?? { n: 0, p90: null, longest: null };
+  const prompt = n >= 20 && p90 !== null && p90 < BUCKET_S;
   return {
     check: 'fair share per organization',
-    ok: n >= 20 && p90 !== null && p90 < BUCKET_S,
-    details: `no ${BUCKET_S} s bucket in which the others waited throughout while the 50-job flooder had a backlog: ${n} of their targets came in during it, crawled within ${p90 === null ? 'n/a' : p90.toFixed(2)} s of their job (p90; longest ${longest === null ? 'n/a' : longest.toFixed(2)} s); at least 20 targets and a p90 under ${BUCKET_S} s required`,
+    ok: shared || prompt,
+    details:
+      `${contested} buckets of ${BUCKET_S} s with the 50-job flooder and others waiting: others got ${others} of ${total} crawls (${pct(others)}), a fair share is ${pct(fair)} (half of it: ${shared ? 'met' : 'not met'}); ` +
+      `${n} of their targets came in during the flooder's backlog, crawled within ${p90 === null ? 'n/a' : p90.toFixed(2)} s of their job (p90; longest ${longest === null ? 'n/a' : longest.toFixed(2)} s; under ${BUCKET_S} s: ${prompt ? 'met' : 'not met'}); either is required`,
   };
 }
 
