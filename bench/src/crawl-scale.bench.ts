@@ -5,6 +5,7 @@ import IORedis from 'ioredis';
 import { type Db, sql } from '@crawl/db';
 import { PARSE_PROCESS_NODE_FLAGS, parseDetailsPage, parsePage } from '@crawl/marketplace';
 import { createTenant, freePort, ServiceProcess, waitForHttp } from '@crawl/testing';
+import { loadWorkerConfig } from '@crawl/worker';
 import { postBigRun, timeSmallJob, waitForJobs } from './jobs';
 import { cpuSeconds, metricSum, parseRate, threadCpuSeconds, threadCpuSplit } from './measure';
 import { deleteRedisPrefix, openBenchStore, table } from './processes';
@@ -17,8 +18,6 @@ import { deleteRedisPrefix, openBenchStore, table } from './processes';
  */
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1500);
 const EXITS = Number(process.env.BENCH_EXITS ?? 50);
-/** Requests per second the workers send through each exit: CRAWL_EXIT_RPS, its default unless BENCH_EXIT_RPS says. */
-const EXIT_RPS = Number(process.env.BENCH_EXIT_RPS ?? 0.8);
 /** BENCH_TRACE=1 prints each worker's load gauges every 2 s (to see how the concurrency controller behaves). */
 const TRACE = process.env.BENCH_TRACE === '1';
 const TRACED = [
@@ -228,6 +227,7 @@ export async function benchCrawlScale(): Promise<void> {
   const sim = `http://127.0.0.1:${simPort}`;
   const samples: Sample[] = [];
   let ceiling = 0;
+  let exitCapacity = 0;
   try {
     await waitForHttp(`${sim}/__sim/health`);
     await waitForHttp(`http://127.0.0.1:${gwPort}/healthz`);
@@ -236,7 +236,9 @@ export async function benchCrawlScale(): Promise<void> {
     const pages = await ceilingPages(sim, ['B0CEILING1', 'B0CEILING2', 'B0CEILING3']);
     ceiling = parseRate(pages, (html) => parsePage({ type: 'details', html, marketplace: 'US', origin: 'https://www.amazon.com' }));
     const exitUrls = ((await (await fetch(`${sim}/__sim/exits`)).json()) as { url: string }[]).map((e) => e.url);
-    const env = { ...common, MARKETPLACE_ORIGIN_OVERRIDE: sim, PROXY_URLS: exitUrls.join(','), CRAWL_EXIT_RPS: String(EXIT_RPS) };
+    const env = { ...common, MARKETPLACE_ORIGIN_OVERRIDE: sim, PROXY_URLS: exitUrls.join(',') };
+    // What the workers' exits may send per second in all, read as the workers read their config.
+    exitCapacity = loadWorkerConfig({ ...process.env, ...env }).exits.reduce((sum, exit) => sum + exit.rps, 0);
     for (const workers of [1, 2])
       samples.push(await run(workers, { db, redis, gw: `http://127.0.0.1:${gwPort}`, env, sim, others: [simulator, gateway] }));
   } finally {
@@ -256,7 +258,7 @@ export async function benchCrawlScale(): Promise<void> {
         'wall s': s.seconds.toFixed(1),
         'targets/s': s.targetsPerSec.toFixed(1),
         'x one-core ceiling': (s.targetsPerSec / ceiling).toFixed(2),
-        'x exit capacity': (s.targetsPerSec / (EXITS * EXIT_RPS)).toFixed(2),
+        'x exit capacity': (s.targetsPerSec / exitCapacity).toFixed(2),
         'worker CPU s/target': s.workerCpuPerTarget.toFixed(4),
         'loop / parser / rest': [s.loopCpuPerTarget, s.parserCpuPerTarget, s.restCpuPerTarget].map((x) => x.toFixed(4)).join(' / '),
         'all CPU s/target': s.allCpuPerTarget.toFixed(4),
@@ -283,9 +285,8 @@ export async function benchCrawlScale(): Promise<void> {
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   // A worker cannot crawl faster than the exits let it: once the parse is faster than that, the
   // exits are the bound it is held to.
-  const exitCapacity = EXITS * EXIT_RPS;
   const bound = Math.min(ceiling, exitCapacity);
-  const boundName = bound === ceiling ? 'one-core parse ceiling' : `exit capacity (${EXITS} x ${EXIT_RPS}/s)`;
+  const boundName = bound === ceiling ? 'one-core parse ceiling' : `exit capacity (${EXITS} exits, ${exitCapacity.toFixed(0)} requests/s)`;
   console.log(`\ntargets:`);
   console.log(
     `1 worker >= 0.7x the lesser of the one-core parse ceiling and the exit capacity, here the ${boundName}: ${verdict(one.targetsPerSec >= 0.7 * bound)} (${(one.targetsPerSec / bound).toFixed(2)})`,
