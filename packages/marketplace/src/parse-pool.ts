@@ -96,9 +96,8 @@ export interface ParsePool {
  *
  * `--single-threaded-gc`: each isolate collects its own garbage, on its own thread. By default
  * V8's helper threads mark, sweep and scavenge alongside, and for a parser thread, whose garbage
- * is a whole page tree per page, that help costs more CPU than it saves: on the 1.5 MB product
- * page, 17.3-17.7 CPU-ms per parse over all threads against 19.8-19.9, for about 1 ms more of
- * the parser thread's own time per page (docs/parsing.md "Garbage").
+ * is a whole page tree per page, that help costs more CPU than it saves (figures in
+ * docs/parsing.md "Garbage").
  */
 export const PARSE_PROCESS_NODE_FLAGS: readonly string[] = ['--single-threaded-gc'];
 
