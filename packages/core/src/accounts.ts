@@ -162,6 +162,17 @@ export const AUDIT_ACTIONS = [
   'invitation.accepted',
   'member.role_changed',
   'member.removed',
+  // project configuration changed through the project API (a key or a session)
+  'webhooks.changed',
+  'schedule.created',
+  'schedule.updated',
+  'schedule.deleted',
+  // the operator, through the admin CLI (actor null)
+  'user.disabled',
+  'user.enabled',
+  'plan.changed',
+  'credits.granted',
+  'limits.changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -18,6 +18,15 @@ const ACTIONS: Record<Action, string> = {
   'invitation.accepted': 'Accepted an invitation',
   'member.role_changed': "Changed a member's role",
   'member.removed': 'Removed a member',
+  'webhooks.changed': 'Changed the webhooks',
+  'schedule.created': 'Created a schedule',
+  'schedule.updated': 'Changed a schedule',
+  'schedule.deleted': 'Deleted a schedule',
+  'user.disabled': 'Disabled a user',
+  'user.enabled': 'Enabled a user',
+  'plan.changed': 'Changed the plan',
+  'credits.granted': 'Granted credits',
+  'limits.changed': 'Changed the limits',
 };
 
 /** The action in words; an action newer than this console shows as its code. */
