@@ -148,6 +148,7 @@ export const keyMeSchema = z
 
 export const AUDIT_ACTIONS = [
   'signup',
+  'email.verified',
   'session.created',
   'password.changed',
   'password.reset',

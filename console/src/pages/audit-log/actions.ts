@@ -4,6 +4,7 @@ type Action = Schemas['AuditLogEntry']['action'];
 
 const ACTIONS: Record<Action, string> = {
   signup: 'Signed up',
+  'email.verified': 'Verified the email',
   'session.created': 'Signed in',
   'password.changed': 'Changed the password',
   'password.reset': 'Reset the password',

@@ -2356,7 +2356,7 @@ export interface components {
         AuditLogEntry: {
             id: string;
             /** @enum {string} */
-            action: "signup" | "session.created" | "password.changed" | "password.reset" | "project.created" | "project.renamed" | "project.archived" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "webhooks.changed" | "schedule.created" | "schedule.updated" | "schedule.deleted" | "user.disabled" | "user.enabled" | "plan.changed" | "credits.granted" | "limits.changed";
+            action: "signup" | "email.verified" | "session.created" | "password.changed" | "password.reset" | "project.created" | "project.renamed" | "project.archived" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "webhooks.changed" | "schedule.created" | "schedule.updated" | "schedule.deleted" | "user.disabled" | "user.enabled" | "plan.changed" | "credits.granted" | "limits.changed";
             /** @description Who did it; null when done by an operator */
             actor: {
                 userId: string;
