@@ -43,6 +43,7 @@ import type { AccountDeps, SignupMode } from './auth/account-deps';
 import { Directory } from './auth/directory';
 import { MailSender } from './auth/mail-sender';
 import { DEFAULT_MAIL_LIMITS, MailThrottle, type MailThrottleLimits } from './auth/mail-throttle';
+import { DEFAULT_INVITATION_LIMITS, InvitationThrottle, type InvitationLimits } from './auth/invitation-throttle';
 import { PasswordHasher } from './auth/passwords';
 import type { SessionSettings } from './auth/sessions';
 import { FailureLimiter } from './middleware/failure-limiter';
@@ -144,6 +145,7 @@ export interface AccountOptions {
   /** Failed sign-ins per client address per minute before its failures get 429. */
   signInFailuresPerAddress: number;
   mailLimits: MailThrottleLimits;
+  invitationLimits: InvitationLimits;
 }
 
 export const DEFAULT_ACCOUNT_OPTIONS: AccountOptions = {
@@ -159,6 +161,7 @@ export const DEFAULT_ACCOUNT_OPTIONS: AccountOptions = {
   signInFailuresPerEmail: 10,
   signInFailuresPerAddress: 30,
   mailLimits: DEFAULT_MAIL_LIMITS,
+  invitationLimits: DEFAULT_INVITATION_LIMITS,
 };
 
 function buildAccountDeps(
@@ -208,6 +211,7 @@ function buildAccountDeps(
     ),
     mailLinks: { publicUrl: options.publicUrl },
     mailThrottle: new MailThrottle(redis, `${prefix}:mail`, options.mailLimits),
+    invitationThrottle: new InvitationThrottle(redis, `${prefix}:invitations`, options.invitationLimits),
     signIns: new FailureLimiter(redis, `${prefix}:signin`, signInRules),
     sessionSettings,
     signup: { mode: options.signupMode, credits: options.signupCredits },

@@ -13,6 +13,7 @@ import type {
 import type { MailLinks } from '@crawl/mail';
 import type { FailureLimiter } from '../middleware/failure-limiter';
 import type { Directory } from './directory';
+import type { InvitationThrottle } from './invitation-throttle';
 import type { MailSender } from './mail-sender';
 import type { MailThrottle } from './mail-throttle';
 import type { PasswordHasher } from './passwords';
@@ -38,6 +39,8 @@ export interface AccountDeps {
   mail: MailSender;
   mailLinks: MailLinks;
   mailThrottle: MailThrottle;
+  /** Invitations per organization and per inviter (fail-closed: an invitation is a mail to any address). */
+  invitationThrottle: InvitationThrottle;
   /** Failed sign-ins, per email (every attempt refused once over) and per client address (only failures). */
   signIns: FailureLimiter<'email' | 'address'>;
   sessionSettings: SessionSettings;

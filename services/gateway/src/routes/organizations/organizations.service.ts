@@ -153,6 +153,8 @@ export class OrganizationsService {
     ctx: RequestContext,
   ): Promise<InvitationResource> {
     requireRoleChange(session, organizationId, [input.role]);
+    // before the mail limits: an invitation refused here uses up none of the recipient's mails
+    await this.deps.invitationThrottle.allow(organizationId, session.userId);
     // an invitation is a mail to any address: the same limits as the anonymous mail routes
     if (!(await this.deps.mailThrottle.allow(ctx.clientAddress ?? 'unknown', input.email))) {
       throw new AppError('RATE_LIMITED', `${input.email} was sent too many mails in the last hour; invite again later.`, {

@@ -1,4 +1,6 @@
 import { sql } from '@crawl/db';
+import { PrivateRedis } from '@crawl/testing';
+import { readOutbox } from '@crawl/mail';
 import { mailTo, member, type SignedIn, signIn, signUp, tokenOf, uniqueEmail } from '../../test-support/accounts';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
@@ -305,4 +307,110 @@ it('invitations count against the mail limits: a sixth invitation of one address
   expect(sixth.headers['retry-after']).toBeDefined();
   // only the newest of the five is still pending
   expect((await owner.agent.get(`${org(owner)}/invitations`)).body.data).toHaveLength(1);
+});
+
+describe('invitation limits (per organization and per inviter, per hour)', () => {
+  let small: Harness;
+  beforeAll(async () => {
+    small = await startHarness({ accounts: { invitationLimits: { perOrganizationPerHour: 3, perInviterPerHour: 2 } } });
+  });
+  afterAll(() => small.close());
+
+  const invite = (who: SignedIn, organizationId = who.organizationId) =>
+    who.agent
+      .post(`/v1/account/organizations/${organizationId}/invitations`)
+      .set(who.csrf)
+      .send({ email: uniqueEmail('invited'), role: 'viewer' });
+
+  it('an inviter over their hourly limit is 429 naming that limit; a colleague may still invite', async () => {
+    const owner = await signUp(small);
+    const admin = await member(small, owner.organizationId, 'admin');
+    expect((await invite(owner)).status).toBe(201);
+    expect((await invite(owner)).status).toBe(201);
+    const refused = await invite(owner);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect(refused.body.error.message).toMatch(/^You sent 2 invitations in the last hour, the most one member may send/);
+    expect(refused.body.error.details.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused.body.error.details.retryAfterSeconds).toBeLessThanOrEqual(3_600);
+    expect(Number(refused.headers['retry-after'])).toBe(refused.body.error.details.retryAfterSeconds);
+    // the inviter's limit is theirs in every organization: a second organization of theirs does not reset it
+    const elsewhere = await signUp(small);
+    const invited = await elsewhere.agent
+      .post(`/v1/account/organizations/${elsewhere.organizationId}/invitations`)
+      .set(elsewhere.csrf)
+      .send({ email: owner.email, role: 'admin' });
+    const mail = await mailTo(small.outboxDir, owner.email, 'invitation');
+    expect(
+      (
+        await owner.agent
+          .post('/v1/account/invitations/accept')
+          .set(owner.csrf)
+          .send({ token: tokenOf(mail.link) })
+      ).status,
+    ).toBe(200);
+    expect(invited.status).toBe(201);
+    expect((await invite(owner, elsewhere.organizationId)).status).toBe(429);
+    const last = await invite(admin);
+    expect(last.status).toBe(201);
+    // the refused invitations were neither stored nor mailed
+    const pending = (await owner.agent.get(`${org(owner)}/invitations`)).body.data;
+    expect(pending).toHaveLength(3);
+    await mailTo(small.outboxDir, last.body.data.email, 'invitation');
+    const mailed = (await readOutbox(small.outboxDir, { kind: 'invitation' })).map((m) => m.to);
+    expect(mailed).toEqual(expect.arrayContaining([...pending.map((p: { email: string }) => p.email), owner.email]));
+    expect(mailed).toHaveLength(4);
+  });
+
+  it('an organization over its hourly limit is 429 naming that limit, whoever invites; other organizations are not affected', async () => {
+    const owner = await signUp(small);
+    const admin = await member(small, owner.organizationId, 'admin');
+    const other = await member(small, owner.organizationId, 'admin');
+    expect((await invite(owner)).status).toBe(201);
+    expect((await invite(admin)).status).toBe(201);
+    expect((await invite(other)).status).toBe(201);
+    const refused = await invite(other);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/^This organization sent 3 invitations in the last hour, the most it may send/);
+    expect(refused.body.error.details.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused.headers['retry-after']).toBeDefined();
+    const stranger = await signUp(small);
+    expect((await invite(stranger)).status).toBe(201);
+  });
+});
+
+it('invitations fail closed while Redis is down (503, no mail), and work again once it is back', async () => {
+  const redis = await PrivateRedis.start();
+  const down = await startHarness({ redisUrl: redis.url });
+  try {
+    const owner = await signUp(down);
+    await redis.kill();
+    const email = uniqueEmail('unsent');
+    const refused = await owner.agent
+      .post(`${org(owner)}/invitations`)
+      .set(owner.csrf)
+      .send({ email, role: 'viewer' });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('UNAVAILABLE');
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await owner.agent.get(`${org(owner)}/invitations`)).body.data).toEqual([]);
+    await redis.start();
+    // ioredis reconnects with a backoff of up to 2 s
+    const deadline = Date.now() + 10_000;
+    while (down.deps.redis.status !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(
+      (
+        await owner.agent
+          .post(`${org(owner)}/invitations`)
+          .set(owner.csrf)
+          .send({ email, role: 'viewer' })
+      ).status,
+    ).toBe(201);
+    await mailTo(down.outboxDir, email, 'invitation');
+    // one mail: the refused request sent none
+    expect(await readOutbox(down.outboxDir, { to: email, kind: 'invitation' })).toHaveLength(1);
+  } finally {
+    await down.close();
+    await redis.kill();
+  }
 });
