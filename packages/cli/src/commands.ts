@@ -1,8 +1,9 @@
 import { AppError, generateApiKey, PLANS, type Plan } from '@crawl/core';
 import type { CreditRepository, TenancyRepository } from '@crawl/db';
+import { type Announcing, announce } from './announce';
 
 /** The admin CLI's commands (docs/operations.md): the dashboard stand-in that makes tenants. */
-export interface AdminDeps {
+export interface AdminDeps extends Announcing {
   tenancy: TenancyRepository;
   credits: CreditRepository;
 }
@@ -120,7 +121,9 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     if (amount === undefined) throw new AppError('VALIDATION_ERROR', '--amount is required');
     if (!(await deps.tenancy.organizationExists(organizationId)))
       throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
-    return { organizationId, balance: await deps.credits.grant(organizationId, amount) };
+    const balance = await deps.credits.grant(organizationId, amount);
+    await announce(deps, [`org:${organizationId}`]);
+    return { organizationId, balance };
   },
 
   async 'set-plan'(deps, flags) {
@@ -130,6 +133,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     const perMinute = perMinuteFor(flags, newPlan);
     if (!(await deps.tenancy.setPlan(organizationId, newPlan, perMinute)))
       throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    await announce(deps, [`org:${organizationId}`]);
     return { organizationId, plan: newPlan };
   },
 
@@ -144,12 +148,15 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     }
     if (!(await deps.tenancy.setScheduleLimits(organizationId, limits)))
       throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    await announce(deps, [`org:${organizationId}`]);
     return { organizationId, ...limits };
   },
 
   async 'revoke-key'(deps, flags) {
     const keyPrefix = str(flags, 'key-prefix', true);
-    if (!(await deps.tenancy.revokeKeyByPrefix(keyPrefix))) throw new AppError('NOT_FOUND', `API key ${keyPrefix} not found`);
+    const key = await deps.tenancy.revokeKeyByPrefix(keyPrefix);
+    if (!key) throw new AppError('NOT_FOUND', `API key ${keyPrefix} not found`);
+    await announce(deps, [`key:${key.keyId}`]);
     return { revoked: true };
   },
 };

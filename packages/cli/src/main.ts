@@ -4,7 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 import { AppError } from '@crawl/core';
-import { parseEnvOrExit, postgresEnv } from '@crawl/config';
+import { parseEnvOrExit, postgresEnv, redisEnv } from '@crawl/config';
+import { accountChangesChannel, Broadcast, createRedisConnection, type Redis } from '@crawl/redis';
 import {
   createDb,
   CreditRepository,
@@ -16,6 +17,7 @@ import {
   TenancyRepository,
   UserRepository,
 } from '@crawl/db';
+import type { ChangeBroadcast } from './announce';
 import { commands } from './commands';
 import { userCommands, userTable, type UserListing } from './user-commands';
 
@@ -37,7 +39,9 @@ Commands (each prints one JSON object, list-users a list; --json prints it on on
   user-memberships --user USER_ID | --email EMAIL
   help, -h, --help   this text
 
-Environment: DATABASE_URL (migrated first, created if missing).`;
+Environment: DATABASE_URL (migrated first, created if missing); REDIS_URL and QUEUE_PREFIX, the
+gateways' (changes to keys, users and organizations are broadcast to them; without Redis the
+command still succeeds, with a warning, and gateways notice within AUTH_CACHE_TTL_MS).`;
 
 /** `--help`/`-h` anywhere, or the command `help`: usage on stdout and exit 0, before any database work. */
 const wantsHelp = (argv: string[]) => argv[0] === 'help' || argv.some((a) => a === '--help' || a === '-h');
@@ -46,15 +50,18 @@ function print(value: unknown, json: boolean): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${JSON.stringify(value, null, 2)}\n`);
 }
 
-type Run = (db: Db, flags: Record<string, string | boolean | undefined>) => Promise<unknown>;
+type Run = (db: Db, broadcast: ChangeBroadcast, flags: Record<string, string | boolean | undefined>) => Promise<unknown>;
 
 /** The command's function with the repositories it needs, or undefined for an unknown command. */
 function runner(command: string): Run | undefined {
   const tenantCommand = Object.hasOwn(commands, command) ? commands[command] : undefined;
-  if (tenantCommand) return (db, flags) => tenantCommand({ tenancy: new TenancyRepository(db), credits: new CreditRepository(db) }, flags);
+  if (tenantCommand) {
+    return (db, broadcast, flags) =>
+      tenantCommand({ tenancy: new TenancyRepository(db), credits: new CreditRepository(db), broadcast }, flags);
+  }
   const userCommand = Object.hasOwn(userCommands, command) ? userCommands[command] : undefined;
   if (userCommand) {
-    return (db, flags) =>
+    return (db, broadcast, flags) =>
       userCommand(
         {
           db,
@@ -62,11 +69,47 @@ function runner(command: string): Run | undefined {
           users: new UserRepository(db),
           sessions: new SessionRepository(db),
           memberships: new MembershipRepository(db),
+          broadcast,
         },
         flags,
       );
   }
   return undefined;
+}
+
+/** How long a command waits for Redis before it warns and leaves the gateways to their cache TTL. */
+const REDIS_READY_TIMEOUT_MS = 3_000;
+
+/**
+ * The gateways' channel of account changes, on a connection opened only when a command has
+ * something to tell (most commands never touch Redis). The connection has no offline queue, so
+ * a publish waits for it to be ready, at most REDIS_READY_TIMEOUT_MS, then fails (announce warns).
+ */
+function gatewayChannel(redisUrl: string, queuePrefix: string): ChangeBroadcast & { close(): void } {
+  let redis: Redis | undefined;
+  return {
+    async publish(message) {
+      redis ??= createRedisConnection(redisUrl);
+      await whenReady(redis, REDIS_READY_TIMEOUT_MS);
+      await new Broadcast(redis, accountChangesChannel(queuePrefix)).publish(message);
+    },
+    close: () => redis?.disconnect(),
+  };
+}
+
+function whenReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`Redis not reachable within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -111,12 +154,13 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 1;
   }
-  const config = parseEnvOrExit(postgresEnv, process.env);
+  const config = parseEnvOrExit({ ...postgresEnv, ...redisEnv }, process.env);
   await ensureDatabase(config.DATABASE_URL);
   const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
+  const channel = gatewayChannel(config.REDIS_URL, config.QUEUE_PREFIX);
   try {
     await migrateToLatest(db);
-    const result = await run(db, parsed.values);
+    const result = await run(db, channel, parsed.values);
     if (command === 'list-users' && !json) process.stdout.write(userTable(result as UserListing[]));
     else print(result, json);
     return 0;
@@ -125,6 +169,7 @@ async function main(argv: string[]): Promise<number> {
     print({ error: { code: e.code, message: e.message } }, json);
     return 1;
   } finally {
+    channel.close();
     await db.destroy();
   }
 }

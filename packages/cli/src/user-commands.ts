@@ -1,12 +1,13 @@
 import { AppError } from '@crawl/core';
 import type { AccountUserRow, Db, MembershipRepository, SessionRepository, TenancyRepository, UserRepository } from '@crawl/db';
+import { type Announcing, announce } from './announce';
 
 /**
  * The admin CLI's commands on users who sign in (docs/operations.md). Kept apart from
  * commands.ts so that the tenant-making commands, which tests and the demo call directly, keep
  * their small dependencies.
  */
-export interface UserAdminDeps {
+export interface UserAdminDeps extends Announcing {
   db: Db;
   tenancy: TenancyRepository;
   users: UserRepository;
@@ -68,14 +69,20 @@ async function accountUser(deps: UserAdminDeps, flags: Flags): Promise<AccountUs
   throw new AppError('NOT_FOUND', `user ${id} not found`);
 }
 
-/** Disabling and its session revocation commit together: never a disabled user with a live session. */
+/**
+ * Disabling and its session revocation commit together: never a disabled user with a live
+ * session. Then every gateway forgets the user's cached sessions and keys (a disabled user's
+ * keys are refused; an enabled user's work again).
+ */
 async function setDisabled(deps: UserAdminDeps, user: AccountUserRow, disabled: boolean) {
-  return deps.db.transaction().execute(async (trx) => {
+  const result = await deps.db.transaction().execute(async (trx) => {
     await deps.users.setDisabled(user.id, disabled, trx);
     if (disabled) await deps.sessions.revokeAllOfUser(user.id, trx);
     const after = await deps.users.findById(user.id, trx);
     return { userId: user.id, email: user.email, disabled, disabledAt: after?.disabledAt?.toISOString() ?? null };
   });
+  await announce(deps, [`user:${user.id}`]);
+  return result;
 }
 
 export const userCommands: Record<string, (deps: UserAdminDeps, flags: Flags) => Promise<unknown>> = {

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 
 /**
+ * The channel on which account changes (space-separated tags: `key:ID`, `user:ID`, `org:ID`,
+ * `project:ID`) reach every gateway's caches; the gateways and the admin CLI both publish on it.
+ */
+export const accountChangesChannel = (queuePrefix: string): string => `${queuePrefix}:account-changes`;
+
+/**
  * A message to every process subscribed to `channel` (Redis pub/sub), for caches that must
  * forget an entry everywhere at once: a revoked key, a signed-out session.
  *

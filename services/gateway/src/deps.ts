@@ -38,7 +38,7 @@ import { JobService, ReleaseWindow } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
 import { createMailer } from '@crawl/mail';
-import { Broadcast, createRedisConnection, LeaseSemaphore, type Redis } from '@crawl/redis';
+import { accountChangesChannel, Broadcast, createRedisConnection, LeaseSemaphore, type Redis } from '@crawl/redis';
 import type { AccountDeps, SignupMode } from './auth/account-deps';
 import { Directory } from './auth/directory';
 import { MailSender } from './auth/mail-sender';
@@ -242,7 +242,7 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     memberships: new MembershipRepository(db),
     jobs,
     schedules: scheduleRepository,
-    broadcast: new Broadcast(redis, `${options.queuePrefix}:account-changes`),
+    broadcast: new Broadcast(redis, accountChangesChannel(options.queuePrefix)),
     log: options.log,
   });
   directory.start().catch((err) => options.log.warn({ err }, 'account changes: could not subscribe; caches expire on their own'));

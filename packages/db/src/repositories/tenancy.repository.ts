@@ -1,5 +1,5 @@
 import { newId, type KeyScope, type Plan } from '@crawl/core';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
 
@@ -44,6 +44,8 @@ export interface KeyRecord extends OrganizationLimits {
   userId: string;
   revokedAt: Date | null;
   expiresAt: Date | null;
+  /** When an operator disabled the key's owner (`admin disable-user`): a disabled user's keys are refused. */
+  ownerDisabledAt: Date | null;
 }
 
 /** A project and its organization's limits: what a session needs to act in it. */
@@ -136,12 +138,13 @@ export class TenancyRepository {
     return id;
   }
 
-  /** One indexed lookup (then cached by the gateway): the key, its project and the organization's plan. */
+  /** One indexed lookup (then cached by the gateway): the key, its owner's standing, its project and the organization's plan. */
   async findKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
     const row = await this.db
       .selectFrom('api_key as k')
       .innerJoin('project as p', 'p.id', 'k.project_id')
       .innerJoin('organization as o', 'o.id', 'p.organization_id')
+      .innerJoin('app_user as u', 'u.id', 'k.user_id')
       .select([
         'k.id as keyId',
         'k.key_prefix as keyPrefix',
@@ -151,6 +154,7 @@ export class TenancyRepository {
         'k.user_id as userId',
         'k.revoked_at as revokedAt',
         'k.expires_at as expiresAt',
+        'u.disabled_at as ownerDisabledAt',
         ...ORGANIZATION_LIMITS,
       ])
       .where('k.key_hash', '=', keyHash)
@@ -227,16 +231,27 @@ export class TenancyRepository {
       .executeTakeFirst();
   }
 
-  async revokeKeyByPrefix(keyPrefix: string): Promise<boolean> {
-    const result = await this.db
+  /**
+   * The key (undefined when no key has the prefix), revoked now unless it already stopped; a
+   * rotated key still in its overlap stops now too. `revoked`: by this call.
+   */
+  async revokeKeyByPrefix(
+    keyPrefix: string,
+    executor: Executor = this.db,
+  ): Promise<{ keyId: string; organizationId: string; revoked: boolean } | undefined> {
+    const result = await executor
       .updateTable('api_key')
       .set({ revoked_at: new Date() })
       .where('key_prefix', '=', keyPrefix)
-      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', sql<Date>`now()`)]))
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) return true;
-    const existing = await this.db.selectFrom('api_key').select('id').where('key_prefix', '=', keyPrefix).executeTakeFirst();
-    return !!existing;
+    const key = await executor
+      .selectFrom('api_key as k')
+      .innerJoin('project as p', 'p.id', 'k.project_id')
+      .select(['k.id as keyId', 'p.organization_id as organizationId'])
+      .where('k.key_prefix', '=', keyPrefix)
+      .executeTakeFirst();
+    return key && { ...key, revoked: Number(result.numUpdatedRows) > 0 };
   }
 
   async setPlan(organizationId: string, plan: Plan, perMinuteLimit: number | null): Promise<boolean> {

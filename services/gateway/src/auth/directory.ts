@@ -77,7 +77,8 @@ export class Directory {
     return this.keyCache.get(
       keyHash,
       () => this.options.tenancy.findKeyByHash(keyHash),
-      (k) => [`key:${k.keyId}`, `project:${k.projectId}`, `org:${k.organizationId}`],
+      // `user:` too: disabling the owner or changing their role must reach their keys at once.
+      (k) => [`key:${k.keyId}`, `user:${k.userId}`, `project:${k.projectId}`, `org:${k.organizationId}`],
     );
   }
 

@@ -24,8 +24,16 @@ const BEARER_HINT = 'send "Authorization: Bearer <API key>"';
 
 type AuthDeps = Pick<GatewayDeps, 'directory' | 'authFailures' | 'sessionSettings'>;
 
-/** Neither revoked nor expired at `now`. */
-const isLive = (key: KeyRecord, now: Date) => !(key.revokedAt && key.revokedAt <= now) && !(key.expiresAt && key.expiresAt <= now);
+/**
+ * Why the key is refused at `now`, or undefined when it may be used: revoked, expired, or its
+ * owner disabled by an operator (judged on every request, cached entries included).
+ */
+function refusal(key: KeyRecord, now: Date): string | undefined {
+  if (key.revokedAt && key.revokedAt <= now) return 'This API key has been revoked.';
+  if (key.expiresAt && key.expiresAt <= now) return `This API key expired at ${key.expiresAt.toISOString()}.`;
+  if (key.ownerDisabledAt) return "This API key's owner is disabled: an operator disabled the user who created it.";
+  return undefined;
+}
 
 /** Every Authorization header of the request, as sent (what `req.headersDistinct` gives, without building it for every header). */
 function authorizationHeaders(req: Request): string[] {
@@ -72,7 +80,7 @@ export function authenticate(deps: AuthDeps) {
     // directory has cached is accepted without the failure limiter, as the limiter would.
     const cached = keyHash ? deps.directory.cachedKey(keyHash) : undefined;
     const outcome: AttemptOutcome<KeyRecord, 'address'> =
-      cached && isLive(cached, now)
+      cached && !refusal(cached, now)
         ? { kind: 'accepted', value: cached }
         : await deps.authFailures.attempt({ address: req.ip ?? req.socket.remoteAddress ?? 'unknown' }, async () => {
             if (!header) failure = `Missing Authorization header (or the console session has ended); ${BEARER_HINT}.`;
@@ -80,9 +88,9 @@ export function authenticate(deps: AuthDeps) {
             // A well-formed header whose key cannot be ours is an invalid key, not a malformed header.
             if (!keyHash) return undefined;
             const key = await deps.directory.key(keyHash);
-            if (key?.revokedAt && key.revokedAt <= now) failure = 'This API key has been revoked.';
-            else if (key?.expiresAt && key.expiresAt <= now) failure = `This API key expired at ${key.expiresAt.toISOString()}.`;
-            else return key;
+            const refused = key && refusal(key, now);
+            if (!refused) return key;
+            failure = refused;
             return undefined;
           });
     if (outcome.kind === 'limited') {
