@@ -19,6 +19,7 @@ import * as m202611261000 from './migrations/202611261000_webhook_replay_limits'
 import * as m202611261100 from './migrations/202611261100_job_type_in_code';
 import * as m202611270900 from './migrations/202611270900_accounts';
 import * as m202611281000 from './migrations/202611281000_webhook_claim_function';
+import * as m202612020100 from './migrations/202612020100_signup_credit_grants';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611261100_job_type_in_code': m202611261100,
   '202611270900_accounts': m202611270900,
   '202611281000_webhook_claim_function': m202611281000,
+  '202612020100_signup_credit_grants': m202612020100,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -1,4 +1,12 @@
-export type { MailMessage, MailLinks } from './message';
+export type { MailMessage, MailLinks, MailKind } from './message';
 export { createMailer, type Mailer, type MailerOptions } from './mailer';
-export { verificationMail, signupEmailTakenMail, passwordResetMail, invitationMail } from './templates';
+export {
+  verificationMail,
+  signupEmailTakenMail,
+  signupPendingMail,
+  passwordResetMail,
+  passwordChangedMail,
+  invitationMail,
+  type RecentKey,
+} from './templates';
 export { readOutbox, type OutboxEntry } from './outbox';

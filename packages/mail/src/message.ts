@@ -1,6 +1,6 @@
 /** One account mail, ready to send: both parts rendered, the recipient and its action link. */
 export interface MailMessage {
-  kind: 'verify-email' | 'signup-email-taken' | 'password-reset' | 'invitation';
+  kind: 'verify-email' | 'signup-email-taken' | 'signup-pending' | 'password-reset' | 'password-changed' | 'invitation';
   to: string;
   subject: string;
   text: string;

@@ -46,6 +46,89 @@ export function signupEmailTakenMail(links: MailLinks, input: { to: string }): M
   };
 }
 
+/**
+ * Sent when someone signs up again with an address whose account is not verified yet. Nothing
+ * was changed: the earlier links still work, and the password is the one chosen first. The link
+ * lets whoever reads this mailbox choose a password, which also verifies the address; so the
+ * newest mail in the inbox never activates a password someone else chose (docs/accounts.md,
+ * "No takeover before verification").
+ */
+export function signupPendingMail(links: MailLinks, input: { to: string; token: string }): MailMessage {
+  const link = consoleUrl(links.publicUrl, '/console/reset-password', input.token);
+  const action = { label: 'Choose a password', url: link };
+  const intro = `Someone, maybe you, tried to create a ${PRODUCT_NAME} account again with this email address. An account with this address is waiting for its email to be verified, so nothing was changed.`;
+  const choose =
+    'If you signed up and lost the first email or the password you chose, choose a password with the link below: it also confirms your address, and the other password stops working.';
+  const notes = ['This link is valid for 1 hour.', 'If you did not try to create an account, you can ignore this email.'];
+  return {
+    kind: 'signup-pending',
+    to: input.to,
+    subject: `Finish creating your ${PRODUCT_NAME} account`,
+    text: renderText({ paragraphs: [intro, choose], action, notes }),
+    html: renderHtml({
+      title: 'Finish creating your account',
+      paragraphs: [escapeHtml(intro), escapeHtml(choose)],
+      action,
+      notes: notes.map(escapeHtml),
+    }),
+    link,
+  };
+}
+
+/** An API key made recently in one of the user's organizations, as the password-changed mail lists it. */
+export interface RecentKey {
+  label: string;
+  prefix: string;
+  /** The creator's email; null for a key made by an operator. */
+  createdBy: string | null;
+  projectName: string;
+  projectId: string;
+  createdAt: Date;
+}
+
+/**
+ * Confirms a password reset, and lists the API keys made in the user's organizations in the last
+ * 30 days: a key someone made while they knew the password outlives the reset, so the owner must
+ * be able to see it (and revoke it on the keys page).
+ */
+export function passwordChangedMail(links: MailLinks, input: { to: string; changedAt: Date; keys: RecentKey[] }): MailMessage {
+  const firstProject = input.keys[0]?.projectId;
+  const keysPage = (projectId: string) => consoleUrl(links.publicUrl, `/console/projects/${encodeURIComponent(projectId)}/keys`);
+  const action = firstProject
+    ? { label: 'Review API keys', url: keysPage(firstProject) }
+    : { label: 'Open the console', url: consoleUrl(links.publicUrl, '/console/sign-in') };
+  const intro = `The password of your ${PRODUCT_NAME} account was reset on ${formatUtc(input.changedAt)}, and every session was signed out.`;
+  const describe = (k: RecentKey) =>
+    `“${singleLine(k.label)}” (${singleLine(k.prefix)}…) in ${singleLine(k.projectName)}, made by ${k.createdBy === null ? 'an operator' : singleLine(k.createdBy)} on ${formatUtc(k.createdAt)}`;
+  const listIntro = input.keys.length
+    ? `API keys made in your organizations in the last 30 days (${input.keys.length}); a key keeps working after a password reset, so revoke any you do not recognize:`
+    : 'No API key was made in your organizations in the last 30 days.';
+  const notes = ['If you did not reset your password, reset it again now and review your keys and members.'];
+  return {
+    kind: 'password-changed',
+    to: input.to,
+    subject: `Your ${PRODUCT_NAME} password was reset`,
+    text: renderText({
+      paragraphs: [intro, [listIntro, ...input.keys.map((k) => `- ${describe(k)}: ${keysPage(k.projectId)}`)].join('\n')],
+      action,
+      notes,
+    }),
+    html: renderHtml({
+      title: 'Your password was reset',
+      paragraphs: [
+        escapeHtml(intro),
+        escapeHtml(listIntro) +
+          (input.keys.length
+            ? `<br>${input.keys.map((k) => `&bull; <a href="${escapeHtml(keysPage(k.projectId))}" style="color:#1f5fbf">${escapeHtml(describe(k))}</a>`).join('<br>')}`
+            : ''),
+      ],
+      action,
+      notes: notes.map(escapeHtml),
+    }),
+    link: action.url,
+  };
+}
+
 /** Carries a password reset token; says plainly to ignore it when it was not asked for. */
 export function passwordResetMail(links: MailLinks, input: { to: string; token: string }): MailMessage {
   const link = consoleUrl(links.publicUrl, '/console/reset-password', input.token);

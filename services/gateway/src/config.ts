@@ -55,6 +55,10 @@ export const accountVariables = {
   SIGNUP_MODE: z.enum(SIGNUP_MODES).default('open'),
   /** Credits a new organization starts with. */
   SIGNUP_CREDITS: envInt(DEFAULT_ACCOUNT_OPTIONS.signupCredits, 0, 1_000_000),
+  /** Sign-ups the whole service accepts per minute, from every address together (beyond: 429). */
+  SIGNUPS_PER_MINUTE: envInt(DEFAULT_ACCOUNT_OPTIONS.signupsPerMinute, 1, 1_000_000),
+  /** Organizations a day whose sign-up gets SIGNUP_CREDITS when its email is verified; the rest start at 0. */
+  SIGNUP_CREDIT_GRANTS_PER_DAY: envInt(DEFAULT_ACCOUNT_OPTIONS.signupCreditGrantsPerDay, 0, 1_000_000),
   SESSION_IDLE_TIMEOUT_MINUTES: envInt(DEFAULT_ACCOUNT_OPTIONS.sessionIdleMinutes, 5, 60 * 24 * 30),
   SESSION_MAX_AGE_HOURS: envInt(DEFAULT_ACCOUNT_OPTIONS.sessionMaxAgeHours, 1, 24 * 90),
 };
@@ -94,9 +98,10 @@ export const gatewayEnv = {
    *   a client fetch two formats at once. The SDK retries the 429 after Retry-After.
    * - EXPORT_MAX_PER_ORGANIZATION (4): the same across all projects of one organization, so
    *   that creating projects does not multiply the cap.
-   * - EXPORT_ORGANIZATION_SHARE (0.5): the fraction of one gateway's EXPORT_POOL_SIZE that one
+   * - EXPORT_ORGANIZATION_SHARE (0.5): the most of one gateway's EXPORT_POOL_SIZE that one
    *   organization may hold (at least one slot): with the pool of 4, one organization streams
-   *   2 at most and the other 2 stay for the others. Beyond it: 429, like the caps above.
+   *   2 at most. Less while other organizations export, and one slot stays for an organization
+   *   with none (export-gate.ts). Beyond it: 429, like the caps above.
    * - EXPORT_IDLE_TIMEOUT_MS (30 s): a client that accepted no byte for that long (kernel
    *   buffers full) has stalled or gone; a slow but live link drains within seconds.
    * - EXPORT_MAX_DURATION_MS (5 min): the largest job (~100 MB of json) needs under 2 min at

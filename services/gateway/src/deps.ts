@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import {
   AccountTokenRepository,
@@ -44,7 +45,10 @@ import { Directory } from './auth/directory';
 import { MailSender } from './auth/mail-sender';
 import { DEFAULT_MAIL_LIMITS, MailThrottle, type MailThrottleLimits } from './auth/mail-throttle';
 import { DEFAULT_INVITATION_LIMITS, InvitationThrottle, type InvitationLimits } from './auth/invitation-throttle';
-import { PasswordHasher } from './auth/passwords';
+import { AfterAnswer } from './auth/after-answer';
+import { DeviceCookies } from './auth/device-cookie';
+import { DEFAULT_HASHER_OPTIONS, PasswordHasher, type PasswordHasherOptions } from './auth/passwords';
+import { WindowLimit } from './auth/window-limit';
 import type { SessionSettings } from './auth/sessions';
 import { FailureLimiter } from './middleware/failure-limiter';
 import { AccountService } from './routes/account/account.service';
@@ -142,8 +146,19 @@ export interface AccountOptions {
   sessionMaxAgeHours: number;
   /** Failed sign-ins per email in 15 minutes before that email is refused until the window ends. */
   signInFailuresPerEmail: number;
-  /** Failed sign-ins per client address per minute before its failures get 429. */
+  /** Failed sign-ins per client address per minute before the address is refused (before hashing) until the window ends. */
   signInFailuresPerAddress: number;
+  /** Failed sign-ins of one known browser (a device cookie) in 15 minutes before that browser is refused. */
+  signInFailuresPerDevice: number;
+  /** Successful sign-ins per user per minute. */
+  signInsPerUserPerMinute: number;
+  /** Live sessions per user; a sign-in beyond ends the oldest. */
+  sessionsPerUser: number;
+  /** Sign-ups across the service per minute (SIGNUPS_PER_MINUTE). */
+  signupsPerMinute: number;
+  /** Organizations a day whose verified sign-up gets SIGNUP_CREDITS (SIGNUP_CREDIT_GRANTS_PER_DAY). */
+  signupCreditGrantsPerDay: number;
+  hasher: PasswordHasherOptions;
   mailLimits: MailThrottleLimits;
   invitationLimits: InvitationLimits;
 }
@@ -160,6 +175,12 @@ export const DEFAULT_ACCOUNT_OPTIONS: AccountOptions = {
   sessionMaxAgeHours: 14 * 24,
   signInFailuresPerEmail: 10,
   signInFailuresPerAddress: 30,
+  signInFailuresPerDevice: 10,
+  signInsPerUserPerMinute: 10,
+  sessionsPerUser: 20,
+  signupsPerMinute: 60,
+  signupCreditGrantsPerDay: 500,
+  hasher: DEFAULT_HASHER_OPTIONS,
   mailLimits: DEFAULT_MAIL_LIMITS,
   invitationLimits: DEFAULT_INVITATION_LIMITS,
 };
@@ -173,6 +194,8 @@ function buildAccountDeps(
     tenancy: TenancyRepository;
     credits: CreditRepository;
     directory: Directory;
+    /** Keys the device cookies' HMAC (derived from SECRETS_KEY). */
+    deviceKey: Buffer;
     log: Logger;
   },
 ): AccountDeps {
@@ -184,7 +207,9 @@ function buildAccountDeps(
   };
   const signInRules = {
     email: { limit: options.signInFailuresPerEmail, windowMs: 15 * 60_000, refuses: 'subject' as const },
-    address: { limit: options.signInFailuresPerAddress, windowMs: 60_000, refuses: 'failures' as const },
+    // refused before the hash: a flood from one address costs no argon2 work (docs/accounts.md)
+    address: { limit: options.signInFailuresPerAddress, windowMs: 60_000, refuses: 'subject' as const },
+    device: { limit: options.signInFailuresPerDevice, windowMs: 15 * 60_000, refuses: 'subject' as const },
   };
   return {
     db,
@@ -198,7 +223,7 @@ function buildAccountDeps(
     invitations: new InvitationRepository(db),
     keys: new ApiKeyRepository(db),
     audit: new AuditLogRepository(db),
-    hasher: new PasswordHasher(),
+    hasher: new PasswordHasher(options.hasher),
     mail: new MailSender(
       createMailer({
         smtpUrl: options.smtpUrl,
@@ -210,11 +235,22 @@ function buildAccountDeps(
       log,
     ),
     mailLinks: { publicUrl: options.publicUrl },
-    mailThrottle: new MailThrottle(redis, `${prefix}:mail`, options.mailLimits),
+    mailThrottle: new MailThrottle(redis, `${prefix}:mail`, { ...DEFAULT_MAIL_LIMITS, ...options.mailLimits }),
     invitationThrottle: new InvitationThrottle(redis, `${prefix}:invitations`, options.invitationLimits),
     signIns: new FailureLimiter(redis, `${prefix}:signin`, signInRules),
+    devices: new DeviceCookies(shared.deviceKey, sessionSettings.secureCookie),
+    afterAnswer: new AfterAnswer(log),
+    limits: {
+      signups: new WindowLimit(redis, `${prefix}:signups`, { limit: options.signupsPerMinute, windowMs: 60_000, whenUnknown: 'closed' }),
+      signInsPerUser: new WindowLimit(redis, `${prefix}:signin-ok`, {
+        limit: options.signInsPerUserPerMinute,
+        windowMs: 60_000,
+        whenUnknown: 'open',
+      }),
+      sessionsPerUser: options.sessionsPerUser,
+    },
     sessionSettings,
-    signup: { mode: options.signupMode, credits: options.signupCredits },
+    signup: { mode: options.signupMode, credits: options.signupCredits, creditGrantsPerDay: options.signupCreditGrantsPerDay },
   };
 }
 
@@ -248,7 +284,16 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
   directory.start().catch((err) => options.log.warn({ err }, 'account changes: could not subscribe; caches expire on their own'));
   const accounts = buildAccountDeps(
     { ...DEFAULT_ACCOUNT_OPTIONS, ...options.accounts },
-    { db, redis, prefix: options.queuePrefix, tenancy, credits, directory, log: options.log },
+    {
+      db,
+      redis,
+      prefix: options.queuePrefix,
+      tenancy,
+      credits,
+      directory,
+      deviceKey: createHmac('sha256', options.secretsKey).update('device-cookies').digest(),
+      log: options.log,
+    },
   );
   return {
     db,
@@ -312,6 +357,7 @@ export async function closeGatewayDeps(deps: GatewayDeps): Promise<void> {
   // finishes closing once every checked-out connection is back.
   await deps.exportGate.shutdown();
   await deps.producer.close().catch(() => undefined);
+  await deps.accounts.afterAnswer.drain();
   await deps.directory.close();
   await deps.accounts.mail.close();
   deps.redis.disconnect();

@@ -38,6 +38,8 @@ export async function startGateway(config: GatewayConfig, shutdown?: ShutdownReg
       mailFrom: config.MAIL_FROM,
       signupMode: config.SIGNUP_MODE,
       signupCredits: config.SIGNUP_CREDITS,
+      signupsPerMinute: config.SIGNUPS_PER_MINUTE,
+      signupCreditGrantsPerDay: config.SIGNUP_CREDIT_GRANTS_PER_DAY,
       sessionIdleMinutes: config.SESSION_IDLE_TIMEOUT_MINUTES,
       sessionMaxAgeHours: config.SESSION_MAX_AGE_HOURS,
     },

@@ -438,7 +438,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up
-         * @description Creates a user, its organization (starter plan, with the sign-up credits) and a first project named `Default`, and mails a verification link. Answers 202 whether or not the email already has an account (that address gets a mail saying so instead).
+         * @description Creates a user, its organization (starter plan; the sign-up credits come when the email is verified) and a first project named `Default`, and mails a verification link. Answers 202 at once whether or not the email already has an account; an existing account is never changed (its address gets a notice instead). Sign-ups are limited per client address and across the service (429), and shed with 503 while too many passwords are being hashed.
          */
         post: operations["signUp"];
         delete?: never;
@@ -498,7 +498,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Sets the session cookie and returns the session's CSRF token, to send as `X-CSRF-Token` on every write. A wrong email and a wrong password answer alike (`401 INVALID_CREDENTIALS`); repeated failures per email and per address answer 429 with Retry-After.
+         * @description Sets the session cookie and returns the session's CSRF token, to send as `X-CSRF-Token` on every write. A wrong email and a wrong password answer alike (`401 INVALID_CREDENTIALS`); repeated failures per email and per address answer 429 with Retry-After before any password is checked, except from a browser that signed in to the account before (its device cookie), which is limited by its own failures.
          */
         post: operations["signIn"];
         delete?: never;
@@ -598,7 +598,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password
-         * @description Uses the reset mail's token (once). Every session of the user is revoked.
+         * @description Uses the reset mail's token (once). Every session of the user is revoked, every other reset link stops working, and a mail confirms the change with the API keys made in the user's organizations in the last 30 days.
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -2585,7 +2585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2621,7 +2621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2760,7 +2760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2796,7 +2796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -2989,7 +2989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3025,7 +3025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3159,7 +3159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3195,7 +3195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3325,7 +3325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3361,7 +3361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3508,7 +3508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3544,7 +3544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3695,7 +3695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3731,7 +3731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3898,7 +3898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -3934,7 +3934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4127,7 +4127,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4163,7 +4163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4310,7 +4310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4346,7 +4346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4480,7 +4480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4516,7 +4516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4690,7 +4690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4726,7 +4726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4856,7 +4856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4892,7 +4892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5018,7 +5018,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5054,7 +5054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5188,7 +5188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5224,7 +5224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5356,7 +5356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5392,7 +5392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5526,7 +5526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5562,7 +5562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5696,7 +5696,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5732,7 +5732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5871,7 +5871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -5907,7 +5907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6055,7 +6055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6091,7 +6091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6263,7 +6263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6299,7 +6299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6435,7 +6435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6471,7 +6471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6603,7 +6603,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6639,7 +6639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6789,7 +6789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6825,7 +6825,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6961,7 +6961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -6997,7 +6997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7130,7 +7130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7166,7 +7166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7249,7 +7249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7273,7 +7273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7350,7 +7350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7374,7 +7374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7451,7 +7451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7475,7 +7475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7508,7 +7508,7 @@ export interface operations {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
-                    /** @description `cds_session=...; HttpOnly; SameSite=Lax; Path=/` (and `Secure` unless the service runs on http) */
+                    /** @description `cds_session=...; HttpOnly; SameSite=Lax; Path=/` (and `Secure` unless the service runs on http), and `cds_device=...; Path=/v1/account`, which lets this browser past the limits strangers trip for the account (docs/accounts.md) */
                     "Set-Cookie": string;
                     [name: string]: unknown;
                 };
@@ -7562,7 +7562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7586,7 +7586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7663,7 +7663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7687,7 +7687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7768,7 +7768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7792,7 +7792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7873,7 +7873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7897,7 +7897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7974,7 +7974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -7998,7 +7998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8068,7 +8068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8092,7 +8092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8186,7 +8186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8210,7 +8210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8304,7 +8304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8328,7 +8328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8426,7 +8426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8450,7 +8450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8551,7 +8551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8575,7 +8575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8684,7 +8684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8708,7 +8708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8802,7 +8802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8826,7 +8826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8928,7 +8928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -8952,7 +8952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9062,7 +9062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9086,7 +9086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9180,7 +9180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9204,7 +9204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9313,7 +9313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9337,7 +9337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9428,7 +9428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9452,7 +9452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9548,7 +9548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9572,7 +9572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9670,7 +9670,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9694,7 +9694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9788,7 +9788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9812,7 +9812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9921,7 +9921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -9945,7 +9945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -10054,7 +10054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -10078,7 +10078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -10168,7 +10168,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -10192,7 +10192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds */
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */

@@ -1,5 +1,5 @@
 import type { AuditAction } from '@crawl/core';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
 
@@ -78,5 +78,33 @@ export class AuditLogRepository {
         .executeTakeFirstOrThrow(),
     ]);
     return { rows: rows as AuditEntryRow[], total: Number(total.n) };
+  }
+
+  /** Whether `userId` made `organizationId` by signing up (its `signup` entry). */
+  async signedUp(organizationId: string, userId: string, executor: Executor = this.db): Promise<boolean> {
+    const row = await executor
+      .selectFrom('audit_log')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('actor_user_id', '=', userId)
+      .where('action', '=', 'signup')
+      .executeTakeFirst();
+    return !!row;
+  }
+
+  /**
+   * Verified sign-ups granted their credits since the start of the day (UTC), counted under a
+   * transaction-scoped lock that serializes the grants, so that the day's cap is exact.
+   */
+  async lockAndCountSignupGrantsToday(trx: Transaction<Database>): Promise<number> {
+    await sql`select pg_advisory_xact_lock(hashtext('signup-credit-grants'))`.execute(trx);
+    const row = await trx
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('action', '=', 'email.verified')
+      .where('created_at', '>=', sql<Date>`date_trunc('day', now() at time zone 'utc') at time zone 'utc'`)
+      .where(sql<boolean>`(details->>'signupCredits')::int > 0`)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }

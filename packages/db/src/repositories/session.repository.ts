@@ -67,6 +67,32 @@ export class SessionRepository {
       .execute();
   }
 
+  /**
+   * Keeps the user's `keep` newest live sessions (not revoked, not past their absolute expiry)
+   * and revokes the older ones; returns the revoked ids, so caches can forget them.
+   */
+  async revokeOldestBeyond(userId: string, keep: number, executor: Executor = this.db): Promise<string[]> {
+    const rows = await executor
+      .updateTable('user_session')
+      .set({ revoked_at: new Date() })
+      .where(
+        'id',
+        'in',
+        executor
+          .selectFrom('user_session')
+          .select('id')
+          .where('user_id', '=', userId)
+          .where('revoked_at', 'is', null)
+          .where('expires_at', '>', sql<Date>`now()`)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .offset(keep),
+      )
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Every live session of the user, but `exceptSessionId` (the one changing the password keeps working). */
   async revokeAllOfUser(userId: string, executor: Executor = this.db, exceptSessionId?: string): Promise<void> {
     let query = executor

@@ -56,13 +56,15 @@ export class UserRepository {
     await executor.updateTable('app_user').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
   }
 
-  /** Idempotent: the first verification's time is kept. */
-  async markVerified(userId: string, executor: Executor = this.db): Promise<void> {
-    await executor
+  /** Idempotent: the first verification's time is kept. True when this call verified the address (it was not yet). */
+  async markVerified(userId: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
       .updateTable('app_user')
-      .set({ email_verified_at: sql`coalesce(email_verified_at, now())` })
+      .set({ email_verified_at: sql`now()` })
       .where('id', '=', userId)
-      .execute();
+      .where('email_verified_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** Operators: a disabled user cannot sign in, and its sessions are revoked by the caller. */

@@ -12,12 +12,15 @@ import type {
 } from '@crawl/db';
 import type { MailLinks } from '@crawl/mail';
 import type { FailureLimiter } from '../middleware/failure-limiter';
+import type { AfterAnswer } from './after-answer';
+import type { DeviceCookies } from './device-cookie';
 import type { Directory } from './directory';
 import type { InvitationThrottle } from './invitation-throttle';
 import type { MailSender } from './mail-sender';
 import type { MailThrottle } from './mail-throttle';
 import type { PasswordHasher } from './passwords';
 import type { SessionSettings } from './sessions';
+import type { WindowLimit } from './window-limit';
 
 export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];
@@ -41,8 +44,24 @@ export interface AccountDeps {
   mailThrottle: MailThrottle;
   /** Invitations per organization and per inviter (fail-closed: an invitation is a mail to any address). */
   invitationThrottle: InvitationThrottle;
-  /** Failed sign-ins, per email (every attempt refused once over) and per client address (only failures). */
-  signIns: FailureLimiter<'email' | 'address'>;
+  /**
+   * Failed sign-ins, per email and per client address, or per browser for a browser that signed
+   * in before; once over, attempts are refused before the password is hashed.
+   */
+  signIns: FailureLimiter<'email' | 'address' | 'device'>;
+  /** Browsers that proved they know an account (signed in, verified, reset). */
+  devices: DeviceCookies;
+  /** Anonymous routes' work after the answer. */
+  afterAnswer: AfterAnswer;
+  limits: {
+    /** Sign-ups across the service per minute (fails closed: a sign-up creates an organization). */
+    signups: WindowLimit;
+    /** Successful sign-ins per user per minute. */
+    signInsPerUser: WindowLimit;
+    /** Live sessions a user keeps; a new sign-in beyond ends the oldest. */
+    sessionsPerUser: number;
+  };
   sessionSettings: SessionSettings;
-  signup: { mode: SignupMode; credits: number };
+  /** `credits`: what a verified sign-up's organization gets, for at most `creditGrantsPerDay` organizations a day. */
+  signup: { mode: SignupMode; credits: number; creditGrantsPerDay: number };
 }

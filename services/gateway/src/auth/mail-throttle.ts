@@ -5,11 +5,21 @@ import { hitFixedWindow, type Redis } from '@crawl/redis';
 export interface MailThrottleLimits {
   /** Mail-sending requests (sign-up, reset, resend) one client address may make per hour: beyond it, 429. */
   perAddressPerHour: number;
-  /** Mails one email address receives per hour; beyond it the request answers as usual and sends nothing. */
+  /** Mails one email address receives per hour from anonymous requests; beyond it the request answers as usual and sends nothing. */
   perEmailPerHour: number;
+  /** Notices ("someone tried to sign up with your address") one address receives per hour, on a budget of their own. */
+  noticesPerEmailPerHour: number;
 }
 
-export const DEFAULT_MAIL_LIMITS: MailThrottleLimits = { perAddressPerHour: 30, perEmailPerHour: 5 };
+export const DEFAULT_MAIL_LIMITS: MailThrottleLimits = { perAddressPerHour: 30, perEmailPerHour: 5, noticesPerEmailPerHour: 1 };
+
+/**
+ * Whose request a recipient's mail answers, each lane with a budget of its own, so strangers
+ * cannot spend the owner's: `anonymous` (anyone who types the address), `trusted` (a browser that
+ * proved it knows the account: auth/device-cookie.ts), `notice` (mails that only inform, such as
+ * a repeated sign-up's).
+ */
+export type MailLane = 'anonymous' | 'trusted' | 'notice';
 
 const HOUR_MS = 3_600_000;
 
@@ -30,17 +40,28 @@ export class MailThrottle {
    * Throws 429 when the address is over its limit; false when the recipient has had enough mail
    * this hour (anonymous routes then answer as usual and send nothing).
    */
-  async allow(address: string, email: string): Promise<boolean> {
-    const now = Date.now();
-    const byAddress = await this.hit(`address:${address}`, now);
+  async allow(address: string, email: string, lane: MailLane = 'anonymous'): Promise<boolean> {
+    await this.admitAddress(address);
+    return this.mayMail(email, lane);
+  }
+
+  /** One mail-sending request from `address`: throws 429 beyond its hourly limit. */
+  async admitAddress(address: string): Promise<void> {
+    const byAddress = await this.hit(`address:${address}`, Date.now());
     if (byAddress && byAddress.count > this.limits.perAddressPerHour) {
       const retryAfterSeconds = Math.max(1, Math.ceil(byAddress.msLeft / 1000));
       throw new AppError('RATE_LIMITED', `Too many requests that send mail from this address; retry after ${retryAfterSeconds} s.`, {
         details: { retryAfterSeconds },
       });
     }
-    const byEmail = await this.hit(`email:${email}`, now);
-    return !byEmail || byEmail.count <= this.limits.perEmailPerHour;
+  }
+
+  /** Counts one mail to `email` in `lane`; false when that lane's budget for the hour is spent. */
+  async mayMail(email: string, lane: MailLane): Promise<boolean> {
+    const limit = lane === 'notice' ? this.limits.noticesPerEmailPerHour : this.limits.perEmailPerHour;
+    // the anonymous lane keeps its old key, so counts carry over a deploy
+    const byEmail = await this.hit(lane === 'anonymous' ? `email:${email}` : `email:${lane}:${email}`, Date.now());
+    return !byEmail || byEmail.count <= limit;
   }
 
   private async hit(subject: string, now: number): Promise<{ count: number; msLeft: number } | null> {

@@ -32,9 +32,9 @@ const ERRORS: Record<number, string> = {
   410: 'GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains',
   413: 'PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account)',
   422: 'IDEMPOTENCY_MISMATCH: Idempotency-Key reused with another body',
-  429: "RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address or for one email, too many mail-sending requests from one address, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds",
+  429: "RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds",
   500: 'INTERNAL: a fault of the service; the request id is in the logs',
-  503: 'UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, or a transient conflict; retry after `Retry-After` seconds',
+  503: 'UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds',
 };
 
 /** What every operation of a kind can answer, whatever it does. */

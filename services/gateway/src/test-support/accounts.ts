@@ -1,5 +1,5 @@
 import type { Role } from '@crawl/core';
-import { readOutbox } from '@crawl/mail';
+import { type MailKind, readOutbox } from '@crawl/mail';
 import type supertest from 'supertest';
 import type { Harness } from './harness';
 
@@ -24,7 +24,7 @@ export const PASSWORD = 'correct horse battery';
 export async function mailTo(
   outboxDir: string,
   to: string,
-  kind: 'verify-email' | 'signup-email-taken' | 'password-reset' | 'invitation',
+  kind: MailKind,
   count = 1,
 ) {
   const deadline = Date.now() + 5_000;

@@ -49,7 +49,17 @@ function build(databaseUrl: string, prefix: string, options: HarnessOptions, out
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? true,
     exports: options.exports,
     webhookReplayBudgetPerHour: options.webhookReplayBudgetPerHour,
-    accounts: { publicUrl: 'http://console.test', mailOutboxDir: outboxDir, logMailLinks: false, ...options.accounts },
+    accounts: {
+      publicUrl: 'http://console.test',
+      mailOutboxDir: outboxDir,
+      logMailLinks: false,
+      // Every suite signs up and signs in many users from 127.0.0.1 within seconds; the
+      // service-wide and per-address limits have tests of their own that set them.
+      signupsPerMinute: 10_000,
+      signInFailuresPerAddress: 10_000,
+      signInsPerUserPerMinute: 1_000,
+      ...options.accounts,
+    },
     log: createLogger({ level: 'silent', service: 'gateway-test' }),
     metrics: createMetricsRegistry('gateway'),
   });

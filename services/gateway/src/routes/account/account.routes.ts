@@ -13,13 +13,15 @@ const route = routesOf<AccountService>();
 export const context = (req: Request): RequestContext => ({
   clientAddress: clientAddress(req),
   userAgent: req.headers['user-agent'] ?? null,
+  cookieHeader: req.headers.cookie,
 });
 
 const Accepted = (status: string) => data(z.object({ status: z.literal(status) }).strict());
 
 const SET_COOKIE = {
   'Set-Cookie': {
-    description: '`cds_session=...; HttpOnly; SameSite=Lax; Path=/` (and `Secure` unless the service runs on http)',
+    description:
+      '`cds_session=...; HttpOnly; SameSite=Lax; Path=/` (and `Secure` unless the service runs on http), and `cds_device=...; Path=/v1/account`, which lets this browser past the limits strangers trip for the account (docs/accounts.md)',
     required: true,
     schema: { type: 'string' as const },
   },
@@ -35,7 +37,7 @@ export const accountRoutes = [
     tag: 'Account',
     summary: 'Sign up',
     description:
-      'Creates a user, its organization (starter plan, with the sign-up credits) and a first project named `Default`, and mails a verification link. Answers 202 whether or not the email already has an account (that address gets a mail saying so instead).',
+      'Creates a user, its organization (starter plan; the sign-up credits come when the email is verified) and a first project named `Default`, and mails a verification link. Answers 202 at once whether or not the email already has an account; an existing account is never changed (its address gets a notice instead). Sign-ups are limited per client address and across the service (429), and shed with 503 while too many passwords are being hashed.',
     body: SignupBody,
     status: 202,
     response: Accepted('verification_sent'),
@@ -58,7 +60,8 @@ export const accountRoutes = [
     response: data(z.object({ verified: z.literal(true) }).strict()),
     errors: [],
     handler: async ({ res, service, body }) => {
-      await service.verifyEmail(body().token);
+      const { deviceCookie } = await service.verifyEmail(body().token);
+      res.append('Set-Cookie', deviceCookie);
       res.json({ data: { verified: true } });
     },
   }),
@@ -86,15 +89,16 @@ export const accountRoutes = [
     access: 'anonymous',
     tag: 'Account',
     summary: 'Sign in',
-    description: `Sets the session cookie and returns the session's CSRF token, to send as \`${CSRF_HEADER}\` on every write. A wrong email and a wrong password answer alike (\`401 INVALID_CREDENTIALS\`); repeated failures per email and per address answer 429 with Retry-After.`,
+    description: `Sets the session cookie and returns the session's CSRF token, to send as \`${CSRF_HEADER}\` on every write. A wrong email and a wrong password answer alike (\`401 INVALID_CREDENTIALS\`); repeated failures per email and per address answer 429 with Retry-After before any password is checked, except from a browser that signed in to the account before (its device cookie), which is limited by its own failures.`,
     body: SignInBody,
     status: 201,
     response: data(Session),
     responseHeaders: SET_COOKIE,
     errors: [401, 403],
     handler: async ({ req, res, service, body }) => {
-      const { token, body: session } = await service.signIn(body(), context(req));
+      const { token, deviceCookie, body: session } = await service.signIn(body(), context(req));
       setSessionCookie(res, token, service.sessionSettings);
+      res.append('Set-Cookie', deviceCookie);
       res.status(201).json({ data: session });
     },
   }),
@@ -171,13 +175,15 @@ export const accountRoutes = [
     access: 'anonymous',
     tag: 'Account',
     summary: 'Set a new password',
-    description: "Uses the reset mail's token (once). Every session of the user is revoked.",
+    description:
+      "Uses the reset mail's token (once). Every session of the user is revoked, every other reset link stops working, and a mail confirms the change with the API keys made in the user's organizations in the last 30 days.",
     body: ResetPasswordBody,
     status: 204,
     responseDescription: 'Password changed',
     errors: [],
     handler: async ({ req, res, service, body }) => {
-      await service.confirmPasswordReset(body(), context(req));
+      const { deviceCookie } = await service.confirmPasswordReset(body(), context(req));
+      res.append('Set-Cookie', deviceCookie);
       res.status(204).end();
     },
   }),

@@ -1,5 +1,6 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@crawl/core';
 import { z } from 'zod';
+import { passwordProblem } from '../../auth/password-rules';
 
 /** Request bodies of the account API (docs/accounts.md). Strict: an unknown field is a 400. */
 
@@ -11,10 +12,15 @@ export const email = z
   .transform((v) => v.toLowerCase())
   .openapi({ example: 'ada@example.com' });
 
+/** A new password (sign-up, reset, change, a new user's invitation): the rules of auth/password-rules.ts. */
 export const password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .superRefine((value, ctx) => {
+    const problem = value.length >= PASSWORD_MIN_LENGTH && value.length <= PASSWORD_MAX_LENGTH ? passwordProblem(value) : undefined;
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  });
 
 /** A display name: trimmed, one line, no control characters (it reaches mails, tables and spreadsheets). */
 export const displayName = z
