@@ -13,8 +13,8 @@ export interface ExportLimits {
   /** Exports one organization (all its projects) runs at once across every gateway (a Redis lease too). */
   maxPerOrganization: number;
   /**
-   * The fraction of one gateway's pool that one organization may hold (at least one slot), so
-   * that another organization always finds a free slot however many projects the first has.
+   * The fraction of one gateway's pool that one organization may hold (at least one slot),
+   * however many projects it has; fewer while other organizations export (ExportGate says how).
    */
   organizationShare: number;
   /** Longest wait for a client to accept more bytes before the export is abandoned. */
@@ -41,8 +41,22 @@ export const EXPORT_LEASE_SLACK_MS = 5_000;
 const CAP_RETRY_AFTER_SECONDS = 5;
 /** Like the rate limiter: a Redis that does not answer in time does not block exports. */
 const REDIS_TIMEOUT_MS = 250;
+/**
+ * Longest an export admitted on a reclaimed slot waits for the cut export to give its
+ * connection back (milliseconds in practice: the cut ends a write or a fetch of 100 rows);
+ * past it, it goes on and the export pool queues its query until the connection returns.
+ */
+const RECLAIM_WAIT_MS = 2_000;
 
-export type AbortReason = 'client_closed' | 'idle_timeout' | 'max_duration' | 'shutdown';
+export type AbortReason = 'client_closed' | 'idle_timeout' | 'max_duration' | 'shutdown' | 'reclaimed';
+
+interface Running {
+  organizationId: string;
+  /** Its slot was given to an organization holding none: it is being cut and no longer counts. */
+  reclaimed: boolean;
+  abort(reason: AbortReason): void;
+  done: Promise<void>;
+}
 
 export class ExportAborted extends Error {
   constructor(readonly reason: AbortReason) {
@@ -68,18 +82,32 @@ export function organizationSlots(limits: Pick<ExportLimits, 'poolSize' | 'organ
  * Admission and lifetime of streamed exports. Every export holds a Postgres connection for as
  * long as the client reads, so each one is bounded: by a per-gateway count equal to the
  * export pool's size (API queries use another pool and never wait behind downloads), by the
- * organization's share of that pool (one organization with many projects cannot take every
- * slot and leave others with 503s), by per-organization and per-project leases in Redis
- * shared by every gateway (crash-safe: a dead gateway's leases expire), and in time (idle
- * writes, total duration, shutdown). Whatever ends an export, the
- * response is destroyed and the cursor's connection returns to the pool.
+ * fair share below, by per-organization and per-project leases in Redis shared by every
+ * gateway (crash-safe: a dead gateway's leases expire), and in time (idle writes, total
+ * duration, shutdown). Whatever ends an export, the response is destroyed and the cursor's
+ * connection returns to the pool.
+ *
+ * The share (docs/tenancy-and-credits.md), so that no number of organizations can starve
+ * another of this gateway's slots:
+ * - an organization with an export here may start another while it holds fewer than
+ *   `min(organizationSlots, floor(poolSize / n))` (n: the organizations exporting here) and,
+ *   while another organization exports here, while two slots are free: the last free slot is
+ *   kept for an organization with none; beyond either, 429;
+ * - an organization with no export here takes a free slot; when none is free and another
+ *   organization holds two or more, the newest export of the one holding most is cut (a
+ *   truncated download, abort reason `reclaimed`) and its slot goes to the newcomer, which
+ *   waits at most RECLAIM_WAIT_MS for the connection;
+ * - 503 only when each slot serves a different organization (or at shutdown).
+ * A cut costs a client its newest download. The kept slot spares one to the first newcomer (a
+ * cut is needed only once that slot is taken too); without cuts, slow readers of a few
+ * organizations would hold every slot for minutes, however the caps shrink.
  *
  * Fail-open on Redis: if the lease cannot be taken within 250 ms the export runs without it;
  * the per-gateway count still bounds what it can cost, and refusing every download while
  * Redis blinks would be an outage of its own.
  */
 export class ExportGate {
-  private readonly running = new Set<{ organizationId: string; abort(reason: AbortReason): void; done: Promise<void> }>();
+  private readonly running = new Set<Running>();
   private closing = false;
   private readonly aborts: Counter<'reason'> | undefined;
 
@@ -125,48 +153,32 @@ export class ExportGate {
   }
 
   /**
-   * Takes a slot for an export of `projectId` (of `organizationId`), or throws 503 (gateway
-   * full, shutting down) or 429 (the organization's share of this gateway, or its or the
-   * project's cap across gateways).
+   * Takes a slot for an export of `projectId` (of `organizationId`), or throws 503 (every slot
+   * serves another organization, shutting down) or 429 (the organization's share of this
+   * gateway, or its or the project's cap across gateways).
    */
   async admit(projectId: string, organizationId: string, res: Response): Promise<Ticket> {
     if (this.closing) throw refusal(res, 'UNAVAILABLE', 'The gateway is shutting down; retry the export.', 1);
-    // Before the pool check: an organization holding its whole share hears that it is its own
-    // limit (429), not that the service is full (unless its share is the whole pool).
-    const share = organizationSlots(this.limits);
-    let held = 0;
-    for (const e of this.running) if (e.organizationId === organizationId) held += 1;
-    if (held >= share && share < this.limits.poolSize) {
-      throw refusal(
-        res,
-        'RATE_LIMITED',
-        `At most ${share} of this gateway's ${this.limits.poolSize} export slots may serve one organization at once; retry when one of its exports has finished.`,
-        CAP_RETRY_AFTER_SECONDS,
-        {
-          limit: share,
-          retryAfterSeconds: CAP_RETRY_AFTER_SECONDS,
-        },
-      );
-    }
-    if (this.running.size >= this.limits.poolSize) {
-      throw refusal(
-        res,
-        'UNAVAILABLE',
-        `This gateway is already streaming its maximum of ${this.limits.poolSize} exports; retry shortly.`,
-        2,
-      );
-    }
+    // Synchronous up to running.add: concurrent admissions see each other's slots.
+    const reclaimed = this.claimSlot(organizationId, res);
     let markDone!: () => void;
-    const entry = {
+    const entry: Running = {
       organizationId,
+      reclaimed: false,
       abort: (_reason: AbortReason) => undefined as void,
       done: new Promise<void>((resolve) => (markDone = resolve)),
     };
-    this.running.add(entry); // before any await: concurrent admissions see it
+    this.running.add(entry);
     const leave = () => {
       this.running.delete(entry);
       markDone();
     };
+    if (reclaimed) {
+      reclaimed.abort('reclaimed');
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([reclaimed.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, RECLAIM_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     let organizationLease: (() => Promise<void>) | null;
     let projectLease: (() => Promise<void>) | null = null;
     try {
@@ -199,7 +211,91 @@ export class ExportGate {
     const lease = async () => {
       await Promise.all([releaseProject(), releaseOrganization()]);
     };
+    if (entry.reclaimed) {
+      // Its slot went to an organization holding none while its leases were taken: nothing was sent yet.
+      await withTimeout(lease(), REDIS_TIMEOUT_MS).catch(() => undefined);
+      leave();
+      throw refusal(
+        res,
+        'RATE_LIMITED',
+        "This gateway's export slot went to an organization with no export running; retry when one of yours has finished.",
+        CAP_RETRY_AFTER_SECONDS,
+        { retryAfterSeconds: CAP_RETRY_AFTER_SECONDS },
+      );
+    }
     return this.ticket(entry, res, lease, leave, projectId);
+  }
+
+  /**
+   * Decides admission by the share rule of the class comment: throws the refusal, or returns
+   * the export whose slot the newcomer takes (marked reclaimed, so it no longer counts), or null.
+   */
+  private claimSlot(organizationId: string, res: Response): Running | null {
+    const { poolSize } = this.limits;
+    const perOrganization = new Map<string, Running[]>();
+    for (const e of this.running) {
+      if (e.reclaimed) continue;
+      const list = perOrganization.get(e.organizationId);
+      if (list) list.push(e);
+      else perOrganization.set(e.organizationId, [e]);
+    }
+    const live = [...perOrganization.values()].reduce((sum, list) => sum + list.length, 0);
+    const held = perOrganization.get(organizationId)?.length ?? 0;
+    if (held > 0) {
+      const configured = organizationSlots(this.limits);
+      const organizations = perOrganization.size;
+      const share = Math.min(configured, Math.max(1, Math.floor(poolSize / organizations)));
+      if (held >= share && share < poolSize) {
+        throw refusal(
+          res,
+          'RATE_LIMITED',
+          share === configured
+            ? `At most ${share} of this gateway's ${poolSize} export slots may serve one organization at once; retry when one of its exports has finished.`
+            : `At most ${share} of this gateway's ${poolSize} export slots may serve one organization while ${organizations} organizations export; retry when one of its exports has finished.`,
+          CAP_RETRY_AFTER_SECONDS,
+          { limit: share, retryAfterSeconds: CAP_RETRY_AFTER_SECONDS },
+        );
+      }
+      if (poolSize - live < 2 && organizations > 1) {
+        throw refusal(
+          res,
+          'RATE_LIMITED',
+          "This gateway's last free export slot is kept for an organization with no export running; retry when one of yours has finished.",
+          CAP_RETRY_AFTER_SECONDS,
+          { limit: held, retryAfterSeconds: CAP_RETRY_AFTER_SECONDS },
+        );
+      }
+      // one organization alone, with a share of the whole pool
+      if (live >= poolSize) throw this.full(res, `This gateway is already streaming its maximum of ${poolSize} exports; retry shortly.`);
+      return null;
+    }
+    if (live < poolSize) return null;
+    // The newest export of the organization holding most (two or more), the least work lost.
+    let victim: Running | null = null;
+    let most = 1;
+    for (const list of perOrganization.values()) {
+      const newest = list[list.length - 1]!;
+      if (list.length > most || (list.length === most && victim && this.isNewer(newest, victim))) {
+        most = list.length;
+        victim = newest;
+      }
+    }
+    if (!victim) throw this.full(res, `Each of this gateway's ${poolSize} export slots serves a different organization; retry shortly.`);
+    victim.reclaimed = true;
+    return victim;
+  }
+
+  /** Whether `a` was admitted after `b` (the set iterates in admission order). */
+  private isNewer(a: Running, b: Running): boolean {
+    for (const e of this.running) {
+      if (e === a) return false;
+      if (e === b) return true;
+    }
+    return false;
+  }
+
+  private full(res: Response, message: string): AppError {
+    return refusal(res, 'UNAVAILABLE', message, 2);
   }
 
   private ticket(

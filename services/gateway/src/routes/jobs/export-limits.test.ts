@@ -12,8 +12,8 @@ import {
 import { loadGatewayConfig } from '../../config';
 import type { GatewayDeps } from '../../deps';
 import { startGateway } from '../../main';
-import { download, seedCompletedJob } from '../../test-support/exports';
-import { bearer, startHarness } from '../../test-support/harness';
+import { type Download, download, seedCompletedJob } from '../../test-support/exports';
+import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
 const exportPath = (id: string, format = 'json') => `/v1/key/jobs/${id}/export?format=${format}`;
 
@@ -139,16 +139,17 @@ describe('per-organization share', () => {
       );
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
-      // The other organization is served (twice: its own share), not told the gateway is full.
-      const others = [
-        download(url, exportPath(otherJob), bearer(other.apiKey)),
-        download(url, exportPath(otherJob, 'csv'), bearer(other.apiKey)),
-      ];
-      expect((await Promise.all(others.map((d) => d.response))).map((r) => r?.statusCode)).toEqual([200, 200]);
-      // Now the pool is full: a third organization hears so (503), the first still its own cap (429).
+      // The other organization is served, not told the gateway is full; its second export would
+      // take the last free slot, which is kept for an organization with none.
+      const others = [download(url, exportPath(otherJob), bearer(other.apiKey))];
+      expect((await others[0]!.response)?.statusCode).toBe(200);
+      others.push(download(url, exportPath(otherJob, 'csv'), bearer(other.apiKey)));
+      expect((await others[1]!.response)?.statusCode).toBe(429);
+      // A third organization takes that slot; the first still hears its own cap (429).
       const third = await createTenant(h.deps.db);
-      const thirdJob = await seedCompletedJob(h.deps.db, third, 5);
-      expect((await readAll(url, exportPath(thirdJob), third)).status).toBe(503);
+      const thirdJob = await seedCompletedJob(h.deps.db, third, 3_000, 5_000);
+      others.push(download(url, exportPath(thirdJob), bearer(third.apiKey)));
+      expect((await others[2]!.response)?.statusCode).toBe(200);
       expect((await readAll(url, exportPath(job1, 'llm'), first)).status).toBe(429);
 
       for (const d of [...attempts, ...others]) d.destroy();
@@ -180,6 +181,96 @@ describe('per-organization share', () => {
       // The project lease taken for the refused attempt was not kept: the export now runs.
       expect((await readAll(replica.url, exportPath(job2), second)).status).toBe(200);
     } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('fair shares among many organizations', () => {
+  /** `count` organizations, each with a completed job large enough that a slow reader holds its slot for seconds. */
+  async function organizations(h: Harness, count: number): Promise<{ tenant: TestTenant; job: string }[]> {
+    const all = [];
+    for (let i = 0; i < count; i++) {
+      const tenant = await createTenant(h.deps.db);
+      all.push({ tenant, job: await seedCompletedJob(h.deps.db, tenant, 3_000, 5_000) });
+    }
+    return all;
+  }
+
+  /** A slow reader's export (one chunk every 100 ms), once its status is known. */
+  async function slowReader(url: string, org: { tenant: TestTenant; job: string }, format = 'json') {
+    const d = download(url, exportPath(org.job, format), bearer(org.tenant.apiKey), 'slow');
+    return { d, status: (await d.response)?.statusCode };
+  }
+
+  it('three organizations with slow readers: each new one gets a slot, and none is cut', async () => {
+    const h = await startHarness({ exports: { poolSize: 4 } });
+    const held: Download[] = [];
+    try {
+      const { url } = await h.listen();
+      const [a, b, c] = await organizations(h, 3);
+      const a1 = await slowReader(url, a!);
+      const a2 = await slowReader(url, a!, 'csv');
+      const b1 = await slowReader(url, b!);
+      held.push(a1.d, a2.d, b1.d);
+      expect([a1.status, a2.status, b1.status]).toEqual([200, 200, 200]);
+      // b's second would take the last free slot: kept for an organization holding none
+      const refused = await h.http.get(exportPath(b!.job, 'csv')).set(bearer(b!.tenant.apiKey));
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.message).toBe(
+        "This gateway's last free export slot is kept for an organization with no export running; retry when one of yours has finished.",
+      );
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      const c1 = await slowReader(url, c!);
+      held.push(c1.d);
+      expect(c1.status).toBe(200);
+      expect(h.deps.exportGate.active).toBe(4);
+      expect(await aborts(h.deps, 'reclaimed')).toBe(0);
+    } finally {
+      for (const d of held) d.destroy();
+      await h.close();
+    }
+  });
+
+  it('five organizations with slow readers: a new one takes the newest export of the organization holding two; 503 only when every slot serves a different organization', async () => {
+    const h = await startHarness({ exports: { poolSize: 4 } });
+    const held: Download[] = [];
+    try {
+      const { url } = await h.listen();
+      const [a, b, c, d, e] = await organizations(h, 5);
+      const a1 = await slowReader(url, a!);
+      const a2 = await slowReader(url, a!, 'csv');
+      const b1 = await slowReader(url, b!);
+      const c1 = await slowReader(url, c!);
+      held.push(a1.d, a2.d, b1.d, c1.d);
+      expect([a1.status, a2.status, b1.status, c1.status]).toEqual([200, 200, 200, 200]);
+      // The pool is full and a holds two: d is served at once (within a short wait for the
+      // reclaimed connection), and a's newest export is cut (a truncated download).
+      const d1 = await slowReader(url, d!);
+      held.push(d1.d);
+      expect(d1.status).toBe(200);
+      a2.d.resume();
+      await a2.d.closed;
+      expect(a2.d.bytes()).toBeLessThan(3_000 * 5_000);
+      expect(await aborts(h.deps, 'reclaimed')).toBe(1);
+      await eventually(() => h.deps.exportGate.active === 4);
+      // a's older export runs on
+      const before = a1.d.bytes();
+      await eventually(() => a1.d.bytes() > before);
+      // Every slot now serves a different organization: e hears the gateway is full, and a may not take a second.
+      const full = await h.http.get(exportPath(e!.job)).set(bearer(e!.tenant.apiKey));
+      expect(full.status).toBe(503);
+      expect(full.body.error.message).toBe("Each of this gateway's 4 export slots serves a different organization; retry shortly.");
+      expect(Number(full.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await h.http.get(exportPath(a!.job, 'llm')).set(bearer(a!.tenant.apiKey))).status).toBe(429);
+      expect(await aborts(h.deps, 'reclaimed')).toBe(1);
+      b1.d.destroy();
+      await eventually(() => h.deps.exportGate.active === 3);
+      const e1 = await slowReader(url, e!);
+      held.push(e1.d);
+      expect(e1.status).toBe(200);
+    } finally {
+      for (const dl of held) dl.destroy();
       await h.close();
     }
   });
