@@ -73,12 +73,13 @@ describe('a customer from sign-up to an audited organization', () => {
     expect(signup.status).toBe(202);
     expect(signup.body).toEqual({ data: { status: 'verification_sent' } });
 
-    // not verified yet: signing in is refused
+    // the account is made after the answer; once its mail is out, it exists but is not verified:
+    // signing in is refused
+    const mail = await mailTo(stack.outboxDir, ownerEmail, 'verify-email');
     const early = await stack.agent().post('/v1/account/sessions').send({ email: ownerEmail, password: PASSWORD });
     expect(early.status).toBe(403);
     expect(sessionCookie(early)).toBeUndefined();
 
-    const mail = await mailTo(stack.outboxDir, ownerEmail, 'verify-email');
     expect(mail.link).toMatch(/^http:\/\/console\.test\/console\/verify-email\?token=[^&]+$/);
     expect(mail.text).toContain(mail.link);
     const token = new URL(mail.link!).searchParams.get('token')!;

@@ -30,18 +30,19 @@ export type AttemptOutcome<T, S extends string> =
   | { kind: 'limited'; scope: S; retryAfterSeconds: number };
 
 /**
- * The failed-credential rule shared by API-key authentication and, once it exists, console
- * sign-in: count failures per subject, and refuse only what the rules say.
+ * The failed-credential rule shared by API-key authentication and console sign-in: count
+ * failures per subject, and refuse only what the rules say.
  *
- * API keys (middleware/auth.ts): `{ address: { limit: 30, windowMs: 60_000, refuses: 'failures' } }`.
- * Sign-in (per email and per address, without locking out the other users of an address):
+ * API keys (middleware/auth.ts): `{ address: { limit: 30, windowMs: 60_000, refuses: 'failures' } }`:
+ * a key is too long to guess, and checking one costs a hash lookup, so a valid key always passes.
+ * Sign-in (deps.ts): per email and per address, both `subject`, because checking a password costs
+ * an argon2 hash and a flood must be refused before it; a browser that signed in before is judged
+ * by its own `device` subject instead, so strangers' failures do not lock out the people who use
+ * the service (docs/accounts.md, "Sign-in limits"):
  *
  * ```ts
- * const signIns = new FailureLimiter(redis, `${prefix}:signin`, {
- *   email: { limit: 10, windowMs: 15 * 60_000, refuses: 'subject' },
- *   address: { limit: 30, windowMs: 60_000, refuses: 'failures' },
- * });
- * const outcome = await signIns.attempt({ email: email.toLowerCase(), address: req.ip }, () => checkPassword(email, password));
+ * const subjects = device ? { device } : { email, address: req.ip };
+ * const outcome = await signIns.attempt(subjects, () => checkPassword(email, password));
  * ```
  *
  * Subjects are stored hashed (no email addresses in Redis keys). Fail-open like the request
