@@ -144,7 +144,15 @@ describe('a customer from sign-up to an audited organization', () => {
 
     const me = await stack.http.get('/v1/key/me').set(bearer(firstKey.secret));
     expect(me.status).toBe(200);
-    expect(me.body.data).toEqual({ keyId: firstKey.id, label: 'ci', scope: 'full', projectId, organizationId: orgId, userId: ownerId });
+    expect(me.body.data).toEqual({
+      keyId: firstKey.id,
+      label: 'ci',
+      scope: 'full',
+      effectiveScope: 'full',
+      projectId,
+      organizationId: orgId,
+      userId: ownerId,
+    });
 
     const job = await stack.http
       .post(`/v1/key/projects/${projectId}/jobs`)
@@ -262,9 +270,10 @@ describe('a customer from sign-up to an audited organization', () => {
     const makeKey = await viewer.post(`/v1/account/projects/${projectId}/keys`).set(viewerCsrf).send({ label: 'mine', scope: 'read' });
     expect(makeKey.status).toBe(403);
     expect(makeKey.body.error.code).toBe('FORBIDDEN');
+    // a viewer sees only the keys they made (none here)
     const listKeys = await viewer.get(`/v1/account/projects/${projectId}/keys`);
-    expect(listKeys.status).toBe(403);
-    expect(listKeys.body.error.code).toBe('FORBIDDEN');
+    expect(listKeys.status).toBe(200);
+    expect(listKeys.body.data).toEqual([]);
 
     // the owner's session writes without the header are refused alike
     const ownerNoCsrf = await owner.post(`/v1/account/projects/${projectId}/keys`).send({ label: 'no-csrf', scope: 'full' });

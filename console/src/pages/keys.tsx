@@ -256,7 +256,13 @@ export function KeysPage() {
                 <tr key={k.id}>
                   <td>{k.label || <span className="muted">(no label)</span>}</td>
                   <td className="mono">{k.prefix}…</td>
-                  <td>{k.scope === 'read' ? 'Read only' : 'Full access'}</td>
+                  <td>
+                    {k.scope === 'read'
+                      ? 'Read only'
+                      : k.effectiveScope === 'read'
+                        ? 'Read only (its creator is a viewer now)'
+                        : 'Full access'}
+                  </td>
                   <td>{k.createdByEmail ?? 'operator'}</td>
                   <td>
                     <DateTime value={k.lastUsedAt} />

@@ -24,7 +24,9 @@ export type Permission =
   | 'members.manage'
   /** Make, change or remove owners. */
   | 'owners.manage'
-  /** Create keys, and rotate or revoke the keys one created. */
+  /** See the keys one created and revoke them (a demoted member can still stop their old keys). */
+  | 'keys.mine'
+  /** Create keys, and rotate the keys one created. */
   | 'keys.own'
   /** List, rotate and revoke every key of the organization. */
   | 'keys.all'
@@ -32,7 +34,7 @@ export type Permission =
   | 'data.write'
   | 'audit.read';
 
-const VIEWER: Permission[] = ['organization.read'];
+const VIEWER: Permission[] = ['organization.read', 'keys.mine'];
 const DEVELOPER: Permission[] = [...VIEWER, 'keys.own', 'data.write'];
 const ADMIN: Permission[] = [...DEVELOPER, 'projects.manage', 'members.manage', 'keys.all', 'audit.read'];
 const OWNER: Permission[] = [...ADMIN, 'owners.manage'];
@@ -46,6 +48,26 @@ const PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
 
 export function roleAllows(role: Role, permission: Permission): boolean {
   return PERMISSIONS[role].has(permission);
+}
+
+/** A key's creator as the key's organization knows them now. */
+export interface KeyOwnerStanding {
+  scope: KeyScope;
+  /** The creator's current role in the key's organization; null when they have no membership there. */
+  ownerRole: Role | null;
+  /** An account user (an email or a password); users made by the admin CLI have neither, and no membership. */
+  ownerSignsIn: boolean;
+}
+
+/**
+ * What a key may do now: the lesser of its scope and its creator's current role in the key's
+ * organization, so a demotion reaches the keys made before it. A user made by the admin CLI has
+ * no membership: its key has its own scope. null: an account user who is no longer a member, whose
+ * keys are refused (removal revokes them; this fails closed anyway).
+ */
+export function effectiveKeyScope(key: KeyOwnerStanding): KeyScope | null {
+  if (key.ownerRole) return key.scope === 'full' && roleAllows(key.ownerRole, 'data.write') ? 'full' : 'read';
+  return key.ownerSignsIn ? null : key.scope;
 }
 
 /** Passwords: at least 10 characters (and at most 256, so hashing a body cannot be made expensive). */
@@ -116,6 +138,11 @@ export const apiKeySchema = z
     label: z.string(),
     prefix: z.string().describe('The first characters of the key (`cds_1a2b3c4d`): how to recognize it without the secret'),
     scope: z.enum(KEY_SCOPES).describe('`read`: GET requests only'),
+    effectiveScope: z
+      .enum(KEY_SCOPES)
+      .describe(
+        "What the key may do now: `read` when its scope is `read` or its creator's current role may not write (a viewer); a key acts with the lesser of its scope and its creator's role",
+      ),
     createdAt: isoTimestamp,
     createdBy: z.string().describe("Id of the user who created it (the key's owner)"),
     createdByEmail: z.string().nullable().describe('Their email; null for keys made by an operator'),
@@ -139,6 +166,9 @@ export const keyMeSchema = z
     keyId: z.string(),
     label: z.string(),
     scope: z.enum(KEY_SCOPES),
+    effectiveScope: z
+      .enum(KEY_SCOPES)
+      .describe("The lesser of `scope` and the key's owner's current role: `read` once the owner is a viewer"),
     projectId: z.string(),
     organizationId: z.string(),
     userId: z.string(),

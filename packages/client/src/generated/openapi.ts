@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * The calling API key
-         * @description The key's id, label and scope, its project, organization and owner. Needs an API key (a console session has `GET /v1/account/me`).
+         * @description The key's id, label, scope and effective scope (the lesser of its scope and its owner's current role), its project, organization and owner. Needs an API key (a console session has `GET /v1/account/me`).
          */
         get: operations["getCurrentApiKey"];
         put?: never;
@@ -812,7 +812,7 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Owners and admins see every key of the project, developers the keys they created; revoked keys included. Secrets are never shown again.
+         * @description Owners and admins see every key of the project, developers and viewers the keys they created; revoked keys included. Secrets are never shown again.
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -859,7 +859,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Revoked at once, on every gateway. Revoking a revoked key changes nothing.
+         * @description Revoked at once, on every gateway. Revoking a revoked key changes nothing. Owners and admins revoke any key of the organization, other members (viewers too) the keys they created.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -1307,6 +1307,11 @@ export interface components {
             label: string;
             /** @enum {string} */
             scope: "full" | "read";
+            /**
+             * @description The lesser of `scope` and the key's owner's current role: `read` once the owner is a viewer
+             * @enum {string}
+             */
+            effectiveScope: "full" | "read";
             projectId: string;
             organizationId: string;
             userId: string;
@@ -2386,6 +2391,11 @@ export interface components {
              * @enum {string}
              */
             scope: "full" | "read";
+            /**
+             * @description What the key may do now: `read` when its scope is `read` or its creator's current role may not write (a viewer); a key acts with the lesser of its scope and its creator's role
+             * @enum {string}
+             */
+            effectiveScope: "full" | "read";
             /** Format: date-time */
             createdAt: string;
             /** @description Id of the user who created it (the key's owner) */
@@ -2416,6 +2426,11 @@ export interface components {
              * @enum {string}
              */
             scope: "full" | "read";
+            /**
+             * @description What the key may do now: `read` when its scope is `read` or its creator's current role may not write (a viewer); a key acts with the lesser of its scope and its creator's role
+             * @enum {string}
+             */
+            effectiveScope: "full" | "read";
             /** Format: date-time */
             createdAt: string;
             /** @description Id of the user who created it (the key's owner) */

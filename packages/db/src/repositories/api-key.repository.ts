@@ -1,7 +1,8 @@
-import { newId, type KeyScope } from '@crawl/core';
+import { newId, type KeyScope, type Role } from '@crawl/core';
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
+import { OWNER_SIGNS_IN } from './key-owner';
 
 type Executor = Db | Transaction<Database>;
 
@@ -19,6 +20,9 @@ export interface ApiKeyRow {
   lastUsedAt: Date | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** The creator's current role in the key's organization (null: no membership), for `effectiveKeyScope`. */
+  ownerRole: Role | null;
+  ownerSignsIn: boolean;
 }
 
 /** API keys as the account API manages them (authentication reads them in tenancy.repository.ts). */
@@ -124,6 +128,8 @@ export class ApiKeyRepository {
       .selectFrom('api_key as k')
       .innerJoin('project as p', 'p.id', 'k.project_id')
       .leftJoin('app_user as u', 'u.id', 'k.user_id')
+      .leftJoin('membership as m', (join) => join.onRef('m.user_id', '=', 'k.user_id').onRef('m.organization_id', '=', 'p.organization_id'))
+      .select(OWNER_SIGNS_IN)
       .select([
         'k.id',
         'k.project_id as projectId',
@@ -138,6 +144,7 @@ export class ApiKeyRepository {
         'k.last_used_at as lastUsedAt',
         'k.expires_at as expiresAt',
         'k.revoked_at as revokedAt',
+        'm.role as ownerRole',
       ]);
   }
 }

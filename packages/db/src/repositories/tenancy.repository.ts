@@ -1,7 +1,8 @@
-import { newId, type KeyScope, type Plan } from '@crawl/core';
+import { newId, type KeyScope, type Plan, type Role } from '@crawl/core';
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
+import { OWNER_SIGNS_IN } from './key-owner';
 
 type Executor = Db | Transaction<Database>;
 
@@ -46,6 +47,9 @@ export interface KeyRecord extends OrganizationLimits {
   expiresAt: Date | null;
   /** When an operator disabled the key's owner (`admin disable-user`): a disabled user's keys are refused. */
   ownerDisabledAt: Date | null;
+  /** The owner's current role in the key's organization (null: no membership); with `ownerSignsIn`, what `effectiveKeyScope` judges. */
+  ownerRole: Role | null;
+  ownerSignsIn: boolean;
 }
 
 /** A project and its organization's limits: what a session needs to act in it. */
@@ -145,6 +149,7 @@ export class TenancyRepository {
       .innerJoin('project as p', 'p.id', 'k.project_id')
       .innerJoin('organization as o', 'o.id', 'p.organization_id')
       .innerJoin('app_user as u', 'u.id', 'k.user_id')
+      .leftJoin('membership as m', (join) => join.onRef('m.user_id', '=', 'k.user_id').onRef('m.organization_id', '=', 'p.organization_id'))
       .select([
         'k.id as keyId',
         'k.key_prefix as keyPrefix',
@@ -155,8 +160,10 @@ export class TenancyRepository {
         'k.revoked_at as revokedAt',
         'k.expires_at as expiresAt',
         'u.disabled_at as ownerDisabledAt',
+        'm.role as ownerRole',
         ...ORGANIZATION_LIMITS,
       ])
+      .select(OWNER_SIGNS_IN)
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
     return row as KeyRecord | undefined;

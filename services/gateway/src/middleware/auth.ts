@@ -1,4 +1,4 @@
-import { AppError, hashApiKey, isWellFormedApiKey, roleAllows } from '@crawl/core';
+import { AppError, effectiveKeyScope, hashApiKey, isWellFormedApiKey, roleAllows } from '@crawl/core';
 import type { KeyRecord, ProjectPrincipal } from '@crawl/db';
 import type { NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../deps';
@@ -25,13 +25,15 @@ const BEARER_HINT = 'send "Authorization: Bearer <API key>"';
 type AuthDeps = Pick<GatewayDeps, 'directory' | 'authFailures' | 'sessionSettings'>;
 
 /**
- * Why the key is refused at `now`, or undefined when it may be used: revoked, expired, or its
- * owner disabled by an operator (judged on every request, cached entries included).
+ * Why the key is refused at `now`, or undefined when it may be used: revoked, expired, its owner
+ * disabled by an operator, or its owner no longer a member of its organization (judged on every
+ * request, cached entries included).
  */
 function refusal(key: KeyRecord, now: Date): string | undefined {
   if (key.revokedAt && key.revokedAt <= now) return 'This API key has been revoked.';
   if (key.expiresAt && key.expiresAt <= now) return `This API key expired at ${key.expiresAt.toISOString()}.`;
   if (key.ownerDisabledAt) return "This API key's owner is disabled: an operator disabled the user who created it.";
+  if (!effectiveKeyScope(key)) return "This API key's owner is no longer a member of its organization.";
   return undefined;
 }
 
@@ -102,8 +104,15 @@ export function authenticate(deps: AuthDeps) {
     }
     if (outcome.kind === 'rejected') throw new AppError('UNAUTHORIZED', failure);
     const key = outcome.value;
-    if (key.scope === 'read' && isWrite(req)) {
-      throw new AppError('FORBIDDEN', `This API key has the read scope: it may only make GET requests, not ${req.method}.`);
+    // the lesser of the key's scope and its owner's current role (a demoted developer's key reads only)
+    const canWrite = effectiveKeyScope(key) === 'full';
+    if (!canWrite && isWrite(req)) {
+      throw new AppError(
+        'FORBIDDEN',
+        key.scope === 'read'
+          ? `This API key has the read scope: it may only make GET requests, not ${req.method}.`
+          : `This API key may only make GET requests, not ${req.method}: the key's owner is now a ${key.ownerRole} in this organization.`,
+      );
     }
     deps.directory.keyUse.seen(key.keyId);
     req.apiKey = key;
@@ -117,7 +126,7 @@ export function authenticate(deps: AuthDeps) {
       perMinuteLimit: key.perMinuteLimit,
       maxSchedulesPerProject: key.maxSchedulesPerProject,
       minScheduleIntervalSeconds: key.minScheduleIntervalSeconds,
-      canWrite: key.scope === 'full',
+      canWrite,
     };
     next();
   };

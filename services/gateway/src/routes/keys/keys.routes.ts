@@ -22,7 +22,7 @@ export const keysRoutes = [
     tag: 'API keys',
     summary: 'List API keys',
     description:
-      'Owners and admins see every key of the project, developers the keys they created; revoked keys included. Secrets are never shown again.',
+      'Owners and admins see every key of the project, developers and viewers the keys they created; revoked keys included. Secrets are never shown again.',
     status: 200,
     response: data(z.array(ApiKey)),
     errors: [403, 404],
@@ -72,7 +72,8 @@ export const keysRoutes = [
     access: 'session',
     tag: 'API keys',
     summary: 'Revoke an API key',
-    description: 'Revoked at once, on every gateway. Revoking a revoked key changes nothing.',
+    description:
+      'Revoked at once, on every gateway. Revoking a revoked key changes nothing. Owners and admins revoke any key of the organization, other members (viewers too) the keys they created.',
     status: 204,
     responseDescription: 'Revoked',
     errors: [403, 404],
@@ -94,7 +95,7 @@ export const keyIdentityResource: Resource<null> = {
       tag: 'API keys',
       summary: 'The calling API key',
       description:
-        "The key's id, label and scope, its project, organization and owner. Needs an API key (a console session has `GET /v1/account/me`).",
+        "The key's id, label, scope and effective scope (the lesser of its scope and its owner's current role), its project, organization and owner. Needs an API key (a console session has `GET /v1/account/me`).",
       status: 200,
       response: data(KeyMe),
       errors: [403],

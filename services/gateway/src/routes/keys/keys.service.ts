@@ -2,6 +2,7 @@ import {
   AppError,
   type ApiKeyResource,
   type CreatedApiKeyResource,
+  effectiveKeyScope,
   generateApiKey,
   type KeyMeResource,
   type KeyScope,
@@ -22,6 +23,8 @@ export const toApiKeyResource = (k: ApiKeyRow): ApiKeyResource => ({
   label: k.label,
   prefix: k.prefix,
   scope: k.scope,
+  // a creator who left the organization: their keys are refused (and were revoked on removal)
+  effectiveScope: effectiveKeyScope(k) ?? 'read',
   createdAt: k.createdAt.toISOString(),
   createdBy: k.createdBy,
   createdByEmail: k.createdByEmail,
@@ -34,6 +37,8 @@ export const toKeyMe = (k: KeyRecord): KeyMeResource => ({
   keyId: k.keyId,
   label: k.label,
   scope: k.scope,
+  // authentication refuses a key whose owner left its organization: never null here
+  effectiveScope: effectiveKeyScope(k) ?? 'read',
   projectId: k.projectId,
   organizationId: k.organizationId,
   userId: k.userId,
@@ -41,15 +46,16 @@ export const toKeyMe = (k: KeyRecord): KeyMeResource => ({
 
 /**
  * A project's API keys through the account API (docs/accounts.md): developers make keys and
- * manage their own, owners and admins every key of the organization, viewers none. A key's
- * secret is returned once, at creation or rotation; only its hash is kept.
+ * manage their own, owners and admins every key of the organization; viewers make none, but see
+ * and revoke the ones they made before a demotion. A key's secret is returned once, at creation
+ * or rotation; only its hash is kept.
  */
 export class KeysService {
   constructor(private readonly deps: AccountDeps) {}
 
   async list(session: AccountSession, projectId: string): Promise<ApiKeyResource[]> {
     const project = await this.project(session, projectId);
-    const all = roleAllows(roleIn(session, project.organizationId, 'keys.own', `Project ${projectId}`), 'keys.all');
+    const all = roleAllows(roleIn(session, project.organizationId, 'keys.mine', `Project ${projectId}`), 'keys.all');
     return (await this.deps.keys.list(projectId, all ? undefined : session.userId)).map(toApiKeyResource);
   }
 
@@ -87,7 +93,7 @@ export class KeysService {
   }
 
   async revoke(session: AccountSession, keyId: string, ctx: RequestContext): Promise<void> {
-    const key = await this.manageable(session, keyId, { allowRevoked: true });
+    const key = await this.manageable(session, keyId, { allowRevoked: true, permission: 'keys.mine' });
     await this.deps.db.transaction().execute(async (trx) => {
       if (!(await this.deps.keys.revoke(key.id, new Date(), trx))) return;
       await this.deps.audit.record(
@@ -153,12 +159,19 @@ export class KeysService {
     return project;
   }
 
-  /** A key the user may rotate or revoke: any key of the organization for owners and admins, their own for developers. */
-  private async manageable(session: AccountSession, keyId: string, options: { allowRevoked?: boolean } = {}): Promise<ApiKeyRow> {
+  /**
+   * A key the user may rotate (`keys.own`) or revoke (`keys.mine`): any key of the organization
+   * for owners and admins, their own for the others.
+   */
+  private async manageable(
+    session: AccountSession,
+    keyId: string,
+    options: { allowRevoked?: boolean; permission?: 'keys.own' | 'keys.mine' } = {},
+  ): Promise<ApiKeyRow> {
     const key = await this.deps.keys.find(keyId);
     if (!key || !session.memberships.some((m) => m.organizationId === key.organizationId))
       throw new AppError('NOT_FOUND', `API key ${keyId} not found.`);
-    const role = roleIn(session, key.organizationId, 'keys.own', `API key ${keyId}`);
+    const role = roleIn(session, key.organizationId, options.permission ?? 'keys.own', `API key ${keyId}`);
     if (!roleAllows(role, 'keys.all') && key.createdBy !== session.userId) {
       throw new AppError('FORBIDDEN', `Your role in this organization (${role}) manages only the keys you created.`);
     }

@@ -1,4 +1,5 @@
 import { sql } from '@crawl/db';
+import { createKey as createTenantKey } from '@crawl/testing';
 import supertest from 'supertest';
 import { member, type SignedIn, signIn, signUp } from '../../test-support/accounts';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
@@ -26,6 +27,7 @@ describe('creating and listing keys', () => {
       projectId: owner.projectId,
       createdBy: owner.userId,
       createdByEmail: owner.email,
+      effectiveScope: 'full',
       lastUsedAt: null,
       expiresAt: null,
       revokedAt: null,
@@ -39,6 +41,7 @@ describe('creating and listing keys', () => {
       keyId: key.id,
       label: 'Production scraper',
       scope: 'full',
+      effectiveScope: 'full',
       projectId: owner.projectId,
       organizationId: owner.organizationId,
       userId: owner.userId,
@@ -169,7 +172,7 @@ describe('rotating and revoking', () => {
 });
 
 describe('roles', () => {
-  it('developers create keys and manage their own; owners and admins every key; viewers none', async () => {
+  it('developers create keys and manage their own; owners and admins every key; viewers make none', async () => {
     const developer = await member(h, owner.organizationId, 'developer');
     const admin = await member(h, owner.organizationId, 'admin');
     const viewer = await member(h, owner.organizationId, 'viewer');
@@ -189,8 +192,72 @@ describe('roles', () => {
     expect((await developer.agent.delete(`/v1/account/keys/${devKey.id}`).set(developer.csrf)).status).toBe(204);
     expect((await admin.agent.delete(`/v1/account/keys/${ownersKey.id}`).set(admin.csrf)).status).toBe(204);
 
-    expect((await viewer.agent.get(`/v1/account/projects/${owner.projectId}/keys`)).status).toBe(403);
+    // a viewer made no keys: an empty list, and no new ones
+    const viewerList = await viewer.agent.get(`/v1/account/projects/${owner.projectId}/keys`);
+    expect(viewerList.status).toBe(200);
+    expect(viewerList.body.data).toEqual([]);
     expect((await createKey(viewer)).status).toBe(403);
+    expect((await viewer.agent.delete(`/v1/account/keys/${devKey.id}`).set(viewer.csrf)).status).toBe(403);
+  });
+
+  it('a developer demoted to viewer: their full key is read-only at once, shown so, and they may still revoke it', async () => {
+    const developer = await member(h, owner.organizationId, 'developer');
+    const key = (await createKey(developer, { label: 'made as developer', scope: 'full' })).body.data;
+    expect(key.effectiveScope).toBe('full');
+    const jobs = `/v1/key/projects/${owner.projectId}/jobs`;
+    const webhooks = `/v1/key/projects/${owner.projectId}/webhooks`;
+    expect((await h.http.get(jobs).set(bearer(key.secret))).status).toBe(200); // cached for a minute now
+
+    const demoted = await owner.agent
+      .patch(`/v1/account/organizations/${owner.organizationId}/members/${developer.userId}`)
+      .set(owner.csrf)
+      .send({ role: 'viewer' });
+    expect(demoted.status).toBe(200);
+    const write = await h.http
+      .post(jobs)
+      .set(bearer(key.secret))
+      .send({ type: 'search', targets: ['x'] });
+    expect(write.status).toBe(403);
+    expect(write.body.error.code).toBe('FORBIDDEN');
+    expect(write.body.error.message).toMatch(/the key's owner is now a viewer/);
+    expect((await h.http.patch(webhooks).set(bearer(key.secret)).send({ configs: [] })).status).toBe(403);
+    expect((await h.http.get(jobs).set(bearer(key.secret))).status).toBe(200);
+    expect((await h.http.get('/v1/key/me').set(bearer(key.secret))).body.data).toMatchObject({ scope: 'full', effectiveScope: 'read' });
+
+    const theirs = await developer.agent.get(`/v1/account/projects/${owner.projectId}/keys`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data).toEqual([expect.objectContaining({ id: key.id, scope: 'full', effectiveScope: 'read' })]);
+    const ownersView = (await owner.agent.get(`/v1/account/projects/${owner.projectId}/keys`)).body.data;
+    expect(ownersView.find((k: { id: string }) => k.id === key.id).effectiveScope).toBe('read');
+    expect((await developer.agent.post(`/v1/account/keys/${key.id}/rotate`).set(developer.csrf).send({})).status).toBe(403);
+    expect((await createKey(developer)).status).toBe(403);
+    expect((await developer.agent.delete(`/v1/account/keys/${key.id}`).set(developer.csrf)).status).toBe(204);
+    expect((await h.http.get(jobs).set(bearer(key.secret))).status).toBe(401);
+  });
+
+  it('promoted again, the key writes again; a key of a user who is no member is refused; operator-made keys keep their scope', async () => {
+    const developer = await member(h, owner.organizationId, 'viewer');
+    const roleOf = (role: string) =>
+      owner.agent.patch(`/v1/account/organizations/${owner.organizationId}/members/${developer.userId}`).set(owner.csrf).send({ role });
+    await roleOf('developer');
+    const key = (await createKey(developer, { label: 'flip', scope: 'full' })).body.data;
+    const webhooks = `/v1/key/projects/${owner.projectId}/webhooks`;
+    await roleOf('viewer');
+    expect((await h.http.patch(webhooks).set(bearer(key.secret)).send({ configs: [] })).status).toBe(403);
+    await roleOf('developer');
+    expect((await h.http.patch(webhooks).set(bearer(key.secret)).send({ configs: [] })).status).toBe(200);
+
+    // removal revokes the member's keys; a membership gone any other way is refused all the same
+    await sql`delete from membership where user_id = ${developer.userId}`.execute(h.deps.db);
+    await h.deps.directory.changed([`user:${developer.userId}`]);
+    const gone = await h.http.get('/v1/key/me').set(bearer(key.secret));
+    expect(gone.status).toBe(401);
+    expect(gone.body.error.message).toMatch(/no longer a member/);
+
+    // a user made by the admin CLI has no membership: its key acts with its own scope
+    const operatorKey = await createTenantKey(h.deps.db, owner.projectId, { newUser: true });
+    expect((await h.http.patch(webhooks).set(bearer(operatorKey.apiKey)).send({ configs: [] })).status).toBe(200);
+    expect((await h.http.get('/v1/key/me').set(bearer(operatorKey.apiKey))).body.data.effectiveScope).toBe('full');
   });
 
   it("another organization's project or key is 404, and a write without CSRF is 403", async () => {
