@@ -67,6 +67,17 @@ export class ApiKeyRepository {
     return (await query.orderBy('k.created_at', 'desc').orderBy('k.id', 'desc').execute()) as ApiKeyRow[];
   }
 
+  /** A project's live keys: not revoked, or revoked in the future (a rotated key in its overlap). */
+  async countLive(projectId: string, executor: Executor = this.db): Promise<number> {
+    const row = await executor
+      .selectFrom('api_key')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', projectId)
+      .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', sql<Date>`now()`)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async find(keyId: string, executor: Executor = this.db): Promise<ApiKeyRow | undefined> {
     return (await this.select(executor).where('k.id', '=', keyId).executeTakeFirst()) as ApiKeyRow | undefined;
   }

@@ -68,10 +68,6 @@ export class KeysService {
     const project = await this.project(session, projectId);
     roleIn(session, project.organizationId, 'keys.own', `Project ${projectId}`);
     if (project.archivedAt) throw new AppError('INVALID_STATE', 'This project is archived: it takes no new keys.');
-    const live = (await this.deps.keys.list(projectId)).filter((k) => !k.revokedAt || k.revokedAt > new Date()).length;
-    if (live >= MAX_LIVE_KEYS_PER_PROJECT) {
-      throw new AppError('INVALID_STATE', `A project holds at most ${MAX_LIVE_KEYS_PER_PROJECT} live keys: revoke unused ones first.`);
-    }
     return this.issue(session, project.organizationId, { projectId, ...input, expiresAt: input.expiresAt ?? null }, ctx);
   }
 
@@ -111,6 +107,12 @@ export class KeysService {
     await this.deps.directory.changed([`key:${key.id}`]);
   }
 
+  /**
+   * Inserts the key, counting the project's live keys in the same transaction under a lock on the
+   * project's row, so concurrent creates cannot pass the cap together (nor an archive slip in
+   * between). A rotation without an overlap replaces a live key; with one it adds one until the
+   * overlap ends, so it counts like a create.
+   */
   private async issue(
     session: AccountSession,
     organizationId: string,
@@ -118,7 +120,18 @@ export class KeysService {
     ctx: RequestContext,
   ): Promise<CreatedApiKeyResource> {
     const secret = generateApiKey();
+    const addsLiveKey = !input.rotatedFrom || input.overlapEnds!.getTime() > Date.now();
     const row = await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.tenancy.lockProject(input.projectId, trx);
+      if ((await this.deps.tenancy.projectRow(input.projectId, trx))?.archivedAt) {
+        throw new AppError('INVALID_STATE', 'This project is archived: it takes no new keys.');
+      }
+      if (addsLiveKey && (await this.deps.keys.countLive(input.projectId, trx)) >= MAX_LIVE_KEYS_PER_PROJECT) {
+        throw new AppError(
+          'INVALID_STATE',
+          `A project holds at most ${MAX_LIVE_KEYS_PER_PROJECT} live keys: revoke unused ones first${input.rotatedFrom ? ', or rotate without an overlap' : ''}.`,
+        );
+      }
       const id = await this.deps.keys.insert(
         {
           projectId: input.projectId,

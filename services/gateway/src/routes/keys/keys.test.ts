@@ -1,3 +1,4 @@
+import { generateApiKey } from '@crawl/core';
 import { sql } from '@crawl/db';
 import { createKey as createTenantKey } from '@crawl/testing';
 import supertest from 'supertest';
@@ -289,6 +290,57 @@ it('a project holds at most 100 live keys; revoking one makes room', async () =>
   await user.agent.delete(`/v1/account/keys/${made[0]}`).set(user.csrf);
   expect((await createKey(user, { label: 'room again' }, user.projectId)).status).toBe(201);
 }, 60_000);
+
+describe('the live-key cap holds for rotations and concurrent creates', () => {
+  /** Fills a project with live keys straight in the database (the cap's own path is what is tested). */
+  async function fill(user: SignedIn, count: number): Promise<void> {
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => {
+        const key = generateApiKey();
+        return h.deps.accounts.keys.insert({
+          projectId: user.projectId,
+          userId: user.userId,
+          keyPrefix: key.keyPrefix,
+          keyHash: key.keyHash,
+          label: `filler ${i}`,
+          scope: 'read',
+          expiresAt: null,
+        });
+      }),
+    );
+  }
+  const live = async (projectId: string) =>
+    Number(
+      (
+        await sql<{ n: string }>`select count(*) as n from api_key where project_id = ${projectId}
+          and (revoked_at is null or revoked_at > now())`.execute(h.deps.db)
+      ).rows[0]!.n,
+    );
+
+  it('at the cap, a rotation with an overlap is refused (it would add a key); without one it replaces the key', async () => {
+    const user = await signUp(h);
+    const key = (await createKey(user, { label: 'to rotate' }, user.projectId)).body.data;
+    await fill(user, 99);
+    expect(await live(user.projectId)).toBe(100);
+    const overlapping = await user.agent.post(`/v1/account/keys/${key.id}/rotate`).set(user.csrf).send({ overlapSeconds: 600 });
+    expect(overlapping.status).toBe(409);
+    expect(overlapping.body.error.code).toBe('INVALID_STATE');
+    expect(overlapping.body.error.message).toMatch(/at most 100 live keys/);
+    expect(await live(user.projectId)).toBe(100);
+    const replaced = await user.agent.post(`/v1/account/keys/${key.id}/rotate`).set(user.csrf).send({ overlapSeconds: 0 });
+    expect(replaced.status).toBe(201);
+    expect(await live(user.projectId)).toBe(100);
+  });
+
+  it('concurrent creates one short of the cap: exactly one passes', async () => {
+    const user = await signUp(h);
+    await fill(user, 99);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => createKey(user, { label: `racer ${i}` }, user.projectId)));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(7);
+    expect(await live(user.projectId)).toBe(100);
+  });
+});
 
 it('webhook signing secrets are shown to writers only: a read key and a viewer see them masked', async () => {
   const user = await signUp(h);
