@@ -176,7 +176,7 @@ export const organizationsRoutes = [
     tag: 'Organizations',
     summary: 'Invite a member',
     description:
-      'Mails a link valid 7 days. Owners invite any role, admins any but owner. A pending invitation of the same email is replaced; a member already in is `409 INVALID_STATE`.',
+      'Mails a link valid 7 days. Owners invite any role, admins any but owner. A pending invitation of the same email is replaced; a member already in is `409 INVALID_STATE`. An organization sends at most 50 invitations an hour and a user at most 20 (in all their organizations), then `429 RATE_LIMITED` naming the limit; `503` while these limits cannot be checked.',
     body: InvitationBody,
     status: 201,
     response: data(Invitation),
