@@ -21,6 +21,12 @@ function Subject({ subject }: { subject: Entry['subject'] }) {
   );
 }
 
+/** Who acted: the service operator (admin CLI), or the user by email (by id for a user without one). */
+function Actor({ entry }: { entry: Entry }) {
+  if (entry.actorType === 'operator' || !entry.actor) return <span title="The service operator, through the admin CLI">Operator</span>;
+  return entry.actor.email ? <>{entry.actor.email}</> : <span className="mono">{entry.actor.userId}</span>;
+}
+
 /** The organization's account changes, newest first: owners and admins only (the API answers 403 to the others). */
 export function AuditLogPage() {
   const { projectId } = useParams({ strict: false }) as { projectId: string };
@@ -46,8 +52,8 @@ export function AuditLogPage() {
       <h1>Audit log</h1>
       {org && (
         <p className="muted">
-          Every account change in {org.organizationName} (sign-ins, keys, members, invitations, projects, passwords): who, when and from
-          which address, newest first.
+          Every account change in {org.organizationName} (sign-ins, keys, members, invitations, projects, passwords), webhook and schedule
+          changes in its projects, and changes by the operator: who, when and from which address, newest first.
         </p>
       )}
       {(isLoading || log.isLoading) && <Loading what="the audit log" />}
@@ -84,7 +90,7 @@ export function AuditLogPage() {
                     <span className="block muted mono">{e.action}</span>
                   </td>
                   <td>
-                    {e.actor ? (e.actor.email ?? <span className="mono">{e.actor.userId}</span>) : <span className="muted">operator</span>}
+                    <Actor entry={e} />
                   </td>
                   <td>
                     <Subject subject={e.subject} />

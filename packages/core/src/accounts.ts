@@ -211,6 +211,11 @@ export const auditLogEntrySchema = z
   .object({
     id: z.string(),
     action: z.enum(AUDIT_ACTIONS),
+    actorType: z
+      .enum(['user', 'operator'])
+      .describe(
+        '`user`: a user of the organization did it, signed in or with one of their API keys (`actor` says who); `operator`: the service operator did it with the admin CLI (plans, credits, limits, disabling a user), and `actor` is null',
+      ),
     actor: z
       .object({ userId: z.string(), email: z.string().nullable() })
       .strict()
@@ -220,8 +225,12 @@ export const auditLogEntrySchema = z
       .object({ type: z.string(), id: z.string() })
       .strict()
       .nullable()
-      .describe('What it was done to (a project, key, user or invitation)'),
-    details: z.record(z.unknown()).describe('What changed (a role, a label, a name)'),
+      .describe('What it was done to (a project, key, user, invitation or schedule)'),
+    details: z
+      .record(z.unknown())
+      .describe(
+        "What changed (a role, a label, a name; for webhooks each configuration's id, URL origin, event and whether its secret changed; for schedules the cron, `enabled` and what changed), and `keyId` when done with an API key; never a secret",
+      ),
     clientAddress: z.string().nullable(),
     createdAt: isoTimestamp,
   })

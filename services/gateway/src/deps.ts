@@ -321,7 +321,7 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
         window: options.crawlOrgWindow ?? DEFAULT_CRAWL_ORG_WINDOW,
       }),
     }),
-    scheduleService: new ScheduleService(scheduleRepository),
+    scheduleService: new ScheduleService(scheduleRepository, accounts.audit),
     trackingService: new TrackingService({ jobs, tracking: new TrackingRepository(db) }),
     analyticsService: new AnalyticsService(new AnalyticsRepository(db)),
     usageService: new UsageService(credits),
@@ -333,6 +333,7 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
       allowPrivateUrls: options.allowPrivateWebhookUrls,
       timeoutMs: 10_000,
       rotationGraceMs: options.webhookRotationGraceMs ?? DEFAULT_ROTATION_GRACE_MS,
+      audit: accounts.audit,
     }),
     webhookDeliveries: new WebhookDeliveryService(new WebhookLogRepository(db), {
       replayBudgetPerHour: options.webhookReplayBudgetPerHour ?? DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR,

@@ -792,7 +792,7 @@ export interface paths {
         };
         /**
          * Read the audit log
-         * @description Account changes (sign-ins, keys, members, invitations, projects, passwords) with who made them, when and from which address, newest first. Owners and admins.
+         * @description Account changes (sign-ins, keys, members, invitations, projects, passwords), the projects' webhook and schedule changes, and the operator's changes, with who made them (`actorType`), when and from which address, newest first. Owners and admins.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -2362,17 +2362,22 @@ export interface components {
             id: string;
             /** @enum {string} */
             action: "signup" | "email.verified" | "session.created" | "password.changed" | "password.reset" | "project.created" | "project.renamed" | "project.archived" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "webhooks.changed" | "schedule.created" | "schedule.updated" | "schedule.deleted" | "user.disabled" | "user.enabled" | "plan.changed" | "credits.granted" | "limits.changed";
+            /**
+             * @description `user`: a user of the organization did it, signed in or with one of their API keys (`actor` says who); `operator`: the service operator did it with the admin CLI (plans, credits, limits, disabling a user), and `actor` is null
+             * @enum {string}
+             */
+            actorType: "user" | "operator";
             /** @description Who did it; null when done by an operator */
             actor: {
                 userId: string;
                 email: string | null;
             } | null;
-            /** @description What it was done to (a project, key, user or invitation) */
+            /** @description What it was done to (a project, key, user, invitation or schedule) */
             subject: {
                 type: string;
                 id: string;
             } | null;
-            /** @description What changed (a role, a label, a name) */
+            /** @description What changed (a role, a label, a name; for webhooks each configuration's id, URL origin, event and whether its secret changed; for schedules the cron, `enabled` and what changed), and `keyId` when done with an API key; never a secret */
             details: {
                 [key: string]: unknown;
             };

@@ -28,6 +28,8 @@ export class ScheduleRepository {
     maxPerProject: number,
     /** The request's Idempotency-Key: the schedule's id is recorded on it in the same transaction. */
     idempotencyKey?: string,
+    /** Runs in the creating transaction (the audit entry commits with the schedule). */
+    beforeCommit?: (trx: Transaction<Database>, created: ScheduleRow) => Promise<void>,
   ): Promise<ScheduleRow | undefined> {
     const row = await this.db.transaction().execute(async (trx) => {
       await trx.selectFrom('project').select('id').where('id', '=', input.projectId).forUpdate().execute();
@@ -58,6 +60,7 @@ export class ScheduleRepository {
           .where('key', '=', idempotencyKey)
           .execute();
       }
+      await beforeCommit?.(trx, created);
       return created;
     });
     if (row) await this.notify();
@@ -77,31 +80,60 @@ export class ScheduleRepository {
     return this.db.selectFrom('schedule').selectAll().where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
   }
 
+  /**
+   * Changes a schedule under a row lock; `beforeCommit` runs in the transaction with the row as
+   * it was and as it is (the audit entry commits with the change).
+   */
   async update(
     id: string,
     projectId: string,
     changes: { enabled?: boolean; cron?: string; crawlConfig?: StoredCrawlConfig; nextRunAt?: Date },
+    beforeCommit?: (trx: Transaction<Database>, change: { before: ScheduleRow; after: ScheduleRow }) => Promise<void>,
   ): Promise<ScheduleRow | undefined> {
-    const row = await this.db
-      .updateTable('schedule')
-      .set({
-        ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
-        ...(changes.cron !== undefined ? { cron: changes.cron } : {}),
-        ...(changes.crawlConfig !== undefined ? { crawl_config: JSON.stringify(changes.crawlConfig) } : {}),
-        ...(changes.nextRunAt !== undefined ? { next_run_at: changes.nextRunAt } : {}),
-        updated_at: new Date(),
-      })
-      .where('id', '=', id)
-      .where('project_id', '=', projectId)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('schedule')
+        .selectAll()
+        .where('id', '=', id)
+        .where('project_id', '=', projectId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!before) return undefined;
+      const after = await trx
+        .updateTable('schedule')
+        .set({
+          ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
+          ...(changes.cron !== undefined ? { cron: changes.cron } : {}),
+          ...(changes.crawlConfig !== undefined ? { crawl_config: JSON.stringify(changes.crawlConfig) } : {}),
+          ...(changes.nextRunAt !== undefined ? { next_run_at: changes.nextRunAt } : {}),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await beforeCommit?.(trx, { before, after });
+      return after;
+    });
     await this.notify();
     return row;
   }
 
-  async delete(id: string, projectId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('schedule').where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  /** Deletes a schedule; `beforeCommit` runs in the deleting transaction with the deleted row. */
+  async delete(
+    id: string,
+    projectId: string,
+    beforeCommit?: (trx: Transaction<Database>, deleted: ScheduleRow) => Promise<void>,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('schedule')
+        .where('id', '=', id)
+        .where('project_id', '=', projectId)
+        .returningAll()
+        .executeTakeFirst();
+      if (deleted) await beforeCommit?.(trx, deleted);
+      return deleted !== undefined;
+    });
   }
 
   /**

@@ -1,7 +1,7 @@
-import { type Selectable, sql } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import { type EventType, newId } from '@crawl/core';
 import type { Db } from '../connection';
-import type { WebhookConfigTable } from '../schema';
+import type { Database, WebhookConfigTable } from '../schema';
 
 export type WebhookConfigRow = Selectable<WebhookConfigTable>;
 
@@ -25,6 +25,11 @@ export interface ReplaceOptions {
    * signing deliveries, next to the new one, for this long (0: no rotation).
    */
   rotationGraceMs?: number;
+  /**
+   * Runs in the transaction once the configurations are written and within the cap, with them
+   * as they were (`before`) and are (`rows`): the audit entry of the change commits with it.
+   */
+  beforeCommit?: (trx: Transaction<Database>, change: { before: WebhookConfigRow[]; rows: WebhookConfigRow[] }) => Promise<void>;
 }
 
 /** Webhook configurations of a project. */
@@ -63,8 +68,10 @@ export class WebhookConfigRepository {
         await trx.selectFrom('project').select('id').where('id', '=', projectId).forUpdate().execute();
         const existing = await trx
           .selectFrom('webhook_config')
-          .select(['id', 'secret_encrypted', 'previous_secret_encrypted', 'previous_secret_expires_at'])
+          .selectAll()
           .where('project_id', '=', projectId)
+          .orderBy('position')
+          .orderBy('id')
           .forUpdate()
           .execute();
         const current = new Map(existing.map((r) => [r.id, r]));
@@ -118,6 +125,7 @@ export class WebhookConfigRepository {
           .execute();
         // Throwing rolls the transaction back: nothing over the cap is ever committed.
         if (rows.length > maxConfigs) throw new CapExceeded(rows.length);
+        await options.beforeCommit?.(trx, { before: existing, rows });
         return { rows };
       })
       .catch((err: unknown) => {

@@ -229,7 +229,7 @@ export const organizationsRoutes = [
     tag: 'Organizations',
     summary: 'Read the audit log',
     description:
-      'Account changes (sign-ins, keys, members, invitations, projects, passwords) with who made them, when and from which address, newest first. Owners and admins.',
+      "Account changes (sign-ins, keys, members, invitations, projects, passwords), the projects' webhook and schedule changes, and the operator's changes, with who made them (`actorType`), when and from which address, newest first. Owners and admins.",
     query: auditLogQuery,
     status: 200,
     response: list(AuditLogEntry),

@@ -40,6 +40,7 @@ const toInvitationResource = (i: InvitationRow): InvitationResource => ({
 const toAuditEntry = (e: AuditEntryRow): AuditLogEntryResource => ({
   id: String(e.id),
   action: e.action,
+  actorType: e.actorUserId ? 'user' : 'operator',
   actor: e.actorUserId ? { userId: e.actorUserId, email: e.actorEmail } : null,
   subject: e.subjectType && e.subjectId ? { type: e.subjectType, id: e.subjectId } : null,
   details: e.details,

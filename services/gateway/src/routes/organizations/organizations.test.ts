@@ -284,6 +284,209 @@ describe('audit log', () => {
     expect((await developer.agent.get(`${org(owner)}/audit-log`)).status).toBe(403);
     expect((await owner.agent.get(`${org(owner)}/audit-log?limit=0`)).status).toBe(400);
   });
+
+  /** The newest `count` entries of the owner's organization. */
+  const newest = async (owner: SignedIn, count: number) => (await owner.agent.get(`${org(owner)}/audit-log?limit=${count}`)).body.data;
+
+  it('records webhook changes by key and by session: ids, origins, events and whether the secret changed, never a secret or a URL path', async () => {
+    const owner = await signUp(h);
+    const key = (await owner.agent.post(`/v1/account/projects/${owner.projectId}/keys`).set(owner.csrf).send({ label: 'hooks' })).body.data;
+    const webhooks = `/v1/key/projects/${owner.projectId}/webhooks`;
+    const url = 'http://127.0.0.1:9/hooks/tok_pathsecret42?token=querysecret42';
+    const created = await h.http
+      .patch(webhooks)
+      .set(bearer(key.secret))
+      .send({ configs: [{ url, triggerAction: 'job.completed', secret: 'whsec_my-own-signing-secret' }] });
+    expect(created.status).toBe(200);
+    const config = created.body.data.configs[0];
+    const [first] = await newest(owner, 1);
+    expect(first).toMatchObject({
+      action: 'webhooks.changed',
+      actorType: 'user',
+      actor: { userId: owner.userId, email: owner.email },
+      subject: { type: 'project', id: owner.projectId },
+      clientAddress: expect.any(String),
+      details: {
+        keyId: key.id,
+        configs: [
+          { id: config.id, origin: 'http://127.0.0.1:9', event: 'job.completed', enabled: true, change: 'added', secretChanged: true },
+        ],
+        removed: [],
+      },
+    });
+
+    // by session: the secret sent back is kept, the event changes, a second one is added and then the first removed
+    const kept = await owner.agent
+      .patch(webhooks)
+      .set(owner.csrf)
+      .send({
+        configs: [
+          { id: config.id, url, triggerAction: 'job.failed', secret: 'whsec_my-own-signing-secret' },
+          { url: 'http://127.0.0.1:8/other/path', triggerAction: 'product.changed' },
+        ],
+      });
+    expect(kept.status).toBe(200);
+    const added = kept.body.data.configs[1];
+    const [second] = await newest(owner, 1);
+    expect(second.details).toEqual({
+      configs: [
+        {
+          id: config.id,
+          origin: 'http://127.0.0.1:9',
+          event: 'job.failed',
+          enabled: true,
+          change: 'changed',
+          fields: ['event'],
+          secretChanged: false,
+        },
+        {
+          id: added.id,
+          origin: 'http://127.0.0.1:8',
+          event: 'product.changed',
+          enabled: true,
+          change: 'added',
+          secretChanged: true,
+        },
+      ],
+      removed: [],
+    });
+    expect(second.actor.userId).toBe(owner.userId);
+    const rotated = await owner.agent
+      .patch(webhooks)
+      .set(owner.csrf)
+      .send({ configs: [{ id: added.id, url: 'http://127.0.0.1:8/other/path', triggerAction: 'product.changed' }] });
+    expect(rotated.status).toBe(200);
+    const [third] = await newest(owner, 1);
+    expect(third.details).toEqual({
+      configs: [
+        {
+          id: added.id,
+          origin: 'http://127.0.0.1:8',
+          event: 'product.changed',
+          enabled: true,
+          change: 'changed',
+          fields: ['secret'],
+          secretChanged: true,
+        },
+      ],
+      removed: [{ id: config.id, origin: 'http://127.0.0.1:9', event: 'job.failed' }],
+    });
+
+    // one entry per PATCH, and no secret, path or query anywhere in the log
+    const entries = (await newest(owner, 100)).filter((e: { action: string }) => e.action === 'webhooks.changed');
+    expect(entries).toHaveLength(3);
+    const log = JSON.stringify(await newest(owner, 100));
+    for (const secret of [
+      'whsec_my-own-signing-secret',
+      added.secret,
+      rotated.body.data.configs[0].secret,
+      'tok_pathsecret42',
+      'querysecret42',
+      '/other/path',
+    ]) {
+      expect(log).not.toContain(secret);
+    }
+    // a refused PATCH changes nothing and records nothing
+    expect(
+      (
+        await h.http
+          .patch(webhooks)
+          .set(bearer(key.secret))
+          .send({ configs: [{ url: 'ftp://x.example/h', triggerAction: 'job.completed' }] })
+      ).status,
+    ).toBe(400);
+    expect((await newest(owner, 1))[0].id).toBe(third.id);
+  });
+
+  it('records schedule creation, changes and deletion with what changed, and the key when one was used', async () => {
+    const owner = await signUp(h);
+    const key = (await owner.agent.post(`/v1/account/projects/${owner.projectId}/keys`).set(owner.csrf).send({ label: 'cron' })).body.data;
+    const crawlConfig = { type: 'search', targets: ['desk lamp', 'usb hub'] };
+    const created = await h.http
+      .post(`/v1/key/projects/${owner.projectId}/schedules`)
+      .set(bearer(key.secret))
+      .send({ cron: '0 9 * * 1', crawlConfig });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const [made] = await newest(owner, 1);
+    expect(made).toMatchObject({
+      action: 'schedule.created',
+      actorType: 'user',
+      actor: { userId: owner.userId },
+      subject: { type: 'schedule', id },
+      clientAddress: expect.any(String),
+    });
+    expect(made.details).toEqual({
+      cron: '0 9 * * 1',
+      enabled: true,
+      type: 'search',
+      marketplace: 'US',
+      targets: 2,
+      pages: 1,
+      keyId: key.id,
+    });
+
+    const updated = await owner.agent.patch(`/v1/key/schedules/${id}`).set(owner.csrf).send({ cron: '30 6 * * *', enabled: false });
+    expect(updated.status).toBe(200);
+    const [changed] = await newest(owner, 1);
+    expect(changed).toMatchObject({ action: 'schedule.updated', actor: { userId: owner.userId }, subject: { type: 'schedule', id } });
+    // by session: no keyId
+    expect(changed.details).toEqual({
+      changed: ['cron', 'enabled'],
+      cron: { from: '0 9 * * 1', to: '30 6 * * *' },
+      enabled: { from: true, to: false },
+    });
+    const retargeted = await h.http
+      .patch(`/v1/key/schedules/${id}`)
+      .set(bearer(key.secret))
+      .send({ crawlConfig: { type: 'search', targets: ['desk lamp'] } });
+    expect(retargeted.status).toBe(200);
+    const [config] = await newest(owner, 1);
+    expect(config.details).toEqual({
+      changed: ['crawlConfig'],
+      crawlConfig: {
+        from: { type: 'search', marketplace: 'US', targets: 2, pages: 1 },
+        to: { type: 'search', marketplace: 'US', targets: 1, pages: 1 },
+      },
+      keyId: key.id,
+    });
+
+    expect((await h.http.delete(`/v1/key/schedules/${id}`).set(bearer(key.secret))).status).toBe(204);
+    const [deleted] = await newest(owner, 1);
+    expect(deleted).toMatchObject({ action: 'schedule.deleted', actor: { userId: owner.userId }, subject: { type: 'schedule', id } });
+    expect(deleted.details).toEqual({
+      cron: '30 6 * * *',
+      enabled: false,
+      type: 'search',
+      marketplace: 'US',
+      targets: 1,
+      pages: 1,
+      keyId: key.id,
+    });
+    const actions = (await newest(owner, 100)).map((e: { action: string }) => e.action);
+    expect(actions.filter((a: string) => a.startsWith('schedule.'))).toEqual([
+      'schedule.deleted',
+      'schedule.updated',
+      'schedule.updated',
+      'schedule.created',
+    ]);
+    // a schedule that is not there: 404, nothing recorded
+    expect((await h.http.delete(`/v1/key/schedules/${id}`).set(bearer(key.secret))).status).toBe(404);
+    expect((await newest(owner, 1))[0].id).toBe(deleted.id);
+  });
+
+  it("says who acted: 'operator' for an entry without a user", async () => {
+    const owner = await signUp(h);
+    await h.deps.accounts.audit.record({
+      organizationId: owner.organizationId,
+      actorUserId: null,
+      action: 'credits.granted',
+      details: { amount: 500 },
+      clientAddress: null,
+    });
+    const [granted] = await newest(owner, 1);
+    expect(granted).toMatchObject({ action: 'credits.granted', actorType: 'operator', actor: null });
+  });
 });
 
 it('invitations count against the mail limits: a sixth invitation of one address in an hour is 429', async () => {

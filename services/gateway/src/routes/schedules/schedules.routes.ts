@@ -2,6 +2,7 @@ import { AppError, ID_PATTERN, scheduleSchema as Schedule, schedulePolicy } from
 import type { Request } from 'express';
 import type { IdempotencyOptions } from '../../middleware/idempotency';
 import { data, idempotencyHeader, list, LOCATION, REPLAYED } from '../operation';
+import { projectActor } from '../project-audit';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
 import { CreateScheduleBody, emptyBody, schedulesQuery, UpdateScheduleBody } from './schedules.schemas';
@@ -49,7 +50,7 @@ export const schedulesRoutes = [
       const schedule = body();
       const result = await idempotent(recoverSchedule(service), async ({ key }) => ({
         status: 201,
-        body: { data: await service.create(req.principal, schedule, policyOf(req), key) },
+        body: { data: await service.create(projectActor(req), schedule, policyOf(req), key) },
       }));
       const created = (result.body as { data: { id: string } }).data;
       res.status(result.status).setHeader('Location', `/v1/key/schedules/${created.id}`);
@@ -96,7 +97,7 @@ export const schedulesRoutes = [
     errors: [404],
     handler: async ({ req, res, service, body }) => {
       const id = scheduleId(req);
-      res.json({ data: await service.update(id, req.principal.projectId, body(), policyOf(req)) });
+      res.json({ data: await service.update(id, projectActor(req), body(), policyOf(req)) });
     },
   }),
   route({
@@ -110,7 +111,7 @@ export const schedulesRoutes = [
     errors: [404],
     handler: async ({ req, res, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
-      await service.delete(scheduleId(req), req.principal.projectId);
+      await service.delete(scheduleId(req), projectActor(req));
       res.status(204).end();
     },
   }),

@@ -1,6 +1,7 @@
 import { AppError, isMultiPage, type SchedulePolicy, type ScheduleResource } from '@crawl/core';
-import type { ScheduleRepository, ScheduleRow, StoredCrawlConfig } from '@crawl/db';
+import type { AuditLogRepository, ScheduleRepository, ScheduleRow, StoredCrawlConfig } from '@crawl/db';
 import { type JobBody, nextFireAfter, shortestIntervalSeconds } from '@crawl/jobs';
+import { type ProjectActor, recordProjectChange } from '../project-audit';
 
 export function toScheduleResource(row: ScheduleRow): ScheduleResource {
   const c = row.crawl_config;
@@ -45,12 +46,40 @@ const stored = (body: JobBody): StoredCrawlConfig => ({
   ...(body.sort !== undefined ? { sort: body.sort } : {}),
 });
 
-/** Schedules. The scheduler service fires them; this only records what to fire and when. */
+/** What a schedule crawls, for the audit log: its kind and how many targets, not the targets themselves. */
+const crawlSummary = (c: StoredCrawlConfig) => ({
+  type: c.type,
+  marketplace: c.marketplace,
+  targets: c.targets.length,
+  ...(c.pages !== undefined ? { pages: c.pages } : {}),
+  ...(c.sort !== undefined ? { sort: c.sort } : {}),
+});
+
+const scheduleSummary = (row: ScheduleRow) => ({ cron: row.cron, enabled: row.enabled, ...crawlSummary(row.crawl_config) });
+
+/** The fields a PATCH changed, each with its value before and after. */
+function scheduleChanges(before: ScheduleRow, after: ScheduleRow): Record<string, unknown> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  if (before.cron !== after.cron) changes.cron = { from: before.cron, to: after.cron };
+  if (before.enabled !== after.enabled) changes.enabled = { from: before.enabled, to: after.enabled };
+  if (JSON.stringify(before.crawl_config) !== JSON.stringify(after.crawl_config)) {
+    changes.crawlConfig = { from: crawlSummary(before.crawl_config), to: crawlSummary(after.crawl_config) };
+  }
+  return { changed: Object.keys(changes), ...changes };
+}
+
+/**
+ * Schedules. The scheduler service fires them; this only records what to fire and when. Every
+ * creation, change and deletion is recorded in the audit log in its own transaction.
+ */
 export class ScheduleService {
-  constructor(private readonly schedules: ScheduleRepository) {}
+  constructor(
+    private readonly schedules: ScheduleRepository,
+    private readonly audit: AuditLogRepository,
+  ) {}
 
   async create(
-    owner: { projectId: string; organizationId: string },
+    owner: ProjectActor,
     body: { cron: string; crawlConfig: JobBody; enabled: boolean },
     policy: SchedulePolicy,
     idempotencyKey?: string,
@@ -66,6 +95,8 @@ export class ScheduleService {
       },
       policy.maxPerProject,
       idempotencyKey,
+      (trx, created) =>
+        recordProjectChange(this.audit, trx, owner, 'schedule.created', { type: 'schedule', id: created.id }, scheduleSummary(created)),
     );
     if (!row) {
       throw new AppError(
@@ -101,25 +132,35 @@ export class ScheduleService {
    */
   async update(
     id: string,
-    projectId: string,
+    actor: ProjectActor,
     changes: { enabled?: boolean; cron?: string; crawlConfig?: JobBody },
     policy: SchedulePolicy,
   ) {
+    const { projectId } = actor;
     if (changes.cron !== undefined) checkInterval(changes.cron, policy);
     const current = await this.get(id, projectId);
     const cron = changes.cron ?? current.cron;
     const reschedule = changes.cron !== undefined || (changes.enabled === true && !current.enabled);
-    const row = await this.schedules.update(id, projectId, {
-      enabled: changes.enabled,
-      cron: changes.cron,
-      crawlConfig: changes.crawlConfig ? stored(changes.crawlConfig) : undefined,
-      nextRunAt: reschedule ? nextFireAfter(cron, new Date()) : undefined,
-    });
+    const row = await this.schedules.update(
+      id,
+      projectId,
+      {
+        enabled: changes.enabled,
+        cron: changes.cron,
+        crawlConfig: changes.crawlConfig ? stored(changes.crawlConfig) : undefined,
+        nextRunAt: reschedule ? nextFireAfter(cron, new Date()) : undefined,
+      },
+      (trx, { before, after }) =>
+        recordProjectChange(this.audit, trx, actor, 'schedule.updated', { type: 'schedule', id }, scheduleChanges(before, after)),
+    );
     if (!row) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
     return toScheduleResource(row);
   }
 
-  async delete(id: string, projectId: string): Promise<void> {
-    if (!(await this.schedules.delete(id, projectId))) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
+  async delete(id: string, actor: ProjectActor): Promise<void> {
+    const deleted = await this.schedules.delete(id, actor.projectId, (trx, row) =>
+      recordProjectChange(this.audit, trx, actor, 'schedule.deleted', { type: 'schedule', id }, scheduleSummary(row)),
+    );
+    if (!deleted) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
   }
 }

@@ -7,6 +7,7 @@ import {
   webhookTestResultSchema as WebhookTestResult,
 } from '@crawl/core';
 import { data, idempotencyHeader, list, REPLAYED } from '../operation';
+import { projectActor } from '../project-audit';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
 import type { WebhookDeliveryService } from './deliveries.service';
@@ -68,7 +69,7 @@ export const webhooksRoutes = [
     response: data(WebhookConfigs),
     errors: [403],
     handler: async ({ req, res, service, body }) => {
-      res.json({ data: { configs: await service.configs.replace(req.principal.projectId, body()) } });
+      res.json({ data: { configs: await service.configs.replace(projectActor(req), body()) } });
     },
   }),
   route({

@@ -9,9 +9,16 @@ import {
   type SecretBox,
   webhookDeliveryBody,
 } from '@crawl/core';
-import type { WebhookAttemptRow, WebhookConfigRepository, WebhookConfigRow, WebhookDeliveryRepository } from '@crawl/db';
+import type {
+  AuditLogRepository,
+  WebhookAttemptRow,
+  WebhookConfigRepository,
+  WebhookConfigRow,
+  WebhookDeliveryRepository,
+} from '@crawl/db';
 import { checkWebhookUrl, deliverWebhook } from '@crawl/webhook-delivery';
 import type { z } from 'zod';
+import { type ProjectActor, recordProjectChange } from '../project-audit';
 import { sampleEventData } from './sample-events';
 import { MAX_WEBHOOKS, type patchWebhooksBody } from './webhooks.schemas';
 
@@ -23,6 +30,7 @@ export interface WebhookServiceDeps {
   timeoutMs: number;
   /** WEBHOOK_SECRET_ROTATION_GRACE_MS: how long a replaced secret keeps signing too. */
   rotationGraceMs: number;
+  audit: AuditLogRepository;
 }
 
 export function toWebhookResource(row: WebhookConfigRow, secrets: SecretBox): WebhookConfigResource {
@@ -61,6 +69,43 @@ export function toLogResource(row: WebhookAttemptRow): WebhookLogEntryResource {
   };
 }
 
+/** A URL's origin only: its path or query may carry a token of the receiver. */
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'invalid URL';
+  }
+};
+
+/**
+ * What a PATCH changed, for the audit log: each configuration's id, URL origin, event and whether
+ * a new signing secret is in force (always for an added one); never a secret, path or query.
+ */
+function webhookChanges(before: WebhookConfigRow[], rows: WebhookConfigRow[], secrets: SecretBox): Record<string, unknown> {
+  const previous = new Map(before.map((r) => [r.id, r]));
+  const kept = new Set(rows.map((r) => r.id));
+  const configs = rows.map((row) => {
+    const summary = { id: row.id, origin: originOf(row.url), event: row.trigger_action, enabled: row.enabled };
+    const old = previous.get(row.id);
+    if (!old) return { ...summary, change: 'added', secretChanged: true };
+    const secretChanged = secrets.decrypt(old.secret_encrypted) !== secrets.decrypt(row.secret_encrypted);
+    const fields = [
+      ...(old.url !== row.url ? ['url'] : []),
+      ...(old.trigger_action !== row.trigger_action ? ['event'] : []),
+      ...(old.enabled !== row.enabled ? ['enabled'] : []),
+      ...(old.name !== row.name ? ['name'] : []),
+      ...(secretChanged ? ['secret'] : []),
+    ];
+    const moved = originOf(old.url) !== summary.origin ? { previousOrigin: originOf(old.url) } : {};
+    return fields.length
+      ? { ...summary, change: 'changed', fields, ...moved, secretChanged }
+      : { ...summary, change: 'unchanged', secretChanged };
+  });
+  const removed = before.filter((r) => !kept.has(r.id)).map((r) => ({ id: r.id, origin: originOf(r.url), event: r.trigger_action }));
+  return { configs, removed };
+}
+
 /** Webhook configuration and test deliveries. */
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
@@ -78,8 +123,10 @@ export class WebhookService {
    * deliverer checks again at connection time). A config without `secret` or with "" gets a
    * new generated secret, also when it keeps its id (docs/events-and-webhooks.md). A kept id whose secret
    * changes starts a rotation: the previous secret signs too (a second v1=) during the grace.
+   * The change is recorded in the audit log in its transaction (`webhooks.changed`).
    */
-  async replace(projectId: string, body: z.output<typeof patchWebhooksBody>) {
+  async replace(actor: ProjectActor, body: z.output<typeof patchWebhooksBody>) {
+    const { projectId } = actor;
     const checks = await Promise.all(body.configs.map((c) => checkWebhookUrl(c.url, { allowPrivate: this.deps.allowPrivateUrls })));
     const issues = checks.flatMap((check, i) => (check.ok ? [] : [{ path: `body.configs.${i}.url`, message: check.reason }]));
     if (issues.length) throw new AppError('VALIDATION_ERROR', `Invalid webhook URL: ${issues[0]!.message}.`, { details: issues });
@@ -98,7 +145,18 @@ export class WebhookService {
         };
       }),
       MAX_WEBHOOKS,
-      { rotationGraceMs: this.deps.rotationGraceMs },
+      {
+        rotationGraceMs: this.deps.rotationGraceMs,
+        beforeCommit: (trx, { before, rows }) =>
+          recordProjectChange(
+            this.deps.audit,
+            trx,
+            actor,
+            'webhooks.changed',
+            { type: 'project', id: projectId },
+            webhookChanges(before, rows, this.deps.secrets),
+          ),
+      },
     );
     if ('unknownIds' in result) {
       const details = body.configs.flatMap((c, i) =>
