@@ -8,6 +8,7 @@ import { benchScheduler } from './scheduler.bench';
 import { benchWebhooks } from './webhooks.bench';
 import { benchRetention } from './retention.bench';
 import { benchStoredItems } from './stored-items.bench';
+import { benchSignin } from './signin.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
@@ -19,6 +20,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   analytics: benchAnalytics,
   retention: benchRetention,
   'stored-items': benchStoredItems,
+  signin: benchSignin,
 };
 
 async function main(): Promise<void> {
