@@ -21,12 +21,7 @@ export const uniqueEmail = (name = 'user') => `${name}.${process.pid}.${Date.now
 export const PASSWORD = 'correct horse battery';
 
 /** The newest mail to `to` of `kind`, waiting for it: account mail is sent after the answer. */
-export async function mailTo(
-  outboxDir: string,
-  to: string,
-  kind: MailKind,
-  count = 1,
-) {
+export async function mailTo(outboxDir: string, to: string, kind: MailKind, count = 1) {
   const deadline = Date.now() + 5_000;
   for (;;) {
     const mails = await readOutbox(outboxDir, { to, kind });

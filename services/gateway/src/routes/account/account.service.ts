@@ -82,7 +82,13 @@ export class AccountService {
           trx,
         );
         await this.deps.audit.record(
-          { organizationId, actorUserId: userId, action: 'signup', subject: { type: 'project', id: projectId }, clientAddress: ctx.clientAddress },
+          {
+            organizationId,
+            actorUserId: userId,
+            action: 'signup',
+            subject: { type: 'project', id: projectId },
+            clientAddress: ctx.clientAddress,
+          },
           trx,
         );
       });
@@ -109,7 +115,12 @@ export class AccountService {
       return;
     }
     const token = newToken();
-    await this.deps.tokens.create({ purpose: 'password_reset', userId: user.id, tokenHash: hashToken(token), expiresAt: inFuture(RESET_TTL_MS) });
+    await this.deps.tokens.create({
+      purpose: 'password_reset',
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: inFuture(RESET_TTL_MS),
+    });
     this.deps.mail.send(signupPendingMail(this.deps.mailLinks, { to: user.email, token }));
   }
 
