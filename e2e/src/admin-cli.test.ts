@@ -91,7 +91,15 @@ it.each([['--help'], ['-h'], ['help'], ['create-project', '--help'], ['set-plan'
     });
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^usage: pnpm --silent admin <command>/);
-    for (const command of ['create-project', 'create-key', 'grant-credits', 'set-plan', 'set-schedule-limits', 'revoke-key'])
+    for (const command of [
+      'create-project',
+      'create-key',
+      'grant-credits',
+      'set-plan',
+      'set-schedule-limits',
+      'set-project-limit',
+      'revoke-key',
+    ])
       expect(stdout).toContain(command);
   },
 );

@@ -1,4 +1,4 @@
-import { AppError, generateApiKey, PLANS, type Plan } from '@crawl/core';
+import { AppError, generateApiKey, PLANS, type Plan, projectLimit } from '@crawl/core';
 import type { CreditRepository, TenancyRepository } from '@crawl/db';
 import { type Announcing, announce } from './announce';
 
@@ -71,26 +71,49 @@ async function ownerOf(deps: AdminDeps, organizationId: string): Promise<string>
   return first?.id ?? deps.tenancy.createUser(organizationId);
 }
 
+/**
+ * A project in an existing organization, held to its live-project limit like the account API's
+ * (under the same lock on the organization's row): the operator raises the limit first, on the
+ * record, rather than passing a flag that would leave the limit meaning nothing.
+ */
+async function projectWithinLimit(deps: AdminDeps, organizationId: string, name: string): Promise<string> {
+  return deps.tenancy.transaction(async (trx) => {
+    const room = await deps.tenancy.lockProjectRoom(organizationId, trx);
+    if (!room) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    const limit = projectLimit(room.plan, room.maxProjects);
+    if (room.liveProjects >= limit) {
+      throw new AppError(
+        'INVALID_STATE',
+        `organization ${organizationId} holds at most ${limit} live projects and has ${room.liveProjects}: raise the limit first (set-project-limit --org ${organizationId} --max N)`,
+      );
+    }
+    return deps.tenancy.createProject({ organizationId, name }, trx);
+  });
+}
+
 export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise<Record<string, unknown>>> = {
   async 'create-project'(deps, flags) {
     const name = str(flags, 'name', true);
     const credits = positiveInt(flags, 'credits', true) ?? 0;
     let organizationId = str(flags, 'org');
     let userId: string;
+    let projectId: string;
     if (organizationId) {
       if (!(await deps.tenancy.organizationExists(organizationId)))
         throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
       if (flags.plan !== undefined || flags['per-minute'] !== undefined) {
         throw new AppError('VALIDATION_ERROR', '--plan and --per-minute apply to new organizations; use set-plan for an existing one');
       }
+      // before the credits: a refused project grants nothing
+      projectId = await projectWithinLimit(deps, organizationId, name);
       userId = await ownerOf(deps, organizationId);
     } else {
       const chosen = plan(flags) ?? 'starter';
       organizationId = await deps.tenancy.createOrganization({ name, plan: chosen, perMinuteLimit: perMinuteFor(flags, chosen) });
       userId = await deps.tenancy.createUser(organizationId);
+      projectId = await deps.tenancy.createProject({ organizationId, name });
     }
     if (credits > 0) await deps.credits.grant(organizationId, credits);
-    const projectId = await deps.tenancy.createProject({ organizationId, name });
     return { organizationId, userId, projectId, ...(await createKeyFor(deps, projectId, userId)) };
   },
 
@@ -150,6 +173,17 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
       throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
     await announce(deps, [`org:${organizationId}`]);
     return { organizationId, ...limits };
+  },
+
+  async 'set-project-limit'(deps, flags) {
+    const organizationId = str(flags, 'org', true);
+    const maxProjects = limitFlag(flags, 'max');
+    if (maxProjects === undefined) {
+      throw new AppError('VALIDATION_ERROR', 'give --max N (live projects, a number, or "default" for the plan\'s)');
+    }
+    if (!(await deps.tenancy.setProjectLimit(organizationId, maxProjects)))
+      throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    return { organizationId, maxProjects };
   },
 
   async 'revoke-key'(deps, flags) {

@@ -3,7 +3,7 @@
  * `{"error": {...}}` and exit code 1. Migrates the database first, so it works on a fresh machine.
  */
 import { parseArgs } from 'node:util';
-import { AppError } from '@crawl/core';
+import { AppError, PLAN_PROJECT_LIMITS_TEXT } from '@crawl/core';
 import { parseEnvOrExit, postgresEnv, redisEnv } from '@crawl/config';
 import { accountChangesChannel, Broadcast, createRedisConnection, type Redis } from '@crawl/redis';
 import {
@@ -30,11 +30,13 @@ Commands (each prints one JSON object, list-users a list; --json prints it on on
   set-plan --org ORG_ID --plan P [--per-minute N]
     (--per-minute: the organization's requests per minute; required with, and only with, enterprise)
   set-schedule-limits --org ORG_ID [--max-per-project N|default] [--min-interval-seconds N|default]
+  set-project-limit --org ORG_ID --max N|default
+    (live projects the organization may hold; default: its plan's, ${PLAN_PROJECT_LIMITS_TEXT})
   revoke-key --key-prefix X
   list-users [--search TEXT] [--limit N]
     (users who sign in, newest first; a table without --json, a JSON array with it)
   disable-user --user USER_ID | --email EMAIL
-    (the user can no longer sign in; their console sessions are revoked)
+    (the user can no longer sign in; their console sessions are revoked and their API keys refused)
   enable-user --user USER_ID | --email EMAIL
   user-memberships --user USER_ID | --email EMAIL
   help, -h, --help   this text
@@ -137,6 +139,7 @@ async function main(argv: string[]): Promise<number> {
         'key-prefix': { type: 'string' },
         'max-per-project': { type: 'string' },
         'min-interval-seconds': { type: 'string' },
+        max: { type: 'string' },
         email: { type: 'string' },
         search: { type: 'string' },
         limit: { type: 'string' },

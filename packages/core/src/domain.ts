@@ -86,6 +86,21 @@ export function schedulePolicy(
 }
 
 /**
+ * Live (not archived) projects an organization may hold. Every per-project cap (keys, schedules,
+ * exports) multiplies by it, so it grows with the plan; an operator can raise it per organization
+ * (`admin set-project-limit`).
+ */
+const PLAN_PROJECTS: Record<Plan, number> = { starter: 10, growth: 50, enterprise: 200 };
+
+/** The organization's live-project limit: its own (set by an operator) or its plan's. */
+export function projectLimit(plan: Plan, override: number | null = null): number {
+  return override ?? PLAN_PROJECTS[plan];
+}
+
+/** The plans' limits as documents state them: "10 starter, 50 growth, 200 enterprise". */
+export const PLAN_PROJECT_LIMITS_TEXT = PLANS.map((plan) => `${PLAN_PROJECTS[plan]} ${plan}`).join(', ');
+
+/**
  * Only for enterprise rows made before the admin CLI required `--per-minute` (it refuses the
  * plan without one now): the growth plan's sustained rate (100/s), so a missing setting never
  * lets an organization send more than the next plan down.

@@ -20,6 +20,7 @@ import * as m202611261100 from './migrations/202611261100_job_type_in_code';
 import * as m202611270900 from './migrations/202611270900_accounts';
 import * as m202611281000 from './migrations/202611281000_webhook_claim_function';
 import * as m202612020100 from './migrations/202612020100_signup_credit_grants';
+import * as m202612020300 from './migrations/202612020300_organization_project_limit';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202611270900_accounts': m202611270900,
   '202611281000_webhook_claim_function': m202611281000,
   '202612020100_signup_credit_grants': m202612020100,
+  '202612020300_organization_project_limit': m202612020300,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

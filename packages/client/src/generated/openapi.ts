@@ -642,7 +642,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Owners and admins.
+         * @description Owners and admins. An organization holds a limited number of live (not archived) projects: its plan's (10 starter, 50 growth, 200 enterprise) unless the operator set another; beyond it `409 INVALID_STATE` (archive a project, or ask the operator).
          */
         post: operations["createProject"];
         delete?: never;
@@ -8426,6 +8426,17 @@ export interface operations {
             };
             /** @description NOT_FOUND: unknown id, or an id of another project */
             404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JOB_NOT_COMPLETE, INVALID_STATE or IDEMPOTENCY_IN_PROGRESS (`details.status` has the job status) */
+            409: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;

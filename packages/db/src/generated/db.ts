@@ -171,6 +171,7 @@ export interface Organization {
   created_at: Generated<Timestamp>;
   credit_balance: Generated<number>;
   id: string;
+  max_projects: number | null;
   max_schedules_per_project: number | null;
   min_schedule_interval_seconds: number | null;
   name: string;

@@ -112,6 +112,47 @@ export class TenancyRepository {
     return this.db.selectFrom('app_user').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
   }
 
+  /**
+   * Locks the organization's row until the caller's transaction ends, and answers what a new
+   * project is judged by: its plan, its own limit (null: the plan's) and its live projects.
+   * Concurrent creates queue on the lock, so two cannot both take the last place. Undefined
+   * when the organization does not exist.
+   */
+  async lockProjectRoom(
+    organizationId: string,
+    trx: Transaction<Database>,
+  ): Promise<{ plan: Plan; maxProjects: number | null; liveProjects: number } | undefined> {
+    const org = await trx
+      .selectFrom('organization')
+      .select(['plan', 'max_projects as maxProjects'])
+      .where('id', '=', organizationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!org) return undefined;
+    const live = await trx
+      .selectFrom('project')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', organizationId)
+      .where('archived_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return { plan: org.plan, maxProjects: org.maxProjects, liveProjects: Number(live.n) };
+  }
+
+  /** The organization's own live-project limit; null returns it to the plan's. False when the organization does not exist. */
+  async setProjectLimit(organizationId: string, maxProjects: number | null, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
+      .updateTable('organization')
+      .set({ max_projects: maxProjects })
+      .where('id', '=', organizationId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Runs `work` in one transaction (the admin CLI: a change, its checks and its audit entry commit together). */
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
   async createProject(input: { organizationId: string; name: string }, executor: Executor = this.db): Promise<string> {
     const id = newId('prj');
     await executor.insertInto('project').values({ id, organization_id: input.organizationId, name: input.name }).execute();

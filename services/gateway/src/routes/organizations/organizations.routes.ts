@@ -4,6 +4,7 @@ import {
   memberSchema as Member,
   membershipSchema as Membership,
   organizationSchema as Organization,
+  PLAN_PROJECT_LIMITS_TEXT,
   projectSchema as Project,
 } from '@crawl/core';
 import { z } from 'zod';
@@ -60,11 +61,11 @@ export const organizationsRoutes = [
     access: 'session',
     tag: 'Organizations',
     summary: 'Create a project',
-    description: 'Owners and admins.',
+    description: `Owners and admins. An organization holds a limited number of live (not archived) projects: its plan's (${PLAN_PROJECT_LIMITS_TEXT}) unless the operator set another; beyond it \`409 INVALID_STATE\` (archive a project, or ask the operator).`,
     body: ProjectBody,
     status: 201,
     response: data(Project),
-    errors: [403, 404],
+    errors: [403, 404, 409],
     handler: async ({ req, res, service, body }) => {
       res.status(201).json({ data: await service.createProject(sessionOf(req), param(req.params.orgId), body().name, context(req)) });
     },

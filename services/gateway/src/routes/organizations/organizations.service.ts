@@ -6,6 +6,7 @@ import {
   type MembershipResource,
   type OrganizationResource,
   type ProjectResource,
+  projectLimit,
   rateLimitPolicy,
   type Role,
   type AuditAction,
@@ -80,9 +81,23 @@ export class OrganizationsService {
     return (await this.deps.tenancy.listProjects(organizationId)).map(toProjectResource);
   }
 
+  /**
+   * A new project within the organization's live-project limit (docs/accounts.md, "Limits"),
+   * judged under a lock on the organization's row: two creates cannot both take the last place.
+   */
   async createProject(session: AccountSession, organizationId: string, name: string, ctx: RequestContext): Promise<ProjectResource> {
     roleIn(session, organizationId, 'projects.manage');
     const project = await this.deps.db.transaction().execute(async (trx) => {
+      const room = await this.deps.tenancy.lockProjectRoom(organizationId, trx);
+      if (!room) throw new AppError('NOT_FOUND', `Organization ${organizationId} not found.`);
+      const limit = projectLimit(room.plan, room.maxProjects);
+      if (room.liveProjects >= limit) {
+        throw new AppError(
+          'INVALID_STATE',
+          `This organization holds at most ${limit} live projects (${room.maxProjects === null ? `the ${room.plan} plan's limit` : 'its limit'}): ` +
+            'archive a project it no longer needs, or ask the operator of the service to raise the limit.',
+        );
+      }
       const id = await this.deps.tenancy.createProject({ organizationId, name }, trx);
       await this.audit(trx, session, organizationId, 'project.created', { type: 'project', id }, ctx, { name });
       return (await this.deps.tenancy.projectRow(id, trx))!;
