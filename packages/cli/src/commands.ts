@@ -1,6 +1,7 @@
-import { AppError, generateApiKey, PLANS, type Plan, projectLimit } from '@crawl/core';
-import type { CreditRepository, TenancyRepository } from '@crawl/db';
+import { AppError, type AuditAction, generateApiKey, PLANS, type Plan, projectLimit } from '@crawl/core';
+import type { CreditRepository, Database, TenancyRepository, Transaction } from '@crawl/db';
 import { type Announcing, announce } from './announce';
+import { recordOperatorChange } from './operator-audit';
 
 /** The admin CLI's commands (docs/operations.md): the dashboard stand-in that makes tenants. */
 export interface AdminDeps extends Announcing {
@@ -91,6 +92,27 @@ async function projectWithinLimit(deps: AdminDeps, organizationId: string, name:
   });
 }
 
+type OrganizationBefore = NonNullable<Awaited<ReturnType<TenancyRepository['findOrganization']>>>;
+
+/**
+ * A change to an existing organization and its audit entry (`action`, with the details `change`
+ * answers) in one transaction: the log never misses a change nor records one that failed.
+ */
+async function changeOrganization<T>(
+  deps: AdminDeps,
+  organizationId: string,
+  action: AuditAction,
+  change: (trx: Transaction<Database>, before: OrganizationBefore) => Promise<{ out: T; details: Record<string, unknown> }>,
+): Promise<T> {
+  return deps.tenancy.transaction(async (trx) => {
+    const before = await deps.tenancy.findOrganization(organizationId, trx);
+    if (!before) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    const { out, details } = await change(trx, before);
+    await recordOperatorChange(trx, { organizationId, action, subject: { type: 'organization', id: organizationId }, details });
+    return out;
+  });
+}
+
 export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise<Record<string, unknown>>> = {
   async 'create-project'(deps, flags) {
     const name = str(flags, 'name', true);
@@ -142,9 +164,10 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     const organizationId = str(flags, 'org', true);
     const amount = positiveInt(flags, 'amount', false);
     if (amount === undefined) throw new AppError('VALIDATION_ERROR', '--amount is required');
-    if (!(await deps.tenancy.organizationExists(organizationId)))
-      throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
-    const balance = await deps.credits.grant(organizationId, amount);
+    const balance = await changeOrganization(deps, organizationId, 'credits.granted', async (trx) => {
+      const after = await deps.credits.grant(organizationId, amount, trx);
+      return { out: after, details: { amount, balance: after } };
+    });
     await announce(deps, [`org:${organizationId}`]);
     return { organizationId, balance };
   },
@@ -154,8 +177,10 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     const newPlan = plan(flags);
     if (!newPlan) throw new AppError('VALIDATION_ERROR', '--plan is required');
     const perMinute = perMinuteFor(flags, newPlan);
-    if (!(await deps.tenancy.setPlan(organizationId, newPlan, perMinute)))
-      throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    await changeOrganization(deps, organizationId, 'plan.changed', async (trx, before) => {
+      await deps.tenancy.setPlan(organizationId, newPlan, perMinute, trx);
+      return { out: null, details: { from: before.plan, to: newPlan, perMinuteLimit: perMinute } };
+    });
     await announce(deps, [`org:${organizationId}`]);
     return { organizationId, plan: newPlan };
   },
@@ -169,8 +194,14 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
         'give --max-per-project N and/or --min-interval-seconds N (a number, or "default" for the plan\'s)',
       );
     }
-    if (!(await deps.tenancy.setScheduleLimits(organizationId, limits)))
-      throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    await changeOrganization(deps, organizationId, 'limits.changed', async (trx) => {
+      await deps.tenancy.setScheduleLimits(organizationId, limits, trx);
+      const details = {
+        ...(limits.maxPerProject !== undefined ? { maxSchedulesPerProject: limits.maxPerProject } : {}),
+        ...(limits.minIntervalSeconds !== undefined ? { minScheduleIntervalSeconds: limits.minIntervalSeconds } : {}),
+      };
+      return { out: null, details };
+    });
     await announce(deps, [`org:${organizationId}`]);
     return { organizationId, ...limits };
   },
@@ -181,14 +212,28 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     if (maxProjects === undefined) {
       throw new AppError('VALIDATION_ERROR', 'give --max N (live projects, a number, or "default" for the plan\'s)');
     }
-    if (!(await deps.tenancy.setProjectLimit(organizationId, maxProjects)))
-      throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+    await changeOrganization(deps, organizationId, 'limits.changed', async (trx) => {
+      await deps.tenancy.setProjectLimit(organizationId, maxProjects, trx);
+      return { out: null, details: { maxProjects } };
+    });
+    // no broadcast: no gateway caches the limit (it is read under the lock of each create)
     return { organizationId, maxProjects };
   },
 
   async 'revoke-key'(deps, flags) {
     const keyPrefix = str(flags, 'key-prefix', true);
-    const key = await deps.tenancy.revokeKeyByPrefix(keyPrefix);
+    const key = await deps.tenancy.transaction(async (trx) => {
+      const revoked = await deps.tenancy.revokeKeyByPrefix(keyPrefix, trx);
+      if (revoked?.revoked) {
+        await recordOperatorChange(trx, {
+          organizationId: revoked.organizationId,
+          action: 'key.revoked',
+          subject: { type: 'key', id: revoked.keyId },
+          details: { prefix: keyPrefix },
+        });
+      }
+      return revoked;
+    });
     if (!key) throw new AppError('NOT_FOUND', `API key ${keyPrefix} not found`);
     await announce(deps, [`key:${key.keyId}`]);
     return { revoked: true };

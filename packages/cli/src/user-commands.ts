@@ -1,6 +1,7 @@
 import { AppError } from '@crawl/core';
 import type { AccountUserRow, Db, MembershipRepository, SessionRepository, TenancyRepository, UserRepository } from '@crawl/db';
 import { type Announcing, announce } from './announce';
+import { recordOperatorChange } from './operator-audit';
 
 /**
  * The admin CLI's commands on users who sign in (docs/operations.md). Kept apart from
@@ -70,14 +71,25 @@ async function accountUser(deps: UserAdminDeps, flags: Flags): Promise<AccountUs
 }
 
 /**
- * Disabling and its session revocation commit together: never a disabled user with a live
- * session. Then every gateway forgets the user's cached sessions and keys (a disabled user's
- * keys are refused; an enabled user's work again).
+ * Disabling, its session revocation and its entry in each of the user's organizations' audit
+ * logs commit together: never a disabled user with a live session. Then every gateway forgets
+ * the user's cached sessions and keys (a disabled user's keys are refused; an enabled user's
+ * work again).
  */
 async function setDisabled(deps: UserAdminDeps, user: AccountUserRow, disabled: boolean) {
   const result = await deps.db.transaction().execute(async (trx) => {
     await deps.users.setDisabled(user.id, disabled, trx);
     if (disabled) await deps.sessions.revokeAllOfUser(user.id, trx);
+    const memberships = await deps.memberships.ofUser(user.id, trx);
+    await recordOperatorChange(
+      trx,
+      memberships.map((m) => ({
+        organizationId: m.organizationId,
+        action: disabled ? ('user.disabled' as const) : ('user.enabled' as const),
+        subject: { type: 'user', id: user.id },
+        details: { email: user.email },
+      })),
+    );
     const after = await deps.users.findById(user.id, trx);
     return { userId: user.id, email: user.email, disabled, disabledAt: after?.disabledAt?.toISOString() ?? null };
   });

@@ -134,3 +134,58 @@ describe('the admin CLI tells every gateway at once', () => {
     }
   });
 });
+
+describe("the operator's changes are in the organization's audit log", () => {
+  const entries = async (organizationId: string) =>
+    (await h.deps.accounts.audit.page(organizationId, 50, 0)).rows
+      .reverse()
+      .filter((e) => e.actorUserId === null)
+      .map(({ action, subjectType, subjectId, details, clientAddress }) => ({ action, subjectType, subjectId, details, clientAddress }));
+
+  it('each command records its change with no actor; disabling a user records it in each of their organizations', async () => {
+    const tenant = await createTenant(h.deps.db, { plan: 'starter' });
+    const other = await createTenant(h.deps.db, { plan: 'starter' });
+    const user = await member(h, tenant.organizationId, 'developer');
+    await h.deps.accounts.memberships.add({ organizationId: other.organizationId, userId: user.userId, role: 'viewer' });
+    const org = tenant.organizationId;
+
+    await userCommands['disable-user']!(userDeps(), { user: user.userId });
+    await userCommands['enable-user']!(userDeps(), { user: user.userId });
+    await commands['set-plan']!(tenantDeps(), { org, plan: 'growth' });
+    const { balance } = await commands['grant-credits']!(tenantDeps(), { org, amount: '25' });
+    await commands['set-schedule-limits']!(tenantDeps(), { org, 'max-per-project': '5' });
+    await commands['set-project-limit']!(tenantDeps(), { org, max: '20' });
+    await commands['revoke-key']!(tenantDeps(), { 'key-prefix': tenant.keyPrefix });
+    await commands['revoke-key']!(tenantDeps(), { 'key-prefix': tenant.keyPrefix }); // already revoked: nothing to record
+
+    const onUser = { subjectType: 'user', subjectId: user.userId, details: { email: user.email }, clientAddress: null };
+    const onOrg = { subjectType: 'organization', subjectId: org, clientAddress: null };
+    expect(await entries(org)).toEqual([
+      { action: 'user.disabled', ...onUser },
+      { action: 'user.enabled', ...onUser },
+      { action: 'plan.changed', ...onOrg, details: { from: 'starter', to: 'growth', perMinuteLimit: null } },
+      { action: 'credits.granted', ...onOrg, details: { amount: 25, balance } },
+      { action: 'limits.changed', ...onOrg, details: { maxSchedulesPerProject: 5 } },
+      { action: 'limits.changed', ...onOrg, details: { maxProjects: 20 } },
+      {
+        action: 'key.revoked',
+        subjectType: 'key',
+        subjectId: expect.stringMatching(/^key_/),
+        details: { prefix: tenant.keyPrefix },
+        clientAddress: null,
+      },
+    ]);
+    expect((await entries(other.organizationId)).map((e) => e.action)).toEqual(['user.disabled', 'user.enabled']);
+  });
+
+  it('a refused command records nothing', async () => {
+    const tenant = await createTenant(h.deps.db, { plan: 'starter' });
+    await expect(commands['set-plan']!(tenantDeps(), { org: tenant.organizationId, plan: 'enterprise' })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
+    await expect(commands['set-project-limit']!(tenantDeps(), { org: tenant.organizationId, max: '0' })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
+    expect(await entries(tenant.organizationId)).toEqual([]);
+  });
+});

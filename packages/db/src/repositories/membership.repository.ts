@@ -30,8 +30,8 @@ export class MembershipRepository {
       .execute();
   }
 
-  async ofUser(userId: string): Promise<UserMembership[]> {
-    const rows = await this.db
+  async ofUser(userId: string, executor: Executor = this.db): Promise<UserMembership[]> {
+    const rows = await executor
       .selectFrom('membership as m')
       .innerJoin('organization as o', 'o.id', 'm.organization_id')
       .select(['m.organization_id as organizationId', 'o.name as organizationName', 'm.role'])

@@ -271,8 +271,8 @@ export class TenancyRepository {
     return !!row;
   }
 
-  async findOrganization(organizationId: string) {
-    return this.db
+  async findOrganization(organizationId: string, executor: Executor = this.db) {
+    return executor
       .selectFrom('organization as o')
       .select(['o.name', 'o.credit_balance as creditBalance', ...ORGANIZATION_LIMITS])
       .where('o.id', '=', organizationId)
@@ -302,8 +302,8 @@ export class TenancyRepository {
     return key && { ...key, revoked: Number(result.numUpdatedRows) > 0 };
   }
 
-  async setPlan(organizationId: string, plan: Plan, perMinuteLimit: number | null): Promise<boolean> {
-    const result = await this.db
+  async setPlan(organizationId: string, plan: Plan, perMinuteLimit: number | null, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
       .updateTable('organization')
       .set({ plan, per_minute_limit: perMinuteLimit })
       .where('id', '=', organizationId)
@@ -315,8 +315,9 @@ export class TenancyRepository {
   async setScheduleLimits(
     organizationId: string,
     limits: { maxPerProject?: number | null; minIntervalSeconds?: number | null },
+    executor: Executor = this.db,
   ): Promise<boolean> {
-    const result = await this.db
+    const result = await executor
       .updateTable('organization')
       .set({
         ...(limits.maxPerProject !== undefined ? { max_schedules_per_project: limits.maxPerProject } : {}),
