@@ -1,7 +1,7 @@
 import type { Logger } from '@crawl/observability';
 import { type RecordingServer as Recorder, startRecordingServer as listen, tunnelConnect as tunnel } from '@crawl/testing';
 import { CRAWL_ERROR_MESSAGES, type CrawlOutcome, Crawler, SIGNIN_MESSAGES } from './crawler';
-import { type ExitGate, ExitPool, exitsFrom } from './exits';
+import { type ExitGate, ExitPool, exitsFrom } from './egress/exits';
 import { createParsePool } from './parse-pool';
 
 /** A port nothing listens on: connecting to it is refused. */

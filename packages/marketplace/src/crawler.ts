@@ -1,12 +1,12 @@
 import { type JobType, type PageStyle, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { MARKETPLACES, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
-import type { ExitOutcome, ExitPool } from './exits';
-import { type FetchResult, fetchPage } from './fetch-page';
+import type { ExitOutcome, ExitPool } from './egress/exits';
+import { type FetchResult, fetchPage } from './egress/fetch-page';
 import { type CrawlInput, MARKETPLACE_KINDS, pageItems } from './kinds';
 import type { ParsedPage, ParsePool } from './parse-pool';
 import { detectPageKind } from './parsers';
-import { acceptLanguage, marketplaceOrigin, targetUrl } from './urls';
+import { acceptLanguage, marketplaceOrigin, targetUrl } from './egress/urls';
 
 export type { CrawlInput } from './kinds';
 

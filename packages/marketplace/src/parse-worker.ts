@@ -10,7 +10,7 @@ import type { PageKind } from './parsers';
 
 /**
  * A page reaches the thread as the crawler got it, bytes (or text), and the parsers read its
- * bytes (page-source.ts): the crawl worker's event loop never builds the page's string.
+ * bytes (page/page-source.ts): the crawl worker's event loop never builds the page's string.
  */
 export type { PageBody };
 

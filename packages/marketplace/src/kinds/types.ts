@@ -1,5 +1,5 @@
 import type { JobType, MarketplaceCode, PageStyle, ResultItem, ReviewSort } from '@crawl/core';
-import type { StillWanted } from '../exits';
+import type { StillWanted } from '../egress/exits';
 import type { PageContext, PageSource } from '../parsers';
 
 export interface CrawlInput {
@@ -40,7 +40,7 @@ export interface MarketplaceKind<Parsed extends object> {
   /**
    * The request URL of a target on `base` (an origin), before `language=` is added. Built from
    * constant paths, the parsed ASIN or keyword and the page number only, never from a product
-   * URL's path nor from a link on a page (the egress rules of targetUrl in urls.ts, which checks
+   * URL's path nor from a link on a page (the egress rules of targetUrl in egress/urls.ts, which checks
    * the result stays on the origin). `pageStyle`: see CrawlInput.
    */
   url(target: string, base: string, page: number, sort: ReviewSort | null, pageStyle?: PageStyle | null): URL;

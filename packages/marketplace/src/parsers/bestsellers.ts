@@ -10,14 +10,13 @@
  * The grid renders the first 30 of 50 items server-side and lists all 50 (ASIN and rank) in the
  * data-client-recs-list attribute; items without a card are returned as `lazyItems`.
  */
-import { Doc } from './dom';
+import { Doc, type DomNode, type PageInput, PageSource, type Sel } from '../page';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
 import { hasNextPageLink, priceFrom } from './page-helpers';
 import { ancestorOf, classContains, elementsUnder, firstOf, hasClass, nodeText } from './node-walk';
-import { absUrl, ASIN_RE, asinFromUrl, clean, type DomNode, isRecord, normalizeOrigin, nullFields, type Sel, textOf } from './text';
+import { absUrl, ASIN_RE, asinFromUrl, clean, isRecord, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type BestsellerItem, type BestsellersPage, type Money, type PageContext } from './types';
-import { type PageInput, PageSource } from './page-source';
 
 const CARD_SELECTORS = ['#gridItemRoot', '.zg-item-immersion', '.zg_itemImmersion'];
 

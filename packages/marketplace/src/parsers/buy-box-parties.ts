@@ -5,8 +5,8 @@
  * the older #merchant-info sentence ("Ships from and sold by Amazon.com.", "Sold by X and
  * Fulfilled by Amazon.", "Verkauf und Versand durch Amazon.").
  */
-import type { Doc } from './dom';
-import { clean, textOf, type Sel } from './text';
+import type { Doc, Sel } from '../page';
+import { clean, textOf } from './text';
 
 /**
  * Pages with several buying options (new, used) repeat the buy-box blocks once per accordion row;

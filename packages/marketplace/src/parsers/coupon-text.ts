@@ -3,8 +3,8 @@
  * a clip button ("Clip", "Destaque"), a hidden "clipped" twin and error message, and links
  * ("Terms", "Termos", "Details", "Shop items"). The shown text is the offer's own words.
  */
-import { attributeOf, classOf } from './page-tree';
-import { clean, type DomNode, type Sel } from './text';
+import { attributeOf, classOf, type DomNode, type Sel } from '../page';
+import { clean } from './text';
 
 /** "Coupon" in the marketplaces' languages (UK pages say "voucher"). */
 export const COUPON_WORD_RE =

@@ -27,7 +27,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseDetailsPage } from './details';
 import { extractCommerce, type DetailsCommerce } from './details-commerce';
-import { Doc } from './dom';
+import { Doc } from '../page';
 import type { DetailsItem } from './types';
 
 const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');

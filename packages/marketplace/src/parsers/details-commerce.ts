@@ -9,9 +9,9 @@
 import type { DetailsBadge } from '@crawl/core';
 import { extractBuyBoxParties, fulfilledByAmazon, inBuyBox } from './buy-box-parties';
 import { COUPON_WORD_RE, hiddenByAncestor, normalizeCoupon, shownText } from './coupon-text';
-import type { Doc } from './dom';
+import type { Doc, DomNode, Sel } from '../page';
 import { parseBoughtPastMonth, parseNewOffersCount } from './sales-counts';
-import { type DomNode, type Sel, textOf } from './text';
+import { textOf } from './text';
 import type { DetailsItem } from './types';
 
 /** The buying signals of a details item (their meanings are in the item schema, @crawl/core). */

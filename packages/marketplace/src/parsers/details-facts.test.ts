@@ -29,7 +29,7 @@ import * as path from 'path';
 import { type MarketplaceCode, MARKETPLACES, type RatingPercentages } from '@crawl/core';
 import { parseDetailsPage } from './details';
 import { extractFacts, type DetailsFacts } from './details-facts';
-import { Doc } from './dom';
+import { Doc } from '../page';
 import type { DetailsItem } from './types';
 
 const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');

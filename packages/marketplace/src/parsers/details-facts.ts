@@ -3,7 +3,7 @@
  * model, weight, dimensions, first-available date, ISBN-13, and the rating histogram.
  * Each is null when the page does not state it; nothing is derived from other fields.
  */
-import type { Doc } from './dom';
+import type { Doc } from '../page';
 import { extractParentAsin } from './parent-asin';
 import {
   DIMENSIONS_LABELS,

@@ -2,10 +2,10 @@
  * Descriptive parts of a detail page: brand, seller, breadcrumbs, best-sellers
  * rank, specification tables, feature bullets and description.
  */
-import type { Doc } from './dom';
+import type { Doc, Sel } from '../page';
 import { firstInBuyBox, inBuyBox } from './buy-box-parties';
 import { parseLocaleNumber } from './numbers';
-import { clean, linesOf, textOf, type Sel } from './text';
+import { clean, linesOf, textOf } from './text';
 
 // ---------------------------------------------------------------- brand
 

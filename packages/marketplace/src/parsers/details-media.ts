@@ -4,9 +4,8 @@
  * colorImages JSON ('hiRes' / 'large' / largest 'main'), and for books the
  * imageGalleryData JSON. The visible `src` is often a base64 placeholder.
  */
-import type { Doc } from './dom';
-import type { PageScripts } from './page-scripts';
-import { findJson, isRecord, type Sel } from './text';
+import type { Doc, PageScripts, Sel } from '../page';
+import { findJson, isRecord } from './text';
 
 /** Key with the largest area in a {url: [w, h]} map (data-a-dynamic-image / colorImages 'main'). */
 export function largestImageKey(map: unknown): string | null {

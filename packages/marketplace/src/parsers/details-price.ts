@@ -4,9 +4,9 @@
  * #apex_desktop tables, 2023+ #corePriceDisplay_desktop_feature_div, and the
  * 2026 rendered DOM whose .a-offscreen copies are blank.
  */
-import type { Doc } from './dom';
+import type { Doc, Sel } from '../page';
 import { currencyForMarketplace, detectCurrency, parseMoney } from './numbers';
-import { clean, isRecord, textOf, type Sel } from './text';
+import { clean, isRecord, textOf } from './text';
 import type { Money } from './types';
 
 /**

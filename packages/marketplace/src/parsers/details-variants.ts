@@ -4,8 +4,7 @@
  * the fallback for scripts-stripped renders (2026 inline twister, 2017-2020
  * #twister lists).
  */
-import type { Doc } from './dom';
-import type { PageScripts } from './page-scripts';
+import type { Doc, PageScripts } from '../page';
 import { ASIN_RE, clean, findJson, isRecord, textOf } from './text';
 
 type Variant = { asin: string; dimensions: Record<string, string> };

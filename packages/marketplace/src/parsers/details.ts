@@ -2,7 +2,7 @@
  * Product detail page (/dp/ASIN) parser. The document is parsed once; the raw
  * HTML string is only probed with indexOf for the few script JSON blobs.
  */
-import { Doc } from './dom';
+import { Doc, type LeaveOut, type PageInput, PageSource } from '../page';
 import { classifyAvailability } from './availability';
 import {
   extractBestSellersRank,
@@ -21,10 +21,8 @@ import { extractVariants } from './details-variants';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
 import { leaveOutOfDetails } from './page-regions';
-import type { LeaveOut } from './page-tree';
 import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type AvailabilityStatus, type DetailsItem, type PageContext } from './types';
-import { type PageInput, PageSource } from './page-source';
 
 /** <meta>/<link> lookups scoped to <head>: a document-wide attribute query costs ~3 ms. */
 function headAttr(doc: Doc, selector: string, attrName: string): string | undefined {

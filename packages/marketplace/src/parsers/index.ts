@@ -15,7 +15,7 @@ export type {
   SearchItem,
 } from './types';
 export { detectPageKind, interstitialKind } from './page-kind';
-export { type PageBody, type PageInput, PageSource } from './page-source';
+export { type PageBody, type PageInput, PageSource } from '../page';
 export type { ContentKind, InterstitialKind } from './page-kind';
 export { parseDetailsPage } from './details';
 export { parseSearchPage, parseSearchResults, type SearchResultsPage } from './search';

@@ -4,8 +4,8 @@
  * is compiled every time), so ten lookups in each of 50 cards cost more than building the whole
  * document. Walking a card's few dozen elements once and filtering them in JS costs microseconds.
  */
-import { classOf } from './page-tree';
-import { textOf, type DomNode, type Sel } from './text';
+import { classOf, type DomNode, type Sel } from '../page';
+import { textOf } from './text';
 
 /** Element descendants of `root` in document order (root excluded). */
 export function elementsUnder(root: DomNode): DomNode[] {

@@ -17,14 +17,13 @@
  * time and loads more on "See more" (#aod-show-more-offers) until "End of results"
  * (#aod-end-of-results); whichever of the two is hidden carries `aok-hidden` or `aod-hide`.
  */
-import { Doc } from './dom';
+import { Doc, type DomNode, type PageInput, PageSource } from '../page';
 import { ancestorOf, elementsUnder, firstOf, hasClass, nodeText } from './node-walk';
 import { currencyForMarketplace, parseMoney } from './numbers';
 import { interstitialKind } from './page-kind';
 import { hasNextPageLink, priceFrom } from './page-helpers';
-import { ASIN_RE, asinFromUrl, clean, type DomNode, linesOf, nullFields, textOf } from './text';
+import { ASIN_RE, asinFromUrl, clean, linesOf, nullFields, textOf } from './text';
 import { PARSER_VERSION, type Money, type OfferItem, type OffersPage, type PageContext } from './types';
-import { type PageInput, PageSource } from './page-source';
 
 /** Amazon's own retail seller names across marketplaces ("Amazon.com", "Amazon.de", "Amazon", "Amazon.com.br"). */
 const AMAZON_RETAIL_NAME_RE = /^amazon(?:\.[a-z]{2,3}){0,2}(?:\s+(?:services|eu|us|export|retail)\b.*)?$/i;

@@ -2,10 +2,10 @@
  * Helpers shared by the offers, best-seller and review parsers: prices in currencies the
  * generic money parser has no symbol for, and "is there a next page" probes.
  */
-import type { Doc } from './dom';
+import type { Doc, Sel } from '../page';
 import { moneyFromElement } from './details-price';
 import { detectCurrency } from './numbers';
-import { textOf, type Sel } from './text';
+import { textOf } from './text';
 import type { Money } from './types';
 
 let isoCodes: Set<string> | null = null;

@@ -1,12 +1,12 @@
 /**
  * Classifies a fetched Amazon page from cheap string probes on the raw HTML
  * (no DOM parse): this runs before every parse and on every blocked response.
- * The markup markers are ASCII and searched in the page's source (its bytes, page-source.ts);
+ * The markup markers are ASCII and searched in the page's source (its bytes, page/page-source.ts);
  * the localized texts are searched in decoded text, only where a page is small or has no markup
  * of any kind.
  */
 import type { JobType } from '@crawl/core';
-import { type PageInput, PageSource } from './page-source';
+import { type PageInput, PageSource } from '../page';
 import type { PageKind } from './types';
 
 /** Markers that only robot-check / captcha interstitials carry, in any marketplace. */

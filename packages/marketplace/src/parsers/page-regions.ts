@@ -10,7 +10,7 @@
  * carousel is no reason. page-regions.test.ts parses every fixture page whole and with these
  * left out: the items must be equal. See docs/parsing.md.
  */
-import type { LeaveOut } from './page-tree';
+import type { LeaveOut } from '../page';
 
 const CHROME = ['navbar', 'navFooter', 'rhf'];
 

@@ -6,10 +6,10 @@
  *
  * One regex pass over the page's source finds every spelling (a document-wide DOM query costs
  * more), and each hit is read by the form it takes. Everything looked for is ASCII, so the
- * source's bytes are searched as they are (page-source.ts). Keys that merely contain the word are other things:
+ * source's bytes are searched as they are (page/page-source.ts). Keys that merely contain the word are other things:
  * "tasParentAsin" (the media-format family), "batchInfo.parentAsin" (a series bundle).
  */
-import type { PageSource } from './page-source';
+import type { PageSource } from '../page';
 import { ASIN_RE } from './text';
 
 /** Hits examined at most: real pages carry a few dozen (media pages repeat "tasParentAsin" per format). */

@@ -10,9 +10,8 @@
  * Containers are looked up through the id index and walked as plain nodes: a cheerio .find() per
  * container would compile a selector each time (see node-walk.ts).
  */
-import type { Doc } from './dom';
+import type { Doc, DomNode } from '../page';
 import { elementsUnder, hasClass, nodeText } from './node-walk';
-import type { DomNode } from './text';
 
 export interface ProductRow {
   /** The label as shown, without separators or invisible marks ("Item Weight"). */

@@ -9,10 +9,9 @@
  * Labels come first because some layouts show rating counts where others show percentages.
  */
 import type { RatingPercentages } from '@crawl/core';
-import type { Doc } from './dom';
+import type { Doc, DomNode } from '../page';
 import { elementsUnder, hasClass, nodeText } from './node-walk';
 import { asciiDigits } from './review-date';
-import type { DomNode } from './text';
 
 const PERCENT_WORDS = String.raw`%|％|٪|percent\b|per cent\b|prozent|pour ?cent|por ?ciento|por ?cento|per ?cento|procent|パーセント|(?:بال|في ال)(?:مائة|مئة)`;
 /** "84%", "58 percent", "76 % des": the number before a percent sign or word. */

@@ -15,15 +15,14 @@
  * and this parser returns null, so the crawler can fail the target as BLOCKED.
  */
 import type { RatingHistogram } from '@crawl/core';
-import { Doc } from './dom';
+import { Doc, type DomNode, type PageInput, PageSource } from '../page';
 import { ancestorOf, elementsUnder, firstOf, hasClass, hookIndex, nodeText } from './node-walk';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
 import { hasNextPageLink } from './page-helpers';
 import { asciiDigits, parseReviewDate } from './review-date';
-import { ASIN_RE, asinFromUrl, clean, type DomNode, linesOf, nullFields, textOf } from './text';
+import { ASIN_RE, asinFromUrl, clean, linesOf, nullFields, textOf } from './text';
 import { PARSER_VERSION, type PageContext, type ReviewItem, type ReviewsPage } from './types';
-import { type PageInput, PageSource } from './page-source';
 
 const REVIEW_ID_RE = /^R[A-Z0-9]{6,20}$/;
 

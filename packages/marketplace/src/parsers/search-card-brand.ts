@@ -13,7 +13,7 @@
  */
 import { ancestorOf, elementsUnder, hasClass, nodeText } from './node-walk';
 import { isSponsoredLabel } from './search-labels';
-import type { DomNode, Sel } from './text';
+import type { DomNode, Sel } from '../page';
 
 /** An ISBN-10 is the ASIN of a printed book (product ASINs start with a letter). */
 const ISBN10_RE = /^\d{9}[\dX]$/;

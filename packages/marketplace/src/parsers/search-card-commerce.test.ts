@@ -15,7 +15,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseSearchResults } from './search';
 import { cardSalesSignals, type CardSalesSignals } from './search-card-commerce';
-import { Doc } from './dom';
+import { Doc } from '../page';
 
 const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
 const hasFixtures = fs.existsSync(dir);

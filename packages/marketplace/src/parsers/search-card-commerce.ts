@@ -8,8 +8,7 @@
  */
 import { COUPON_WORD_RE, hiddenInline, normalizeCoupon, shownNodeText } from './coupon-text';
 import { mentionsPastMonthSales, parseBoughtPastMonth } from './sales-counts';
-import { attributeOf, classOf } from './page-tree';
-import type { DomNode, Sel } from './text';
+import { attributeOf, classOf, type DomNode, type Sel } from '../page';
 
 export interface CardSalesSignals {
   boughtPastMonth: number | null;

@@ -4,9 +4,9 @@
  * results it announces. All are read from the page's structure, never from its (localized)
  * wording.
  */
-import type { Doc } from './dom';
+import type { Doc, DomNode } from '../page';
 import { parseCount } from './numbers';
-import { clean, type DomNode } from './text';
+import { clean } from './text';
 
 /**
  * An enabled "next page" control of each pagination layout. A last page shows the same control

@@ -14,18 +14,16 @@
  * position, even when an ASIN appears both sponsored and organic).
  */
 import { moneyFromElement } from './details-price';
-import { Doc } from './dom';
+import { Doc, type LeaveOut, type PageInput, PageSource, type Sel } from '../page';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
 import { leaveOutOfSearch } from './page-regions';
-import type { LeaveOut } from './page-tree';
 import { cardBrand } from './search-card-brand';
 import { isSponsoredLabel, SPONSORED_WORDS } from './search-labels';
 import { cardSalesSignals } from './search-card-commerce';
 import { hasNextResultPage, isNoResultsPage, totalResultsOf } from './search-page-info';
-import { absUrl, ASIN_RE, asinFromUrl, clean, normalizeOrigin, nullFields, type Sel, textOf } from './text';
+import { absUrl, ASIN_RE, asinFromUrl, clean, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type Money, type PageContext, type SearchItem } from './types';
-import { type PageInput, PageSource } from './page-source';
 
 /**
  * Sponsored prefix of titles: "[Gesponsert]" offscreen spans (pre-2019) and "Sponsored Ad - "

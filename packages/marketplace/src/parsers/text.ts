@@ -1,23 +1,10 @@
 /**
  * DOM/text helpers shared by the detail and search parsers.
- * Pages are parsed into htmlparser2's tree (by page-tree.ts, which builds the same tree much
- * faster) and queried through cheerio. htmlparser2's rules parse <noscript> bodies as markup,
+ * Pages are parsed into htmlparser2's tree (by the page engine, ../page, which builds the same
+ * tree much faster) and queried through cheerio. htmlparser2's rules parse <noscript> bodies as markup,
  * which is where several book layouts keep their description.
  */
-import type { Cheerio } from 'cheerio';
-import { type PageSource, utf8 } from './page-source';
-import type { PageScripts } from './page-scripts';
-
-/** Minimal view of a domhandler node (what the parsers read of one). */
-export interface DomNode {
-  type: string;
-  name?: string;
-  data?: string;
-  attribs?: Record<string, string>;
-  children?: DomNode[];
-  parent?: DomNode | null;
-}
-export type Sel = Cheerio<any>;
+import { type DomNode, type PageScripts, type PageSource, type Sel, utf8 } from '../page';
 
 /** The main fields of an item that its page did not show (null): the item's `missingFields`, in the order given. */
 export function nullFields<T extends object>(item: T, fields: readonly (keyof T & string)[]): string[] {

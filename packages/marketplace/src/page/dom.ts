@@ -10,7 +10,18 @@ import { type PageInput, PageSource } from './page-source';
 import { PageQuery, selectorTest } from './page-query';
 import { PageScripts } from './page-scripts';
 import { buildPageTree, type TreeOptions } from './page-tree';
-import type { DomNode, Sel } from './text';
+
+/** Minimal view of a domhandler node (what the parsers read of one). */
+export interface DomNode {
+  type: string;
+  name?: string;
+  data?: string;
+  attribs?: Record<string, string>;
+  children?: DomNode[];
+  parent?: DomNode | null;
+}
+/** A cheerio selection of a page's nodes. */
+export type Sel = cheerio.Cheerio<any>;
 
 // "tag#id.extra[attr]" or "[id^=prefix]" as the first compound, then the rest of the selector.
 const HEAD_ID_RE = /^([a-zA-Z][\w-]*)?#([\w-]+)([.[:][^\s>+~]*)?(?:\s+(.+))?$/;

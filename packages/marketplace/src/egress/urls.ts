@@ -1,5 +1,5 @@
 import type { JobType, PageStyle, ReviewSort } from '@crawl/core';
-import { MARKETPLACE_KINDS } from './kinds';
+import { MARKETPLACE_KINDS } from '../kinds';
 
 /**
  * The request URL of a target (docs/fetch-contract.md), built by its job type's module

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type CrawlSession, createSession, destroySession, freshIdentity } from './sessions';
-import { TurnQueue } from './turn-queue';
+import { TurnQueue } from '../turn-queue';
 
 /**
  * Exits: where a request leaves for the marketplace, i.e. a proxy, or this machine's own
