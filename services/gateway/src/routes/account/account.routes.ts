@@ -59,8 +59,8 @@ export const accountRoutes = [
     status: 200,
     response: data(z.object({ verified: z.literal(true) }).strict()),
     errors: [],
-    handler: async ({ res, service, body }) => {
-      const { deviceCookie } = await service.verifyEmail(body().token);
+    handler: async ({ req, res, service, body }) => {
+      const { deviceCookie } = await service.verifyEmail(body().token, context(req));
       res.append('Set-Cookie', deviceCookie);
       res.json({ data: { verified: true } });
     },

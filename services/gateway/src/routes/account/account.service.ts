@@ -1,4 +1,4 @@
-import { AppError, type MembershipResource, roleAllows } from '@crawl/core';
+import { AppError, type MembershipResource, permissionsOf, roleAllows } from '@crawl/core';
 import type { AccountUserRow, Transaction, Database } from '@crawl/db';
 import {
   passwordChangedMail,
@@ -142,12 +142,12 @@ export class AccountService {
   }
 
   /** Verifies the address; the first verification activates the account (its sign-up credits). */
-  async verifyEmail(token: string): Promise<DeviceProof> {
+  async verifyEmail(token: string, ctx: RequestContext): Promise<DeviceProof> {
     if (!isWellFormedToken(token)) throw invalidToken('verification');
     const email = await this.deps.db.transaction().execute(async (trx) => {
       const userId = await this.deps.tokens.consume('verify_email', hashToken(token), trx);
       if (!userId) throw invalidToken('verification');
-      if (await this.deps.users.markVerified(userId, trx)) await this.activate(userId, trx);
+      if (await this.deps.users.markVerified(userId, trx)) await this.activate(userId, ctx, trx);
       return (await this.deps.users.findById(userId, trx))!.email;
     });
     return { deviceCookie: this.deps.devices.issue(email) };
@@ -158,7 +158,7 @@ export class AccountService {
    * credits, unless the day's grants are used up (a flood of sign-ups, each with a mailbox, then
    * costs no credits; an operator grants them by hand). Recorded as `email.verified`.
    */
-  private async activate(userId: string, trx: Transaction<Database>): Promise<void> {
+  private async activate(userId: string, ctx: RequestContext, trx: Transaction<Database>): Promise<void> {
     const user = await this.deps.tenancy.findUser(userId);
     const organizationId = user?.organization_id;
     if (!organizationId) return;
@@ -177,7 +177,7 @@ export class AccountService {
         action: 'email.verified',
         subject: { type: 'user', id: userId },
         details: { signupCredits: granted },
-        clientAddress: null,
+        clientAddress: ctx.clientAddress,
       },
       trx,
     );
@@ -250,7 +250,7 @@ export class AccountService {
   me(session: AccountSession) {
     return {
       user: { id: session.userId, email: session.email },
-      memberships: session.memberships satisfies MembershipResource[],
+      memberships: session.memberships.map((m) => ({ ...m, permissions: permissionsOf(m.role) })) satisfies MembershipResource[],
       csrfToken: session.csrfToken,
     };
   }
@@ -290,7 +290,7 @@ export class AccountService {
       const id = await this.deps.tokens.consume('password_reset', hashToken(input.token), trx);
       if (!id) throw invalidToken('password reset');
       await this.deps.users.setPassword(id, passwordHash, trx);
-      if (await this.deps.users.markVerified(id, trx)) await this.activate(id, trx);
+      if (await this.deps.users.markVerified(id, trx)) await this.activate(id, ctx, trx);
       await this.deps.sessions.revokeAllOfUser(id, trx);
       await this.deps.tokens.expireOutstanding(id, 'password_reset', trx);
       await this.recordForEveryOrganization(id, 'password.reset', ctx, trx);
