@@ -49,6 +49,12 @@ export type AttemptOutcome<T, S extends string> =
  * rate limiter: a Redis that does not answer within `timeoutMs` limits nobody.
  */
 export class FailureLimiter<S extends string> {
+  /**
+   * Subjects this gateway saw refused, until their window ends: a flood's later attempts are
+   * answered without a Redis round trip. Bounded; the oldest entry goes first.
+   */
+  private readonly refused = new Map<string, number>();
+
   constructor(
     private readonly redis: Redis | null,
     private readonly prefix: string,
@@ -67,12 +73,23 @@ export class FailureLimiter<S extends string> {
    */
   async attempt<T>(subjects: Partial<Record<S, string>>, verify: () => Promise<T | undefined>): Promise<AttemptOutcome<T, S>> {
     const present = (Object.keys(this.rules) as S[]).filter((scope) => subjects[scope] !== undefined);
-    for (const scope of present) {
-      if (this.rules[scope].refuses !== 'subject') continue;
-      const window = await this.bounded((redis) =>
-        peekFixedWindow(redis, this.key(scope, subjects[scope]!), this.rules[scope].windowMs, Date.now()),
-      );
-      if (window && window.count >= this.rules[scope].limit) return limited(scope, window.msLeft);
+    const now = Date.now();
+    const guarded = present.filter((scope) => this.rules[scope].refuses === 'subject');
+    for (const scope of guarded) {
+      const until = this.refused.get(this.key(scope, subjects[scope]!));
+      if (until !== undefined && until > now) return limited(scope, until - now);
+    }
+    const peeked = await Promise.all(
+      guarded.map((scope) =>
+        this.bounded((redis) => peekFixedWindow(redis, this.key(scope, subjects[scope]!), this.rules[scope].windowMs, now)),
+      ),
+    );
+    for (const [i, scope] of guarded.entries()) {
+      const window = peeked[i];
+      if (window && window.count >= this.rules[scope].limit) {
+        this.remember(this.key(scope, subjects[scope]!), now + window.msLeft);
+        return limited(scope, window.msLeft);
+      }
     }
     const value = await verify();
     if (value !== undefined) return { kind: 'accepted', value };
@@ -91,6 +108,12 @@ export class FailureLimiter<S extends string> {
     return limited(longest.scope, longest.window!.msLeft);
   }
 
+  private remember(key: string, until: number): void {
+    this.refused.delete(key);
+    this.refused.set(key, until);
+    if (this.refused.size > MAX_REMEMBERED_REFUSALS) this.refused.delete(this.refused.keys().next().value!);
+  }
+
   private key(scope: S, subject: string): string {
     return `${this.prefix}:${scope}:${createHash('sha256').update(subject).digest('base64url').slice(0, 27)}`;
   }
@@ -104,6 +127,8 @@ export class FailureLimiter<S extends string> {
       .finally(() => clearTimeout(timer));
   }
 }
+
+const MAX_REMEMBERED_REFUSALS = 10_000;
 
 function limited<S extends string>(scope: S, msLeft: number): AttemptOutcome<never, S> {
   return { kind: 'limited', scope, retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)) };
