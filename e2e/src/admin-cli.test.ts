@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { createDb, MembershipRepository, SessionRepository, TenancyRepository, UserRepository, type Db } from '@crawl/db';
+import { ApiKeyRepository, createDb, MembershipRepository, SessionRepository, UserRepository, type Db } from '@crawl/db';
 import { createTestDatabase, type TestDatabase } from '@crawl/testing';
 import { hashApiKey } from '@crawl/core';
 
@@ -38,7 +38,7 @@ it('creates projects, keys, credits and plans, and revokes keys, printing one JS
 
   const db = createDb({ url: database.url, poolSize: 1 });
   try {
-    const principal = await new TenancyRepository(db).findKeyByHash(hashApiKey(project.out.apiKey));
+    const principal = await new ApiKeyRepository(db).findByHash(hashApiKey(project.out.apiKey));
     expect(principal).toMatchObject({ projectId: project.out.projectId, plan: 'growth', revokedAt: null });
     const stored = await db.selectFrom('api_key').select(['key_hash', 'key_prefix']).execute();
     expect(JSON.stringify(stored)).not.toContain(project.out.apiKey); // only the hash is stored
@@ -59,7 +59,7 @@ it('creates projects, keys, credits and plans, and revokes keys, printing one JS
       plan: 'enterprise',
     });
     expect((await admin('revoke-key', '--key-prefix', key.out.keyPrefix)).out).toEqual({ revoked: true });
-    const revoked = await new TenancyRepository(db).findKeyByHash(hashApiKey(key.out.apiKey));
+    const revoked = await new ApiKeyRepository(db).findByHash(hashApiKey(key.out.apiKey));
     expect(revoked?.revokedAt).toBeInstanceOf(Date);
   } finally {
     await db.destroy();
@@ -121,7 +121,7 @@ it('refuses the enterprise plan without --per-minute, and stores the limit given
   expect(made.code).toBe(0);
   const db = createDb({ url: database.url, poolSize: 1 });
   try {
-    const principal = await new TenancyRepository(db).findKeyByHash(hashApiKey(made.out.apiKey));
+    const principal = await new ApiKeyRepository(db).findByHash(hashApiKey(made.out.apiKey));
     expect(principal).toMatchObject({ plan: 'enterprise', perMinuteLimit: 1200 });
   } finally {
     await db.destroy();

@@ -1,12 +1,24 @@
 import { AppError, type AuditAction, generateApiKey, PLANS, type Plan, projectLimit } from '@crawl/core';
-import type { CreditRepository, Database, TenancyRepository, Transaction } from '@crawl/db';
+import { ApiKeyRepository, CreditRepository, type Database, type Db, TenancyRepository, type Transaction, UserRepository } from '@crawl/db';
 import { type Announcing, announce } from './announce';
 import { recordOperatorChange } from './operator-audit';
 
 /** The admin CLI's commands (docs/operations.md): the dashboard stand-in that makes tenants. */
 export interface AdminDeps extends Announcing {
   tenancy: TenancyRepository;
+  users: UserRepository;
+  keys: ApiKeyRepository;
   credits: CreditRepository;
+}
+
+/** The commands' repositories on one database (the CLI's main, tests and the demo alike). */
+export function adminDeps(db: Db): AdminDeps {
+  return {
+    tenancy: new TenancyRepository(db),
+    users: new UserRepository(db),
+    keys: new ApiKeyRepository(db),
+    credits: new CreditRepository(db),
+  };
 }
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -63,13 +75,14 @@ function plan(flags: Flags): Plan | undefined {
 
 async function createKeyFor(deps: AdminDeps, projectId: string, userId: string) {
   const key = generateApiKey();
-  await deps.tenancy.insertApiKey({ projectId, userId, keyPrefix: key.keyPrefix, keyHash: key.keyHash });
+  // no label, the full scope and no expiry: what an operator hands over is the project's key
+  await deps.keys.insert({ projectId, userId, keyPrefix: key.keyPrefix, keyHash: key.keyHash, label: '', scope: 'full', expiresAt: null });
   return { apiKey: key.apiKey, keyPrefix: key.keyPrefix };
 }
 
 async function ownerOf(deps: AdminDeps, organizationId: string): Promise<string> {
-  const first = await deps.tenancy.findFirstUserOfOrganization(organizationId);
-  return first?.id ?? deps.tenancy.createUser(organizationId);
+  const first = await deps.users.findFirstOfOrganization(organizationId);
+  return first?.id ?? deps.users.createOperatorMade(organizationId);
 }
 
 /**
@@ -132,7 +145,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     } else {
       const chosen = plan(flags) ?? 'starter';
       organizationId = await deps.tenancy.createOrganization({ name, plan: chosen, perMinuteLimit: perMinuteFor(flags, chosen) });
-      userId = await deps.tenancy.createUser(organizationId);
+      userId = await deps.users.createOperatorMade(organizationId);
       projectId = await deps.tenancy.createProject({ organizationId, name });
     }
     if (credits > 0) await deps.credits.grant(organizationId, credits);
@@ -147,13 +160,13 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     if (requestedUser && flags['new-user']) throw new AppError('VALIDATION_ERROR', 'use either --user or --new-user');
     let userId: string;
     if (requestedUser) {
-      const user = await deps.tenancy.findUser(requestedUser);
+      const user = await deps.users.findAny(requestedUser);
       if (!user || user.organization_id !== project.organization_id) {
         throw new AppError('NOT_FOUND', `user ${requestedUser} not found in the project's organization`);
       }
       userId = user.id;
     } else if (flags['new-user']) {
-      userId = await deps.tenancy.createUser(project.organization_id);
+      userId = await deps.users.createOperatorMade(project.organization_id);
     } else {
       userId = await ownerOf(deps, project.organization_id);
     }
@@ -223,7 +236,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
   async 'revoke-key'(deps, flags) {
     const keyPrefix = str(flags, 'key-prefix', true);
     const key = await deps.tenancy.transaction(async (trx) => {
-      const revoked = await deps.tenancy.revokeKeyByPrefix(keyPrefix, trx);
+      const revoked = await deps.keys.revokeByPrefix(keyPrefix, trx);
       if (revoked?.revoked) {
         await recordOperatorChange(trx, {
           organizationId: revoked.organizationId,

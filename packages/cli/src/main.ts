@@ -6,19 +6,9 @@ import { parseArgs } from 'node:util';
 import { AppError, PLAN_PROJECT_LIMITS_TEXT } from '@crawl/core';
 import { parseEnvOrExit, postgresEnv, redisEnv } from '@crawl/config';
 import { accountChangesChannel, Broadcast, createRedisConnection, type Redis } from '@crawl/redis';
-import {
-  createDb,
-  CreditRepository,
-  type Db,
-  ensureDatabase,
-  MembershipRepository,
-  migrateToLatest,
-  SessionRepository,
-  TenancyRepository,
-  UserRepository,
-} from '@crawl/db';
+import { createDb, type Db, ensureDatabase, MembershipRepository, migrateToLatest, SessionRepository, UserRepository } from '@crawl/db';
 import type { ChangeBroadcast } from './announce';
-import { commands } from './commands';
+import { adminDeps, commands } from './commands';
 import { userCommands, userTable, type UserListing } from './user-commands';
 
 const USAGE = `usage: pnpm --silent admin <command> [options] --json
@@ -58,8 +48,7 @@ type Run = (db: Db, broadcast: ChangeBroadcast, flags: Record<string, string | b
 function runner(command: string): Run | undefined {
   const tenantCommand = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (tenantCommand) {
-    return (db, broadcast, flags) =>
-      tenantCommand({ tenancy: new TenancyRepository(db), credits: new CreditRepository(db), broadcast }, flags);
+    return (db, broadcast, flags) => tenantCommand({ ...adminDeps(db), broadcast }, flags);
   }
   const userCommand = Object.hasOwn(userCommands, command) ? userCommands[command] : undefined;
   if (userCommand) {
@@ -67,7 +56,6 @@ function runner(command: string): Run | undefined {
       userCommand(
         {
           db,
-          tenancy: new TenancyRepository(db),
           users: new UserRepository(db),
           sessions: new SessionRepository(db),
           memberships: new MembershipRepository(db),

@@ -1,5 +1,5 @@
 import { AppError } from '@crawl/core';
-import type { AccountUserRow, Db, MembershipRepository, SessionRepository, TenancyRepository, UserRepository } from '@crawl/db';
+import type { AccountUserRow, Db, MembershipRepository, SessionRepository, UserRepository } from '@crawl/db';
 import { type Announcing, announce } from './announce';
 import { recordOperatorChange } from './operator-audit';
 
@@ -10,7 +10,6 @@ import { recordOperatorChange } from './operator-audit';
  */
 export interface UserAdminDeps extends Announcing {
   db: Db;
-  tenancy: TenancyRepository;
   users: UserRepository;
   sessions: SessionRepository;
   memberships: MembershipRepository;
@@ -60,7 +59,7 @@ async function accountUser(deps: UserAdminDeps, flags: Flags): Promise<AccountUs
   }
   const user = await deps.users.findById(id!);
   if (user) return user;
-  const cliUser = await deps.tenancy.findUser(id!);
+  const cliUser = await deps.users.findAny(id!);
   if (cliUser) {
     throw new AppError(
       'VALIDATION_ERROR',

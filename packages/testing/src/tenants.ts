@@ -1,5 +1,5 @@
-import { commands } from '@crawl/cli';
-import { CreditRepository, type Db, TenancyRepository } from '@crawl/db';
+import { adminDeps, commands } from '@crawl/cli';
+import type { Db } from '@crawl/db';
 
 export interface TestTenant {
   organizationId: string;
@@ -11,7 +11,7 @@ export interface TestTenant {
 
 /** Lets a tenant's schedules fire as often as every second (tests of the scheduler itself). */
 export async function allowFastSchedules(db: Db, organizationId: string): Promise<void> {
-  const deps = { tenancy: new TenancyRepository(db), credits: new CreditRepository(db) };
+  const deps = adminDeps(db);
   await commands['set-schedule-limits']!(deps, { org: organizationId, 'min-interval-seconds': '1' });
 }
 
@@ -20,7 +20,7 @@ export async function createTenant(
   db: Db,
   options: { plan?: 'starter' | 'growth' | 'enterprise'; perMinute?: number; credits?: number; org?: string; name?: string } = {},
 ): Promise<TestTenant> {
-  const deps = { tenancy: new TenancyRepository(db), credits: new CreditRepository(db) };
+  const deps = adminDeps(db);
   const flags: Record<string, string> = { name: options.name ?? 'test project', credits: String(options.credits ?? 1_000) };
   if (options.org) flags.org = options.org;
   else flags.plan = options.plan ?? 'growth';
@@ -30,7 +30,7 @@ export async function createTenant(
 }
 
 export async function createKey(db: Db, projectId: string, options: { newUser?: boolean; user?: string } = {}) {
-  const deps = { tenancy: new TenancyRepository(db), credits: new CreditRepository(db) };
+  const deps = adminDeps(db);
   const flags: Record<string, string | boolean> = { project: projectId };
   if (options.newUser) flags['new-user'] = true;
   if (options.user) flags.user = options.user;

@@ -1,5 +1,5 @@
-import { commands } from '@crawl/cli';
-import { createDb, CreditRepository, TenancyRepository } from '@crawl/db';
+import { adminDeps, commands } from '@crawl/cli';
+import { createDb } from '@crawl/db';
 
 /**
  * On an empty database, `pnpm start` makes a demo project (growth plan, 1,000 credits) so a
@@ -8,12 +8,9 @@ import { createDb, CreditRepository, TenancyRepository } from '@crawl/db';
 export async function createDemoProjectIfEmpty(databaseUrl: string): Promise<{ projectId: string; apiKey: string } | null> {
   const db = createDb({ url: databaseUrl, poolSize: 1 });
   try {
-    const tenancy = new TenancyRepository(db);
-    if (await tenancy.hasAnyOrganization()) return null;
-    const out = await commands['create-project']!(
-      { tenancy, credits: new CreditRepository(db) },
-      { name: 'Demo project', plan: 'growth', credits: '1000' },
-    );
+    const deps = adminDeps(db);
+    if (await deps.tenancy.hasAnyOrganization()) return null;
+    const out = await commands['create-project']!(deps, { name: 'Demo project', plan: 'growth', credits: '1000' });
     return { projectId: String(out.projectId), apiKey: String(out.apiKey) };
   } finally {
     await db.destroy();

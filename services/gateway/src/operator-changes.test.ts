@@ -1,5 +1,5 @@
-import { type AdminDeps, commands, type UserAdminDeps, userCommands } from '@crawl/cli';
-import { CreditRepository, MembershipRepository, SessionRepository, TenancyRepository, UserRepository } from '@crawl/db';
+import { adminDeps, type AdminDeps, commands, type UserAdminDeps, userCommands } from '@crawl/cli';
+import { MembershipRepository, SessionRepository, UserRepository } from '@crawl/db';
 import { accountChangesChannel, Broadcast, createRedisConnection, type Redis } from '@crawl/redis';
 import { createTenant, TEST_REDIS_URL } from '@crawl/testing';
 import { member, type SignedIn } from './test-support/accounts';
@@ -23,15 +23,13 @@ afterAll(async () => {
 });
 
 const tenantDeps = (over: Partial<AdminDeps> = {}): AdminDeps => ({
-  tenancy: new TenancyRepository(h.deps.db),
-  credits: new CreditRepository(h.deps.db),
+  ...adminDeps(h.deps.db),
   broadcast,
   ...over,
 });
 
 const userDeps = (over: Partial<UserAdminDeps> = {}): UserAdminDeps => ({
   db: h.deps.db,
-  tenancy: new TenancyRepository(h.deps.db),
   users: new UserRepository(h.deps.db),
   sessions: new SessionRepository(h.deps.db),
   memberships: new MembershipRepository(h.deps.db),

@@ -24,7 +24,7 @@ beforeAll(async () => {
   owner = await createTenant(h.deps.db, { credits: 100, name: 'owner' });
   stranger = await createTenant(h.deps.db, { credits: 100, name: 'stranger' });
   const revoked = await createTenant(h.deps.db, { credits: 100 });
-  await h.deps.tenancy.revokeKeyByPrefix(revoked.keyPrefix);
+  await h.deps.accounts.keys.revokeByPrefix(revoked.keyPrefix);
   revokedKey = revoked.apiKey;
   const job = await h.http
     .post(`/v1/key/projects/${owner.projectId}/jobs`)

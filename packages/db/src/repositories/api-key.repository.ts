@@ -3,6 +3,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
 import { OWNER_SIGNS_IN } from './key-owner';
+import { ORGANIZATION_LIMITS, type OrganizationLimits } from './tenancy.repository';
 
 type Executor = Db | Transaction<Database>;
 
@@ -25,7 +26,27 @@ export interface ApiKeyRow {
   ownerSignsIn: boolean;
 }
 
-/** API keys as the account API manages them (authentication reads them in tenancy.repository.ts). */
+/** A key as authentication sees it; revocation and expiry are judged per request (a rotated key's end lies ahead). */
+export interface KeyRecord extends OrganizationLimits {
+  keyId: string;
+  keyPrefix: string;
+  label: string;
+  scope: KeyScope;
+  projectId: string;
+  userId: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  /** When an operator disabled the key's owner (`admin disable-user`): a disabled user's keys are refused. */
+  ownerDisabledAt: Date | null;
+  /** The owner's current role in the key's organization (null: no membership); with `ownerSignsIn`, what `effectiveKeyScope` judges. */
+  ownerRole: Role | null;
+  ownerSignsIn: boolean;
+}
+
+/**
+ * API keys: the only writer of `api_key`, for the account API, the admin CLI and tests alike,
+ * and the read authentication makes of a key by its hash.
+ */
 export class ApiKeyRepository {
   constructor(private readonly db: Db) {}
 
@@ -58,6 +79,33 @@ export class ApiKeyRepository {
       })
       .execute();
     return id;
+  }
+
+  /** One indexed lookup (then cached by the gateway): the key, its owner's standing, its project and the organization's plan. */
+  async findByHash(keyHash: string): Promise<KeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('api_key as k')
+      .innerJoin('project as p', 'p.id', 'k.project_id')
+      .innerJoin('organization as o', 'o.id', 'p.organization_id')
+      .innerJoin('app_user as u', 'u.id', 'k.user_id')
+      .leftJoin('membership as m', (join) => join.onRef('m.user_id', '=', 'k.user_id').onRef('m.organization_id', '=', 'p.organization_id'))
+      .select([
+        'k.id as keyId',
+        'k.key_prefix as keyPrefix',
+        'k.label',
+        'k.scope',
+        'k.project_id as projectId',
+        'k.user_id as userId',
+        'k.revoked_at as revokedAt',
+        'k.expires_at as expiresAt',
+        'u.disabled_at as ownerDisabledAt',
+        'm.role as ownerRole',
+        ...ORGANIZATION_LIMITS,
+      ])
+      .select(OWNER_SIGNS_IN)
+      .where('k.key_hash', '=', keyHash)
+      .executeTakeFirst();
+    return row as KeyRecord | undefined;
   }
 
   /** A project's keys, newest first; only those `createdBy` made when given. */
@@ -95,6 +143,29 @@ export class ApiKeyRepository {
       .returning('key_hash')
       .executeTakeFirst();
     return row?.key_hash;
+  }
+
+  /**
+   * The key with this prefix (undefined when none), revoked now unless it already stopped; a
+   * rotated key still in its overlap stops now too. `revoked`: by this call.
+   */
+  async revokeByPrefix(
+    keyPrefix: string,
+    executor: Executor = this.db,
+  ): Promise<{ keyId: string; organizationId: string; revoked: boolean } | undefined> {
+    const result = await executor
+      .updateTable('api_key')
+      .set({ revoked_at: new Date() })
+      .where('key_prefix', '=', keyPrefix)
+      .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', sql<Date>`now()`)]))
+      .executeTakeFirst();
+    const key = await executor
+      .selectFrom('api_key as k')
+      .innerJoin('project as p', 'p.id', 'k.project_id')
+      .select(['k.id as keyId', 'p.organization_id as organizationId'])
+      .where('k.key_prefix', '=', keyPrefix)
+      .executeTakeFirst();
+    return key && { ...key, revoked: Number(result.numUpdatedRows) > 0 };
   }
 
   /** An archived project's keys, revoked at once; their ids. */

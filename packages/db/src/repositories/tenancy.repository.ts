@@ -1,8 +1,7 @@
-import { newId, type KeyScope, type Plan, type Role } from '@crawl/core';
-import { sql, type Transaction } from 'kysely';
+import { newId, type Plan } from '@crawl/core';
+import type { Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
-import { OWNER_SIGNS_IN } from './key-owner';
 
 type Executor = Db | Transaction<Database>;
 
@@ -35,23 +34,6 @@ export interface OrganizationLimits {
   minScheduleIntervalSeconds: number | null;
 }
 
-/** A key as authentication sees it; revocation and expiry are judged per request (a rotated key's end lies ahead). */
-export interface KeyRecord extends OrganizationLimits {
-  keyId: string;
-  keyPrefix: string;
-  label: string;
-  scope: KeyScope;
-  projectId: string;
-  userId: string;
-  revokedAt: Date | null;
-  expiresAt: Date | null;
-  /** When an operator disabled the key's owner (`admin disable-user`): a disabled user's keys are refused. */
-  ownerDisabledAt: Date | null;
-  /** The owner's current role in the key's organization (null: no membership); with `ownerSignsIn`, what `effectiveKeyScope` judges. */
-  ownerRole: Role | null;
-  ownerSignsIn: boolean;
-}
-
 /** A project and its organization's limits: what a session needs to act in it. */
 export interface ProjectRecord extends OrganizationLimits {
   projectId: string;
@@ -67,7 +49,7 @@ export interface ProjectRow {
   archivedAt: Date | null;
 }
 
-const ORGANIZATION_LIMITS = [
+export const ORGANIZATION_LIMITS = [
   'o.id as organizationId',
   'o.plan as plan',
   'o.per_minute_limit as perMinuteLimit',
@@ -100,16 +82,6 @@ export class TenancyRepository {
   async hasAnyOrganization(): Promise<boolean> {
     const row = await this.db.selectFrom('organization').select('id').limit(1).executeTakeFirst();
     return !!row;
-  }
-
-  async createUser(organizationId: string): Promise<string> {
-    const id = newId('usr');
-    await this.db.insertInto('app_user').values({ id, organization_id: organizationId }).execute();
-    return id;
-  }
-
-  async findUser(id: string) {
-    return this.db.selectFrom('app_user').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
   }
 
   /**
@@ -161,53 +133,6 @@ export class TenancyRepository {
 
   async findProject(id: string) {
     return this.db.selectFrom('project').select(['id', 'organization_id', 'name']).where('id', '=', id).executeTakeFirst();
-  }
-
-  /** The first user created for the project's organization: the default owner of new keys. */
-  async findFirstUserOfOrganization(organizationId: string) {
-    return this.db
-      .selectFrom('app_user')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .executeTakeFirst();
-  }
-
-  async insertApiKey(input: { projectId: string; userId: string; keyPrefix: string; keyHash: string }): Promise<string> {
-    const id = newId('key');
-    await this.db
-      .insertInto('api_key')
-      .values({ id, project_id: input.projectId, user_id: input.userId, key_prefix: input.keyPrefix, key_hash: input.keyHash })
-      .execute();
-    return id;
-  }
-
-  /** One indexed lookup (then cached by the gateway): the key, its owner's standing, its project and the organization's plan. */
-  async findKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
-    const row = await this.db
-      .selectFrom('api_key as k')
-      .innerJoin('project as p', 'p.id', 'k.project_id')
-      .innerJoin('organization as o', 'o.id', 'p.organization_id')
-      .innerJoin('app_user as u', 'u.id', 'k.user_id')
-      .leftJoin('membership as m', (join) => join.onRef('m.user_id', '=', 'k.user_id').onRef('m.organization_id', '=', 'p.organization_id'))
-      .select([
-        'k.id as keyId',
-        'k.key_prefix as keyPrefix',
-        'k.label',
-        'k.scope',
-        'k.project_id as projectId',
-        'k.user_id as userId',
-        'k.revoked_at as revokedAt',
-        'k.expires_at as expiresAt',
-        'u.disabled_at as ownerDisabledAt',
-        'm.role as ownerRole',
-        ...ORGANIZATION_LIMITS,
-      ])
-      .select(OWNER_SIGNS_IN)
-      .where('k.key_hash', '=', keyHash)
-      .executeTakeFirst();
-    return row as KeyRecord | undefined;
   }
 
   /** A project with its organization's plan and limits (a session acting in it). */
@@ -277,29 +202,6 @@ export class TenancyRepository {
       .select(['o.name', 'o.credit_balance as creditBalance', ...ORGANIZATION_LIMITS])
       .where('o.id', '=', organizationId)
       .executeTakeFirst();
-  }
-
-  /**
-   * The key (undefined when no key has the prefix), revoked now unless it already stopped; a
-   * rotated key still in its overlap stops now too. `revoked`: by this call.
-   */
-  async revokeKeyByPrefix(
-    keyPrefix: string,
-    executor: Executor = this.db,
-  ): Promise<{ keyId: string; organizationId: string; revoked: boolean } | undefined> {
-    const result = await executor
-      .updateTable('api_key')
-      .set({ revoked_at: new Date() })
-      .where('key_prefix', '=', keyPrefix)
-      .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', sql<Date>`now()`)]))
-      .executeTakeFirst();
-    const key = await executor
-      .selectFrom('api_key as k')
-      .innerJoin('project as p', 'p.id', 'k.project_id')
-      .select(['k.id as keyId', 'p.organization_id as organizationId'])
-      .where('k.key_prefix', '=', keyPrefix)
-      .executeTakeFirst();
-    return key && { ...key, revoked: Number(result.numUpdatedRows) > 0 };
   }
 
   async setPlan(organizationId: string, plan: Plan, perMinuteLimit: number | null, executor: Executor = this.db): Promise<boolean> {

@@ -14,8 +14,9 @@ export interface AccountUserRow {
 }
 
 /**
- * Users who sign in (docs/accounts.md). Users made by the admin CLI have no email and are
- * never found here: they only own keys (tenancy.repository.ts).
+ * Users: the only writer of `app_user`. Users who sign in (docs/accounts.md), and the users the
+ * admin CLI makes to own keys: those have no email, no password and no membership, and only
+ * `createOperatorMade`, `findAny` and `findFirstOfOrganization` see them.
  */
 export class UserRepository {
   constructor(private readonly db: Db) {}
@@ -37,6 +38,29 @@ export class UserRepository {
       })
       .execute();
     return id;
+  }
+
+  /** A user who only owns the admin CLI's keys of `organizationId`: no email, so never one who signs in. */
+  async createOperatorMade(organizationId: string, executor: Executor = this.db): Promise<string> {
+    const id = newId('usr');
+    await executor.insertInto('app_user').values({ id, organization_id: organizationId }).execute();
+    return id;
+  }
+
+  /** Any user, operator-made ones too, with the organization it was made in. */
+  async findAny(id: string) {
+    return this.db.selectFrom('app_user').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The first user made in the organization: the default owner of the admin CLI's new keys. */
+  async findFirstOfOrganization(organizationId: string) {
+    return this.db
+      .selectFrom('app_user')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
   }
 
   /** Case-insensitive: the index is on `lower(email)`. */

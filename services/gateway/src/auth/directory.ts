@@ -76,7 +76,7 @@ export class Directory {
   key(keyHash: string): Promise<KeyRecord | undefined> {
     return this.keyCache.get(
       keyHash,
-      () => this.options.tenancy.findKeyByHash(keyHash),
+      () => this.options.keys.findByHash(keyHash),
       // `user:` too: disabling the owner or changing their role must reach their keys at once.
       (k) => [`key:${k.keyId}`, `user:${k.userId}`, `project:${k.projectId}`, `org:${k.organizationId}`],
     );

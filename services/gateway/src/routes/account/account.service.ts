@@ -159,7 +159,7 @@ export class AccountService {
    * costs no credits; an operator grants them by hand). Recorded as `email.verified`.
    */
   private async activate(userId: string, ctx: RequestContext, trx: Transaction<Database>): Promise<void> {
-    const user = await this.deps.tenancy.findUser(userId);
+    const user = await this.deps.users.findAny(userId);
     const organizationId = user?.organization_id;
     if (!organizationId) return;
     const { credits, creditGrantsPerDay } = this.deps.signup;

@@ -1,6 +1,6 @@
-import { type AdminDeps, commands } from '@crawl/cli';
+import { adminDeps, commands } from '@crawl/cli';
 import { AppError } from '@crawl/core';
-import { CreditRepository, sql, TenancyRepository } from '@crawl/db';
+import { sql } from '@crawl/db';
 import { type SignedIn, signUp } from '../../test-support/accounts';
 import { type Harness, startHarness } from '../../test-support/harness';
 
@@ -11,8 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const admin = (command: string, flags: Record<string, string | undefined>) =>
-  commands[command]!({ tenancy: new TenancyRepository(h.deps.db), credits: new CreditRepository(h.deps.db) } satisfies AdminDeps, flags);
+const admin = (command: string, flags: Record<string, string | undefined>) => commands[command]!(adminDeps(h.deps.db), flags);
 
 const createProject = (owner: SignedIn, name: string) =>
   owner.agent.post(`/v1/account/organizations/${owner.organizationId}/projects`).set(owner.csrf).send({ name });

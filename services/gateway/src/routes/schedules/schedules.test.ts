@@ -1,5 +1,4 @@
-import { commands } from '@crawl/cli';
-import { CreditRepository, TenancyRepository } from '@crawl/db';
+import { adminDeps, commands } from '@crawl/cli';
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
 
@@ -92,8 +91,7 @@ it("another project's schedule is 404 for get, patch and delete, and stays uncha
 });
 
 describe('noisy neighbours: interval floor and per-project cap', () => {
-  const admin = (command: string, flags: Record<string, string>) =>
-    commands[command]!({ tenancy: new TenancyRepository(h.deps.db), credits: new CreditRepository(h.deps.db) }, flags);
+  const admin = (command: string, flags: Record<string, string>) => commands[command]!(adminDeps(h.deps.db), flags);
 
   // The last fires at 09:00:00 and 09:00:59 once a day: the rule is the closest pair, not the average.
   it.each(['* * * * * *', '*/30 * * * * *', '0,30 * * * * *', '0,59 0,1 9 * * *'])(
