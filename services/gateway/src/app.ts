@@ -1,14 +1,14 @@
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GatewayDeps } from './deps';
-import { authenticate } from './middleware/auth';
+import { authenticate } from './access/authenticate';
 import { cors } from './middleware/cors';
 import { errorHandler, notFound, requireJsonBody } from './middleware/error-handler';
 import { httpMetrics } from './middleware/http-metrics';
-import { rateLimit } from './middleware/rate-limit';
+import { rateLimit } from './access/rate-limit';
 import { requestId } from './middleware/request-id';
 import { routeLabeler, routeTemplates } from './middleware/route-templates';
 import { openApiDocument } from './openapi/document';
-import { accountSession } from './auth/account-routes';
+import { accountSession } from './access/account-guards';
 import { ACCOUNT_RESOURCES, API_RESOURCES, PUBLIC_RESOURCES } from './routes';
 import { ACCOUNT_PREFIX, API_PREFIX, resourcesRouter } from './routes/route';
 

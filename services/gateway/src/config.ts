@@ -13,8 +13,8 @@ import {
 } from '@crawl/config';
 import { DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR } from '@crawl/core';
 import { z } from 'zod';
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './middleware/auth-failures';
-import { SIGNUP_MODES } from './auth/account-deps';
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './access/auth-failures';
+import { SIGNUP_MODES } from './accounts/account-deps';
 import { DEFAULT_ACCOUNT_OPTIONS } from './deps';
 import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
 
@@ -77,7 +77,7 @@ export const gatewayEnv = {
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** How long a gateway trusts a looked-up API key (revocation delay); 0 disables. */
   AUTH_CACHE_TTL_MS: envInt(5_000, 0, 300_000),
-  /** Failed authentications per client address per minute before its invalid keys get 429 (middleware/auth-failures.ts); 0 disables. */
+  /** Failed authentications per client address per minute before its invalid keys get 429 (access/auth-failures.ts); 0 disables. */
   AUTH_FAILURES_PER_MINUTE: envInt(DEFAULT_AUTH_FAILURES_PER_MINUTE, 0, 1_000_000),
   /**
    * Which proxies' X-Forwarded-For to believe for the client address: `false` (default: the

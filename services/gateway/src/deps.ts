@@ -40,27 +40,22 @@ import type { Logger, Registry } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
 import { createMailer } from '@crawl/mail';
 import { accountChangesChannel, Broadcast, createRedisConnection, LeaseSemaphore, type Redis } from '@crawl/redis';
-import type { AccountDeps, SignupMode } from './auth/account-deps';
-import { Directory } from './auth/directory';
-import { MailSender } from './auth/mail-sender';
-import { DEFAULT_MAIL_LIMITS, MailThrottle, type MailThrottleLimits } from './auth/mail-throttle';
-import { DEFAULT_INVITATION_LIMITS, InvitationThrottle, type InvitationLimits } from './auth/invitation-throttle';
-import { AfterAnswer } from './auth/after-answer';
-import { DeviceCookies } from './auth/device-cookie';
-import { DEFAULT_HASHER_OPTIONS, PasswordHasher, type PasswordHasherOptions } from './auth/passwords';
-import { WindowLimit } from './auth/window-limit';
-import type { SessionSettings } from './auth/sessions';
-import { FailureLimiter } from './middleware/failure-limiter';
+import type { AccountDeps, SignupMode } from './accounts/account-deps';
+import { Directory } from './access/directory';
+import { MailSender } from './accounts/mail-sender';
+import { DEFAULT_MAIL_LIMITS, MailThrottle, type MailThrottleLimits } from './accounts/mail-throttle';
+import { DEFAULT_INVITATION_LIMITS, InvitationThrottle, type InvitationLimits } from './accounts/invitation-throttle';
+import { AfterAnswer } from './accounts/after-answer';
+import { DeviceCookies } from './access/device-cookie';
+import { DEFAULT_HASHER_OPTIONS, PasswordHasher, type PasswordHasherOptions } from './access/passwords';
+import { WindowLimit } from './access/window-limit';
+import type { SessionSettings } from './access/sessions';
+import { FailureLimiter } from './access/failure-limiter';
 import { AccountService } from './routes/account/account.service';
 import { KeysService } from './routes/keys/keys.service';
 import { OrganizationsService } from './routes/organizations/organizations.service';
-import {
-  apiKeyFailureLimiter,
-  type AuthFailureLimiter,
-  DEFAULT_AUTH_FAILURES_PER_MINUTE,
-  type TrustProxy,
-} from './middleware/auth-failures';
-import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './middleware/rate-limiter';
+import { apiKeyFailureLimiter, type AuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './access/auth-failures';
+import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './access/rate-limiter';
 import { DEFAULT_EXPORT_LIMITS, EXPORT_LEASE_SLACK_MS, ExportGate, type ExportLimits } from './routes/jobs/export-gate';
 
 const DEFAULT_ROTATION_GRACE_MS = 24 * 3_600_000;

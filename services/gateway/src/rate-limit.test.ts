@@ -1,5 +1,5 @@
 import { createKey, createTenant } from '@crawl/testing';
-import { RedisRateLimiter } from './middleware/rate-limiter';
+import { RedisRateLimiter } from './access/rate-limiter';
 import { signUp } from './test-support/accounts';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 

@@ -1,7 +1,7 @@
 import type { AuditAction } from '@crawl/core';
 import type { AuditLogRepository, Database, Transaction } from '@crawl/db';
 import type { Request } from 'express';
-import { clientAddress } from '../auth/account-routes';
+import { clientAddress } from '../access/account-guards';
 
 /**
  * Who changes a project's configuration through the project API: the calling user, with the API

@@ -1,8 +1,8 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z, ZodTypeAny } from 'zod';
 import type { GatewayDeps } from '../deps';
-import { projectAccess, type ProjectParam } from '../middleware/auth';
-import { requireSession } from '../auth/account-routes';
+import { projectAccess, type ProjectParam } from '../access/authenticate';
+import { requireSession } from '../access/account-guards';
 import { type HandlerResult, type IdempotencyContext, type IdempotencyOptions, withIdempotency } from '../middleware/idempotency';
 import { accessOf, type OperationDoc, pathParamNames, PREFIX } from './operation';
 import { parseOrThrow } from '../validation';

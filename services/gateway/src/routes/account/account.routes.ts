@@ -1,8 +1,8 @@
 import { meSchema as Me, sessionSchema as Session } from '@crawl/core';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { clientAddress, sessionOf } from '../../auth/account-routes';
-import { clearSessionCookie, CSRF_HEADER, setSessionCookie } from '../../auth/sessions';
+import { clientAddress, sessionOf } from '../../access/account-guards';
+import { clearSessionCookie, CSRF_HEADER, setSessionCookie } from '../../access/sessions';
 import { data } from '../operation';
 import { type Resource, routesOf } from '../route';
 import { type AccountService, type RequestContext } from './account.service';

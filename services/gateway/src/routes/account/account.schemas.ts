@@ -1,6 +1,6 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@crawl/core';
 import { z } from 'zod';
-import { passwordProblem } from '../../auth/password-rules';
+import { passwordProblem } from '../../access/password-rules';
 
 /** Request bodies of the account API (docs/accounts.md). Strict: an unknown field is a 400. */
 
@@ -12,7 +12,7 @@ export const email = z
   .transform((v) => v.toLowerCase())
   .openapi({ example: 'ada@example.com' });
 
-/** A new password (sign-up, reset, change, a new user's invitation): the rules of auth/password-rules.ts. */
+/** A new password (sign-up, reset, change, a new user's invitation): the rules of access/password-rules.ts. */
 export const password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)

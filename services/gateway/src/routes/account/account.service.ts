@@ -8,9 +8,9 @@ import {
   signupPendingMail,
   verificationMail,
 } from '@crawl/mail';
-import type { AccountDeps } from '../../auth/account-deps';
-import { hashToken, isWellFormedToken, newToken, csrfTokenFor } from '../../auth/secrets';
-import type { AccountSession } from '../../auth/sessions';
+import type { AccountDeps } from '../../accounts/account-deps';
+import { hashToken, isWellFormedToken, newToken, csrfTokenFor } from '../../access/secrets';
+import type { AccountSession } from '../../access/sessions';
 
 const HOUR_MS = 3_600_000;
 const VERIFICATION_TTL_MS = 24 * HOUR_MS;
@@ -26,7 +26,7 @@ export interface RequestContext {
   cookieHeader?: string;
 }
 
-/** A `Set-Cookie` value marking the browser as one that proved it knows the account (auth/device-cookie.ts). */
+/** A `Set-Cookie` value marking the browser as one that proved it knows the account (access/device-cookie.ts). */
 export interface DeviceProof {
   deviceCookie: string;
 }
@@ -42,7 +42,7 @@ const retryLater = (message: string, retryAfterSeconds: number) =>
 /**
  * Sign-up, email verification, sign-in and out, and passwords (docs/accounts.md). Answers never
  * tell whether an email has an account: sign-up, reset and resend answer 202 at once and do their
- * work after answering (auth/after-answer.ts), and sign-in says "wrong email or password" in the
+ * work after answering (accounts/after-answer.ts), and sign-in says "wrong email or password" in the
  * same time for both. A repeated sign-up changes nothing: the password in force is always the one
  * its mailbox's owner chose.
  */

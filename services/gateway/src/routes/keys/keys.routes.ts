@@ -1,6 +1,6 @@
 import { apiKeySchema as ApiKey, createdApiKeySchema as CreatedApiKey, keyMeSchema as KeyMe } from '@crawl/core';
 import { z } from 'zod';
-import { sessionOf } from '../../auth/account-routes';
+import { sessionOf } from '../../access/account-guards';
 import { context } from '../account/account.routes';
 import { emptyBody } from '../schedules/schedules.schemas';
 import { data } from '../operation';

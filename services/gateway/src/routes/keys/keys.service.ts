@@ -9,9 +9,9 @@ import {
   roleAllows,
 } from '@crawl/core';
 import type { ApiKeyRow, KeyRecord } from '@crawl/db';
-import type { AccountDeps } from '../../auth/account-deps';
-import { roleIn } from '../../auth/account-routes';
-import type { AccountSession } from '../../auth/sessions';
+import type { AccountDeps } from '../../accounts/account-deps';
+import { roleIn } from '../../access/account-guards';
+import type { AccountSession } from '../../access/sessions';
 import type { RequestContext } from '../account/account.service';
 
 /** Far above any real need; it keeps a project's key list (and a runaway script) bounded. */

@@ -8,8 +8,8 @@ import {
   projectSchema as Project,
 } from '@crawl/core';
 import { z } from 'zod';
-import { sessionOf } from '../../auth/account-routes';
-import { CSRF_HEADER, requireCsrf } from '../../auth/sessions';
+import { sessionOf } from '../../access/account-guards';
+import { CSRF_HEADER, requireCsrf } from '../../access/sessions';
 import { emptyBody } from '../schedules/schedules.schemas';
 import { context } from '../account/account.routes';
 import { data, list } from '../operation';

@@ -13,10 +13,10 @@ import {
 } from '@crawl/core';
 import type { AuditEntryRow, InvitationRow, ProjectRow, Transaction, Database } from '@crawl/db';
 import { invitationMail } from '@crawl/mail';
-import type { AccountDeps } from '../../auth/account-deps';
-import { roleIn } from '../../auth/account-routes';
-import { hashToken, isWellFormedToken, newToken } from '../../auth/secrets';
-import type { AccountSession } from '../../auth/sessions';
+import type { AccountDeps } from '../../accounts/account-deps';
+import { roleIn } from '../../access/account-guards';
+import { hashToken, isWellFormedToken, newToken } from '../../access/secrets';
+import type { AccountSession } from '../../access/sessions';
 import type { RequestContext } from '../account/account.service';
 
 const INVITATION_TTL_MS = 7 * 24 * 3_600_000;

@@ -33,7 +33,7 @@ export type AttemptOutcome<T, S extends string> =
  * The failed-credential rule shared by API-key authentication and console sign-in: count
  * failures per subject, and refuse only what the rules say.
  *
- * API keys (middleware/auth.ts): `{ address: { limit: 30, windowMs: 60_000, refuses: 'failures' } }`:
+ * API keys (access/authenticate.ts): `{ address: { limit: 30, windowMs: 60_000, refuses: 'failures' } }`:
  * a key is too long to guess, and checking one costs a hash lookup, so a valid key always passes.
  * Sign-in (deps.ts): per email and per address, both `subject`, because checking a password costs
  * an argon2 hash and a flood must be refused before it; a browser that signed in before is judged

@@ -2,7 +2,7 @@ import { AppError, effectiveKeyScope, hashApiKey, isWellFormedApiKey, roleAllows
 import type { KeyRecord, ProjectPrincipal } from '@crawl/db';
 import type { NextFunction, Request, Response } from 'express';
 import type { GatewayDeps } from '../deps';
-import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf } from '../auth/sessions';
+import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf } from './sessions';
 import type { AttemptOutcome } from './failure-limiter';
 import { applyRateLimit } from './rate-limit';
 

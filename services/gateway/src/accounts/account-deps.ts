@@ -11,16 +11,16 @@ import type {
   UserRepository,
 } from '@crawl/db';
 import type { MailLinks } from '@crawl/mail';
-import type { FailureLimiter } from '../middleware/failure-limiter';
+import type { FailureLimiter } from '../access/failure-limiter';
 import type { AfterAnswer } from './after-answer';
-import type { DeviceCookies } from './device-cookie';
-import type { Directory } from './directory';
+import type { DeviceCookies } from '../access/device-cookie';
+import type { Directory } from '../access/directory';
 import type { InvitationThrottle } from './invitation-throttle';
 import type { MailSender } from './mail-sender';
 import type { MailThrottle } from './mail-throttle';
-import type { PasswordHasher } from './passwords';
-import type { SessionSettings } from './sessions';
-import type { WindowLimit } from './window-limit';
+import type { PasswordHasher } from '../access/passwords';
+import type { SessionSettings } from '../access/sessions';
+import type { WindowLimit } from '../access/window-limit';
 
 export const SIGNUP_MODES = ['open', 'invite', 'off'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];

@@ -16,7 +16,7 @@ export const DEFAULT_MAIL_LIMITS: MailThrottleLimits = { perAddressPerHour: 30, 
 /**
  * Whose request a recipient's mail answers, each lane with a budget of its own, so strangers
  * cannot spend the owner's: `anonymous` (anyone who types the address), `trusted` (a browser that
- * proved it knows the account: auth/device-cookie.ts), `notice` (mails that only inform, such as
+ * proved it knows the account: access/device-cookie.ts), `notice` (mails that only inform, such as
  * a repeated sign-up's).
  */
 export type MailLane = 'anonymous' | 'trusted' | 'notice';
