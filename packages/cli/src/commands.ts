@@ -1,11 +1,23 @@
 import { AppError, type AuditAction, generateApiKey, PLANS, type Plan, projectLimit } from '@crawl/core';
-import { ApiKeyRepository, CreditRepository, type Database, type Db, TenancyRepository, type Transaction, UserRepository } from '@crawl/db';
+import {
+  ApiKeyRepository,
+  CreditRepository,
+  type Database,
+  type Db,
+  OrganizationRepository,
+  ProjectRepository,
+  type Transaction,
+  UserRepository,
+} from '@crawl/db';
 import { type Announcing, announce } from './announce';
 import { recordOperatorChange } from './operator-audit';
 
 /** The admin CLI's commands (docs/operations.md): the dashboard stand-in that makes tenants. */
 export interface AdminDeps extends Announcing {
-  tenancy: TenancyRepository;
+  /** Where a change, its checks and its audit entry commit together, in one transaction. */
+  db: Db;
+  organizations: OrganizationRepository;
+  projects: ProjectRepository;
   users: UserRepository;
   keys: ApiKeyRepository;
   credits: CreditRepository;
@@ -14,7 +26,9 @@ export interface AdminDeps extends Announcing {
 /** The commands' repositories on one database (the CLI's main, tests and the demo alike). */
 export function adminDeps(db: Db): AdminDeps {
   return {
-    tenancy: new TenancyRepository(db),
+    db,
+    organizations: new OrganizationRepository(db),
+    projects: new ProjectRepository(db),
     users: new UserRepository(db),
     keys: new ApiKeyRepository(db),
     credits: new CreditRepository(db),
@@ -91,8 +105,8 @@ async function ownerOf(deps: AdminDeps, organizationId: string): Promise<string>
  * record, rather than passing a flag that would leave the limit meaning nothing.
  */
 async function projectWithinLimit(deps: AdminDeps, organizationId: string, name: string): Promise<string> {
-  return deps.tenancy.transaction(async (trx) => {
-    const room = await deps.tenancy.lockProjectRoom(organizationId, trx);
+  return deps.db.transaction().execute(async (trx) => {
+    const room = await deps.projects.lockRoom(organizationId, trx);
     if (!room) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
     const limit = projectLimit(room.plan, room.maxProjects);
     if (room.liveProjects >= limit) {
@@ -101,11 +115,11 @@ async function projectWithinLimit(deps: AdminDeps, organizationId: string, name:
         `organization ${organizationId} holds at most ${limit} live projects and has ${room.liveProjects}: raise the limit first (set-project-limit --org ${organizationId} --max N)`,
       );
     }
-    return deps.tenancy.createProject({ organizationId, name }, trx);
+    return deps.projects.create({ organizationId, name }, trx);
   });
 }
 
-type OrganizationBefore = NonNullable<Awaited<ReturnType<TenancyRepository['findOrganization']>>>;
+type OrganizationBefore = NonNullable<Awaited<ReturnType<OrganizationRepository['find']>>>;
 
 /**
  * A change to an existing organization and its audit entry (`action`, with the details `change`
@@ -117,8 +131,8 @@ async function changeOrganization<T>(
   action: AuditAction,
   change: (trx: Transaction<Database>, before: OrganizationBefore) => Promise<{ out: T; details: Record<string, unknown> }>,
 ): Promise<T> {
-  return deps.tenancy.transaction(async (trx) => {
-    const before = await deps.tenancy.findOrganization(organizationId, trx);
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await deps.organizations.find(organizationId, trx);
     if (!before) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
     const { out, details } = await change(trx, before);
     await recordOperatorChange(trx, { organizationId, action, subject: { type: 'organization', id: organizationId }, details });
@@ -134,8 +148,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     let userId: string;
     let projectId: string;
     if (organizationId) {
-      if (!(await deps.tenancy.organizationExists(organizationId)))
-        throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
+      if (!(await deps.organizations.exists(organizationId))) throw new AppError('NOT_FOUND', `organization ${organizationId} not found`);
       if (flags.plan !== undefined || flags['per-minute'] !== undefined) {
         throw new AppError('VALIDATION_ERROR', '--plan and --per-minute apply to new organizations; use set-plan for an existing one');
       }
@@ -144,9 +157,9 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
       userId = await ownerOf(deps, organizationId);
     } else {
       const chosen = plan(flags) ?? 'starter';
-      organizationId = await deps.tenancy.createOrganization({ name, plan: chosen, perMinuteLimit: perMinuteFor(flags, chosen) });
+      organizationId = await deps.organizations.create({ name, plan: chosen, perMinuteLimit: perMinuteFor(flags, chosen) });
       userId = await deps.users.createOperatorMade(organizationId);
-      projectId = await deps.tenancy.createProject({ organizationId, name });
+      projectId = await deps.projects.create({ organizationId, name });
     }
     if (credits > 0) await deps.credits.grant(organizationId, credits);
     return { organizationId, userId, projectId, ...(await createKeyFor(deps, projectId, userId)) };
@@ -154,21 +167,21 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
 
   async 'create-key'(deps, flags) {
     const projectId = str(flags, 'project', true);
-    const project = await deps.tenancy.findProject(projectId);
+    const project = await deps.projects.find(projectId);
     if (!project) throw new AppError('NOT_FOUND', `project ${projectId} not found`);
     const requestedUser = str(flags, 'user');
     if (requestedUser && flags['new-user']) throw new AppError('VALIDATION_ERROR', 'use either --user or --new-user');
     let userId: string;
     if (requestedUser) {
       const user = await deps.users.findAny(requestedUser);
-      if (!user || user.organization_id !== project.organization_id) {
+      if (!user || user.organization_id !== project.organizationId) {
         throw new AppError('NOT_FOUND', `user ${requestedUser} not found in the project's organization`);
       }
       userId = user.id;
     } else if (flags['new-user']) {
-      userId = await deps.users.createOperatorMade(project.organization_id);
+      userId = await deps.users.createOperatorMade(project.organizationId);
     } else {
-      userId = await ownerOf(deps, project.organization_id);
+      userId = await ownerOf(deps, project.organizationId);
     }
     return { userId, projectId, ...(await createKeyFor(deps, projectId, userId)) };
   },
@@ -191,7 +204,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
     if (!newPlan) throw new AppError('VALIDATION_ERROR', '--plan is required');
     const perMinute = perMinuteFor(flags, newPlan);
     await changeOrganization(deps, organizationId, 'plan.changed', async (trx, before) => {
-      await deps.tenancy.setPlan(organizationId, newPlan, perMinute, trx);
+      await deps.organizations.setPlan(organizationId, newPlan, perMinute, trx);
       return { out: null, details: { from: before.plan, to: newPlan, perMinuteLimit: perMinute } };
     });
     await announce(deps, [`org:${organizationId}`]);
@@ -208,7 +221,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
       );
     }
     await changeOrganization(deps, organizationId, 'limits.changed', async (trx) => {
-      await deps.tenancy.setScheduleLimits(organizationId, limits, trx);
+      await deps.organizations.setScheduleLimits(organizationId, limits, trx);
       const details = {
         ...(limits.maxPerProject !== undefined ? { maxSchedulesPerProject: limits.maxPerProject } : {}),
         ...(limits.minIntervalSeconds !== undefined ? { minScheduleIntervalSeconds: limits.minIntervalSeconds } : {}),
@@ -226,7 +239,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
       throw new AppError('VALIDATION_ERROR', 'give --max N (live projects, a number, or "default" for the plan\'s)');
     }
     await changeOrganization(deps, organizationId, 'limits.changed', async (trx) => {
-      await deps.tenancy.setProjectLimit(organizationId, maxProjects, trx);
+      await deps.organizations.setProjectLimit(organizationId, maxProjects, trx);
       return { out: null, details: { maxProjects } };
     });
     // no broadcast: no gateway caches the limit (it is read under the lock of each create)
@@ -235,7 +248,7 @@ export const commands: Record<string, (deps: AdminDeps, flags: Flags) => Promise
 
   async 'revoke-key'(deps, flags) {
     const keyPrefix = str(flags, 'key-prefix', true);
-    const key = await deps.tenancy.transaction(async (trx) => {
+    const key = await deps.db.transaction().execute(async (trx) => {
       const revoked = await deps.keys.revokeByPrefix(keyPrefix, trx);
       if (revoked?.revoked) {
         await recordOperatorChange(trx, {

@@ -11,8 +11,8 @@ export interface OperatorChange {
 /**
  * The operator's changes in the organizations' audit logs, written in the change's own
  * transaction (docs/accounts.md, "Audit log"): no actor (the operator) and no client address.
- * The repository is bound to the transaction because the commands' callers (tests, the demo)
- * hand them only the tenancy and credit repositories.
+ * The repository is made here, on the transaction, so that the commands' dependencies
+ * (`AdminDeps`, which tests and the demo build too) need none for the audit log.
  */
 export async function recordOperatorChange(trx: Transaction<Database>, changes: OperatorChange | OperatorChange[]): Promise<void> {
   const list = (Array.isArray(changes) ? changes : [changes]).map((c) => ({ ...c, actorUserId: null, clientAddress: null }));

@@ -11,7 +11,8 @@ export type {
   PageCheckpoint,
   StoredCrawlConfig,
 } from './schema';
-export * from './repositories/tenancy.repository';
+export * from './repositories/organization.repository';
+export * from './repositories/project.repository';
 export * from './repositories/user.repository';
 export * from './repositories/account-token.repository';
 export * from './repositories/session.repository';

@@ -9,7 +9,7 @@ export async function createDemoProjectIfEmpty(databaseUrl: string): Promise<{ p
   const db = createDb({ url: databaseUrl, poolSize: 1 });
   try {
     const deps = adminDeps(db);
-    if (await deps.tenancy.hasAnyOrganization()) return null;
+    if (await deps.organizations.hasAny()) return null;
     const out = await commands['create-project']!(deps, { name: 'Demo project', plan: 'growth', credits: '1000' });
     return { projectId: String(out.projectId), apiKey: String(out.apiKey) };
   } finally {

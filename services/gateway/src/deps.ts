@@ -19,7 +19,8 @@ import {
   ReleaseWindowRepository,
   ResultRepository,
   RetentionRepository,
-  TenancyRepository,
+  OrganizationRepository,
+  ProjectRepository,
   ScheduleRepository,
   TrackingRepository,
   WebhookConfigRepository,
@@ -68,7 +69,8 @@ export interface GatewayDeps {
   exportGate: ExportGate;
   redis: Redis;
   producer: QueueProducer;
-  tenancy: TenancyRepository;
+  organizations: OrganizationRepository;
+  projects: ProjectRepository;
   credits: CreditRepository;
   jobs: JobRepository;
   results: ResultRepository;
@@ -186,7 +188,8 @@ function buildAccountDeps(
     db: GatewayDeps['db'];
     redis: Redis;
     prefix: string;
-    tenancy: TenancyRepository;
+    organizations: OrganizationRepository;
+    projects: ProjectRepository;
     credits: CreditRepository;
     directory: Directory;
     /** Keys the device cookies' HMAC (derived from SECRETS_KEY). */
@@ -208,7 +211,8 @@ function buildAccountDeps(
   };
   return {
     db,
-    tenancy: shared.tenancy,
+    organizations: shared.organizations,
+    projects: shared.projects,
     credits: shared.credits,
     directory: shared.directory,
     users: new UserRepository(db),
@@ -263,11 +267,12 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
   const producer = new QueueProducer(redis, options.queuePrefix);
   const jobs = new JobRepository(db);
   const credits = new CreditRepository(db);
-  const tenancy = new TenancyRepository(db);
+  const organizations = new OrganizationRepository(db);
+  const projects = new ProjectRepository(db);
   const scheduleRepository = new ScheduleRepository(db);
   const directory = new Directory({
     ttlMs: options.authCacheTtlMs,
-    tenancy,
+    projects,
     keys: new ApiKeyRepository(db),
     sessions: new SessionRepository(db),
     memberships: new MembershipRepository(db),
@@ -283,7 +288,8 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
       db,
       redis,
       prefix: options.queuePrefix,
-      tenancy,
+      organizations,
+      projects,
       credits,
       directory,
       deviceKey: createHmac('sha256', options.secretsKey).update('device-cookies').digest(),
@@ -296,7 +302,8 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     exportGate: new ExportGate(exportSlots, exportLimits, options.log, { registry: options.metrics, poolStats: () => poolStats(exportDb) }),
     redis,
     producer,
-    tenancy,
+    organizations,
+    projects,
     credits,
     jobs,
     results: new ResultRepository(db, exportDb),

@@ -79,7 +79,7 @@ it('the plan decides the limit; enterprise uses its per-minute limit', async () 
   expect(res.headers['x-ratelimit-limit']).toBe('100');
 
   const enterprise = await createTenant(h.deps.db, { plan: 'enterprise' });
-  await h.deps.tenancy.setPlan(enterprise.organizationId, 'enterprise', 3);
+  await h.deps.organizations.setPlan(enterprise.organizationId, 'enterprise', 3);
   const res2 = await h.http.get(`/v1/key/projects/${enterprise.projectId}/jobs`).set(bearer(enterprise.apiKey));
   expect(res2.headers['x-ratelimit-limit']).toBe('3');
   expect(Number(res2.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);

@@ -3,7 +3,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
 import { OWNER_SIGNS_IN } from './key-owner';
-import { ORGANIZATION_LIMITS, type OrganizationLimits } from './tenancy.repository';
+import { ORGANIZATION_LIMITS, type OrganizationLimits } from './organization.repository';
 
 type Executor = Db | Transaction<Database>;
 

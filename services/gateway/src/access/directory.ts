@@ -4,10 +4,10 @@ import type {
   KeyRecord,
   MembershipRepository,
   ProjectRecord,
+  ProjectRepository,
   ScheduleRepository,
   SessionRepository,
   SessionRow,
-  TenancyRepository,
   UserMembership,
 } from '@crawl/db';
 import type { Logger } from '@crawl/observability';
@@ -23,7 +23,7 @@ export interface SessionRecord extends SessionRow {
 export interface DirectoryOptions {
   /** How long a gateway trusts what it looked up (AUTH_CACHE_TTL_MS); changes are also pushed to every gateway. */
   ttlMs: number;
-  tenancy: TenancyRepository;
+  projects: ProjectRepository;
   keys: ApiKeyRepository;
   sessions: SessionRepository;
   memberships: MembershipRepository;
@@ -101,7 +101,7 @@ export class Directory {
   project(projectId: string): Promise<ProjectRecord | undefined> {
     return this.projectCache.get(
       projectId,
-      () => this.options.tenancy.findProjectRecord(projectId),
+      () => this.options.projects.findRecord(projectId),
       (p) => [`project:${p.projectId}`, `org:${p.organizationId}`],
     );
   }

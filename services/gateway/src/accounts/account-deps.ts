@@ -6,8 +6,9 @@ import type {
   Db,
   InvitationRepository,
   MembershipRepository,
+  OrganizationRepository,
+  ProjectRepository,
   SessionRepository,
-  TenancyRepository,
   UserRepository,
 } from '@crawl/db';
 import type { MailLinks } from '@crawl/mail';
@@ -28,7 +29,8 @@ export type SignupMode = (typeof SIGNUP_MODES)[number];
 /** Everything the account API's services share, built once in deps.ts. */
 export interface AccountDeps {
   db: Db;
-  tenancy: TenancyRepository;
+  organizations: OrganizationRepository;
+  projects: ProjectRepository;
   users: UserRepository;
   tokens: AccountTokenRepository;
   sessions: SessionRepository;

@@ -73,10 +73,10 @@ export class AccountService {
     try {
       await this.deps.db.transaction().execute(async (trx) => {
         // no credits yet: they come with the verified email (activate)
-        const organizationId = await this.deps.tenancy.createOrganization({ name: input.organizationName, plan: 'starter' }, trx);
+        const organizationId = await this.deps.organizations.create({ name: input.organizationName, plan: 'starter' }, trx);
         const userId = await this.deps.users.create({ email: input.email, passwordHash, organizationId, verified: false }, trx);
         await this.deps.memberships.add({ organizationId, userId, role: 'owner' }, trx);
-        const projectId = await this.deps.tenancy.createProject({ organizationId, name: 'Default' }, trx);
+        const projectId = await this.deps.projects.create({ organizationId, name: 'Default' }, trx);
         await this.deps.tokens.create(
           { purpose: 'verify_email', userId, tokenHash: hashToken(token), expiresAt: inFuture(VERIFICATION_TTL_MS) },
           trx,
@@ -312,7 +312,7 @@ export class AccountService {
     const keys: RecentKey[] = [];
     for (const membership of await this.deps.memberships.ofUser(userId)) {
       const all = roleAllows(membership.role, 'keys.all');
-      for (const project of await this.deps.tenancy.listProjects(membership.organizationId)) {
+      for (const project of await this.deps.projects.list(membership.organizationId)) {
         for (const key of await this.deps.keys.list(project.id, all ? undefined : userId)) {
           if (key.createdAt.getTime() < since || (key.revokedAt && key.revokedAt <= now)) continue;
           keys.push({

@@ -122,8 +122,8 @@ export class KeysService {
     const secret = generateApiKey();
     const addsLiveKey = !input.rotatedFrom || input.overlapEnds!.getTime() > Date.now();
     const row = await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.tenancy.lockProject(input.projectId, trx);
-      if ((await this.deps.tenancy.projectRow(input.projectId, trx))?.archivedAt) {
+      await this.deps.projects.lock(input.projectId, trx);
+      if ((await this.deps.projects.find(input.projectId, trx))?.archivedAt) {
         throw new AppError('INVALID_STATE', 'This project is archived: it takes no new keys.');
       }
       if (addsLiveKey && (await this.deps.keys.countLive(input.projectId, trx)) >= MAX_LIVE_KEYS_PER_PROJECT) {
@@ -165,7 +165,7 @@ export class KeysService {
   }
 
   private async project(session: AccountSession, projectId: string) {
-    const project = await this.deps.tenancy.projectRow(projectId);
+    const project = await this.deps.projects.find(projectId);
     if (!project || !session.memberships.some((m) => m.organizationId === project.organizationId)) {
       throw new AppError('NOT_FOUND', `Project ${projectId} not found.`);
     }

@@ -64,7 +64,7 @@ export class OrganizationsService {
 
   async organization(session: AccountSession, organizationId: string): Promise<OrganizationResource> {
     const role = roleIn(session, organizationId, 'organization.read');
-    const org = await this.deps.tenancy.findOrganization(organizationId);
+    const org = await this.deps.organizations.find(organizationId);
     if (!org) throw new AppError('NOT_FOUND', `Organization ${organizationId} not found.`);
     return {
       id: organizationId,
@@ -78,7 +78,7 @@ export class OrganizationsService {
 
   async projects(session: AccountSession, organizationId: string): Promise<ProjectResource[]> {
     roleIn(session, organizationId, 'organization.read');
-    return (await this.deps.tenancy.listProjects(organizationId)).map(toProjectResource);
+    return (await this.deps.projects.list(organizationId)).map(toProjectResource);
   }
 
   /**
@@ -88,7 +88,7 @@ export class OrganizationsService {
   async createProject(session: AccountSession, organizationId: string, name: string, ctx: RequestContext): Promise<ProjectResource> {
     roleIn(session, organizationId, 'projects.manage');
     const project = await this.deps.db.transaction().execute(async (trx) => {
-      const room = await this.deps.tenancy.lockProjectRoom(organizationId, trx);
+      const room = await this.deps.projects.lockRoom(organizationId, trx);
       if (!room) throw new AppError('NOT_FOUND', `Organization ${organizationId} not found.`);
       const limit = projectLimit(room.plan, room.maxProjects);
       if (room.liveProjects >= limit) {
@@ -98,16 +98,16 @@ export class OrganizationsService {
             'archive a project it no longer needs, or ask the operator of the service to raise the limit.',
         );
       }
-      const id = await this.deps.tenancy.createProject({ organizationId, name }, trx);
+      const id = await this.deps.projects.create({ organizationId, name }, trx);
       await this.audit(trx, session, organizationId, 'project.created', { type: 'project', id }, ctx, { name });
-      return (await this.deps.tenancy.projectRow(id, trx))!;
+      return (await this.deps.projects.find(id, trx))!;
     });
     return toProjectResource(project);
   }
 
   /** The project, if it belongs to one of the user's organizations and their role allows `permission`. */
   private async projectFor(session: AccountSession, projectId: string, permission: 'organization.read' | 'projects.manage') {
-    const project = await this.deps.tenancy.projectRow(projectId);
+    const project = await this.deps.projects.find(projectId);
     if (!project) throw new AppError('NOT_FOUND', `Project ${projectId} not found.`);
     roleIn(session, project.organizationId, permission, `Project ${projectId}`);
     return project;
@@ -117,7 +117,7 @@ export class OrganizationsService {
     const project = await this.projectFor(session, projectId, 'projects.manage');
     if (project.archivedAt) throw new AppError('INVALID_STATE', 'This project is archived.');
     await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.tenancy.renameProject(projectId, name, trx);
+      await this.deps.projects.rename(projectId, name, trx);
       await this.audit(trx, session, project.organizationId, 'project.renamed', { type: 'project', id: projectId }, ctx, {
         from: project.name,
         to: name,
@@ -134,15 +134,15 @@ export class OrganizationsService {
     const project = await this.projectFor(session, projectId, 'projects.manage');
     if (project.archivedAt) return;
     const keyIds = await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.tenancy.lockProject(projectId, trx);
-      if (await this.deps.tenancy.hasActiveJobs(projectId, trx)) {
+      await this.deps.projects.lock(projectId, trx);
+      if (await this.deps.projects.hasActiveJobs(projectId, trx)) {
         throw new AppError(
           'INVALID_STATE',
           'This project has queued or running jobs: cancel them or wait for them to finish, then archive it.',
         );
       }
       const revoked = await this.deps.keys.revokeAllOfProject(projectId, trx);
-      await this.deps.tenancy.archiveProject(projectId, trx);
+      await this.deps.projects.archive(projectId, trx);
       await this.audit(trx, session, project.organizationId, 'project.archived', { type: 'project', id: projectId }, ctx, {
         keysRevoked: revoked.length,
       });
@@ -180,7 +180,7 @@ export class OrganizationsService {
     const members = await this.deps.memberships.members(organizationId);
     if (members.some((m) => m.email.toLowerCase() === input.email))
       throw new AppError('INVALID_STATE', `${input.email} is already a member.`);
-    const org = await this.deps.tenancy.findOrganization(organizationId);
+    const org = await this.deps.organizations.find(organizationId);
     const token = newToken();
     const invitation = await this.deps.db.transaction().execute(async (trx) => {
       const earlier = (await this.deps.invitations.pending(organizationId)).filter((i) => i.email === input.email);
@@ -277,7 +277,7 @@ export class OrganizationsService {
       return { invitation, userId };
     });
     await this.deps.directory.changed([`user:${accepted.userId}`]);
-    const org = await this.deps.tenancy.findOrganization(accepted.invitation.organizationId);
+    const org = await this.deps.organizations.find(accepted.invitation.organizationId);
     return { organizationId: accepted.invitation.organizationId, organizationName: org?.name ?? '', role: accepted.invitation.role };
   }
 

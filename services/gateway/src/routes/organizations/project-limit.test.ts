@@ -28,7 +28,7 @@ const liveProjects = async (organizationId: string) =>
 /** Projects straight in the database up to `total` live ones (the limit's own path is what is tested). */
 async function fillTo(owner: SignedIn, total: number): Promise<void> {
   const missing = total - (await liveProjects(owner.organizationId));
-  for (let i = 0; i < missing; i++) await h.deps.tenancy.createProject({ organizationId: owner.organizationId, name: `filler ${i}` });
+  for (let i = 0; i < missing; i++) await h.deps.projects.create({ organizationId: owner.organizationId, name: `filler ${i}` });
 }
 
 it('a starter organization holds 10 live projects; the 11th is 409 naming the limit and the ways out; archiving makes room', async () => {
