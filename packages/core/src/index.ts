@@ -4,6 +4,7 @@ export * from './domain';
 export * from './kinds';
 export * from './webhook-events';
 export * from './webhook-operations';
+export * from './webhook-secret-rotation';
 export * from './api-keys';
 export * from './secrets';
 export * from './text';

@@ -1,5 +1,5 @@
 import { type Selectable, sql, type Transaction } from 'kysely';
-import { type EventType, newId } from '@crawl/core';
+import { type EventType, newId, type WebhookSecretRotation } from '@crawl/core';
 import type { Db } from '../connection';
 import type { Database, WebhookConfigTable } from '../schema';
 
@@ -21,10 +21,11 @@ export interface WebhookConfigInput {
 
 export interface ReplaceOptions {
   /**
-   * A kept configuration whose secret changes starts a rotation: the previous secret keeps
-   * signing deliveries, next to the new one, for this long (0: no rotation).
+   * The caller's rotation policy (`webhookSecretRotation` in @crawl/core), asked for each kept
+   * configuration, under the lock, with its stored secret. Without it previous secrets are left
+   * as they are.
    */
-  rotationGraceMs?: number;
+  rotation?: WebhookSecretRotation;
   /**
    * Runs in the transaction once the configurations are written and within the cap, with them
    * as they were (`before`) and are (`rows`): the audit entry of the change commits with it.
@@ -105,9 +106,14 @@ export class WebhookConfigRepository {
             updated_at: now,
           };
           if (c.id) {
+            const previous = options.rotation?.(current.get(c.id)!.secret_encrypted, c, now);
             await trx
               .updateTable('webhook_config')
-              .set({ ...values, ...rotation(current.get(c.id)!, c, options.rotationGraceMs ?? 0, now), ...(c.enabled ? REENABLED : {}) })
+              .set({
+                ...values,
+                ...(previous && { previous_secret_encrypted: previous.sealed, previous_secret_expires_at: previous.expiresAt }),
+                ...(c.enabled ? REENABLED : {}),
+              })
               .where('id', '=', c.id)
               .execute();
           } else
@@ -137,18 +143,6 @@ export class WebhookConfigRepository {
 
 /** `enabled: true` in a PATCH re-enables an automatically disabled endpoint and forgets its failures. */
 const REENABLED = { disabled_at: null, disabled_reason: null, failing_since: null };
-
-/**
- * The previous-secret columns after storing `next` over `stored`: a changed secret starts a
- * rotation (the old one signs too until the grace ends); the same secret keeps a rotation in
- * progress; a rotation during a rotation drops the oldest secret (two signatures at most).
- */
-function rotation(stored: Pick<WebhookConfigRow, 'secret_encrypted'>, next: WebhookConfigInput, graceMs: number, now: Date) {
-  const unchanged = stored.secret_encrypted === next.secretEncrypted || !next.sameSecretAs || next.sameSecretAs(stored.secret_encrypted);
-  if (unchanged) return {};
-  if (graceMs <= 0) return { previous_secret_encrypted: null, previous_secret_expires_at: null };
-  return { previous_secret_encrypted: stored.secret_encrypted, previous_secret_expires_at: new Date(now.getTime() + graceMs) };
-}
 
 class CapExceeded extends Error {
   constructor(readonly count: number) {

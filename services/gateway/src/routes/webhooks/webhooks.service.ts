@@ -8,6 +8,7 @@ import {
   newId,
   type SecretBox,
   webhookDeliveryBody,
+  webhookSecretRotation,
 } from '@crawl/core';
 import type {
   AuditLogRepository,
@@ -146,7 +147,7 @@ export class WebhookService {
       }),
       MAX_WEBHOOKS,
       {
-        rotationGraceMs: this.deps.rotationGraceMs,
+        rotation: webhookSecretRotation(this.deps.rotationGraceMs),
         beforeCommit: (trx, { before, rows }) =>
           recordProjectChange(
             this.deps.audit,
