@@ -1,37 +1,16 @@
 /**
  * The page-tree builder must build exactly htmlparser2's tree (the parsers' selectors were written
- * against it): compared node by node on every fixture page and on markup written to hit each rule.
+ * against it): compared node by node on our own pages in Amazon's markup, on the real pages saved
+ * next to the checkout when they are there, and on markup written to hit each rule.
  */
 import * as fs from 'fs';
-import * as path from 'path';
-import type { AnyNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { attributeOf, buildPageTree, classOf } from './page-tree';
+import { comparisonPages } from './test-support/comparison-pages';
+import { difference, reference } from './test-support/tree-difference';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const pages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.html')) : [];
-
-/** The first difference between two trees, as a path, or null. */
-function difference(a: AnyNode, b: AnyNode, at = ''): string | null {
-  const na = a as AnyNode & { name?: string; data?: string; attribs?: Record<string, string>; children?: AnyNode[] };
-  const nb = b as typeof na;
-  if (na.type !== nb.type || na.name !== nb.name) return `${at}: ${na.type} ${na.name} vs ${nb.type} ${nb.name}`;
-  if (na.data !== nb.data) return `${at}: data ${JSON.stringify(na.data)} vs ${JSON.stringify(nb.data)}`;
-  if (JSON.stringify(na.attribs) !== JSON.stringify(nb.attribs))
-    return `${at}: attribs ${JSON.stringify(na.attribs)} vs ${JSON.stringify(nb.attribs)}`;
-  const ca = na.children ?? [];
-  const cb = nb.children ?? [];
-  for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
-    const d = difference(ca[i]!, cb[i]!, `${at}/${(ca[i] as { name?: string }).name ?? ca[i]!.type}[${i}]`);
-    if (d) return d;
-  }
-  return ca.length === cb.length ? null : `${at}: ${ca.length} vs ${cb.length} children`;
-}
-
-const reference = (html: string) => parseDocument(html, { xmlMode: false, decodeEntities: true });
-
-(pages.length ? it.each(pages) : it.skip.each(['no fixtures']))('builds htmlparser2’s tree of %s', (file) => {
-  const html = fs.readFileSync(path.join(dir, file), 'utf8');
+it.each(comparisonPages(() => true).map((page) => [page.name, page.file]))('builds htmlparser2’s tree of %s', (_name, file) => {
+  const html = fs.readFileSync(file, 'utf8');
   expect(difference(reference(html), buildPageTree(html).root)).toBeNull();
 });
 
