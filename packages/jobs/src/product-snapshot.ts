@@ -48,6 +48,29 @@ export const MONITORED_FIELDS: MonitoredField[] = [
   'lowestNewPrice',
 ];
 
+/**
+ * The result item fields `snapshotOf` reads each monitored field from: the currency comes with
+ * the prices, a card's image is `image`, and the lowest new price comes from offer listings
+ * (kinds/offers.ts), never from an item.
+ */
+const ITEM_FIELDS_OF: Record<MonitoredField, readonly string[]> = {
+  price: ['price'],
+  listPrice: ['listPrice'],
+  currency: ['price', 'listPrice'],
+  availability: ['availability'],
+  rating: ['rating'],
+  reviewsCount: ['reviewsCount'],
+  title: ['title'],
+  seller: ['seller'],
+  bestSellersRank: ['bestSellersRank'],
+  isPrime: ['isPrime'],
+  mainImage: ['mainImage', 'image'],
+  lowestNewPrice: [],
+};
+
+/** Every result item field a snapshot is made of (by `snapshotOf`), for each of MONITORED_FIELDS. */
+export const SNAPSHOT_ITEM_FIELDS: readonly string[] = [...new Set(MONITORED_FIELDS.flatMap((field) => ITEM_FIELDS_OF[field]))];
+
 /** Fields a search result card shows (and a best-seller list card). */
 export const SEARCH_FIELDS: MonitoredField[] = ['price', 'listPrice', 'currency', 'rating', 'reviewsCount', 'title', 'mainImage'];
 

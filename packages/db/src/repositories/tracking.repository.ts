@@ -1,4 +1,4 @@
-import { JOB_KINDS, JOB_TYPES, type JobType, readStoredFields } from '@crawl/core';
+import { type JobType, readStoredFields } from '@crawl/core';
 import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database, ProductSnapshotTable, TrackedTargetTable } from '../schema';
@@ -24,35 +24,6 @@ export interface SnapshotWrite {
   merged: Record<string, unknown>;
   changes: { field: string; from: unknown; to: unknown }[];
 }
-
-/**
- * What compare reads of a result item (the snapshot rules' fields, the product's identity and its
- * place in a keyword's results or a best-seller list), per job type: those its item schema has.
- */
-const COMPARED = [
-  'asin',
-  'keyword',
-  'position',
-  'target',
-  'rank',
-  'price',
-  'listPrice',
-  'availability',
-  'rating',
-  'reviewsCount',
-  'title',
-  'seller',
-  'bestSellersRank',
-  'isPrime',
-  'mainImage',
-  'image',
-];
-const COMPARED_FIELDS = Object.fromEntries(
-  JOB_TYPES.map((type) => {
-    const known = JOB_KINDS[type].itemSchema.shape as Record<string, unknown>;
-    return [type, COMPARED.filter((field) => field in known)];
-  }),
-) as Record<JobType, string[]>;
 
 /** Tracked targets (latest known state per product) and their snapshot history. */
 export class TrackingRepository {
@@ -150,14 +121,14 @@ export class TrackingRepository {
   }
 
   /**
-   * A job's result items reduced to the fields a result-set comparison reads (identity,
-   * keyword position or best-seller list and rank, and the monitored fields), in result order:
-   * target, then position. Each projection is read by the rules of every stored item
-   * (readStoredFields in @crawl/core): a field the row lacks, or holds in an older shape, reads
-   * as not observed.
+   * A job's result items reduced to `fields`, those a result-set comparison reads
+   * (COMPARED_ITEM_FIELDS in @crawl/jobs: identity, keyword position or best-seller list and
+   * rank, and the monitored fields), in result order: target, then position. Each projection is
+   * read by the rules of every stored item (readStoredFields in @crawl/core): a field the row
+   * lacks, or holds in an older shape, reads as not observed. Pass a constant list: a reader is
+   * compiled per list.
    */
-  async comparableResults(job: { id: string; type: JobType }): Promise<Record<string, unknown>[]> {
-    const fields = COMPARED_FIELDS[job.type];
+  async comparableResults(job: { id: string; type: JobType }, fields: readonly string[]): Promise<Record<string, unknown>[]> {
     const projection = sql.join(fields.map((field) => sql`${sql.lit(field)}, data->${sql.lit(field)}`));
     const { rows } = await sql<{ data: Record<string, unknown> }>`
       select jsonb_build_object(${projection}) as data

@@ -11,5 +11,6 @@ export const bestsellers: TrackingKind = {
     fields: 'card',
     snapshot: (item) => snapshotOf('card', item),
     position: (item) => ({ list: String(item.target ?? ''), position: item.rank }),
+    positionFields: ['target', 'rank'],
   },
 };

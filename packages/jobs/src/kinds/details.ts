@@ -5,5 +5,5 @@ import type { TrackingKind } from './types';
 /** A product page observes every monitored field; compare reads it the same way. */
 export const details: TrackingKind = {
   snapshots: (items) => firstPerAsin(items, (item) => snapshotOf('product', item)),
-  compare: { fields: 'product', snapshot: (item) => snapshotOf('product', item), position: () => null },
+  compare: { fields: 'product', snapshot: (item) => snapshotOf('product', item), position: () => null, positionFields: [] },
 };

@@ -1,4 +1,5 @@
-import type { JobType, ProductSnapshotData } from '@crawl/core';
+import { JOB_KINDS, JOB_TYPES, type JobType, type ProductSnapshotData } from '@crawl/core';
+import { SNAPSHOT_ITEM_FIELDS } from '../product-snapshot';
 import { bestsellers } from './bestsellers';
 import { details } from './details';
 import { offers } from './offers';
@@ -30,3 +31,18 @@ export const JOBS_KINDS: { [T in JobType]: TrackingKind } = {
 export function productSnapshots(type: JobType, items: Item[]): Map<string, ProductSnapshotData> {
   return JOBS_KINDS[type].snapshots?.(items) ?? new Map();
 }
+
+/**
+ * The result item fields a comparison of a result set of each type reads, of those its item
+ * schema has: the ASIN, what its `position` reads and what a snapshot is made of. The tracking
+ * repository projects only these of each stored item. One constant list per type, since
+ * readStoredFields compiles a reader per list; empty for a type compare refuses.
+ */
+export const COMPARED_ITEM_FIELDS: Readonly<Record<JobType, readonly string[]>> = Object.fromEntries(
+  JOB_TYPES.map((type) => {
+    const rule = JOBS_KINDS[type].compare;
+    const known = JOB_KINDS[type].itemSchema.shape as Record<string, unknown>;
+    const read = rule ? ['asin', ...rule.positionFields, ...SNAPSHOT_ITEM_FIELDS] : [];
+    return [type, read.filter((field) => field in known)];
+  }),
+) as Record<JobType, string[]>;

@@ -12,5 +12,6 @@ export const search: TrackingKind = {
     fields: 'card',
     snapshot: (item) => snapshotOf('card', item),
     position: (item) => ({ list: String(item.keyword ?? ''), position: item.position }),
+    positionFields: ['keyword', 'position'],
   },
 };

@@ -23,4 +23,6 @@ export interface CompareRule {
   snapshot(item: Item): ProductSnapshotData;
   /** The list an item is ranked in (keyword, list URL) and its position there; null: items of this type are not ranked. */
   position(item: Item): { list: string; position: unknown } | null;
+  /** The item fields `position` reads. */
+  positionFields: readonly string[];
 }

@@ -2,6 +2,7 @@ import { AppError, type ComparisonResource, JOB_TYPES, type JobType, type Timeli
 import type { JobRepository, TrackingRepository } from '@crawl/db';
 import { assertResultsAvailable } from '../jobs/job-results.service';
 import {
+  COMPARED_ITEM_FIELDS,
   type CompareRule,
   completeSnapshot,
   diffSnapshot,
@@ -80,7 +81,7 @@ export class TrackingService {
    * pages, or sponsored and organic, moves when its best position does).
    */
   private async resultSet(job: { id: string; type: JobType }, rule: CompareRule): Promise<Map<string, SetEntry>> {
-    const rows = await this.deps.tracking.comparableResults(job);
+    const rows = await this.deps.tracking.comparableResults(job, COMPARED_ITEM_FIELDS[job.type]);
     const set = new Map<string, SetEntry>();
     for (const data of rows) {
       const asin = data.asin as string | null;
