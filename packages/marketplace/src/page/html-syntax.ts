@@ -93,8 +93,38 @@ const HTML_INTEGRATION: ReadonlySet<string> = new Set([
   'title',
 ]);
 
-/** Elements whose body is text up to their own closing tag (only <title>'s has entities decoded). */
-const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
+/** The closing tag of the raw-text element whose name (in lower case) starts with these two letters. */
+function rawTextEndFor(name: string): string | undefined {
+  const first = name.charCodeAt(0);
+  const second = name[1];
+  if (first === 115 /* s */) return second === 'c' ? 'script' : second === 't' ? 'style' : undefined;
+  if (first !== 116 /* t */ && first !== 120 /* x */) return undefined;
+  return second === 'i' ? 'title' : second === 'e' ? 'textarea' : second === 'm' ? 'xmp' : undefined;
+}
+
+/**
+ * The closing tag a raw-text element of this name (in lower case) ends at, or undefined for any
+ * other element. The raw-text elements are script, style, title, textarea and xmp: their body is
+ * text up to that closing tag, and only a title's has its references decoded. htmlparser2's
+ * tokenizer tells them by the letters it tests, not by the whole name: the first ("s", or "t" or
+ * "x") and the second pick the closing tag, whose remaining letters must follow. So <xitle> is
+ * read like <title>, <xextarea> like <textarea> and <tmp> like <xmp>, each up to that closing tag.
+ */
+function rawTextEnd(name: string): string | undefined {
+  const end = rawTextEndFor(name);
+  return end !== undefined && name.length === end.length && name.endsWith(end.slice(2)) ? end : undefined;
+}
+
+/**
+ * Whether the tokenizer is still testing the letters of a tag name when a page ends inside it
+ * (`name`: in lower case, the page's last characters): they could begin a raw-text element's
+ * name, or make one whole, and htmlparser2 then keeps them as text instead of dropping the tag.
+ */
+export function mayNameRawText(name: string): boolean {
+  if (name.length === 1) return name === 's' || name === 't' || name === 'x';
+  const end = rawTextEndFor(name);
+  return end !== undefined && name.length <= end.length && end.startsWith(name.slice(2), 2);
+}
 
 /** What the rules above say about one tag name, gathered so a builder looks them up once per name. */
 export interface TagRules {
@@ -102,7 +132,8 @@ export interface TagRules {
   readonly name: string;
   readonly closesOnOpen: ReadonlySet<string> | undefined;
   readonly isVoid: boolean;
-  readonly rawText: boolean;
+  /** For a raw-text element, the closing tag its body ends at (its own name but for look-alikes such as <xitle>). */
+  readonly rawTextEnd: string | undefined;
   readonly foreignContext: boolean;
   readonly htmlIntegration: boolean;
 }
@@ -112,7 +143,7 @@ export function tagRules(name: string): TagRules {
     name,
     closesOnOpen: OPEN_IMPLIES_CLOSE.get(name),
     isVoid: VOID_ELEMENTS.has(name),
-    rawText: RAW_TEXT_TAGS.has(name),
+    rawTextEnd: rawTextEnd(name),
     foreignContext: FOREIGN_CONTEXT.has(name),
     htmlIntegration: HTML_INTEGRATION.has(name),
   };

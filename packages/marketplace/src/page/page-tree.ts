@@ -5,14 +5,15 @@
  * is script bodies, attribute values and text, which this builder crosses with `indexOf` instead.
  * The tree-building rules are htmlparser2's (which open tag closes which, void elements, `</p>`
  * and `</br>`, self-closing only inside svg/math, script/style/title/textarea/xmp bodies as raw
- * text, entities decoded in text and attribute values), so every selector answers as before;
- * `page-tree.test.ts` compares both trees node by node on every fixture page. It reads the page's
- * source (its UTF-8 bytes, page-source.ts) and decodes each name, text and value it keeps. See
- * docs/parsing.md.
+ * text, entities decoded in text and attribute values, what is kept of a construct the page ends
+ * in), so every selector answers as before; `page-tree.test.ts` compares both trees node by node
+ * on pages and on markup written for each rule, `generated-markup.test.ts` on generated documents.
+ * It reads the page's source (its UTF-8 bytes, page-source.ts) and decodes each name, text and
+ * value it keeps. See docs/parsing.md.
  */
 import { Comment, Document, Element, ProcessingInstruction, Text, type ChildNode, type ParentNode } from 'domhandler';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
-import { tagRules, type TagRules } from './html-syntax';
+import { mayNameRawText, tagRules, type TagRules } from './html-syntax';
 import { type PageInput, PageSource, utf8 } from './page-source';
 
 /**
@@ -43,6 +44,8 @@ const SQ = 39;
 const BANG = 33;
 const QUESTION = 63;
 const DASH = 45;
+const LT = 60;
+const AMP = 38;
 
 function isWhitespace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 12 || c === 13;
@@ -156,6 +159,9 @@ function rulesAt(html: string, from: number, to: number, hash: number, unusual: 
   return rules;
 }
 
+/** What a title's body ends at (see TreeBuilder.titleText). */
+const TITLE_END = '</title';
+
 /** The rules of <p>, which a stray </p> opens and closes. */
 const P_RULES = tagRules('p');
 
@@ -163,6 +169,7 @@ const P_RULES = tagRules('p');
 interface TagScan {
   /** The index after its ">", or -1 when the page ends inside the tag. */
   end: number;
+  /** Ended by "/>"; or, when the page ends inside the tag, after a "/" (which htmlparser2 reads as a tag ending). */
   selfClosing: boolean;
   id: string | undefined;
   className: string | undefined;
@@ -216,7 +223,10 @@ function readAttributes(html: string, i: number, into: Record<string, string> | 
     if (c === SLASH) {
       let j = i + 1;
       while (j < end && CHAR_CLASS[html.charCodeAt(j)]! & SPACE) j++;
-      if (j >= end) return;
+      if (j >= end) {
+        tag.selfClosing = true;
+        return;
+      }
       if (html.charCodeAt(j) === GT) {
         tag.selfClosing = true;
         i = j;
@@ -417,7 +427,7 @@ class TreeBuilder {
   private readonly skippedTag = newTagScan(undefined, true);
   private readonly foreign: boolean[] = [false];
   /** The text node still being appended to (htmlparser2 merges adjacent text). */
-  private lastText: PageText | null = null;
+  private lastText: Text | null = null;
 
   /** While above 0, the depth of the left-out element being crossed. */
   private skipDepth = 0;
@@ -452,10 +462,6 @@ class TreeBuilder {
         // A "<" that starts no tag is text; the text run goes on.
         at = html.indexOf('<', at + 1);
         continue;
-      }
-      if (next < 0) {
-        textStart = end; // an unterminated tag at the end of the page: htmlparser2 drops it
-        break;
       }
       textStart = next;
       at = html.indexOf('<', next);
@@ -493,7 +499,7 @@ class TreeBuilder {
     this.lastText = null;
   }
 
-  /** `<name attrs...>` at `at`; returns the index after it, or -1 when the page ends inside it. */
+  /** `<name attrs...>` at `at`; returns the index after it (the page's end when the page ends inside it). */
   private openTag(at: number): number {
     const html = this.html;
     const end = html.length;
@@ -507,7 +513,7 @@ class TreeBuilder {
       hash = hashStep(hash, c);
       i++;
     }
-    if (i >= end) return -1;
+    if (i >= end) return this.endInTagName(at + 1);
     const rules = rulesAt(html, at + 1, i, hash, unusual);
     const name = rules.name;
     const implied = rules.closesOnOpen;
@@ -516,7 +522,9 @@ class TreeBuilder {
     const tag = this.skipDepth > 0 ? this.skippedTag : this.tag;
     const attribs = this.options.eagerAttributes && this.skipDepth === 0 ? ({} as Record<string, string>) : null;
     readAttributes(html, i, attribs, tag);
-    if (tag.end < 0) return -1;
+    // The page ends inside the tag: htmlparser2 makes no element of it, but has already closed
+    // what its name implies, and after a "/" keeps a last piece of text.
+    if (tag.end < 0) return tag.selfClosing ? this.lastCharacterAsText() : end;
     const { end: after, selfClosing } = tag;
 
     if (this.skipDepth > 0) {
@@ -543,38 +551,141 @@ class TreeBuilder {
       this.popElement(after);
       return after;
     }
-    if (!selfClosing && rules.rawText) return this.rawText(name, after);
+    if (!selfClosing && rules.rawTextEnd !== undefined) return this.rawText(rules.rawTextEnd, after);
     return after;
   }
 
-  /** The body of a script/style/title/textarea/xmp: text up to its own closing tag. */
-  private rawText(name: string, from: number): number {
+  /**
+   * The page ends inside a tag's name (`from`: its first character). htmlparser2 drops the tag,
+   * unless its tokenizer is still testing the letters for a raw-text element's name, in which
+   * case it keeps them as text.
+   */
+  private endInTagName(from: number): number {
+    const end = this.html.length;
+    const name = this.html.slice(from, end);
+    return /^[a-zA-Z]+$/.test(name) && mayNameRawText(name.toLowerCase()) ? this.trailingText(from, end) : end;
+  }
+
+  /** The body of a script/style/title/textarea/xmp: text up to its closing tag (`closing`, lower case). */
+  private rawText(closing: string, from: number): number {
+    if (closing === 'title') return this.titleText(from);
     const html = this.html;
     let search = from;
     for (;;) {
       const close = html.indexOf('</', search);
       if (close < 0) {
-        this.rawTextNode(name, from, html.length);
+        this.rawTextNode(closing, from, html.length);
         return html.length;
       }
-      const nameEnd = close + 2 + name.length;
+      const nameEnd = close + 2 + closing.length;
       const following = nameEnd < html.length ? html.charCodeAt(nameEnd) : -1;
-      if ((following === GT || isWhitespace(following)) && html.slice(close + 2, nameEnd).toLowerCase() === name) {
-        this.rawTextNode(name, from, close);
+      if ((following === GT || isWhitespace(following)) && html.slice(close + 2, nameEnd).toLowerCase() === closing) {
+        this.rawTextNode(closing, from, close);
         return this.closeTag(close);
       }
       search = close + 2;
     }
   }
 
-  private rawTextNode(name: string, from: number, to: number): void {
+  private rawTextNode(closing: string, from: number, to: number): void {
     if (to <= from) return;
-    if (name === 'script') this.scripts.push(from, to);
+    if (closing === 'script') this.scripts.push(from, to);
     if (this.skipDepth > 0) return;
-    // Only <title> has its entities decoded (as htmlparser2 does).
-    const node = new PageText(this.html.slice(from, to), name === 'title');
+    // Only a title's text has its entities decoded (as htmlparser2 does).
+    const node = new PageText(this.html.slice(from, to), closing === 'title');
     this.add(node);
     this.lastText = node;
+  }
+
+  /**
+   * A title's body: text up to "</title", read as htmlparser2's tokenizer reads it, one character
+   * at a time while matching "</title" (each compared with its 0x20 bit set, so "\x1c" counts as
+   * "<" and "\x0f" as "/"). An "&" met while part of that is matched ("a<&amp;") starts no
+   * reference; every other one is decoded. A page has a title or two, a few dozen bytes each.
+   */
+  private titleText(from: number): number {
+    const html = this.html;
+    const end = html.length;
+    /** The "&"s that start no reference. */
+    const literal: number[] = [];
+    let matched = 0;
+    for (let k = from; k < end; k++) {
+      const c = html.charCodeAt(k);
+      if (matched === TITLE_END.length) {
+        if (c === GT || isWhitespace(c)) {
+          const close = k - TITLE_END.length;
+          this.titleNode(from, close, literal);
+          return this.closeTag(close);
+        }
+        matched = 0;
+      }
+      if ((c | 0x20) === TITLE_END.charCodeAt(matched)) matched++;
+      else if (matched > 0) {
+        if (c === AMP) literal.push(k);
+        matched = c === LT ? 1 : 0;
+      }
+    }
+    this.titleNode(from, end, literal);
+    return end;
+  }
+
+  private titleNode(from: number, to: number, literal: number[]): void {
+    if (to <= from || this.skipDepth > 0) return;
+    let node: Text;
+    if (literal.length === 0) node = new PageText(this.html.slice(from, to), true);
+    else {
+      // Decoded piece by piece around the "&"s kept as they are (a reference never spans one:
+      // the "<" before it ends any).
+      let data = '';
+      let start = from;
+      for (const at of literal) {
+        data += decodeText(this.html.slice(start, at)) + '&';
+        start = at + 1;
+      }
+      node = new Text(data + decodeText(this.html.slice(start, to)));
+    }
+    this.add(node);
+    this.lastText = node;
+  }
+
+  /**
+   * Text htmlparser2 keeps of a construct the page ends in (its tokenizer's trailing data), as
+   * it is: references are not decoded. Returns the page's end.
+   */
+  private trailingText(from: number, to: number): number {
+    if (to > from && this.skipDepth === 0) {
+      const raw = this.html.slice(from, to);
+      if (this.lastText) this.lastText.data += utf8(raw);
+      else {
+        const node = new PageText(raw, false);
+        this.add(node);
+        this.lastText = node;
+      }
+    }
+    return this.html.length;
+  }
+
+  /**
+   * When the page ends inside an end tag after its name, or after a "/" in an open tag,
+   * htmlparser2 has already acted on the tag and takes as text what lies from the start of its
+   * section, which it has set to -1, to the page's end: the last UTF-16 unit of the page's text.
+   * Returns the page's end.
+   */
+  private lastCharacterAsText(): number {
+    const html = this.html;
+    const end = html.length;
+    if (this.skipDepth > 0) return end;
+    // The last character's bytes start at most three continuation bytes (10xxxxxx) back.
+    let from = end - 1;
+    while (from > 0 && from > end - 4 && (html.charCodeAt(from) & 0xc0) === 0x80) from--;
+    const last = utf8(html.slice(from, end)).slice(-1);
+    if (this.lastText) this.lastText.data += last;
+    else {
+      const node = new Text(last);
+      this.add(node);
+      this.lastText = node;
+    }
+    return end;
   }
 
   /** `</>` (or `</ >`): htmlparser2 keeps it as text. */
@@ -585,30 +696,36 @@ class TreeBuilder {
     return html.charCodeAt(i) === GT;
   }
 
-  /** `</name ...>` at `at`. */
+  /** `</name ...>` at `at`; returns the index after it (the page's end when the page ends inside it). */
   private closeTag(at: number): number {
     const html = this.html;
     const end = html.length;
     let i = at + 2;
     while (i < end && isWhitespace(html.charCodeAt(i))) i++;
-    if (i >= end) return -1;
+    // A page ending in "</" and whitespace ends in that text.
+    if (i >= end) return this.trailingText(at, end);
     const c = html.charCodeAt(i);
-    const gt = html.indexOf('>', i);
-    if (gt < 0) return -1;
     if (!isAlpha(c)) {
-      // "</3 ...>" is a comment in htmlparser2.
+      // "</3 ...>" is a comment in htmlparser2 (and the rest of the page is text when no ">" ends it).
+      const gt = html.indexOf('>', i);
+      if (gt < 0) return this.trailingText(i, end);
       this.add(new Comment(utf8(html.slice(i, gt))));
       return gt + 1;
     }
     const nameStart = i;
     let unusual = false;
     let hash = 0;
-    for (let c = html.charCodeAt(i); i < gt && !isWhitespace(c); c = html.charCodeAt(++i)) {
+    for (; i < end; i++) {
+      const c = html.charCodeAt(i);
+      if (c === GT || isWhitespace(c)) break;
       if ((c >= 65 && c <= 90) || c > 127) unusual = true;
       hash = hashStep(hash, c);
     }
+    // The page ends inside the name: htmlparser2 drops the tag.
+    if (i >= end) return end;
+    const gt = html.charCodeAt(i) === GT ? i : html.indexOf('>', i);
     this.endTag(rulesAt(html, nameStart, i, hash, unusual), at);
-    return gt + 1;
+    return gt < 0 ? this.lastCharacterAsText() : gt + 1;
   }
 
   /**
@@ -663,13 +780,20 @@ class TreeBuilder {
     const html = this.html;
     if (html.charCodeAt(at + 2) === DASH && html.charCodeAt(at + 3) === DASH) {
       const close = html.indexOf('-->', at + 2);
-      if (close < 0) return -1;
+      // A comment the page ends in holds the rest of the page (as one cut in a CDATA section).
+      if (close < 0) {
+        if (at + 4 < html.length) this.comment(utf8(html.slice(at + 4)));
+        return html.length;
+      }
       this.comment(close > at + 4 ? utf8(html.slice(at + 4, close)) : '');
       return close + 3;
     }
     if (html.startsWith('[CDATA[', at + 2)) {
       const close = html.indexOf(']]>', at + 9);
-      if (close < 0) return -1;
+      if (close < 0) {
+        if (at + 9 < html.length) this.comment(`[CDATA[${utf8(html.slice(at + 9))}]]`);
+        return html.length;
+      }
       this.comment(`[CDATA[${utf8(html.slice(at + 9, close))}]]`);
       return close + 3;
     }
@@ -683,7 +807,8 @@ class TreeBuilder {
   /** `<!name ...>` or `<?name ...>`: a processing instruction node, as htmlparser2 makes. */
   private instruction(from: number, mark: '!' | '?'): number {
     const gt = this.html.indexOf('>', from);
-    if (gt < 0) return -1;
+    // Cut by the page's end, it is text, without its "<!" or "<?".
+    if (gt < 0) return this.trailingText(from, this.html.length);
     const value = utf8(this.html.slice(from, gt));
     const nameEnd = value.search(/\s|\//);
     const name = (nameEnd < 0 ? value : value.slice(0, nameEnd)).toLowerCase();

@@ -1,7 +1,7 @@
 /**
- * The comparison of the page tree with htmlparser2's (page-tree.test.ts): node by node, each
- * node's type, tag name, text or comment data and attributes (names, values and their order), and
- * the number and order of its children.
+ * The comparison of the page tree with htmlparser2's (page-tree.test.ts, generated-markup.test.ts):
+ * node by node, each node's type, tag name, text or comment data and attributes (names, values and
+ * their order), and the number and order of its children.
  */
 import type { AnyNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
