@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseDetailsPage } from './details';
-import { type ContentKind, detectPageKind, interstitialKind } from './page-kind';
+import { MARKETPLACE_KINDS } from '../kinds';
+import { type ContentKind, detectPageKind, interstitialKind, LISTING_KINDS } from './page-kind';
 import { parseSearchPage } from './search';
 
 const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
@@ -99,6 +100,19 @@ describe('detectPageKind on synthetic interstitials', () => {
     expect(detectPageKind(wrap('<title>x</title>', '<div id="gridItemRoot" class="a-column"></div>'))).toBe('bestsellers');
     expect(detectPageKind(wrap('<title>x</title>', '<li class="zg-item-immersion"></li>'))).toBe('bestsellers');
     expect(detectPageKind(wrap('<title>x</title>', '<div id="cm_cr-review_list"></div>'))).toBe('reviews');
+  });
+
+  it('knows every listing kind of the registry: each job type but search and details', () => {
+    const registry = Object.keys(MARKETPLACE_KINDS).filter((kind) => kind !== 'search' && kind !== 'details');
+    expect([...LISTING_KINDS].sort()).toEqual(registry.sort());
+  });
+
+  it('tells a listing by the first kind whose markup it has: offer rows, then review markup, then a best-seller list', () => {
+    const offers = '<div class="a-row olpOffer" role="row"></div>';
+    const review = '<div data-hook="review" class="a-section review"></div>';
+    const bestsellers = '<div id="gridItemRoot" class="a-column"></div>';
+    expect(detectPageKind(wrap('<title>x</title>', bestsellers + review + offers))).toBe('offers');
+    expect(detectPageKind(wrap('<title>x</title>', bestsellers + review))).toBe('reviews');
   });
 
   it('a product page opened on its offers panel (rendered AOD offers) is an offers page; the empty AOD shell is not', () => {

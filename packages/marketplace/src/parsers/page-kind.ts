@@ -129,8 +129,18 @@ const CONTENT_PROBES: Record<ContentKind, (html: string) => boolean> = {
   bestsellers: (html) => includesAny(html, BESTSELLERS_MARKERS),
 };
 const CONTENT_KINDS = Object.keys(CONTENT_PROBES) as ContentKind[];
-/** Content pages that are neither a search nor a product page, in the order detectPageKind tells them apart. */
-const LISTING_KINDS = ['offers', 'reviews', 'bestsellers'] as const;
+
+/** A content page that is neither a search nor a product page. */
+type ListingKind = Exclude<ContentKind, 'search' | 'details'>;
+/**
+ * The listing kinds in the order detectPageKind tells them apart, after search and product pages:
+ * every content kind but those two, in CONTENT_PROBES' order (offer rows win over review markup,
+ * review markup over a best-seller list). A new job type, which must have its probe, is one
+ * without being listed here (page-kind.test.ts checks them against MARKETPLACE_KINDS).
+ */
+export const LISTING_KINDS: readonly ListingKind[] = CONTENT_KINDS.filter(
+  (kind): kind is ListingKind => kind !== 'search' && kind !== 'details',
+);
 
 /**
  * Whether the page has the markup of any content kind, the expected one probed first: a probe
