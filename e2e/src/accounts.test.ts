@@ -5,6 +5,7 @@
  * who can read but not write, and read it all back in the audit log. The steps run in order and
  * share the state of one organization.
  */
+import { permissionsOf } from '@crawl/core';
 import { readOutbox } from '@crawl/mail';
 import type { Response } from 'supertest';
 import { type Stack, startStack } from './stack';
@@ -110,7 +111,9 @@ describe('a customer from sign-up to an audited organization', () => {
     expect(me.status).toBe(200);
     expect(me.body.data).toEqual({
       user: { id: ownerId, email: ownerEmail },
-      memberships: [{ organizationId: expect.any(String), organizationName: 'Acme Retail', role: 'owner' }],
+      memberships: [
+        { organizationId: expect.any(String), organizationName: 'Acme Retail', role: 'owner', permissions: permissionsOf('owner') },
+      ],
       csrfToken: csrf['X-CSRF-Token'],
     });
     orgId = me.body.data.memberships[0].organizationId;
@@ -237,7 +240,12 @@ describe('a customer from sign-up to an audited organization', () => {
     const token = new URL(mail.link!).searchParams.get('token')!;
     const accepted = await stack.http.post('/v1/account/invitations/accept').send({ token, password: PASSWORD });
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data).toEqual({ organizationId: orgId, organizationName: 'Acme Retail', role: 'viewer' });
+    expect(accepted.body.data).toEqual({
+      organizationId: orgId,
+      organizationName: 'Acme Retail',
+      role: 'viewer',
+      permissions: ['organization.read', 'keys.mine'],
+    });
 
     const members = await owner.get(`/v1/account/organizations/${orgId}/members`);
     expect(members.body.data.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([

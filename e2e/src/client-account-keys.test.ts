@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { type ApiKey, CrawlAccount, CrawlApiError, CrawlClient, CrawlNetworkError } from '@crawl/client';
+import { permissionsOf } from '@crawl/core';
 import { PASSWORD, type SignedIn, signUp } from '../../services/gateway/src/test-support/accounts';
 import { type Harness, startHarness } from '../../services/gateway/src/test-support/harness';
 
@@ -45,7 +46,9 @@ describe('the SDK', () => {
 
     const me = await account.me();
     expect(me.user).toEqual({ id: user.userId, email: user.email });
-    expect(me.memberships).toEqual([{ organizationId: user.organizationId, organizationName: 'Keys Inc', role: 'owner' }]);
+    expect(me.memberships).toEqual([
+      { organizationId: user.organizationId, organizationName: 'Keys Inc', role: 'owner', permissions: permissionsOf('owner') },
+    ]);
     expect(me.csrfToken).toEqual(expect.any(String));
     const projects = await account.projects(user.organizationId);
     expect(projects).toEqual([expect.objectContaining({ id: user.projectId, organizationId: user.organizationId, name: 'Default' })]);

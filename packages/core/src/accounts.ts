@@ -14,32 +14,39 @@ export type Role = (typeof ROLES)[number];
 export const KEY_SCOPES = ['full', 'read'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
-/** What a member may do in an organization; each account route and the project API check one. */
-export type Permission =
+/**
+ * What a member may do in an organization; each account route and the project API check one.
+ * `GET /account/me` lists a member's permissions with each membership, so the console decides
+ * what to offer from them rather than from role names.
+ */
+export const PERMISSIONS = [
   /** The organization, its projects, members and usage. */
-  | 'organization.read'
+  'organization.read',
   /** Create, rename and archive projects. */
-  | 'projects.manage'
+  'projects.manage',
   /** Invite, change and remove members below owner. */
-  | 'members.manage'
+  'members.manage',
   /** Make, change or remove owners. */
-  | 'owners.manage'
+  'owners.manage',
   /** See the keys one created and revoke them (a demoted member can still stop their old keys). */
-  | 'keys.mine'
+  'keys.mine',
   /** Create keys, and rotate the keys one created. */
-  | 'keys.own'
+  'keys.own',
   /** List, rotate and revoke every key of the organization. */
-  | 'keys.all'
+  'keys.all',
   /** Writes of the project API: jobs, schedules, tracking, webhooks. */
-  | 'data.write'
-  | 'audit.read';
+  'data.write',
+  /** Read the organization's audit log. */
+  'audit.read',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
 
 const VIEWER: Permission[] = ['organization.read', 'keys.mine'];
 const DEVELOPER: Permission[] = [...VIEWER, 'keys.own', 'data.write'];
 const ADMIN: Permission[] = [...DEVELOPER, 'projects.manage', 'members.manage', 'keys.all', 'audit.read'];
 const OWNER: Permission[] = [...ADMIN, 'owners.manage'];
 
-const PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
+const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   owner: new Set(OWNER),
   admin: new Set(ADMIN),
   developer: new Set(DEVELOPER),
@@ -47,7 +54,12 @@ const PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
 };
 
 export function roleAllows(role: Role, permission: Permission): boolean {
-  return PERMISSIONS[role].has(permission);
+  return ROLE_PERMISSIONS[role].has(permission);
+}
+
+/** Every permission of a role, in the order of PERMISSIONS (what `GET /account/me` lists per membership). */
+export function permissionsOf(role: Role): Permission[] {
+  return PERMISSIONS.filter((p) => ROLE_PERMISSIONS[role].has(p));
 }
 
 /** A key's creator as the key's organization knows them now. */
@@ -79,7 +91,19 @@ const role = z.enum(ROLES);
 
 export const accountUserSchema = z.object({ id: z.string(), email: z.string() }).strict().openapi('AccountUser');
 
-export const membershipSchema = z.object({ organizationId: z.string(), organizationName: z.string(), role }).strict().openapi('Membership');
+export const membershipSchema = z
+  .object({
+    organizationId: z.string(),
+    organizationName: z.string(),
+    role,
+    permissions: z
+      .array(z.enum(PERMISSIONS))
+      .describe(
+        "What the role allows in this organization (each account route and the project API check one); decide what to offer from these, not from the role's name",
+      ),
+  })
+  .strict()
+  .openapi('Membership');
 
 export const sessionSchema = z
   .object({

@@ -1,3 +1,5 @@
+import { z } from './openapi-zod';
+
 /**
  * Amazon marketplaces we crawl: code -> public host and default currency. Codes are the
  * ones docs/fetch-contract.md lists; the default marketplace is US.
@@ -29,6 +31,13 @@ export const MARKETPLACES = {
 export type MarketplaceCode = keyof typeof MARKETPLACES;
 export const MARKETPLACE_CODES = Object.keys(MARKETPLACES) as MarketplaceCode[];
 export const DEFAULT_MARKETPLACE: MarketplaceCode = 'US';
+
+/**
+ * A marketplace code as the API answers it: the `MarketplaceCode` enum of the OpenAPI document,
+ * so that clients (the console among them) take the list from the generated types instead of
+ * keeping a copy.
+ */
+export const marketplaceCodeSchema = z.enum(MARKETPLACE_CODES as [MarketplaceCode, ...MarketplaceCode[]]).openapi('MarketplaceCode');
 
 export function isMarketplaceCode(code: string): code is MarketplaceCode {
   return Object.prototype.hasOwnProperty.call(MARKETPLACES, code);

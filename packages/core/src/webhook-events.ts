@@ -2,6 +2,7 @@ import { z } from './openapi-zod';
 import { inSchemaOrder } from './schema-order';
 import { JOB_STATUSES, JOB_TYPES, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
 import { MAX_PAGES_ANY_TYPE } from './kinds';
+import { marketplaceCodeSchema } from './marketplaces';
 
 /**
  * The one definition of every webhook event's `data` and of the delivery envelope (see
@@ -32,7 +33,7 @@ const jobObject = z
     projectId: z.string(),
     type: z.enum(JOB_TYPES),
     status: z.enum(JOB_STATUSES),
-    marketplace: z.string(),
+    marketplace: marketplaceCodeSchema,
     lang: z.string().nullable(),
     targets: z.array(z.string()),
     createdAt: isoTimestamp,

@@ -1,4 +1,4 @@
-import { isMultiPage, isTerminal, JOB_KINDS, type JobResourceData } from '@crawl/core';
+import { isMultiPage, isTerminal, JOB_KINDS, type JobResourceData, type MarketplaceCode } from '@crawl/core';
 import type { JobRetentionState, JobRow } from '@crawl/db';
 import { consumedCredits } from './job-credits';
 
@@ -22,7 +22,8 @@ export function toJobResource(row: JobRow & JobRetentionState): JobResource {
     projectId: row.project_id,
     type: row.type,
     status: row.status,
-    marketplace: row.marketplace,
+    // a plain text column, written only through the job body's schema, which takes these codes only
+    marketplace: row.marketplace as MarketplaceCode,
     lang: row.lang,
     targets: row.targets,
     createdAt: row.created_at.toISOString(),

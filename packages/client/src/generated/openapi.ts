@@ -1032,6 +1032,8 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @enum {string} */
+        MarketplaceCode: "US" | "UK" | "DE" | "FR" | "IT" | "ES" | "CA" | "MX" | "BR" | "JP" | "IN" | "AU" | "NL" | "SE" | "PL" | "TR" | "AE" | "SA" | "SG" | "BE" | "EG";
         JobCompletedData: {
             id: string;
             projectId: string;
@@ -1039,7 +1041,7 @@ export interface components {
             type: "search" | "details" | "offers" | "bestsellers" | "reviews";
             /** @enum {string} */
             status: "completed";
-            marketplace: string;
+            marketplace: components["schemas"]["MarketplaceCode"];
             lang: string | null;
             targets: string[];
             /** Format: date-time */
@@ -1110,7 +1112,7 @@ export interface components {
             type: "search" | "details" | "offers" | "bestsellers" | "reviews";
             /** @enum {string} */
             status: "failed";
-            marketplace: string;
+            marketplace: components["schemas"]["MarketplaceCode"];
             lang: string | null;
             targets: string[];
             /** Format: date-time */
@@ -1352,7 +1354,7 @@ export interface components {
             type: "search" | "details" | "offers" | "bestsellers" | "reviews";
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
-            marketplace: string;
+            marketplace: components["schemas"]["MarketplaceCode"];
             lang: string | null;
             targets: string[];
             /** Format: date-time */
@@ -2273,6 +2275,8 @@ export interface components {
             organizationName: string;
             /** @enum {string} */
             role: "owner" | "admin" | "developer" | "viewer";
+            /** @description What the role allows in this organization (each account route and the project API check one); decide what to offer from these, not from the role's name */
+            permissions: ("organization.read" | "projects.manage" | "members.manage" | "owners.manage" | "keys.mine" | "keys.own" | "keys.all" | "data.write" | "audit.read")[];
         };
         Me: {
             user: components["schemas"]["AccountUser"];

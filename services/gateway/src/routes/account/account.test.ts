@@ -120,7 +120,24 @@ describe('sessions', () => {
     const me = await agent.get('/v1/account/me');
     expect(me.body.data).toEqual({
       user: { id: user.userId, email: user.email },
-      memberships: [{ organizationId: user.organizationId, organizationName: 'Acme', role: 'owner' }],
+      memberships: [
+        {
+          organizationId: user.organizationId,
+          organizationName: 'Acme',
+          role: 'owner',
+          permissions: [
+            'organization.read',
+            'projects.manage',
+            'members.manage',
+            'owners.manage',
+            'keys.mine',
+            'keys.own',
+            'keys.all',
+            'data.write',
+            'audit.read',
+          ],
+        },
+      ],
       csrfToken: res.body.data.csrfToken,
     });
     // the stored session is a hash, never the cookie's token

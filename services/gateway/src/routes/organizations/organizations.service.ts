@@ -5,6 +5,7 @@ import {
   type MemberResource,
   type MembershipResource,
   type OrganizationResource,
+  permissionsOf,
   type ProjectResource,
   projectLimit,
   rateLimitPolicy,
@@ -278,7 +279,12 @@ export class OrganizationsService {
     });
     await this.deps.directory.changed([`user:${accepted.userId}`]);
     const org = await this.deps.organizations.find(accepted.invitation.organizationId);
-    return { organizationId: accepted.invitation.organizationId, organizationName: org?.name ?? '', role: accepted.invitation.role };
+    return {
+      organizationId: accepted.invitation.organizationId,
+      organizationName: org?.name ?? '',
+      role: accepted.invitation.role,
+      permissions: permissionsOf(accepted.invitation.role),
+    };
   }
 
   async changeRole(

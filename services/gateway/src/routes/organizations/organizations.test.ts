@@ -128,7 +128,12 @@ describe('members and invitations', () => {
     expect(mail.html).toContain('Inviting &lt;Co&gt;');
     const accepted = await h.http.post('/v1/account/invitations/accept').send({ token: tokenOf(mail.link), password: 'invitee password' });
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data).toEqual({ organizationId: owner.organizationId, organizationName: 'Inviting <Co>', role: 'developer' });
+    expect(accepted.body.data).toEqual({
+      organizationId: owner.organizationId,
+      organizationName: 'Inviting <Co>',
+      role: 'developer',
+      permissions: ['organization.read', 'keys.mine', 'keys.own', 'data.write'],
+    });
     const reused = await h.http.post('/v1/account/invitations/accept').send({ token: tokenOf(mail.link), password: 'invitee password' });
     expect(reused.body.error.code).toBe('INVALID_TOKEN');
 
