@@ -14,7 +14,7 @@ function projected(type: JobType, item: Item): Record<string, unknown> {
 const ITEMS: Partial<Record<JobType, Item>> = {
   details: detailsItem('B0CMPFLD01', {
     listPrice: { amount: 24.99, currency: 'USD' },
-    seller: { name: 'Acme', id: 'A1', rating: null, ratingsCount: null },
+    seller: { name: 'Acme', id: 'A1' },
     bestSellersRank: [{ category: 'Lamps', rank: 12 }],
     isPrime: true,
   }) as unknown as Item,
