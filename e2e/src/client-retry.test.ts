@@ -6,7 +6,14 @@
 import http from 'node:http';
 import net from 'node:net';
 import { CrawlApiError, CrawlClient, CrawlNetworkError } from '@crawl/client';
-import { buildGatewayDeps, closeGatewayDeps, createApp, type GatewayDeps } from '@crawl/gateway';
+import {
+  buildGatewayContext,
+  closeGatewayContext,
+  contextOptions,
+  createApp,
+  type GatewayContext,
+  loadGatewayConfig,
+} from '@crawl/gateway';
 import { createLogger, createMetricsRegistry } from '@crawl/observability';
 import { TEST_REDIS_URL } from '@crawl/testing';
 import { type Stack, startStack } from './stack';
@@ -38,22 +45,23 @@ function countingFetch() {
   return { calls, fetch: wrapped };
 }
 
-function gatewayDeps(databaseUrl: string, prefix: string, rateLimitEnabled: boolean): GatewayDeps {
-  return buildGatewayDeps({
-    databaseUrl,
-    databasePoolSize: 4,
-    redisUrl: TEST_REDIS_URL,
-    queuePrefix: prefix,
-    rateLimitEnabled,
-    authCacheTtlMs: 0,
-    secretsKey: 'c'.repeat(64),
-    allowPrivateWebhookUrls: true,
-    log: createLogger({ level: 'silent', service: 'gateway-client-retry' }),
-    metrics: createMetricsRegistry('gateway'),
+function gatewayDeps(databaseUrl: string, prefix: string, rateLimitEnabled: boolean): GatewayContext {
+  const config = loadGatewayConfig({
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: '4',
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    RATE_LIMIT_ENABLED: String(rateLimitEnabled),
+    AUTH_CACHE_TTL_MS: '0',
+    SECRETS_KEY: 'c'.repeat(64),
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   });
+  return buildGatewayContext(
+    contextOptions(config, createLogger({ level: 'silent', service: 'gateway-client-retry' }), createMetricsRegistry('gateway')),
+  );
 }
 
-async function serve(deps: GatewayDeps): Promise<{ url: string; close(): Promise<void> }> {
+async function serve(deps: GatewayContext): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(createApp(deps));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -86,7 +94,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 describe('429 RATE_LIMITED on a starter plan (20 requests per second, rate limiting on)', () => {
-  let deps: GatewayDeps;
+  let deps: GatewayContext;
   let gateway: { url: string; close(): Promise<void> };
   beforeAll(async () => {
     deps = gatewayDeps(stack.database.url, stack.prefix, true);
@@ -94,7 +102,7 @@ describe('429 RATE_LIMITED on a starter plan (20 requests per second, rate limit
   });
   afterAll(async () => {
     await gateway.close();
-    await closeGatewayDeps(deps);
+    await closeGatewayContext(deps);
   });
 
   /**
@@ -186,7 +194,7 @@ describe('429 RATE_LIMITED on a starter plan (20 requests per second, rate limit
 });
 
 describe('503 UNAVAILABLE from a gateway whose Postgres is unreachable', () => {
-  let deps: GatewayDeps;
+  let deps: GatewayContext;
   let gateway: { url: string; close(): Promise<void> };
   beforeAll(async () => {
     deps = gatewayDeps(`postgres://postgres@127.0.0.1:${await closedPort()}/crawl`, stack.prefix, false);
@@ -194,7 +202,7 @@ describe('503 UNAVAILABLE from a gateway whose Postgres is unreachable', () => {
   });
   afterAll(async () => {
     await gateway.close();
-    await closeGatewayDeps(deps);
+    await closeGatewayContext(deps);
   });
 
   it('GET is retried (waiting Retry-After), then the 503 surfaces with its code', async () => {

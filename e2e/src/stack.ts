@@ -1,4 +1,12 @@
-import { createApp, buildGatewayDeps, closeGatewayDeps, type GatewayDeps, openApiDocument } from '@crawl/gateway';
+import {
+  buildGatewayContext,
+  closeGatewayContext,
+  contextOptions,
+  createApp,
+  type GatewayContext,
+  loadGatewayConfig,
+  openApiDocument,
+} from '@crawl/gateway';
 import { createLogger, createMetricsRegistry } from '@crawl/observability';
 import { type SimulatorOptions, startSimulator, type Simulator } from '@crawl/simulator';
 import {
@@ -21,12 +29,12 @@ import supertest from 'supertest';
  * simulator, the gateway (in-process, driven with supertest) and crawl workers.
  */
 export interface Stack {
-  db: GatewayDeps['db'];
+  db: GatewayContext['db'];
   /** Where the gateway writes account mail (a folder of its own; `readOutbox` from @crawl/mail reads it). */
   outboxDir: string;
   /** A supertest agent on the gateway that keeps cookies, like a browser (console sessions). */
   agent(): ReturnType<typeof supertest.agent>;
-  gateway: GatewayDeps;
+  gateway: GatewayContext;
   http: ReturnType<typeof supertest>;
   simulator: Simulator;
   database: TestDatabase;
@@ -47,22 +55,23 @@ export async function startStack(
   const prefix = uniquePrefix('e2e');
   const simulator = await startSimulator({ seed: 7, ...options.simulator });
   const outboxDir = mkdtempSync(path.join(tmpdir(), 'crawl-e2e-outbox-'));
-  const gateway = buildGatewayDeps({
-    databaseUrl: database.url,
-    databasePoolSize: 10,
-    redisUrl: TEST_REDIS_URL,
-    queuePrefix: prefix,
-    rateLimitEnabled: false,
-    authCacheTtlMs: 0,
-    authFailuresPerMinute: 0,
+  const config = loadGatewayConfig({
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: '10',
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    RATE_LIMIT_ENABLED: 'false',
+    AUTH_CACHE_TTL_MS: '0',
+    AUTH_FAILURES_PER_MINUTE: '0',
     // The gateway refills a cancelled job's organization window: the same size as the workers'.
-    crawlOrgWindow: options.workerEnv?.CRAWL_ORG_WINDOW ? Number(options.workerEnv.CRAWL_ORG_WINDOW) : undefined,
-    secretsKey: 'c'.repeat(64),
-    allowPrivateWebhookUrls: true,
-    accounts: { publicUrl: 'http://console.test', mailOutboxDir: outboxDir, logMailLinks: false },
-    log: createLogger({ level: 'silent', service: 'gateway-e2e' }),
-    metrics: createMetricsRegistry('gateway'),
+    CRAWL_ORG_WINDOW: options.workerEnv?.CRAWL_ORG_WINDOW,
+    SECRETS_KEY: 'c'.repeat(64),
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    PUBLIC_URL: 'http://console.test',
+    MAIL_OUTBOX_DIR: outboxDir,
   });
+  const base = contextOptions(config, createLogger({ level: 'silent', service: 'gateway-e2e' }), createMetricsRegistry('gateway'));
+  const gateway = buildGatewayContext({ ...base, accounts: { ...base.accounts, logMailLinks: false } });
   // every response the e2e suites receive is checked against the published document
   const app = withApiContract(openApiDocument(), createApp(gateway));
   const http = supertest(app);
@@ -118,7 +127,7 @@ export async function startStack(
     },
     async close() {
       for (const w of stack.workers.splice(0)) await w.close();
-      await closeGatewayDeps(gateway);
+      await closeGatewayContext(gateway);
       await simulator.close();
       await database.drop();
       rmSync(outboxDir, { recursive: true, force: true });

@@ -82,6 +82,11 @@ export const webhookEnv = {
    * previous secret too (a second v1=) for this long, so receivers can switch without downtime.
    */
   WEBHOOK_SECRET_ROTATION_GRACE_MS: envInt(24 * 3_600_000, 0, 30 * 24 * 3_600_000),
+  /**
+   * A receiver that has not answered in this time counts as failed (spec: 10 s): the webhooks
+   * service's deliveries and the gateway's test deliveries wait alike.
+   */
+  WEBHOOK_TIMEOUT_MS: envInt(10_000, 100, 60_000),
 };
 
 export class ConfigError extends Error {

@@ -1,5 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
-import type { GatewayDeps } from './deps';
+import type { GatewayContext } from './context';
 import { authenticate } from './access/authenticate';
 import { cors } from './middleware/cors';
 import { errorHandler, notFound, requireJsonBody } from './middleware/error-handler';
@@ -28,18 +28,18 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
 }
 
 /** The router mounted at the root (no authentication): the public resources of the route table. */
-export function publicRouter(deps: GatewayDeps): Router {
-  return resourcesRouter(PUBLIC_RESOURCES, deps, openApiDocument);
+export function publicRouter(ctx: GatewayContext): Router {
+  return resourcesRouter(PUBLIC_RESOURCES, ctx, openApiDocument);
 }
 
 /** The router mounted under /v1/key, behind authentication and rate limiting. */
-export function apiRouter(deps: GatewayDeps): Router {
-  return resourcesRouter(API_RESOURCES, deps, openApiDocument);
+export function apiRouter(ctx: GatewayContext): Router {
+  return resourcesRouter(API_RESOURCES, ctx, openApiDocument);
 }
 
 /** The router mounted under /v1/account. */
-export function accountRouter(deps: GatewayDeps): Router {
-  return resourcesRouter(ACCOUNT_RESOURCES, deps, openApiDocument);
+export function accountRouter(ctx: GatewayContext): Router {
+  return resourcesRouter(ACCOUNT_RESOURCES, ctx, openApiDocument);
 }
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void | Promise<void>;
@@ -82,47 +82,47 @@ function jsonBodies(parser: Middleware) {
  * response carries one), then auth and rate limiting before the body is even parsed, so an
  * unauthenticated client cannot make us read a large body.
  */
-export function createApp(deps: GatewayDeps): Express {
+export function createApp(ctx: GatewayContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
   // req.ip is the client's address only behind proxies named here (TRUST_PROXY): trusting
   // X-Forwarded-For from anyone would let a client pick the address it is limited by.
-  app.set('trust proxy', deps.trustProxy);
+  app.set('trust proxy', ctx.trustProxy);
   // Each group's routes on the router that also runs its guards: one router per request.
   const api = express.Router();
   api.use(
     inOneLayer(
       // Tenant data, webhook secrets among it: never stored by a browser or a shared cache.
       noStore,
-      authenticate(deps),
-      rateLimit(deps.rateLimiter),
+      authenticate(ctx),
+      rateLimit(ctx.rateLimiter),
       // Only requests that can carry a body pay for the JSON parser.
       jsonBodies(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] })),
     ),
   );
-  resourcesRouter(API_RESOURCES, deps, openApiDocument, api).use(notFound);
+  resourcesRouter(API_RESOURCES, ctx, openApiDocument, api).use(notFound);
 
   // Account bodies are small: passwords, names, tokens.
   const account = express.Router();
   account.use(
     inOneLayer(
       noStore,
-      accountSession(deps),
+      accountSession(ctx),
       jsonBodies(express.json({ limit: ACCOUNT_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] })),
     ),
   );
-  resourcesRouter(ACCOUNT_RESOURCES, deps, openApiDocument, account).use(notFound);
+  resourcesRouter(ACCOUNT_RESOURCES, ctx, openApiDocument, account).use(notFound);
 
-  const publicRoutes = publicRouter(deps);
+  const publicRoutes = publicRouter(ctx);
   const templates = [...routeTemplates(publicRoutes, ''), ...routeTemplates(api, API_PREFIX), ...routeTemplates(account, ACCOUNT_PREFIX)];
-  app.use(inOneLayer(requestId, baseSecurityHeaders, httpMetrics(deps.metrics, routeLabeler(templates)), cors));
+  app.use(inOneLayer(requestId, baseSecurityHeaders, httpMetrics(ctx.metrics, routeLabeler(templates)), cors));
   app.use(API_PREFIX, api);
   app.use(ACCOUNT_PREFIX, account);
   // After the API: its requests never walk the public routes (none is under /v1/key or /v1/account).
   app.use(publicRoutes);
   app.use(notFound);
-  app.use(errorHandler(deps.log));
+  app.use(errorHandler(ctx.log));
   return app;
 }

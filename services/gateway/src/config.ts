@@ -15,8 +15,8 @@ import { DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR } from '@crawl/core';
 import { z } from 'zod';
 import { DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './access/auth-failures';
 import { SIGNUP_MODES } from './accounts/account-deps';
-import { DEFAULT_ACCOUNT_OPTIONS } from './deps';
-import { DEFAULT_EXPORT_LIMITS } from './routes/jobs/export-gate';
+import { DEFAULT_ACCOUNT_OPTIONS } from './accounts/account-options';
+import { DEFAULT_EXPORT_LIMITS } from './export/export-gate';
 
 const trustProxyEnv = z
   .string()
@@ -89,7 +89,7 @@ export const gatewayEnv = {
    */
   TRUST_PROXY: trustProxyEnv,
   /**
-   * Streamed exports (routes/jobs/export-gate.ts). Each holds one Postgres connection for as long as
+   * Streamed exports (export/export-gate.ts). Each holds one Postgres connection for as long as
    * its client reads, so they get their own pool and limits:
    * - EXPORT_POOL_SIZE (4): exports one gateway streams at once, and the size of their pool, on
    *   top of DATABASE_POOL_SIZE; a download is network-bound, so a few connections serve many

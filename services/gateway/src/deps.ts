@@ -8,184 +8,106 @@ import {
   MembershipRepository,
   SessionRepository,
   UserRepository,
-  AnalyticsRepository,
   CreditRepository,
   createDb,
-  type Db,
   poolStats,
   IdempotencyRepository,
   JobRepository,
-  JobTargetRepository,
-  ReleaseWindowRepository,
   ResultRepository,
-  RetentionRepository,
   OrganizationRepository,
   ProjectRepository,
   ScheduleRepository,
-  TrackingRepository,
-  WebhookConfigRepository,
-  WebhookDeliveryRepository,
-  WebhookLogRepository,
 } from '@crawl/db';
-import { ScheduleService } from './routes/schedules/schedules.service';
-import { TrackingService } from './routes/tracking/tracking.service';
-import { AnalyticsService } from './routes/analytics/analytics.service';
-import { JobResultsService } from './routes/jobs/job-results.service';
-import { UsageService } from './routes/usage/usage.service';
-import { DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR, SecretBox } from '@crawl/core';
-import { WebhookService } from './routes/webhooks/webhooks.service';
-import { WebhookDeliveryService } from './routes/webhooks/deliveries.service';
-import { DEFAULT_CRAWL_ORG_WINDOW } from '@crawl/config';
-import { JobService, ReleaseWindow } from '@crawl/jobs';
 import type { Logger, Registry } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
 import { createMailer } from '@crawl/mail';
 import { accountChangesChannel, Broadcast, createRedisConnection, LeaseSemaphore, type Redis } from '@crawl/redis';
-import type { AccountDeps, SignupMode } from './accounts/account-deps';
+import type { AccountDeps } from './accounts/account-deps';
+import { type AccountOptions, DEFAULT_ACCOUNT_OPTIONS } from './accounts/account-options';
 import { Directory } from './access/directory';
 import { MailSender } from './accounts/mail-sender';
-import { DEFAULT_MAIL_LIMITS, MailThrottle, type MailThrottleLimits } from './accounts/mail-throttle';
-import { DEFAULT_INVITATION_LIMITS, InvitationThrottle, type InvitationLimits } from './accounts/invitation-throttle';
+import { DEFAULT_MAIL_LIMITS, MailThrottle } from './accounts/mail-throttle';
+import { InvitationThrottle } from './accounts/invitation-throttle';
 import { AfterAnswer } from './accounts/after-answer';
 import { DeviceCookies } from './access/device-cookie';
-import { DEFAULT_HASHER_OPTIONS, PasswordHasher, type PasswordHasherOptions } from './access/passwords';
+import { PasswordHasher } from './access/passwords';
 import { WindowLimit } from './access/window-limit';
 import type { SessionSettings } from './access/sessions';
 import { FailureLimiter } from './access/failure-limiter';
-import { AccountService } from './routes/account/account.service';
-import { KeysService } from './routes/keys/keys.service';
-import { OrganizationsService } from './routes/organizations/organizations.service';
-import { apiKeyFailureLimiter, type AuthFailureLimiter, DEFAULT_AUTH_FAILURES_PER_MINUTE, type TrustProxy } from './access/auth-failures';
-import { NoopRateLimiter, type RateLimiter, RedisRateLimiter } from './access/rate-limiter';
-import { DEFAULT_EXPORT_LIMITS, EXPORT_LEASE_SLACK_MS, ExportGate, type ExportLimits } from './routes/jobs/export-gate';
+import { apiKeyFailureLimiter, type TrustProxy } from './access/auth-failures';
+import { NoopRateLimiter, RedisRateLimiter } from './access/rate-limiter';
+import type { GatewayConfig } from './config';
+import type { GatewayContext, GatewaySettings } from './context';
+import { EXPORT_LEASE_SLACK_MS, ExportGate, type ExportLimits } from './export/export-gate';
 
-const DEFAULT_ROTATION_GRACE_MS = 24 * 3_600_000;
-
-/** Everything the HTTP layer needs, built once in main.ts (or by a test) and passed in. */
-export interface GatewayDeps {
-  db: Db;
-  /** Exports' own pool: a download holds a connection for minutes, API queries never wait on it. */
-  exportDb: Db;
-  exportGate: ExportGate;
-  redis: Redis;
-  producer: QueueProducer;
-  organizations: OrganizationRepository;
-  projects: ProjectRepository;
-  credits: CreditRepository;
-  jobs: JobRepository;
-  results: ResultRepository;
-  idempotency: IdempotencyRepository;
-  /** Creating, estimating, retrying and cancelling jobs (packages/jobs); the jobs routes reach it through their JobsService. */
-  jobService: JobService;
-  webhookService: WebhookService;
-  /** The delivery log, resend and replay. */
-  webhookDeliveries: WebhookDeliveryService;
-  scheduleService: ScheduleService;
-  trackingService: TrackingService;
-  analyticsService: AnalyticsService;
-  usageService: UsageService;
-  /** DELETE /jobs/{id}: results removal. */
-  jobResults: JobResultsService;
-  rateLimiter: RateLimiter;
-  authFailures: AuthFailureLimiter;
-  /** Keys, sessions and projects as authentication sees them, cached and kept in step across gateways. */
-  directory: Directory;
-  sessionSettings: SessionSettings;
-  /** Shared by the account API's services; mail goes out after answering. */
-  accounts: AccountDeps;
-  accountService: AccountService;
-  organizationsService: OrganizationsService;
-  keysService: KeysService;
-  /** Express's `trust proxy`: which hops' X-Forwarded-For gives the client address (TRUST_PROXY). */
-  trustProxy: TrustProxy;
-  log: Logger;
-  metrics: Registry;
-}
-
-export interface BuildDepsOptions {
+/** What the context is built from: config.ts's values as parsed (its defaults applied there, once). */
+export interface ContextOptions {
   databaseUrl: string;
   databasePoolSize: number;
   redisUrl: string;
   queuePrefix: string;
   rateLimitEnabled: boolean;
   authCacheTtlMs: number;
-  /** Failed authentications per client address per minute before 429; 0 disables (default 30). */
-  authFailuresPerMinute?: number;
-  /** CRAWL_ORG_WINDOW: a cancel refills the organization's window at once (default 128). */
-  crawlOrgWindow?: number;
-  trustProxy?: TrustProxy;
-  secretsKey: string;
-  allowPrivateWebhookUrls: boolean;
-  /** WEBHOOK_SECRET_ROTATION_GRACE_MS (default 24 h). */
-  webhookRotationGraceMs?: number;
-  /** Deliveries replays may re-arm per project per hour (WEBHOOK_REPLAY_BUDGET_PER_HOUR). */
-  webhookReplayBudgetPerHour?: number;
-  /** Export limits; unset fields take DEFAULT_EXPORT_LIMITS. */
-  exports?: Partial<ExportLimits>;
-  /** Sign-up, sessions and mail; unset fields take the defaults of docs/accounts.md. */
-  accounts?: Partial<AccountOptions>;
+  /** Failed authentications per client address per minute before 429; 0 disables. */
+  authFailuresPerMinute: number;
+  trustProxy: TrustProxy;
+  exports: ExportLimits;
+  accounts: AccountOptions;
+  settings: GatewaySettings;
   log: Logger;
   metrics: Registry;
 }
 
-export interface AccountOptions {
-  /** Where the service is reached: mail links start with it, and `http:` drops the cookie's Secure flag. */
-  publicUrl: string;
-  /** Unset: mail is written to `mailOutboxDir` as .eml files. */
-  smtpUrl: string | undefined;
-  mailOutboxDir: string;
-  mailFrom: string;
-  /** Log each outbox mail's link (development only: the link carries a token). */
-  logMailLinks: boolean;
-  signupMode: SignupMode;
-  signupCredits: number;
-  sessionIdleMinutes: number;
-  sessionMaxAgeHours: number;
-  /** Failed sign-ins per email in 15 minutes before that email is refused until the window ends. */
-  signInFailuresPerEmail: number;
-  /** Failed sign-ins per client address per minute before the address is refused (before hashing) until the window ends. */
-  signInFailuresPerAddress: number;
-  /** Failed sign-ins of one known browser (a device cookie) in 15 minutes before that browser is refused. */
-  signInFailuresPerDevice: number;
-  /** Successful sign-ins per user per minute. */
-  signInsPerUserPerMinute: number;
-  /** Live sessions per user; a sign-in beyond ends the oldest. */
-  sessionsPerUser: number;
-  /** Sign-ups across the service per minute (SIGNUPS_PER_MINUTE). */
-  signupsPerMinute: number;
-  /** Organizations a day whose verified sign-up gets SIGNUP_CREDITS (SIGNUP_CREDIT_GRANTS_PER_DAY). */
-  signupCreditGrantsPerDay: number;
-  hasher: PasswordHasherOptions;
-  mailLimits: MailThrottleLimits;
-  invitationLimits: InvitationLimits;
+/** The options main.ts builds the context with, read from the parsed configuration. */
+export function contextOptions(config: GatewayConfig, log: Logger, metrics: Registry): ContextOptions {
+  return {
+    databaseUrl: config.DATABASE_URL,
+    databasePoolSize: config.DATABASE_POOL_SIZE,
+    redisUrl: config.REDIS_URL,
+    queuePrefix: config.QUEUE_PREFIX,
+    rateLimitEnabled: config.RATE_LIMIT_ENABLED,
+    authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+    authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    trustProxy: config.TRUST_PROXY,
+    exports: {
+      poolSize: config.EXPORT_POOL_SIZE,
+      maxPerProject: config.EXPORT_MAX_PER_PROJECT,
+      maxPerOrganization: config.EXPORT_MAX_PER_ORGANIZATION,
+      organizationShare: config.EXPORT_ORGANIZATION_SHARE,
+      idleTimeoutMs: config.EXPORT_IDLE_TIMEOUT_MS,
+      maxDurationMs: config.EXPORT_MAX_DURATION_MS,
+      shutdownGraceMs: config.EXPORT_SHUTDOWN_GRACE_MS,
+    },
+    accounts: {
+      // the limits without a variable (sign-in failures, hashing, mail budgets)
+      ...DEFAULT_ACCOUNT_OPTIONS,
+      ...config.mail,
+      smtpUrl: config.SMTP_URL,
+      mailFrom: config.MAIL_FROM,
+      signupMode: config.SIGNUP_MODE,
+      signupCredits: config.SIGNUP_CREDITS,
+      signupsPerMinute: config.SIGNUPS_PER_MINUTE,
+      signupCreditGrantsPerDay: config.SIGNUP_CREDIT_GRANTS_PER_DAY,
+      sessionIdleMinutes: config.SESSION_IDLE_TIMEOUT_MINUTES,
+      sessionMaxAgeHours: config.SESSION_MAX_AGE_HOURS,
+    },
+    settings: {
+      secretsKey: config.SECRETS_KEY,
+      allowPrivateWebhookUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      webhookRotationGraceMs: config.WEBHOOK_SECRET_ROTATION_GRACE_MS,
+      webhookReplayBudgetPerHour: config.WEBHOOK_REPLAY_BUDGET_PER_HOUR,
+      crawlOrgWindow: config.CRAWL_ORG_WINDOW,
+    },
+    log,
+    metrics,
+  };
 }
-
-export const DEFAULT_ACCOUNT_OPTIONS: AccountOptions = {
-  publicUrl: 'http://localhost:8080',
-  smtpUrl: undefined,
-  mailOutboxDir: '.mail-outbox',
-  mailFrom: 'Crawl Data Service <no-reply@localhost>',
-  logMailLinks: true,
-  signupMode: 'open',
-  signupCredits: 100,
-  sessionIdleMinutes: 24 * 60,
-  sessionMaxAgeHours: 14 * 24,
-  signInFailuresPerEmail: 10,
-  signInFailuresPerAddress: 30,
-  signInFailuresPerDevice: 10,
-  signInsPerUserPerMinute: 10,
-  sessionsPerUser: 20,
-  signupsPerMinute: 60,
-  signupCreditGrantsPerDay: 500,
-  hasher: DEFAULT_HASHER_OPTIONS,
-  mailLimits: DEFAULT_MAIL_LIMITS,
-  invitationLimits: DEFAULT_INVITATION_LIMITS,
-};
 
 function buildAccountDeps(
   options: AccountOptions,
   shared: {
-    db: GatewayDeps['db'];
+    db: GatewayContext['db'];
     redis: Redis;
     prefix: string;
     organizations: OrganizationRepository;
@@ -253,11 +175,11 @@ function buildAccountDeps(
   };
 }
 
-/** Builds every dependency from connection settings; main.ts and tests share it. */
-export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
+/** Builds the shared infrastructure from the options; main.ts and the test harness share it. */
+export function buildGatewayContext(options: ContextOptions): GatewayContext {
   const db = createDb({ url: options.databaseUrl, poolSize: options.databasePoolSize });
   const redis = createRedisConnection(options.redisUrl);
-  const exportLimits = { ...DEFAULT_EXPORT_LIMITS, ...options.exports };
+  const exportLimits = options.exports;
   const exportDb = createDb({ url: options.databaseUrl, poolSize: exportLimits.poolSize, applicationName: 'gateway-export' });
   const leaseMs = exportLimits.maxDurationMs + EXPORT_LEASE_SLACK_MS;
   const exportSlots = {
@@ -269,7 +191,6 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
   const credits = new CreditRepository(db);
   const organizations = new OrganizationRepository(db);
   const projects = new ProjectRepository(db);
-  const scheduleRepository = new ScheduleRepository(db);
   const directory = new Directory({
     ttlMs: options.authCacheTtlMs,
     projects,
@@ -277,25 +198,22 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     sessions: new SessionRepository(db),
     memberships: new MembershipRepository(db),
     jobs,
-    schedules: scheduleRepository,
+    schedules: new ScheduleRepository(db),
     broadcast: new Broadcast(redis, accountChangesChannel(options.queuePrefix)),
     log: options.log,
   });
   directory.start().catch((err) => options.log.warn({ err }, 'account changes: could not subscribe; caches expire on their own'));
-  const accounts = buildAccountDeps(
-    { ...DEFAULT_ACCOUNT_OPTIONS, ...options.accounts },
-    {
-      db,
-      redis,
-      prefix: options.queuePrefix,
-      organizations,
-      projects,
-      credits,
-      directory,
-      deviceKey: createHmac('sha256', options.secretsKey).update('device-cookies').digest(),
-      log: options.log,
-    },
-  );
+  const accounts = buildAccountDeps(options.accounts, {
+    db,
+    redis,
+    prefix: options.queuePrefix,
+    organizations,
+    projects,
+    credits,
+    directory,
+    deviceKey: createHmac('sha256', options.settings.secretsKey).update('device-cookies').digest(),
+    log: options.log,
+  });
   return {
     db,
     exportDb,
@@ -308,54 +226,20 @@ export function buildGatewayDeps(options: BuildDepsOptions): GatewayDeps {
     jobs,
     results: new ResultRepository(db, exportDb),
     idempotency: new IdempotencyRepository(db),
-    jobService: new JobService({
-      db,
-      jobs,
-      targets: new JobTargetRepository(db),
-      credits,
-      producer,
-      log: options.log,
-      releases: new ReleaseWindow({
-        db,
-        windows: new ReleaseWindowRepository(db),
-        producer,
-        log: options.log,
-        window: options.crawlOrgWindow ?? DEFAULT_CRAWL_ORG_WINDOW,
-      }),
-    }),
-    scheduleService: new ScheduleService(scheduleRepository, accounts.audit),
-    trackingService: new TrackingService({ jobs, tracking: new TrackingRepository(db) }),
-    analyticsService: new AnalyticsService(new AnalyticsRepository(db)),
-    usageService: new UsageService(credits),
-    jobResults: new JobResultsService({ jobs, retention: new RetentionRepository(db), batchSize: 5_000, inlineBudgetMs: 2_000 }),
-    webhookService: new WebhookService({
-      configs: new WebhookConfigRepository(db),
-      deliveries: new WebhookDeliveryRepository(db),
-      secrets: SecretBox.fromKey(options.secretsKey),
-      allowPrivateUrls: options.allowPrivateWebhookUrls,
-      timeoutMs: 10_000,
-      rotationGraceMs: options.webhookRotationGraceMs ?? DEFAULT_ROTATION_GRACE_MS,
-      audit: accounts.audit,
-    }),
-    webhookDeliveries: new WebhookDeliveryService(new WebhookLogRepository(db), {
-      replayBudgetPerHour: options.webhookReplayBudgetPerHour ?? DEFAULT_WEBHOOK_REPLAY_BUDGET_PER_HOUR,
-    }),
     directory,
     sessionSettings: accounts.sessionSettings,
     accounts,
-    accountService: new AccountService(accounts),
-    organizationsService: new OrganizationsService(accounts),
-    keysService: new KeysService(accounts),
-    authFailures: apiKeyFailureLimiter(redis, options.queuePrefix, options.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE),
-    trustProxy: options.trustProxy ?? false,
+    authFailures: apiKeyFailureLimiter(redis, options.queuePrefix, options.authFailuresPerMinute),
+    trustProxy: options.trustProxy,
     rateLimiter: options.rateLimitEnabled ? new RedisRateLimiter(redis, options.queuePrefix) : new NoopRateLimiter(),
+    settings: options.settings,
     log: options.log,
     metrics: options.metrics,
   };
 }
 
 /** Closes pools and connections; the HTTP server must already be closed. */
-export async function closeGatewayDeps(deps: GatewayDeps): Promise<void> {
+export async function closeGatewayContext(deps: GatewayContext): Promise<void> {
   // Ends exports still running (a test closing without a server shutdown): a pool only
   // finishes closing once every checked-out connection is back.
   await deps.exportGate.shutdown();

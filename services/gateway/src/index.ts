@@ -1,5 +1,6 @@
 export { createApp } from './app';
-export { buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from './deps';
+export { buildGatewayContext, closeGatewayContext, contextOptions } from './deps';
+export type { GatewayContext } from './context';
 export { loadGatewayConfig, type GatewayConfig } from './config';
 export { startGateway } from './main';
 export { openApiDocument } from './openapi/document';

@@ -1,5 +1,6 @@
 import { reconcileQueuedJobs } from '@crawl/jobs';
 import { createTenant, PrivateRedis } from '@crawl/testing';
+import { createJobService } from './routes/jobs/jobs.service';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
 /**
@@ -55,7 +56,8 @@ it('no accepted job is lost when Redis is killed during creation', async () => {
   expect(statuses.every((s) => s === 202 || s === 503)).toBe(true);
   expect(accepted.length).toBeGreaterThan(0);
 
-  expect(await reconcileQueuedJobs(h.deps, { graceMs: 0, batch: 1_000 })).toBe(accepted.length);
+  const deps = { jobs: h.deps.jobs, jobService: createJobService(h.deps), log: h.deps.log };
+  expect(await reconcileQueuedJobs(deps, { graceMs: 0, batch: 1_000 })).toBe(accepted.length);
   const queue = h.deps.producer['queue']('crawl');
   for (const id of accepted) {
     const job = await queue.getJob(id);

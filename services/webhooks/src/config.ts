@@ -11,8 +11,6 @@ export const webhooksEnv = {
   WEBHOOK_BACKOFF_BASE_MS: envInt(80_000, 1, 3_600_000),
   /** An endpoint whose every attempt failed for this long is disabled (default 5 days, as Svix). */
   WEBHOOK_DISABLE_AFTER_MS: envInt(5 * 24 * 3_600_000, 1_000),
-  /** A receiver that has not answered in this time counts as failed (spec: 10 s). */
-  WEBHOOK_TIMEOUT_MS: envInt(10_000, 100, 60_000),
   /**
    * Attempts in flight per process. One waiting over 0.5 s for its receiver moves aside (up to
    * as many again), so a dead receiver's attempts do not take the fast receivers' slots.

@@ -1,13 +1,14 @@
-import { AppError, type Permission, rateLimitPolicy, roleAllows, type Role } from '@crawl/core';
+import { AppError, rateLimitPolicy } from '@crawl/core';
 import type { NextFunction, Request, Response } from 'express';
-import type { GatewayDeps } from '../deps';
-import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf } from './sessions';
+import type { Directory } from './directory';
+import type { RateLimiter } from './rate-limiter';
+import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf, type SessionSettings } from './sessions';
 
 /**
  * `/v1/account`, before its routes: a cross-site request is refused, and a session cookie, when
  * present and live, becomes `req.account`. Routes that need it are guarded by `requireSession`.
  */
-export function accountSession(deps: Pick<GatewayDeps, 'directory' | 'sessionSettings'>) {
+export function accountSession(deps: { directory: Directory; sessionSettings: SessionSettings }) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     refuseCrossSite(req);
     const session = await loadSession(deps, req);
@@ -24,7 +25,7 @@ export function accountSession(deps: Pick<GatewayDeps, 'directory' | 'sessionSet
 const ACCOUNT_RATE_LIMIT = rateLimitPolicy('starter', null);
 
 /** A `session` route: signed in, within its rate limit, and a write carries the session's CSRF token. */
-export function requireSession(deps: Pick<GatewayDeps, 'rateLimiter'>) {
+export function requireSession(deps: { rateLimiter: RateLimiter }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const session = req.account;
     if (!session) throw new AppError('UNAUTHORIZED', 'Sign in first: POST /v1/account/sessions sets the session cookie.');
@@ -43,24 +44,6 @@ export function requireSession(deps: Pick<GatewayDeps, 'rateLimiter'>) {
 export function sessionOf(req: Request): AccountSession {
   if (!req.account) throw new AppError('UNAUTHORIZED', 'Sign in first.');
   return req.account;
-}
-
-/**
- * The user's role in an organization, which must allow `permission`. An organization the user
- * is not a member of does not exist for them (404); a role short of the permission is 403.
- */
-export function roleIn(
-  session: AccountSession,
-  organizationId: string,
-  permission: Permission,
-  what = `Organization ${organizationId}`,
-): Role {
-  const membership = session.memberships.find((m) => m.organizationId === organizationId);
-  if (!membership) throw new AppError('NOT_FOUND', `${what} not found.`);
-  if (!roleAllows(membership.role, permission)) {
-    throw new AppError('FORBIDDEN', `Your role in this organization (${membership.role}) does not allow this.`);
-  }
-  return membership.role;
 }
 
 /** The client address recorded in the audit log. */

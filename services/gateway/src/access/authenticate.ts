@@ -1,10 +1,14 @@
-import { AppError, effectiveKeyScope, hashApiKey, isWellFormedApiKey, roleAllows } from '@crawl/core';
+import { AppError, effectiveKeyScope, hashApiKey, isWellFormedApiKey } from '@crawl/core';
 import type { KeyRecord, ProjectPrincipal } from '@crawl/db';
 import type { NextFunction, Request, Response } from 'express';
-import type { GatewayDeps } from '../deps';
-import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf } from './sessions';
+import type { AuthFailureLimiter } from './auth-failures';
+import type { Directory } from './directory';
+import { type AccountSession, isWrite, loadSession, refuseCrossSite, requireCsrf, type SessionSettings } from './sessions';
 import type { AttemptOutcome } from './failure-limiter';
+import { principalOf } from './principal';
 import { applyRateLimit } from './rate-limit';
+import type { RateLimiter } from './rate-limiter';
+import { requireRole } from './roles';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -22,7 +26,11 @@ declare global {
 
 const BEARER_HINT = 'send "Authorization: Bearer <API key>"';
 
-type AuthDeps = Pick<GatewayDeps, 'directory' | 'authFailures' | 'sessionSettings'>;
+interface AuthDeps {
+  directory: Directory;
+  authFailures: AuthFailureLimiter;
+  sessionSettings: SessionSettings;
+}
 
 /**
  * Why the key is refused at `now`, or undefined when it may be used: revoked, expired, its owner
@@ -81,23 +89,24 @@ export function authenticate(deps: AuthDeps) {
     // A valid key is never refused for its address's failures (auth-failures.ts): one the
     // directory has cached is accepted without the failure limiter, as the limiter would.
     const cached = keyHash ? deps.directory.cachedKey(keyHash) : undefined;
+    // Each key's liveness is judged once: a cached key's verdict is kept for the attempt below.
+    const cachedRefusal = cached && refusal(cached, now);
     const outcome: AttemptOutcome<KeyRecord, 'address'> =
-      cached && !refusal(cached, now)
+      cached && !cachedRefusal
         ? { kind: 'accepted', value: cached }
         : await deps.authFailures.attempt({ address: req.ip ?? req.socket.remoteAddress ?? 'unknown' }, async () => {
             if (!header) failure = `Missing Authorization header (or the console session has ended); ${BEARER_HINT}.`;
             else if (!match) failure = `Malformed Authorization header; ${BEARER_HINT}.`;
             // A well-formed header whose key cannot be ours is an invalid key, not a malformed header.
             if (!keyHash) return undefined;
-            const key = await deps.directory.key(keyHash);
-            const refused = key && refusal(key, now);
+            const key = cached ?? (await deps.directory.key(keyHash));
+            const refused = cached ? cachedRefusal : key && refusal(key, now);
             if (!refused) return key;
             failure = refused;
             return undefined;
           });
     if (outcome.kind === 'limited') {
       const waitSeconds = outcome.retryAfterSeconds;
-      res.setHeader('Retry-After', String(waitSeconds));
       throw new AppError('RATE_LIMITED', `Too many failed authentications from this address; retry after ${waitSeconds} s.`, {
         details: { retryAfterSeconds: waitSeconds },
       });
@@ -105,8 +114,8 @@ export function authenticate(deps: AuthDeps) {
     if (outcome.kind === 'rejected') throw new AppError('UNAUTHORIZED', failure);
     const key = outcome.value;
     // the lesser of the key's scope and its owner's current role (a demoted developer's key reads only)
-    const canWrite = effectiveKeyScope(key) === 'full';
-    if (!canWrite && isWrite(req)) {
+    const principal = principalOf({ via: 'key', key });
+    if (!principal.canWrite && isWrite(req)) {
       throw new AppError(
         'FORBIDDEN',
         key.scope === 'read'
@@ -116,18 +125,7 @@ export function authenticate(deps: AuthDeps) {
     }
     deps.directory.keyUse.seen(key.keyId);
     req.apiKey = key;
-    req.principal = {
-      via: 'key',
-      keyId: key.keyId,
-      projectId: key.projectId,
-      userId: key.userId,
-      organizationId: key.organizationId,
-      plan: key.plan,
-      perMinuteLimit: key.perMinuteLimit,
-      maxSchedulesPerProject: key.maxSchedulesPerProject,
-      minScheduleIntervalSeconds: key.minScheduleIntervalSeconds,
-      canWrite,
-    };
+    req.principal = principal;
     next();
   };
 }
@@ -143,7 +141,7 @@ const NOT_FOUND: Record<ProjectParam, string> = { projectId: 'Project', jobId: '
  * names), must belong to one of the user's organizations (404 otherwise, as for anything of
  * another tenant), and the user's role there decides whether writes are allowed.
  */
-export function projectAccess(deps: Pick<GatewayDeps, 'directory' | 'rateLimiter'>, param: ProjectParam | undefined) {
+export function projectAccess(deps: { directory: Directory; rateLimiter: RateLimiter }, param: ProjectParam | undefined) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const session = req.account;
     if (!session) {
@@ -157,25 +155,13 @@ export function projectAccess(deps: Pick<GatewayDeps, 'directory' | 'rateLimiter
     const projectId =
       param === 'projectId' ? id : param === 'jobId' ? await deps.directory.projectOfJob(id) : await deps.directory.projectOfSchedule(id);
     const project = projectId ? await deps.directory.project(projectId) : undefined;
-    const membership = project && session.memberships.find((m) => m.organizationId === project.organizationId);
-    if (!project || !membership) throw new AppError('NOT_FOUND', `${NOT_FOUND[param]} ${id} not found.`);
-    const canWrite = roleAllows(membership.role, 'data.write');
-    req.principal = {
-      via: 'session',
-      keyId: null,
-      projectId: project.projectId,
-      userId: session.userId,
-      organizationId: project.organizationId,
-      plan: project.plan,
-      perMinuteLimit: project.perMinuteLimit,
-      maxSchedulesPerProject: project.maxSchedulesPerProject,
-      minScheduleIntervalSeconds: project.minScheduleIntervalSeconds,
-      canWrite,
-    };
+    const what = `${NOT_FOUND[param]} ${id}`;
+    if (!project) throw new AppError('NOT_FOUND', `${what} not found.`);
+    const role = requireRole(session, project.organizationId, null, what);
+    req.principal = principalOf({ via: 'session', userId: session.userId, project, role });
+    // limited before the role is judged: a viewer's writes count against their limit too
     await applyRateLimit(deps.rateLimiter, req, res);
-    if (isWrite(req) && !canWrite) {
-      throw new AppError('FORBIDDEN', `Your role in this organization (${membership.role}) may read its projects but not change them.`);
-    }
+    if (isWrite(req)) requireRole(session, project.organizationId, 'data.write', what);
     if (isWrite(req) && project.archivedAt)
       throw new AppError('INVALID_STATE', 'This project is archived: its data can be read, not changed.');
     next();

@@ -14,7 +14,6 @@ export async function applyRateLimit(limiter: RateLimiter, req: Request, res: Re
   res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
   res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
   if (!decision.allowed) {
-    res.setHeader('Retry-After', String(decision.resetSeconds));
     throw new AppError(
       'RATE_LIMITED',
       `Rate limit of ${decision.limit} requests per window exceeded; retry after ${decision.resetSeconds} s.`,

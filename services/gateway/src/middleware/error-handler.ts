@@ -78,18 +78,34 @@ export function toAppError(err: unknown): AppError {
   return new AppError('INTERNAL', 'Internal error.', { cause: err });
 }
 
+/**
+ * The codes that tell a client when to retry, with the wait when the error names none. This is
+ * the one place Retry-After is written: an error carries its wait as `details.retryAfterSeconds`.
+ */
+const RETRY_AFTER_DEFAULT: Partial<Record<ErrorCode, number | undefined>> = {
+  RATE_LIMITED: undefined,
+  UNAVAILABLE: 1,
+  IDEMPOTENCY_IN_PROGRESS: undefined,
+};
+
+/** Codes whose details are for the header only: the Error schema documents no details for them. */
+const HEADER_ONLY_DETAILS = new Set<ErrorCode>(['UNAVAILABLE', 'IDEMPOTENCY_IN_PROGRESS']);
+
 export function sendError(res: Response, requestId: string, err: AppError): void {
   const status = ERROR_STATUS[err.code];
-  if (err.code === 'UNAVAILABLE' && !res.getHeader('Retry-After')) res.setHeader('Retry-After', '1');
-  const wait = (err.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-  if (err.code === 'RATE_LIMITED' && typeof wait === 'number' && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(wait));
+  if (err.code in RETRY_AFTER_DEFAULT) {
+    const named = (err.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    const wait = typeof named === 'number' ? named : RETRY_AFTER_DEFAULT[err.code];
+    if (wait !== undefined) res.setHeader('Retry-After', String(wait));
+  }
+  const details = HEADER_ONLY_DETAILS.has(err.code) ? undefined : err.details;
   const body = {
     error: {
       code: err.code,
       message: err.message,
       requestId,
       // `details` is unknown on AppError; errorBodySchema lists the shapes codes carry.
-      ...(err.details !== undefined ? { details: err.details as NonNullable<ErrorBody['error']['details']> } : {}),
+      ...(details !== undefined ? { details: details as NonNullable<ErrorBody['error']['details']> } : {}),
     },
   } satisfies ErrorBody;
   res.status(status).json(body);

@@ -78,8 +78,9 @@ export async function withIdempotency(
     case 'mismatch':
       throw new AppError('IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used with a different request.');
     case 'in_progress':
-      res.setHeader('Retry-After', '1');
-      throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.');
+      throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.', {
+        details: { retryAfterSeconds: 1 },
+      });
     case 'recovered': {
       // The first request created its resource, then lost its answer: answer with that resource.
       const recovered = await options.recover(claim.createdId, req);

@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z, ZodTypeAny } from 'zod';
-import type { GatewayDeps } from '../deps';
+import type { GatewayContext } from '../context';
 import { projectAccess, type ProjectParam } from '../access/authenticate';
 import { requireSession } from '../access/account-guards';
 import { type HandlerResult, type IdempotencyContext, type IdempotencyOptions, withIdempotency } from '../middleware/idempotency';
@@ -52,11 +52,11 @@ export const routesOf =
   <Q extends ZodTypeAny = z.ZodUndefined, B extends ZodTypeAny = z.ZodUndefined>(route: Route<S, Q, B>): Route<S, Q, B> =>
     route;
 
-/** A gateway resource: its routes and how its service is found among the gateway's dependencies. */
+/** A gateway resource: its routes and how its service is built from the gateway's shared infrastructure. */
 export interface Resource<S> {
   routes: Route<S, any, any>[];
   /** Called once per app. `openApiDocument` is for the docs resource, which serves the document. */
-  service(deps: GatewayDeps, openApiDocument: () => object): S;
+  service(ctx: GatewayContext, openApiDocument: () => object): S;
   /** Mounted on the resource's router before its routes (path-scoped middleware). */
   beforeRoutes?(router: Router): void;
   /** Mounted after its routes: what is served but is no API operation (static assets). */
@@ -77,12 +77,12 @@ function projectParamOf(path: string): ProjectParam | undefined {
   return (['projectId', 'jobId', 'scheduleId'] as const).find((name) => names.includes(name));
 }
 
-function guardsOf(route: OperationDoc, deps: GatewayDeps): RequestHandler[] {
+function guardsOf(route: OperationDoc, ctx: GatewayContext): RequestHandler[] {
   switch (accessOf(route)) {
     case 'api':
-      return [projectAccess(deps, projectParamOf(route.path))];
+      return [projectAccess(ctx, projectParamOf(route.path))];
     case 'session':
-      return [requireSession(deps)];
+      return [requireSession(ctx)];
     default:
       return [];
   }
@@ -104,26 +104,26 @@ function declared(route: OperationDoc, part: 'query' | 'body'): ZodTypeAny {
  */
 export function resourcesRouter(
   resources: Resource<any>[],
-  deps: GatewayDeps,
+  ctx: GatewayContext,
   openApiDocument: () => object,
   router: Router = Router(),
 ): Router {
-  for (const resource of resources) mountResource(router, resource, deps, openApiDocument);
+  for (const resource of resources) mountResource(router, resource, ctx, openApiDocument);
   return router;
 }
 
-function mountResource<S>(router: Router, resource: Resource<S>, deps: GatewayDeps, openApiDocument: () => object): void {
-  const service = resource.service(deps, openApiDocument);
+function mountResource<S>(router: Router, resource: Resource<S>, ctx: GatewayContext, openApiDocument: () => object): void {
+  const service = resource.service(ctx, openApiDocument);
   resource.beforeRoutes?.(router);
   for (const route of resource.routes) {
-    router[route.method](expressPath(route), ...guardsOf(route, deps), ...(route.middleware ?? []), async (req: Request, res: Response) => {
+    router[route.method](expressPath(route), ...guardsOf(route, ctx), ...(route.middleware ?? []), async (req: Request, res: Response) => {
       await route.handler({
         req,
         res,
         service,
         query: () => parseOrThrow(declared(route, 'query'), req.query, 'query'),
         body: () => parseOrThrow(declared(route, 'body'), req.body, 'body'),
-        idempotent: (options, handler) => withIdempotency(deps.idempotency, req, res, options, handler),
+        idempotent: (options, handler) => withIdempotency(ctx.idempotency, req, res, options, handler),
       });
     });
   }

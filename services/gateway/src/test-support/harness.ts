@@ -7,11 +7,15 @@ import { createTestDatabase, TEST_REDIS_URL, type TestDatabase, uniquePrefix, wi
 import supertest from 'supertest';
 import { createApp } from '../app';
 import { openApiDocument } from '../openapi/document';
-import { type AccountOptions, buildGatewayDeps, closeGatewayDeps, type GatewayDeps } from '../deps';
-import type { ExportLimits } from '../routes/jobs/export-gate';
+import type { AccountOptions } from '../accounts/account-options';
+import { loadGatewayConfig } from '../config';
+import type { GatewayContext } from '../context';
+import { buildGatewayContext, closeGatewayContext, contextOptions } from '../deps';
+import type { ExportLimits } from '../export/export-gate';
 
 export interface Harness {
-  deps: GatewayDeps;
+  /** The gateway's shared infrastructure (the context `createApp` is given). */
+  deps: GatewayContext;
   /** Where this gateway's account mail lands (a folder of its own). */
   outboxDir: string;
   database: TestDatabase;
@@ -33,23 +37,28 @@ function template(): string {
 
 export const TEST_SECRETS_KEY = 'c'.repeat(64);
 
-function build(databaseUrl: string, prefix: string, options: HarnessOptions, outboxDir: string): GatewayDeps {
-  return buildGatewayDeps({
-    databaseUrl,
+function build(databaseUrl: string, prefix: string, options: HarnessOptions, outboxDir: string): GatewayContext {
+  // The configuration's own defaults, as main.ts gets them; then what tests change.
+  const config = loadGatewayConfig({ DATABASE_URL: databaseUrl, REDIS_URL: options.redisUrl ?? TEST_REDIS_URL, QUEUE_PREFIX: prefix });
+  const base = contextOptions(config, createLogger({ level: 'silent', service: 'gateway-test' }), createMetricsRegistry('gateway'));
+  return buildGatewayContext({
+    ...base,
     databasePoolSize: 20,
-    redisUrl: options.redisUrl ?? TEST_REDIS_URL,
-    queuePrefix: prefix,
     rateLimitEnabled: options.rateLimit ?? false,
     // Tests revoke keys and change plans, then expect the change at once.
     authCacheTtlMs: options.authCacheTtlMs ?? 0,
     // Suites send hundreds of bad keys from 127.0.0.1 on purpose; the limiter has its own tests.
     authFailuresPerMinute: options.authFailuresPerMinute ?? 0,
-    trustProxy: options.trustProxy,
-    secretsKey: TEST_SECRETS_KEY,
-    allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? true,
-    exports: options.exports,
-    webhookReplayBudgetPerHour: options.webhookReplayBudgetPerHour,
+    trustProxy: options.trustProxy ?? base.trustProxy,
+    exports: { ...base.exports, ...options.exports },
+    settings: {
+      ...base.settings,
+      secretsKey: TEST_SECRETS_KEY,
+      allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? true,
+      webhookReplayBudgetPerHour: options.webhookReplayBudgetPerHour ?? base.settings.webhookReplayBudgetPerHour,
+    },
     accounts: {
+      ...base.accounts,
       publicUrl: 'http://console.test',
       mailOutboxDir: outboxDir,
       logMailLinks: false,
@@ -60,8 +69,6 @@ function build(databaseUrl: string, prefix: string, options: HarnessOptions, out
       signInsPerUserPerMinute: 1_000,
       ...options.accounts,
     },
-    log: createLogger({ level: 'silent', service: 'gateway-test' }),
-    metrics: createMetricsRegistry('gateway'),
   });
 }
 
@@ -93,7 +100,7 @@ export interface HarnessOptions {
   allowPrivateWebhookUrls?: boolean;
   authCacheTtlMs?: number;
   authFailuresPerMinute?: number;
-  trustProxy?: GatewayDeps['trustProxy'];
+  trustProxy?: GatewayContext['trustProxy'];
   /** Export limits (pool size, per-project cap, timeouts); unset fields keep the defaults. */
   exports?: Partial<ExportLimits>;
   /** Deliveries replays may re-arm per project per hour (default: the gateway's default). */
@@ -123,7 +130,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         url: served.url,
         close: async () => {
           await served.close();
-          await closeGatewayDeps(other);
+          await closeGatewayContext(other);
         },
       };
       extras.push(handle);
@@ -136,7 +143,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       for (const extra of extras.splice(0)) await extra.close().catch(() => undefined);
-      await closeGatewayDeps(deps);
+      await closeGatewayContext(deps);
       await database.drop();
       rmSync(outboxDir, { recursive: true, force: true });
     },

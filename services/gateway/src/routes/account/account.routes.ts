@@ -5,7 +5,7 @@ import { clientAddress, sessionOf } from '../../access/account-guards';
 import { clearSessionCookie, CSRF_HEADER, setSessionCookie } from '../../access/sessions';
 import { data } from '../operation';
 import { type Resource, routesOf } from '../route';
-import { type AccountService, type RequestContext } from './account.service';
+import { AccountService, type RequestContext } from './account.service';
 import { ChangePasswordBody, EmailBody, ResetPasswordBody, SignInBody, SignupBody, VerifyEmailBody } from './account.schemas';
 
 const route = routesOf<AccountService>();
@@ -191,5 +191,5 @@ export const accountRoutes = [
 
 export const accountResource: Resource<AccountService> = {
   routes: accountRoutes,
-  service: (deps) => deps.accountService,
+  service: (ctx) => new AccountService(ctx.accounts),
 };

@@ -2,7 +2,7 @@ import { analyticsSchema as Analytics } from '@crawl/core';
 import { data } from '../operation';
 import { type Resource, routesOf } from '../route';
 import { analyticsQuery } from './analytics.schemas';
-import type { AnalyticsService } from './analytics.service';
+import { type AnalyticsService, createAnalyticsService } from './analytics.service';
 
 const route = routesOf<AnalyticsService>();
 
@@ -27,5 +27,5 @@ export const analyticsRoutes = [
 
 export const analyticsResource: Resource<AnalyticsService> = {
   routes: analyticsRoutes,
-  service: (deps) => deps.analyticsService,
+  service: createAnalyticsService,
 };

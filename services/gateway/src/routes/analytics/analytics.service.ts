@@ -1,5 +1,6 @@
 import { type AnalyticsResource, JOB_TYPES } from '@crawl/core';
-import type { AnalyticsRepository } from '@crawl/db';
+import { AnalyticsRepository } from '@crawl/db';
+import type { GatewayContext } from '../../context';
 
 /**
  * Project analytics over a creation-time range. Jobs count on the UTC day they were
@@ -56,3 +57,7 @@ export class AnalyticsService {
     };
   }
 }
+
+/** The analytics resource's service, built from the gateway's shared infrastructure. */
+export const createAnalyticsService = (ctx: Pick<GatewayContext, 'db'>): AnalyticsService =>
+  new AnalyticsService(new AnalyticsRepository(ctx.db));

@@ -95,7 +95,7 @@ export function consoleRouter(router: Router, assets: ConsoleAssets, settings: C
 
 export const consoleResource: Resource<ConsoleSettings> = {
   routes: [],
-  service: (deps) => ({ signupMode: deps.accounts.signup.mode }),
+  service: (ctx) => ({ signupMode: ctx.accounts.signup.mode }),
   afterRoutes(router: Router, settings) {
     consoleRouter(router, ConsoleAssets.load(CONSOLE_DIR), settings);
   },

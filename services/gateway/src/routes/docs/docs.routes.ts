@@ -89,7 +89,7 @@ export const docsRoutes = [
 
 export const docsResource: Resource<DocsService> = {
   routes: docsRoutes,
-  service: (_deps, openApiDocument) => ({ openApiDocument }),
+  service: (_ctx, openApiDocument) => ({ openApiDocument }),
   beforeRoutes(router: Router) {
     router.use(['/docs', '/docs/*splat'], docsHeaders);
   },

@@ -43,5 +43,5 @@ export const healthRoutes = [
 
 export const healthResource: Resource<HealthService> = {
   routes: healthRoutes,
-  service: (deps) => new HealthService(deps),
+  service: (ctx) => new HealthService(ctx),
 };

@@ -1,6 +1,6 @@
 import { pingDatabase } from '@crawl/db';
 import { Gauge } from '@crawl/observability';
-import type { GatewayDeps } from '../../deps';
+import type { GatewayContext } from '../../context';
 import { valueWithin, withTimeoutOf } from './probe';
 
 /**
@@ -8,7 +8,7 @@ import { valueWithin, withTimeoutOf } from './probe';
  * METRICS_PORT (main.ts), never on the API port.
  */
 export class HealthService {
-  constructor(private readonly deps: Pick<GatewayDeps, 'db' | 'redis' | 'producer' | 'metrics' | 'jobs'>) {
+  constructor(private readonly deps: Pick<GatewayContext, 'db' | 'redis' | 'producer' | 'metrics' | 'jobs'>) {
     new Gauge({
       name: 'queue_jobs',
       help: 'Jobs in each BullMQ queue by state, read on scrape',

@@ -10,7 +10,7 @@ import {
   uniquePrefix,
 } from '@crawl/testing';
 import { loadGatewayConfig } from '../../config';
-import type { GatewayDeps } from '../../deps';
+import type { GatewayContext } from '../../context';
 import { startGateway } from '../../main';
 import { type Download, download, seedCompletedJob } from '../../test-support/exports';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
@@ -27,13 +27,13 @@ async function eventually(probe: () => boolean | Promise<boolean>, ms = 5_000): 
 }
 
 /** No export runs and every connection of the export pool is back. */
-const released = (deps: GatewayDeps) => () => {
+const released = (deps: GatewayContext) => () => {
   const stats = poolStats(deps.exportDb);
   return deps.exportGate.active === 0 && stats.idle === stats.total && stats.waiting === 0;
 };
 
 /** How many exports this gateway cut for `reason` (the export_aborts_total counter). */
-async function aborts(deps: GatewayDeps, reason: string): Promise<number> {
+async function aborts(deps: GatewayContext, reason: string): Promise<number> {
   const metric = await deps.metrics.getSingleMetric('export_aborts_total')?.get();
   return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
 }

@@ -2,7 +2,7 @@ import { inDocumentedOrder } from '@crawl/core';
 import type { JobRow, ResultRepository } from '@crawl/db';
 import type { Response } from 'express';
 import { csvHeader, csvRow, llmHeader, llmItem } from './export-formats';
-import { ExportAborted, type ExportGate, type Ticket } from './export-gate';
+import { ExportAborted, type ExportGate, type Ticket } from '../../export/export-gate';
 
 type Format = 'json' | 'csv' | 'llm';
 

@@ -1,6 +1,7 @@
 import { AppError, isTerminal } from '@crawl/core';
-import type { JobRepository, JobRetentionState, JobRow, RetentionRepository } from '@crawl/db';
+import { type JobRepository, type JobRetentionState, type JobRow, RetentionRepository } from '@crawl/db';
 import { drainPurgedResults } from '@crawl/jobs';
+import type { GatewayContext } from '../../context';
 
 export type JobWithRetention = JobRow & JobRetentionState;
 
@@ -49,3 +50,7 @@ export class JobResultsService {
     return deleted;
   }
 }
+
+/** DELETE /jobs/{id}'s service: results go in batches, and the answer waits at most 2 s for them. */
+export const createJobResultsService = (ctx: Pick<GatewayContext, 'db' | 'jobs'>): JobResultsService =>
+  new JobResultsService({ jobs: ctx.jobs, retention: new RetentionRepository(ctx.db), batchSize: 5_000, inlineBudgetMs: 2_000 });

@@ -15,7 +15,7 @@ import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
 import { assertResultsAvailable, type JobWithRetention } from './job-results.service';
 import { CreateJobBody, emptyBody, exportQuery, jobIdParams, listJobsQuery, resultsQuery, RetryJobBody, retryBody } from './jobs.schemas';
-import { JobsService } from './jobs.service';
+import { createJobsService, type JobsService } from './jobs.service';
 
 /**
  * A job-creating answer: Location, and X-Credits-Remaining = the organization's balance after
@@ -233,5 +233,5 @@ export const jobsRoutes = [
 
 export const jobsResource: Resource<JobsService> = {
   routes: jobsRoutes,
-  service: (deps) => new JobsService(deps),
+  service: createJobsService,
 };

@@ -1,10 +1,20 @@
 import { TurnBatcher } from '@crawl/core';
-import type { CreditRepository, JobRepository, JobRow, ProjectPrincipal, ResultJob, ResultRepository } from '@crawl/db';
-import type { JobBody, JobService, RetryTargets } from '@crawl/jobs';
+import {
+  type CreditRepository,
+  type JobRepository,
+  JobTargetRepository,
+  type JobRow,
+  type ProjectPrincipal,
+  ReleaseWindowRepository,
+  type ResultJob,
+  type ResultRepository,
+} from '@crawl/db';
+import { type JobBody, JobService, ReleaseWindow, type RetryTargets } from '@crawl/jobs';
 import type { Response } from 'express';
 import { streamExport } from './export';
-import type { ExportGate } from './export-gate';
-import type { JobResultsService, JobWithRetention } from './job-results.service';
+import type { GatewayContext } from '../../context';
+import type { ExportGate } from '../../export/export-gate';
+import { createJobResultsService, type JobResultsService, type JobWithRetention } from './job-results.service';
 import type { listJobsQuery } from './jobs.schemas';
 import type { z } from 'zod';
 
@@ -89,3 +99,31 @@ export class JobsService {
     return streamExport(this.deps, job, format, res);
   }
 }
+
+/**
+ * Creating, estimating, retrying and cancelling jobs (packages/jobs), as the gateway does it: a
+ * cancel refills the organization's release window at once (CRAWL_ORG_WINDOW).
+ */
+export function createJobService(ctx: Pick<GatewayContext, 'db' | 'jobs' | 'credits' | 'producer' | 'log' | 'settings'>): JobService {
+  const { db, producer, log } = ctx;
+  return new JobService({
+    db,
+    jobs: ctx.jobs,
+    targets: new JobTargetRepository(db),
+    credits: ctx.credits,
+    producer,
+    log,
+    releases: new ReleaseWindow({ db, windows: new ReleaseWindowRepository(db), producer, log, window: ctx.settings.crawlOrgWindow }),
+  });
+}
+
+/** The jobs resource's service, built from the gateway's shared infrastructure. */
+export const createJobsService = (ctx: GatewayContext): JobsService =>
+  new JobsService({
+    jobs: ctx.jobs,
+    results: ctx.results,
+    credits: ctx.credits,
+    exportGate: ctx.exportGate,
+    jobService: createJobService(ctx),
+    jobResults: createJobResultsService(ctx),
+  });

@@ -1,6 +1,6 @@
 import { createKey, createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
-import { JobsService } from './jobs.service';
+import { createJobService, createJobsService } from './jobs.service';
 
 let h: Harness;
 let tenant: TestTenant;
@@ -169,7 +169,7 @@ describe('job by id: get, results, export, cancel, retry', () => {
     const other = await createTenant(h.deps.db, { credits: 100 });
     const mine = (await createJob({ type: 'details', targets: ['B0DR8G428S'] })).body.data.id;
     const theirs = (await createJob({ type: 'details', targets: ['B0DR8G428S'] }, other.apiKey, other.projectId)).body.data.id;
-    const service = new JobsService(h.deps);
+    const service = createJobsService(h.deps);
     const found = await Promise.all([
       service.find(mine, tenant.projectId),
       service.find(mine, other.projectId),
@@ -326,7 +326,7 @@ describe('Idempotency-Key', () => {
     // A gateway claimed the key and created the job, then died before storing its answer.
     await h.deps.idempotency.claim(owner.projectId, 'died-after-insert', hash);
     const { jobBodySchema } = await import('@crawl/jobs');
-    const orphan = await h.deps.jobService.create(jobBodySchema.parse(body), owner, { idempotencyKey: 'died-after-insert' });
+    const orphan = await createJobService(h.deps).create(jobBodySchema.parse(body), owner, { idempotencyKey: 'died-after-insert' });
     const replay = await send('died-after-insert');
     expect(replay.status).toBe(202);
     expect(replay.body.data.id).toBe(orphan.id);

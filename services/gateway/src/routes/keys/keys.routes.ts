@@ -7,7 +7,7 @@ import { data } from '../operation';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
 import { CreateKeyBody, RotateKeyBody } from './keys.schemas';
-import { type KeysService, toKeyMe } from './keys.service';
+import { KeysService, toKeyMe } from './keys.service';
 
 const route = routesOf<KeysService>();
 const param = (value: string | string[] | undefined) => String(value);
@@ -109,5 +109,5 @@ export const keyIdentityResource: Resource<null> = {
 
 export const keysResource: Resource<KeysService> = {
   routes: keysRoutes,
-  service: (deps) => deps.keysService,
+  service: (ctx) => new KeysService(ctx.accounts),
 };

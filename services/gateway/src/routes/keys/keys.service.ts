@@ -10,7 +10,7 @@ import {
 } from '@crawl/core';
 import type { ApiKeyRow, KeyRecord } from '@crawl/db';
 import type { AccountDeps } from '../../accounts/account-deps';
-import { roleIn } from '../../access/account-guards';
+import { requireRole } from '../../access/roles';
 import type { AccountSession } from '../../access/sessions';
 import type { RequestContext } from '../account/account.service';
 
@@ -55,7 +55,7 @@ export class KeysService {
 
   async list(session: AccountSession, projectId: string): Promise<ApiKeyResource[]> {
     const project = await this.project(session, projectId);
-    const all = roleAllows(roleIn(session, project.organizationId, 'keys.mine', `Project ${projectId}`), 'keys.all');
+    const all = roleAllows(requireRole(session, project.organizationId, 'keys.mine', `Project ${projectId}`), 'keys.all');
     return (await this.deps.keys.list(projectId, all ? undefined : session.userId)).map(toApiKeyResource);
   }
 
@@ -66,7 +66,7 @@ export class KeysService {
     ctx: RequestContext,
   ): Promise<CreatedApiKeyResource> {
     const project = await this.project(session, projectId);
-    roleIn(session, project.organizationId, 'keys.own', `Project ${projectId}`);
+    requireRole(session, project.organizationId, 'keys.own', `Project ${projectId}`);
     if (project.archivedAt) throw new AppError('INVALID_STATE', 'This project is archived: it takes no new keys.');
     return this.issue(session, project.organizationId, { projectId, ...input, expiresAt: input.expiresAt ?? null }, ctx);
   }
@@ -184,7 +184,7 @@ export class KeysService {
     const key = await this.deps.keys.find(keyId);
     if (!key || !session.memberships.some((m) => m.organizationId === key.organizationId))
       throw new AppError('NOT_FOUND', `API key ${keyId} not found.`);
-    const role = roleIn(session, key.organizationId, options.permission ?? 'keys.own', `API key ${keyId}`);
+    const role = requireRole(session, key.organizationId, options.permission ?? 'keys.own', `API key ${keyId}`);
     if (!roleAllows(role, 'keys.all') && key.createdBy !== session.userId) {
       throw new AppError('FORBIDDEN', `Your role in this organization (${role}) manages only the keys you created.`);
     }

@@ -16,7 +16,7 @@ import { data, list } from '../operation';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
 import { AcceptInvitationBody, auditLogQuery, InvitationBody, ProjectBody, RoleBody } from './organizations.schemas';
-import type { OrganizationsService } from './organizations.service';
+import { OrganizationsService } from './organizations.service';
 
 const route = routesOf<OrganizationsService>();
 const param = (value: string | string[] | undefined) => String(value);
@@ -244,5 +244,5 @@ export const organizationsRoutes = [
 
 export const organizationsResource: Resource<OrganizationsService> = {
   routes: organizationsRoutes,
-  service: (deps) => deps.organizationsService,
+  service: (ctx) => new OrganizationsService(ctx.accounts),
 };

@@ -15,7 +15,7 @@ import {
 import type { AuditEntryRow, InvitationRow, ProjectRow, Transaction, Database } from '@crawl/db';
 import { invitationMail } from '@crawl/mail';
 import type { AccountDeps } from '../../accounts/account-deps';
-import { roleIn } from '../../access/account-guards';
+import { requireRole } from '../../access/roles';
 import { hashToken, isWellFormedToken, newToken } from '../../access/secrets';
 import type { AccountSession } from '../../access/sessions';
 import type { RequestContext } from '../account/account.service';
@@ -52,7 +52,7 @@ const toAuditEntry = (e: AuditEntryRow): AuditLogEntryResource => ({
 
 /** Only an owner makes, changes or removes owners (docs/accounts.md, "Roles"). */
 function requireRoleChange(session: AccountSession, organizationId: string, roles: Role[]): void {
-  roleIn(session, organizationId, roles.includes('owner') ? 'owners.manage' : 'members.manage');
+  requireRole(session, organizationId, roles.includes('owner') ? 'owners.manage' : 'members.manage');
 }
 
 /**
@@ -64,7 +64,7 @@ export class OrganizationsService {
   constructor(private readonly deps: AccountDeps) {}
 
   async organization(session: AccountSession, organizationId: string): Promise<OrganizationResource> {
-    const role = roleIn(session, organizationId, 'organization.read');
+    const role = requireRole(session, organizationId, 'organization.read');
     const org = await this.deps.organizations.find(organizationId);
     if (!org) throw new AppError('NOT_FOUND', `Organization ${organizationId} not found.`);
     return {
@@ -78,7 +78,7 @@ export class OrganizationsService {
   }
 
   async projects(session: AccountSession, organizationId: string): Promise<ProjectResource[]> {
-    roleIn(session, organizationId, 'organization.read');
+    requireRole(session, organizationId, 'organization.read');
     return (await this.deps.projects.list(organizationId)).map(toProjectResource);
   }
 
@@ -87,7 +87,7 @@ export class OrganizationsService {
    * judged under a lock on the organization's row: two creates cannot both take the last place.
    */
   async createProject(session: AccountSession, organizationId: string, name: string, ctx: RequestContext): Promise<ProjectResource> {
-    roleIn(session, organizationId, 'projects.manage');
+    requireRole(session, organizationId, 'projects.manage');
     const project = await this.deps.db.transaction().execute(async (trx) => {
       const room = await this.deps.projects.lockRoom(organizationId, trx);
       if (!room) throw new AppError('NOT_FOUND', `Organization ${organizationId} not found.`);
@@ -110,7 +110,7 @@ export class OrganizationsService {
   private async projectFor(session: AccountSession, projectId: string, permission: 'organization.read' | 'projects.manage') {
     const project = await this.deps.projects.find(projectId);
     if (!project) throw new AppError('NOT_FOUND', `Project ${projectId} not found.`);
-    roleIn(session, project.organizationId, permission, `Project ${projectId}`);
+    requireRole(session, project.organizationId, permission, `Project ${projectId}`);
     return project;
   }
 
@@ -153,12 +153,12 @@ export class OrganizationsService {
   }
 
   async members(session: AccountSession, organizationId: string): Promise<MemberResource[]> {
-    roleIn(session, organizationId, 'organization.read');
+    requireRole(session, organizationId, 'organization.read');
     return (await this.deps.memberships.members(organizationId)).map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
   }
 
   async invitations(session: AccountSession, organizationId: string): Promise<InvitationResource[]> {
-    roleIn(session, organizationId, 'members.manage');
+    requireRole(session, organizationId, 'members.manage');
     return (await this.deps.invitations.pending(organizationId)).map(toInvitationResource);
   }
 
@@ -217,7 +217,7 @@ export class OrganizationsService {
   }
 
   async revokeInvitation(session: AccountSession, organizationId: string, invitationId: string, ctx: RequestContext): Promise<void> {
-    roleIn(session, organizationId, 'members.manage');
+    requireRole(session, organizationId, 'members.manage');
     await this.deps.db.transaction().execute(async (trx) => {
       const revoked = await this.deps.invitations.revoke(organizationId, invitationId, trx);
       if (!revoked) throw new AppError('NOT_FOUND', `Invitation ${invitationId} not found or no longer pending.`);
@@ -294,7 +294,7 @@ export class OrganizationsService {
     role: Role,
     ctx: RequestContext,
   ): Promise<MemberResource> {
-    roleIn(session, organizationId, 'members.manage');
+    requireRole(session, organizationId, 'members.manage');
     const member = await this.deps.db.transaction().execute(async (trx) => {
       const owners = await this.deps.memberships.lockOwners(organizationId, trx);
       const current = await this.deps.memberships.roleOf(organizationId, userId, trx);
@@ -317,7 +317,7 @@ export class OrganizationsService {
    * organization's projects are revoked with them: a departed colleague's key must stop working.
    */
   async removeMember(session: AccountSession, organizationId: string, userId: string, ctx: RequestContext): Promise<void> {
-    roleIn(session, organizationId, userId === session.userId ? 'organization.read' : 'members.manage');
+    requireRole(session, organizationId, userId === session.userId ? 'organization.read' : 'members.manage');
     const keyIds = await this.deps.db.transaction().execute(async (trx) => {
       const owners = await this.deps.memberships.lockOwners(organizationId, trx);
       const current = await this.deps.memberships.roleOf(organizationId, userId, trx);
@@ -338,7 +338,7 @@ export class OrganizationsService {
   }
 
   async auditLog(session: AccountSession, organizationId: string, limit: number, offset: number) {
-    roleIn(session, organizationId, 'audit.read');
+    requireRole(session, organizationId, 'audit.read');
     const { rows, total } = await this.deps.audit.page(organizationId, limit, offset);
     return { data: rows.map(toAuditEntry), pagination: { total, limit, offset, hasMore: offset + rows.length < total } };
   }

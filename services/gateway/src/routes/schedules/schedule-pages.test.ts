@@ -6,6 +6,7 @@ import { ScheduleRepository, sql } from '@crawl/db';
 import { fireDueSchedules } from '@crawl/jobs';
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
+import { createJobService } from '../jobs/jobs.service';
 
 let h: Harness;
 let tenant: TestTenant;
@@ -28,7 +29,11 @@ it('keeps config.pages of a search schedule, and its fired job reserves 5 per ke
   });
 
   await sql`update schedule set next_run_at = now() - interval '1 minute' where id = ${res.body.data.id}`.execute(h.deps.db);
-  const { jobIds } = await fireDueSchedules({ db: h.deps.db, schedules: new ScheduleRepository(h.deps.db), jobService: h.deps.jobService });
+  const { jobIds } = await fireDueSchedules({
+    db: h.deps.db,
+    schedules: new ScheduleRepository(h.deps.db),
+    jobService: createJobService(h.deps),
+  });
   expect(jobIds).toHaveLength(1);
   const job = await h.http.get(`/v1/key/jobs/${jobIds[0]}`).set(bearer(tenant.apiKey));
   expect(job.body.data).toMatchObject({ type: 'search', pages: 3, scheduleId: res.body.data.id, credits: { reserved: 30 } });
@@ -57,7 +62,11 @@ it('an offers schedule crawls every offer page by default (pages 10, 20 credits 
   await sql`update schedule set next_run_at = now() - interval '1 minute' where id in (${res.body.data.id}, ${old.body.data.id})`.execute(
     h.deps.db,
   );
-  const { jobIds } = await fireDueSchedules({ db: h.deps.db, schedules: new ScheduleRepository(h.deps.db), jobService: h.deps.jobService });
+  const { jobIds } = await fireDueSchedules({
+    db: h.deps.db,
+    schedules: new ScheduleRepository(h.deps.db),
+    jobService: createJobService(h.deps),
+  });
   expect(jobIds).toHaveLength(2);
   const jobs = await Promise.all(jobIds.map((id) => h.http.get(`/v1/key/jobs/${id}`).set(bearer(tenant.apiKey))));
   const byTarget = Object.fromEntries(jobs.map((j) => [j.body.data.targets[0], j.body.data]));

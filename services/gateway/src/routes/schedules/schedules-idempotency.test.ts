@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from '@crawl/db';
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
+import { createScheduleService } from './schedules.service';
 
 /** POST /schedules once ignored Idempotency-Key, so a retried lost answer made two schedules that both fire. */
 let h: Harness;
@@ -66,7 +67,7 @@ it('answers with the schedule a dead gateway created under the key, instead of a
   await h.deps.idempotency.claim(tenant.projectId, 'sched-died', hash);
   const { createScheduleBody } = await import('@crawl/jobs');
   const { schedulePolicy } = await import('@crawl/core');
-  const orphan = await h.deps.scheduleService.create(tenant, createScheduleBody.parse(body), schedulePolicy('growth'), 'sched-died');
+  const orphan = await createScheduleService(h.deps).create(tenant, createScheduleBody.parse(body), schedulePolicy('growth'), 'sched-died');
   const before = await count();
   const replay = await create('sched-died');
   expect(replay.status).toBe(201);

@@ -6,7 +6,7 @@ import { projectActor } from '../project-audit';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
 import { CreateScheduleBody, emptyBody, schedulesQuery, UpdateScheduleBody } from './schedules.schemas';
-import { type ScheduleService, toScheduleResource } from './schedules.service';
+import { createScheduleService, type ScheduleService, toScheduleResource } from './schedules.service';
 
 /** The plan's schedule limits with the organization's overrides (admin set-schedule-limits). */
 const policyOf = (req: Request) =>
@@ -119,5 +119,5 @@ export const schedulesRoutes = [
 
 export const schedulesResource: Resource<ScheduleService> = {
   routes: schedulesRoutes,
-  service: (deps) => deps.scheduleService,
+  service: createScheduleService,
 };

@@ -1,7 +1,8 @@
 import { AppError, isMultiPage, type SchedulePolicy, type ScheduleResource } from '@crawl/core';
-import type { AuditLogRepository, ScheduleRepository, ScheduleRow, StoredCrawlConfig } from '@crawl/db';
+import { type AuditLogRepository, ScheduleRepository, type ScheduleRow, type StoredCrawlConfig } from '@crawl/db';
 import { type JobBody, nextFireAfter, shortestIntervalSeconds } from '@crawl/jobs';
 import { type ProjectActor, recordProjectChange } from '../project-audit';
+import type { GatewayContext } from '../../context';
 
 export function toScheduleResource(row: ScheduleRow): ScheduleResource {
   const c = row.crawl_config;
@@ -164,3 +165,7 @@ export class ScheduleService {
     if (!deleted) throw new AppError('NOT_FOUND', `Schedule ${id} not found.`);
   }
 }
+
+/** The schedules resource's service, built from the gateway's shared infrastructure. */
+export const createScheduleService = (ctx: Pick<GatewayContext, 'db' | 'accounts'>): ScheduleService =>
+  new ScheduleService(new ScheduleRepository(ctx.db), ctx.accounts.audit);

@@ -9,7 +9,7 @@ import {
 import { data, list } from '../operation';
 import { type Resource, routesOf } from '../route';
 import { compareQuery, timelineQuery, trackedTargetsQuery } from './tracking.schemas';
-import type { TrackingService } from './tracking.service';
+import { createTrackingService, type TrackingService } from './tracking.service';
 
 const route = routesOf<TrackingService>();
 
@@ -67,5 +67,5 @@ export const trackingRoutes = [
 
 export const trackingResource: Resource<TrackingService> = {
   routes: trackingRoutes,
-  service: (deps) => deps.trackingService,
+  service: createTrackingService,
 };

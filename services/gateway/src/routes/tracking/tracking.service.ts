@@ -1,5 +1,5 @@
 import { AppError, type ComparisonResource, JOB_TYPES, type JobType, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
-import type { JobRepository, TrackingRepository } from '@crawl/db';
+import { type JobRepository, TrackingRepository } from '@crawl/db';
 import { assertResultsAvailable } from '../jobs/job-results.service';
 import {
   COMPARED_ITEM_FIELDS,
@@ -12,6 +12,7 @@ import {
   type ProductSnapshot,
   SEARCH_FIELDS,
 } from '@crawl/jobs';
+import type { GatewayContext } from '../../context';
 
 /** The job types whose results compare (products field by field, search positions, list ranks): their module says how. */
 const COMPARABLE_TYPES = JOB_TYPES.filter((type) => JOBS_KINDS[type].compare);
@@ -164,3 +165,7 @@ export class TrackingService {
     };
   }
 }
+
+/** The tracking resource's service, built from the gateway's shared infrastructure. */
+export const createTrackingService = (ctx: Pick<GatewayContext, 'db' | 'jobs'>): TrackingService =>
+  new TrackingService({ jobs: ctx.jobs, tracking: new TrackingRepository(ctx.db) });

@@ -2,7 +2,7 @@ import { paginationSchema as Pagination, usageSchema as Usage } from '@crawl/cor
 import { z } from 'zod';
 import { type Resource, routesOf } from '../route';
 import { usageQuery } from './usage.schemas';
-import type { UsageService } from './usage.service';
+import { UsageService } from './usage.service';
 
 const route = routesOf<UsageService>();
 
@@ -30,5 +30,5 @@ export const usageRoutes = [
 
 export const usageResource: Resource<UsageService> = {
   routes: usageRoutes,
-  service: (deps) => deps.usageService,
+  service: (ctx) => new UsageService(ctx.credits),
 };

@@ -6,9 +6,10 @@ import {
   type WebhookDeliveryResource,
   type WebhookReplayResultResource,
 } from '@crawl/core';
-import type { DeliveryAttemptRow, DeliveryLogRow, WebhookLogRepository } from '@crawl/db';
+import { type DeliveryAttemptRow, type DeliveryLogRow, WebhookLogRepository } from '@crawl/db';
 import type { z } from 'zod';
 import type { deliveriesQuery, replayBody } from './webhooks.schemas';
+import type { GatewayContext } from '../../context';
 
 function toAttemptResource(row: DeliveryAttemptRow): WebhookAttemptResource {
   return {
@@ -104,3 +105,7 @@ export class WebhookDeliveryService {
     return rows.map((row) => toDeliveryResource(row, byDelivery.get(row.id) ?? []));
   }
 }
+
+/** The delivery log's service, built from the gateway's shared infrastructure. */
+export const createWebhookDeliveryService = (ctx: Pick<GatewayContext, 'db' | 'settings'>): WebhookDeliveryService =>
+  new WebhookDeliveryService(new WebhookLogRepository(ctx.db), { replayBudgetPerHour: ctx.settings.webhookReplayBudgetPerHour });

@@ -10,7 +10,7 @@ import { data, idempotencyHeader, list, REPLAYED } from '../operation';
 import { projectActor } from '../project-audit';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
-import type { WebhookDeliveryService } from './deliveries.service';
+import { createWebhookDeliveryService, type WebhookDeliveryService } from './deliveries.service';
 import {
   deliveriesQuery,
   deliveryIdParams,
@@ -20,7 +20,7 @@ import {
   TestWebhookBody,
   webhooksQuery,
 } from './webhooks.schemas';
-import type { WebhookService } from './webhooks.service';
+import { createWebhookService, type WebhookService } from './webhooks.service';
 
 /** The webhooks resource's services: the configurations, and the delivery log with resend and replay. */
 export interface WebhooksServices {
@@ -137,18 +137,11 @@ export const webhooksRoutes = [
     handler: async ({ req, res, service, body, idempotent }) => {
       const replay = body();
       // Replay creates no resource to recover: a key whose first request died is simply in progress.
+      // A spent hourly budget is a RATE_LIMITED error whose details say when part of it comes back.
       const result = await idempotent({ recover: async () => undefined }, async () => ({
         status: 202,
         body: { data: await service.deliveries.replay(req.principal.projectId, replay) },
-      })).catch((err: unknown) => {
-        // The hourly replay budget is spent: say when part of it comes back.
-        const retryAfter =
-          err instanceof AppError && err.code === 'RATE_LIMITED'
-            ? (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds
-            : undefined;
-        if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-        throw err;
-      });
+      }));
       res.status(result.status).json(result.body);
     },
   }),
@@ -156,5 +149,5 @@ export const webhooksRoutes = [
 
 export const webhooksResource: Resource<WebhooksServices> = {
   routes: webhooksRoutes,
-  service: (deps) => ({ configs: deps.webhookService, deliveries: deps.webhookDeliveries }),
+  service: (ctx) => ({ configs: createWebhookService(ctx), deliveries: createWebhookDeliveryService(ctx) }),
 };

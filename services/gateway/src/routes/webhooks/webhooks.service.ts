@@ -6,19 +6,20 @@ import {
   type WebhookTestResultResource,
   generateWebhookSecret,
   newId,
-  type SecretBox,
+  SecretBox,
   webhookDeliveryBody,
   webhookSecretRotation,
 } from '@crawl/core';
-import type {
-  AuditLogRepository,
-  WebhookAttemptRow,
+import {
+  type AuditLogRepository,
+  type WebhookAttemptRow,
   WebhookConfigRepository,
-  WebhookConfigRow,
+  type WebhookConfigRow,
   WebhookDeliveryRepository,
 } from '@crawl/db';
 import { checkWebhookUrl, deliverWebhook } from '@crawl/webhook-delivery';
 import type { z } from 'zod';
+import type { GatewayContext } from '../../context';
 import { type ProjectActor, recordProjectChange } from '../project-audit';
 import { sampleEventData } from './sample-events';
 import { MAX_WEBHOOKS, type patchWebhooksBody } from './webhooks.schemas';
@@ -226,3 +227,15 @@ export class WebhookService {
     } satisfies WebhookTestResultResource;
   }
 }
+
+/** The webhook configurations' service, built from the gateway's shared infrastructure and settings. */
+export const createWebhookService = (ctx: Pick<GatewayContext, 'db' | 'accounts' | 'settings'>): WebhookService =>
+  new WebhookService({
+    configs: new WebhookConfigRepository(ctx.db),
+    deliveries: new WebhookDeliveryRepository(ctx.db),
+    secrets: SecretBox.fromKey(ctx.settings.secretsKey),
+    allowPrivateUrls: ctx.settings.allowPrivateWebhookUrls,
+    timeoutMs: ctx.settings.webhookTimeoutMs,
+    rotationGraceMs: ctx.settings.webhookRotationGraceMs,
+    audit: ctx.accounts.audit,
+  });

@@ -158,9 +158,9 @@ export class ExportGate {
    * gateway, or its or the project's cap across gateways).
    */
   async admit(projectId: string, organizationId: string, res: Response): Promise<Ticket> {
-    if (this.closing) throw refusal(res, 'UNAVAILABLE', 'The gateway is shutting down; retry the export.', 1);
+    if (this.closing) throw refusal('UNAVAILABLE', 'The gateway is shutting down; retry the export.', 1);
     // Synchronous up to running.add: concurrent admissions see each other's slots.
-    const reclaimed = this.claimSlot(organizationId, res);
+    const reclaimed = this.claimSlot(organizationId);
     let markDone!: () => void;
     const entry: Running = {
       organizationId,
@@ -197,7 +197,6 @@ export class ExportGate {
         ? [this.limits.maxPerProject, 'a project']
         : [this.limits.maxPerOrganization, 'an organization'];
       throw refusal(
-        res,
         'RATE_LIMITED',
         `At most ${max} export${max === 1 ? '' : 's'} of ${what} may run at once; retry when one has finished.`,
         CAP_RETRY_AFTER_SECONDS,
@@ -216,7 +215,6 @@ export class ExportGate {
       await withTimeout(lease(), REDIS_TIMEOUT_MS).catch(() => undefined);
       leave();
       throw refusal(
-        res,
         'RATE_LIMITED',
         "This gateway's export slot went to an organization with no export running; retry when one of yours has finished.",
         CAP_RETRY_AFTER_SECONDS,
@@ -230,7 +228,7 @@ export class ExportGate {
    * Decides admission by the share rule of the class comment: throws the refusal, or returns
    * the export whose slot the newcomer takes (marked reclaimed, so it no longer counts), or null.
    */
-  private claimSlot(organizationId: string, res: Response): Running | null {
+  private claimSlot(organizationId: string): Running | null {
     const { poolSize } = this.limits;
     const perOrganization = new Map<string, Running[]>();
     for (const e of this.running) {
@@ -247,7 +245,6 @@ export class ExportGate {
       const share = Math.min(configured, Math.max(1, Math.floor(poolSize / organizations)));
       if (held >= share && share < poolSize) {
         throw refusal(
-          res,
           'RATE_LIMITED',
           share === configured
             ? `At most ${share} of this gateway's ${poolSize} export slots may serve one organization at once; retry when one of its exports has finished.`
@@ -258,7 +255,6 @@ export class ExportGate {
       }
       if (poolSize - live < 2 && organizations > 1) {
         throw refusal(
-          res,
           'RATE_LIMITED',
           "This gateway's last free export slot is kept for an organization with no export running; retry when one of yours has finished.",
           CAP_RETRY_AFTER_SECONDS,
@@ -266,7 +262,7 @@ export class ExportGate {
         );
       }
       // one organization alone, with a share of the whole pool
-      if (live >= poolSize) throw this.full(res, `This gateway is already streaming its maximum of ${poolSize} exports; retry shortly.`);
+      if (live >= poolSize) throw this.full(`This gateway is already streaming its maximum of ${poolSize} exports; retry shortly.`);
       return null;
     }
     if (live < poolSize) return null;
@@ -280,7 +276,7 @@ export class ExportGate {
         victim = newest;
       }
     }
-    if (!victim) throw this.full(res, `Each of this gateway's ${poolSize} export slots serves a different organization; retry shortly.`);
+    if (!victim) throw this.full(`Each of this gateway's ${poolSize} export slots serves a different organization; retry shortly.`);
     victim.reclaimed = true;
     return victim;
   }
@@ -294,8 +290,8 @@ export class ExportGate {
     return false;
   }
 
-  private full(res: Response, message: string): AppError {
-    return refusal(res, 'UNAVAILABLE', message, 2);
+  private full(message: string): AppError {
+    return refusal('UNAVAILABLE', message, 2);
   }
 
   private ticket(
@@ -377,15 +373,9 @@ export class ExportGate {
   }
 }
 
-function refusal(
-  res: Response,
-  code: 'UNAVAILABLE' | 'RATE_LIMITED',
-  message: string,
-  retryAfterSeconds: number,
-  details?: unknown,
-): AppError {
-  res.setHeader('Retry-After', String(retryAfterSeconds));
-  return new AppError(code, message, details === undefined ? {} : { details });
+/** The error handler sends `retryAfterSeconds` as Retry-After (an UNAVAILABLE body shows no details). */
+function refusal(code: 'UNAVAILABLE' | 'RATE_LIMITED', message: string, retryAfterSeconds: number, details?: object): AppError {
+  return new AppError(code, message, { details: details ?? { retryAfterSeconds } });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
