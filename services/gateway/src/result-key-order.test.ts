@@ -1,7 +1,7 @@
 import { newId } from '@crawl/core';
 import type { Db } from '@crawl/db';
 import { createTenant, detailsItem, searchItem, type TestTenant } from '@crawl/testing';
-import { csvHeader } from './routes/jobs/export-formats';
+import { csvHeader } from './export/formats/csv';
 import { bearer, type Harness, startHarness } from './test-support/harness';
 
 /**

@@ -5,7 +5,7 @@ import type { JobType, LlmExportItem, ResultItemOf } from '@crawl/core';
  * item. Only these are allocated per row: the export builds 100,000s of items, and a full
  * default object spread per row doubled the gateway's garbage (and its peak memory) for an llm
  * export. `source` is the job's type, `marketplace` the job's and `missingFields` the item's:
- * llmItem (routes/jobs/export-formats.ts) adds them.
+ * llmItem (export/formats/llm.ts) adds them.
  */
 export type LlmValues = Pick<LlmExportItem, 'query' | 'asin'> & Partial<Omit<LlmExportItem, 'source' | 'marketplace' | 'missingFields'>>;
 

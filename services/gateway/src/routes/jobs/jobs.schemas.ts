@@ -2,6 +2,7 @@ import { ID_PATTERN, isSafeText, JOB_STATUSES, JOB_TYPES, UNSAFE_TEXT_MESSAGE } 
 import { jobBodySchema } from '@crawl/jobs';
 import { z } from 'zod';
 import { dateLowerBound, dateUpperBound } from '../../date-params';
+import { EXPORT_FORMAT_NAMES } from '../../export/formats';
 import { intQueryParam } from '../../validation';
 
 export const jobIdParams = z.object({ jobId: z.string().regex(ID_PATTERN) }).passthrough();
@@ -26,7 +27,7 @@ export const resultsQuery = z
   })
   .strict();
 
-export const exportQuery = z.object({ format: z.enum(['json', 'csv', 'llm']).default('json') }).strict();
+export const exportQuery = z.object({ format: z.enum(EXPORT_FORMAT_NAMES).default('json') }).strict();
 
 /** Cancel takes no body; an empty object is tolerated for clients that always send one. */
 export const emptyBody = z.union([z.undefined(), z.object({}).strict()]);

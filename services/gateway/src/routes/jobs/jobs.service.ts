@@ -11,7 +11,8 @@ import {
 } from '@crawl/db';
 import { type JobBody, JobService, ReleaseWindow, type RetryTargets } from '@crawl/jobs';
 import type { Response } from 'express';
-import { streamExport } from './export';
+import type { ExportFormat } from '../../export/formats';
+import { streamExport } from '../../export/stream';
 import type { GatewayContext } from '../../context';
 import type { ExportGate } from '../../export/export-gate';
 import { createJobResultsService, type JobResultsService, type JobWithRetention } from './job-results.service';
@@ -94,8 +95,8 @@ export class JobsService {
     return this.deps.credits.balance(organizationId);
   }
 
-  /** Streams a completed job's results as a file (export.ts). */
-  export(job: JobRow, format: 'json' | 'csv' | 'llm', res: Response): Promise<void> {
+  /** Streams a completed job's results as a file (export/stream.ts). */
+  export(job: JobRow, format: ExportFormat, res: Response): Promise<void> {
     return streamExport(this.deps, job, format, res);
   }
 }

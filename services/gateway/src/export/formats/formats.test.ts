@@ -1,7 +1,8 @@
 import { llmExportItemSchema } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
 import { detailsItem, jobRow, searchItem } from '@crawl/testing';
-import { CSV_COLUMNS, csvCell, csvHeader, csvRow, llmItem } from './export-formats';
+import { CSV_COLUMNS, csvCell, csvHeader, csvRow } from './csv';
+import { llmItem } from './llm';
 
 /** Splits one CSV record produced by csvRow (RFC 4180: quoted cells may hold commas, quotes, newlines). */
 function parseRecord(line: string): string[] {

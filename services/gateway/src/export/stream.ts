@@ -1,16 +1,7 @@
-import { inDocumentedOrder } from '@crawl/core';
 import type { JobRow, ResultRepository } from '@crawl/db';
 import type { Response } from 'express';
-import { csvHeader, csvRow, llmHeader, llmItem } from './export-formats';
-import { ExportAborted, type ExportGate, type Ticket } from '../../export/export-gate';
-
-type Format = 'json' | 'csv' | 'llm';
-
-const CONTENT_TYPE: Record<Format, string> = {
-  json: 'application/json; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-  llm: 'application/json; charset=utf-8',
-};
+import { ExportAborted, type ExportGate, type Ticket } from './export-gate';
+import { EXPORT_FORMATS, type ExportFormat, type Format } from './formats';
 
 /**
  * Writes with backpressure. When the socket is full, waits for 'drain', but never longer than
@@ -45,12 +36,12 @@ function write(res: Response, chunk: string, ticket: Ticket, idleMs: number): Pr
 export async function streamExport(
   deps: { results: ResultRepository; exportGate: ExportGate },
   job: JobRow,
-  format: Format,
+  format: ExportFormat,
   res: Response,
 ): Promise<void> {
   const ticket = await deps.exportGate.admit(job.project_id, job.organization_id, res);
   try {
-    await pump(deps.results, job, format, res, ticket, deps.exportGate.limits.idleTimeoutMs);
+    await pump(deps.results, job, EXPORT_FORMATS[format], res, ticket, deps.exportGate.limits.idleTimeoutMs);
   } catch (err) {
     if (err instanceof ExportAborted) return;
     // Nothing sent yet: the error handler answers JSON, which must not be saved as the file.
@@ -63,12 +54,11 @@ export async function streamExport(
 
 async function pump(results: ResultRepository, job: JobRow, format: Format, res: Response, ticket: Ticket, idleMs: number): Promise<void> {
   ticket.signal.throwIfAborted();
-  const extension = format === 'csv' ? 'csv' : format === 'llm' ? 'llm.json' : 'json';
   res.status(200);
-  res.setHeader('Content-Type', CONTENT_TYPE[format]);
-  res.setHeader('Content-Disposition', `attachment; filename="${job.id}-${job.type}.${extension}"`);
+  res.setHeader('Content-Type', format.contentType);
+  res.setHeader('Content-Disposition', `attachment; filename="${job.id}-${job.type}.${format.extension}"`);
   res.setHeader('Cache-Control', 'private, no-store');
-  let first = true;
+  let index = 0;
   let batch = '';
   const flushAt = 64 * 1024;
   const emit = async (chunk: string) => {
@@ -79,15 +69,12 @@ async function pump(results: ResultRepository, job: JobRow, format: Format, res:
       await write(res, out, ticket, idleMs);
     }
   };
-  await emit(format === 'csv' ? csvHeader(job.type) : format === 'llm' ? llmHeader(job, new Date()) : '[');
+  await emit(format.header(job, new Date()));
   for await (const row of results.stream(job)) {
     ticket.signal.throwIfAborted();
-    if (format === 'csv') await emit(csvRow(job.type, row.data));
-    else
-      await emit(`${first ? '' : ','}${JSON.stringify(format === 'llm' ? llmItem(job, row.data) : inDocumentedOrder(job.type, row.data))}`);
-    first = false;
+    await emit(format.row(job, row.data, index++));
   }
-  await emit(format === 'csv' ? '' : format === 'llm' ? ']}' : ']');
+  await emit(format.footer(job));
   ticket.signal.throwIfAborted();
   ticket.ended();
   res.end(batch);
