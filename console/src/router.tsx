@@ -8,27 +8,27 @@ import {
   redirect,
   type RouteComponent,
 } from '@tanstack/react-router';
-import { api, unwrap } from './api/client';
 import { meQuery } from './api/session';
-import { AcceptInvitationPage } from './pages/auth/accept-invitation';
-import { ResetPasswordPage } from './pages/auth/reset-password';
-import { SignInPage } from './pages/auth/sign-in';
-import { SignUpPage } from './pages/auth/sign-up';
-import { VerifyEmailPage } from './pages/auth/verify-email';
+import { AcceptInvitationPage } from './features/auth/accept-invitation.page';
+import { ResetPasswordPage } from './features/auth/reset-password.page';
+import { SignInPage } from './features/auth/sign-in.page';
+import { SignUpPage } from './features/auth/sign-up.page';
+import { VerifyEmailPage } from './features/auth/verify-email.page';
+import { fetchProjects } from './features/projects/projects.queries';
+import { SignedInLayout } from './shell/signed-in-layout';
 import { ErrorNotice } from './ui/forms';
-import { SignedInLayout } from './ui/layout';
 
 /** Signed-in pages load with their route: the sign-in page's JavaScript stays small. */
-const AuditLogPage = lazyRouteComponent(() => import('./pages/audit-log'), 'AuditLogPage');
-const JobPage = lazyRouteComponent(() => import('./pages/job'), 'JobPage');
-const JobsPage = lazyRouteComponent(() => import('./pages/jobs'), 'JobsPage');
-const KeysPage = lazyRouteComponent(() => import('./pages/keys'), 'KeysPage');
-const MembersPage = lazyRouteComponent(() => import('./pages/members'), 'MembersPage');
-const ProjectsPage = lazyRouteComponent(() => import('./pages/projects'), 'ProjectsPage');
-const SchedulesPage = lazyRouteComponent(() => import('./pages/schedules'), 'SchedulesPage');
-const TrackingPage = lazyRouteComponent(() => import('./pages/tracking'), 'TrackingPage');
-const UsagePage = lazyRouteComponent(() => import('./pages/usage'), 'UsagePage');
-const WebhooksPage = lazyRouteComponent(() => import('./pages/webhooks'), 'WebhooksPage');
+const AuditLogPage = lazyRouteComponent(() => import('./features/audit-log/audit-log.page'), 'AuditLogPage');
+const JobPage = lazyRouteComponent(() => import('./features/jobs/job.page'), 'JobPage');
+const JobsPage = lazyRouteComponent(() => import('./features/jobs/jobs.page'), 'JobsPage');
+const KeysPage = lazyRouteComponent(() => import('./features/keys/keys.page'), 'KeysPage');
+const MembersPage = lazyRouteComponent(() => import('./features/members/members.page'), 'MembersPage');
+const ProjectsPage = lazyRouteComponent(() => import('./features/projects/projects.page'), 'ProjectsPage');
+const SchedulesPage = lazyRouteComponent(() => import('./features/schedules/schedules.page'), 'SchedulesPage');
+const TrackingPage = lazyRouteComponent(() => import('./features/tracking/tracking.page'), 'TrackingPage');
+const UsagePage = lazyRouteComponent(() => import('./features/usage/usage.page'), 'UsagePage');
+const WebhooksPage = lazyRouteComponent(() => import('./features/webhooks/webhooks.page'), 'WebhooksPage');
 
 /**
  * Every page and its path. Filters and pagination live in the URL (each page's `validateSearch`),
@@ -57,24 +57,13 @@ const signIn = createRoute({
   component: SignInPage,
 });
 const signUp = createRoute({ getParentRoute: () => root, path: '/console/sign-up', component: SignUpPage });
-const verifyEmail = createRoute({
-  getParentRoute: () => root,
-  path: '/console/verify-email',
-  validateSearch: tokenSearch,
-  component: VerifyEmailPage,
-});
-const resetPassword = createRoute({
-  getParentRoute: () => root,
-  path: '/console/reset-password',
-  validateSearch: tokenSearch,
-  component: ResetPasswordPage,
-});
-const acceptInvitation = createRoute({
-  getParentRoute: () => root,
-  path: '/console/accept-invitation',
-  validateSearch: tokenSearch,
-  component: AcceptInvitationPage,
-});
+
+/** A page a mail links to, with the link's one-time `?token=`. */
+const mailLinkPage = <P extends string>(path: P, component: RouteComponent) =>
+  createRoute({ getParentRoute: () => root, path, validateSearch: tokenSearch, component });
+const verifyEmail = mailLinkPage('/console/verify-email', VerifyEmailPage);
+const resetPassword = mailLinkPage('/console/reset-password', ResetPasswordPage);
+const acceptInvitation = mailLinkPage('/console/accept-invitation', AcceptInvitationPage);
 
 /** The signed-in layout: no session, no page (back to sign-in, then here again). */
 const signedIn = createRoute({
@@ -98,9 +87,7 @@ const home = createRoute({
   beforeLoad: async ({ context }) => {
     const { me } = context;
     for (const m of me.memberships) {
-      const { data } = await unwrap(
-        api.GET('/v1/account/organizations/{orgId}/projects', { params: { path: { orgId: m.organizationId } } }),
-      );
+      const data = await fetchProjects(m.organizationId);
       const project = data.find((p) => !p.archivedAt) ?? data[0];
       if (project) throw redirect({ to: '/console/projects/$projectId/jobs', params: { projectId: project.id } });
     }

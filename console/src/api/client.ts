@@ -49,6 +49,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The field problems of an error of any kind: none unless it is the API's VALIDATION_ERROR. */
+export const fieldErrorsOf = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fieldErrors() : {});
+
 type Result<T> = { data?: T; error?: unknown; response: Response };
 
 /** The data of an answer, or an ApiError: what pages and queries work with. */

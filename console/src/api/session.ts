@@ -23,3 +23,10 @@ export const meQuery = queryOptions({
 export const useMe = () => useQuery(meQuery);
 
 export type Me = NonNullable<Awaited<ReturnType<NonNullable<typeof meQuery.queryFn>>>>;
+
+/**
+ * What the user may do in an organization, as `GET /v1/account/me` lists it per membership: pages
+ * decide what to offer from these (`permissions.includes('members.manage')`), never from a role's
+ * name, so a role the API changes needs no change here.
+ */
+export type Permission = Me['memberships'][number]['permissions'][number];

@@ -1,0 +1,45 @@
+import { useMemo } from 'react';
+import { ChartFigure, type ChartSeries } from '../../ui/charts/chart';
+import { Table } from '../../ui/table';
+import { type CreditsBucket, summarizeCredits } from './credits-series';
+
+const KINDS = ['consumed', 'reserved', 'refunded'] as const;
+const label = (k: (typeof KINDS)[number]) => k[0]!.toUpperCase() + k.slice(1);
+
+/** Credits per day (per hour over 24 h): grouped bars, the summary line and the table twin. */
+export function CreditsChart({ buckets, hourly, rangeLabel }: { buckets: CreditsBucket[]; hourly: boolean; rangeLabel: string }) {
+  const format = (start: number) =>
+    hourly
+      ? new Date(start).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+      : new Date(start).toLocaleDateString(undefined, { timeZone: 'UTC', month: 'short', day: 'numeric' });
+  const summary = summarizeCredits(buckets, rangeLabel, format);
+  const times = useMemo(() => buckets.map((b) => b.start / 1000), [buckets]);
+  const series = useMemo<ChartSeries[]>(
+    () => KINDS.map((k) => ({ label: label(k), kind: 'bars', values: buckets.map((b) => b[k]) })),
+    [buckets],
+  );
+  return (
+    <ChartFigure
+      label={`Credits per day${hourly ? ' (by the hour)' : ''}. ${summary}`}
+      summary={summary}
+      times={times}
+      series={series}
+      bucketSeconds={hourly ? 3600 : 86_400}
+      utc={!hourly}
+      table={
+        <Table wrap={false} caption="Credits per day" columns={[hourly ? 'Hour' : 'Day (UTC)', ...KINDS.map(label)]}>
+          {buckets.map((b) => (
+            <tr key={b.start}>
+              <td>
+                <time dateTime={new Date(b.start).toISOString()}>{format(b.start)}</time>
+              </td>
+              {KINDS.map((k) => (
+                <td key={k}>{b[k]}</td>
+              ))}
+            </tr>
+          ))}
+        </Table>
+      }
+    />
+  );
+}

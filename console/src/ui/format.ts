@@ -1,0 +1,2 @@
+/** Whole numbers with the viewer's separators. */
+export const count = (n: number) => n.toLocaleString();
