@@ -5,7 +5,18 @@
  * What the parsers may use of it is named here; they import nothing else from this folder
  * (page/boundary.test.ts). See docs/parsing.md.
  */
+import * as pageSource from './page-source';
+import * as pageTree from './page-tree';
+
 export { Doc, type DomNode, type Sel } from './dom';
-export { type PageBody, type PageInput, PageSource, utf8 } from './page-source';
+export { type PageBody, type PageInput, PageSource } from './page-source';
 export type { PageScripts } from './page-scripts';
-export { attributeOf, classOf, type LeaveOut, type TreeOptions } from './page-tree';
+export type { LeaveOut, TreeOptions } from './page-tree';
+
+// The functions the parsers call per element or per string are bound here, not re-exported with
+// `export { x } from`: TypeScript's CommonJS output makes a re-export a getter, which every one of
+// those calls would then go through (search pages, whose cards ask classOf and attributeOf of
+// every element, parsed measurably slower). The classes above are used once per page.
+export const attributeOf = pageTree.attributeOf;
+export const classOf = pageTree.classOf;
+export const utf8 = pageSource.utf8;
