@@ -53,7 +53,7 @@ RUN --mount=type=cache,id=crawl-pnpm-store,target=/pnpm/store,sharing=locked \
 # package.json, dist/ and node_modules/ (symlinks into /app/node_modules/.pnpm, so /out is
 # copied to /app unchanged). No sources, tests or tsbuildinfo. packages/testing (test helpers,
 # selected only through dev dependencies) is dropped with the links to it. The `test -f` lines
-# list every entry point the deployments run (e2e/src/infra.test.ts checks they are here).
+# list every entry point the deployments run (e2e/src/infra.repo.test.ts checks they are here).
 RUN set -eu; \
     mkdir -p /out; \
     cp -a package.json node_modules /out/; \

@@ -1,13 +1,13 @@
 /** Tests run from TypeScript sources (swc, no type-check: `pnpm typecheck` does that). */
-const { TIERS, testFilesByTier } = require('./scripts/test-tiers.cjs');
+const { TIERS, tierPattern } = require('./scripts/test-tiers.cjs');
 
 /**
- * Three projects, one per tier (docs/testing.md, "Test tiers"): `pnpm test` runs them all,
- * `pnpm test:unit` / `test:integration` / `test:e2e` one. Those set TEST_TIER rather than pass
+ * Four projects, one per tier (docs/testing.md, "Test tiers"): `pnpm test` runs them all,
+ * `pnpm test:unit` / `test:integration` / `test:repo` / `test:e2e` one. Those set TEST_TIER rather than pass
  * `--selectProjects`, which would swallow the file paths given after it as project names.
- * scripts/test-tiers.cjs puts each test file in its tier from its folder and its imports.
+ * A test file's name says its tier (scripts/test-tiers.cjs): `*.unit.test.ts`, `*.int.test.ts`,
+ * `*.repo.test.ts`, and the other tests under e2e/src.
  */
-const byTier = testFilesByTier();
 const selected = process.env.TEST_TIER ? process.env.TEST_TIER.split(',') : TIERS;
 const unknown = selected.filter((t) => !TIERS.includes(t));
 if (unknown.length) throw new Error(`TEST_TIER: unknown tier ${unknown.join(', ')} (tiers: ${TIERS.join(', ')})`);
@@ -31,9 +31,8 @@ module.exports = {
   projects: selected.map((tier) => ({
     ...shared,
     displayName: tier,
-    // exact paths as regular expressions (globs would misread a checkout path with brackets);
-    // a tier without files matches nothing rather than falling back to jest's default match
-    testRegex: byTier[tier].length ? byTier[tier].map((file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : ['^$'],
+    ...(tier === 'e2e' ? { roots: ['<rootDir>/e2e'] } : {}),
+    testRegex: tierPattern(tier),
     // unit tests get no stores: their URLs point at a host that does not exist
     ...(tier === 'unit'
       ? { setupFiles: ['<rootDir>/scripts/unit-tier-env.cjs'] }

@@ -1,28 +1,24 @@
 /**
- * Which jest project (tier) each test file belongs to, decided from where the file lives and what
- * it imports, so a new test file lands in the right tier without being listed anywhere
- * (docs/testing.md, "Test tiers"):
+ * The test tiers (docs/testing.md, "Test tiers"). A test file says its tier in its name:
  *
- * - e2e: every test under e2e/src (the services together over HTTP, several as processes).
- * - integration: a test that reaches real Postgres or Redis or starts a child process: it imports
- *   pg, ioredis or bullmq, node's child_process, or a store helper of @crawl/testing (anything but
- *   the store-free helpers listed below), directly or through a test helper it imports
- *   (a file under a test-support folder, or any file importing @crawl/testing).
- * - unit: the rest. The unit project also points the test stores at a host that does not exist
- *   (scripts/unit-tier-env.cjs), so a unit test that opens a connection fails instead of passing.
+ * - `*.unit.test.ts`: no Postgres, no Redis, no child process;
+ * - `*.int.test.ts`: real Postgres and Redis or a child process, the gateway mounted in-process;
+ * - `*.repo.test.ts`: checks over the whole repository (lint boundaries, README blocks, generated
+ *   files up to date);
+ * - `e2e/src/**\/*.test.ts` (any other name there): the services together, several as processes.
  *
- * A file importing @crawl/testing's ServiceProcess outside e2e/src is e2e. OVERRIDES lists the
- * exceptions the rules cannot see.
+ * jest.config.js makes one project per tier from these names. The imports are read only to check
+ * the names (the repository check in packages/testing/src/test-tiers.unit.test.ts): a unit test
+ * that imports a store client, a child process or a store helper of @crawl/testing, itself or
+ * through a test helper, names the wrong tier; so does a test outside e2e/src that starts
+ * service processes.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const TEST_ROOTS = ['packages', 'services', 'e2e', 'chaos'];
-const TIERS = ['unit', 'integration', 'e2e'];
-
-/** Exceptions to the rules, by path from the repository root, with the reason. */
-const OVERRIDES = {};
+const TIERS = ['unit', 'integration', 'repo', 'e2e'];
 
 /** Modules whose import means real Postgres, real Redis or a child process. */
 const INTEGRATION_MODULES = new Set(['pg', 'pg-cursor', 'ioredis', 'bullmq', 'child_process', 'node:child_process']);
@@ -122,15 +118,23 @@ function isTestHelper(file) {
   return /from\s*['"]@crawl\/testing['"]/.test(fs.readFileSync(file, 'utf8'));
 }
 
-/** The tier of one test file (absolute path). */
+const TIER_SUFFIX = { unit: '.unit.test.ts', integration: '.int.test.ts', repo: '.repo.test.ts' };
+
+/** The tier a test file's name gives it, or undefined for a test file that names none. */
 function tierOf(file) {
   const rel = path.relative(ROOT, file).split(path.sep).join('/');
-  if (OVERRIDES[rel]) return OVERRIDES[rel].tier;
+  for (const [tier, suffix] of Object.entries(TIER_SUFFIX)) if (rel.endsWith(suffix)) return tier;
   if (rel.startsWith('e2e/')) return 'e2e';
-  return demandedTier(file);
+  return undefined;
 }
 
-/** Every test file jest would run: `src/**\/*.test.ts` under the test roots. */
+/** Jest's pattern for one tier's files, over paths from the repository root. */
+function tierPattern(tier) {
+  if (tier === 'e2e') return '/e2e/src/.*(?<!\\.(unit|int|repo))\\.test\\.ts$';
+  return `${TIER_SUFFIX[tier].replace(/\./g, '\\.')}$`;
+}
+
+/** Every test file under the test roots' src folders: `src/**\/*.test.ts`. */
 function testFiles() {
   const files = [];
   const walk = (dir, inSrc) => {
@@ -145,19 +149,29 @@ function testFiles() {
   return files.sort();
 }
 
-/** `{unit: [...], integration: [...], e2e: [...]}`, absolute paths. */
-function testFilesByTier() {
-  const byTier = Object.fromEntries(TIERS.map((t) => [t, []]));
-  for (const file of testFiles()) byTier[tierOf(file)].push(file);
-  return byTier;
+/** Test files whose name and imports disagree: `{file, problem}` (paths from the repository root). */
+function misnamedTests() {
+  const problems = [];
+  for (const file of testFiles()) {
+    const rel = path.relative(ROOT, file).split(path.sep).join('/');
+    const named = tierOf(file);
+    if (!named) {
+      problems.push({ file: rel, problem: 'names no tier: end it in .unit.test.ts, .int.test.ts or .repo.test.ts' });
+      continue;
+    }
+    const needed = demandedTier(file);
+    if (needed === 'e2e' && named !== 'e2e') problems.push({ file: rel, problem: 'starts service processes: it belongs under e2e/src' });
+    else if (needed === 'integration' && named === 'unit')
+      problems.push({ file: rel, problem: 'imports a store, a child process or a store helper: name it .int.test.ts' });
+  }
+  return problems;
 }
 
-module.exports = { TIERS, OVERRIDES, tierOf, testFiles, testFilesByTier };
+module.exports = { TIERS, TIER_SUFFIX, tierOf, tierPattern, testFiles, demandedTier, misnamedTests };
 
-// `node scripts/test-tiers.cjs` prints each test file with its tier.
+// `node scripts/test-tiers.cjs` lists the test files whose names and imports disagree.
 if (require.main === module) {
-  for (const [tier, files] of Object.entries(testFilesByTier())) {
-    console.log(`${tier} (${files.length})`);
-    for (const f of files) console.log(`  ${path.relative(ROOT, f)}`);
-  }
+  const problems = misnamedTests();
+  for (const { file, problem } of problems) console.log(`${file}: ${problem}`);
+  process.exitCode = problems.length ? 1 : 0;
 }

@@ -5,7 +5,7 @@
 //   node scripts/generate-types.mjs [document.json | -] [--check]
 //
 // --check writes nothing and exits 1 when the committed file differs from what the document
-// generates (CI runs it through services/gateway/src/openapi/sdk-generated.test.ts).
+// generates (CI runs it through services/gateway/src/openapi/sdk-generated.repo.test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

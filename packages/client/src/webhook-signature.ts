@@ -26,7 +26,7 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 /**
  * Event names the service sends. A copy: the source is EVENT_TYPES in
  * @crawl/core (webhook-events.ts), which @crawl/client cannot import because it has no
- * dependencies; webhook-event-names.test.ts fails when the two differ. The body's `event` stays a
+ * dependencies; webhook-event-names.unit.test.ts fails when the two differ. The body's `event` stays a
  * plain string, so a receiver built today still parses an event added later.
  */
 export const WEBHOOK_EVENT_NAMES = ['job.completed', 'job.failed', 'schedule.triggered', 'product.changed'] as const;

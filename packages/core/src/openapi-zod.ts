@@ -13,6 +13,6 @@ export { z };
 /**
  * `schema | null` for a schema with a component name. zod-to-openapi 7 renders `.nullable()` of a
  * named schema as a bare `$ref` (null lost) or, with a description, as an `allOf` that rejects
- * null; a union with null renders as `anyOf: [$ref, null]`. (openapi.test.ts checks the output.)
+ * null; a union with null renders as `anyOf: [$ref, null]`. (openapi.int.test.ts checks the output.)
  */
 export const orNull = <T extends z.ZodTypeAny>(schema: T) => z.union([schema, z.null()]);

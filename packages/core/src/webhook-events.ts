@@ -17,7 +17,7 @@ import { marketplaceCodeSchema } from './marketplaces';
  *
  * `@crawl/client` (src/webhook-signature.ts) keeps its own copy of the event names because it
  * must stay dependency-free (it is packed on its own, and receivers copy that file as it is);
- * its webhook-event-names.test.ts fails when the copy differs from EVENT_TYPES.
+ * its webhook-event-names.unit.test.ts fails when the copy differs from EVENT_TYPES.
  */
 
 const isoTimestamp = z.string().datetime();

@@ -91,7 +91,7 @@ export interface ParsePool {
 
 /**
  * V8 options for the command line of a process that parses pages in a pool: the crawl worker's
- * (infra/base/worker.yaml, docker-compose.yml; e2e/src/infra.test.ts holds them to this list).
+ * (infra/base/worker.yaml, docker-compose.yml; e2e/src/infra.repo.test.ts holds them to this list).
  * V8 reads them only at start: set later (v8.setFlagsFromString), they crash the process.
  *
  * `--single-threaded-gc`: each isolate collects its own garbage, on its own thread. By default

@@ -41,7 +41,7 @@ const PAGES = cheerio.load('', { xml: { xmlMode: false, decodeEntities: true } }
  * The cheerio release the patch below was written against: it replaces `find`, `is`, `filter`
  * and `closest` on the selection prototype and makes results with cheerio's internal `_make`,
  * none of which is a promise of cheerio's across releases. package.json pins this version
- * exactly; cheerio-version.test.ts fails when another one is installed.
+ * exactly; cheerio-version.unit.test.ts fails when another one is installed.
  */
 export const CHEERIO_PATCHED_FOR = '1.2.0';
 /** Where a page's document keeps its PageQuery. */

@@ -3,7 +3,7 @@
  * (page-tree.ts, by htmlparser2's rules in html-syntax.ts), cheerio over that tree with queries
  * answered from its element lists (dom.ts, page-query.ts), and its scripts' text (page-scripts.ts).
  * What the parsers may use of it is named here; they import nothing else from this folder
- * (page/boundary.test.ts). See docs/parsing.md.
+ * (page/boundary.repo.test.ts). See docs/parsing.md.
  */
 import * as pageSource from './page-source';
 import * as pageTree from './page-tree';

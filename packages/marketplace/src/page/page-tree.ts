@@ -6,8 +6,8 @@
  * The tree-building rules are htmlparser2's (which open tag closes which, void elements, `</p>`
  * and `</br>`, self-closing only inside svg/math, script/style/title/textarea/xmp bodies as raw
  * text, entities decoded in text and attribute values, what is kept of a construct the page ends
- * in), so every selector answers as before; `page-tree.test.ts` compares both trees node by node
- * on pages and on markup written for each rule, `generated-markup.test.ts` on generated documents.
+ * in), so every selector answers as before; `page-tree.unit.test.ts` compares both trees node by node
+ * on pages and on markup written for each rule, `generated-markup.unit.test.ts` on generated documents.
  * It reads the page's source (its UTF-8 bytes, page-source.ts) and decodes each name, text and
  * value it keeps. See docs/parsing.md.
  */

@@ -144,7 +144,7 @@ export function parseDetailsPage(page: PageInput, ctx: PageContext): DetailsItem
   return parseDetailsWithout(page, ctx, leaveOutOfDetails);
 }
 
-/** parseDetailsPage leaving out the regions `leaveOut` names (page-regions.test.ts parses pages whole too). */
+/** parseDetailsPage leaving out the regions `leaveOut` names (page-regions.unit.test.ts parses pages whole too). */
 export function parseDetailsWithout(page: PageInput, ctx: PageContext, leaveOut: LeaveOut | undefined): DetailsItem | null {
   const source = PageSource.of(page);
   if (!source.length || interstitialKind(source, 'details') === 'captcha') return null;

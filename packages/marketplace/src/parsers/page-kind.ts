@@ -136,7 +136,7 @@ type ListingKind = Exclude<ContentKind, 'search' | 'details'>;
  * The listing kinds in the order detectPageKind tells them apart, after search and product pages:
  * every content kind but those two, in CONTENT_PROBES' order (offer rows win over review markup,
  * review markup over a best-seller list). A new job type, which must have its probe, is one
- * without being listed here (page-kind.test.ts checks them against MARKETPLACE_KINDS).
+ * without being listed here (page-kind.unit.test.ts checks them against MARKETPLACE_KINDS).
  */
 export const LISTING_KINDS: readonly ListingKind[] = CONTENT_KINDS.filter(
   (kind): kind is ListingKind => kind !== 'search' && kind !== 'details',

@@ -7,7 +7,7 @@
  * keeps these elements, empty, so their content costs a scan instead of a tree (a fifth to a
  * third of a product page's elements). Only regions named by their own id are left out:
  * carousels also carry the product's own data (rich product information, A+ content), so being a
- * carousel is no reason. page-regions.test.ts parses every fixture page whole and with these
+ * carousel is no reason. page-regions.unit.test.ts parses every fixture page whole and with these
  * left out: the items must be equal. See docs/parsing.md.
  */
 import type { LeaveOut } from '../page';

@@ -275,7 +275,7 @@ export function parseSearchResults(page: PageInput, ctx: PageContext): SearchRes
   return parseSearchWithout(page, ctx, leaveOutOfSearch);
 }
 
-/** parseSearchResults leaving out the regions `leaveOut` names (page-regions.test.ts parses pages whole too). */
+/** parseSearchResults leaving out the regions `leaveOut` names (page-regions.unit.test.ts parses pages whole too). */
 export function parseSearchWithout(page: PageInput, ctx: PageContext, leaveOut: LeaveOut | undefined): SearchResultsPage {
   const source = PageSource.of(page);
   if (!source.length || interstitialKind(source, 'search') === 'captcha')

@@ -1,6 +1,6 @@
 /**
  * The pages the page tree and its queries are compared with htmlparser2's and cheerio's on
- * (page-tree.test.ts, page-query.test.ts): our own small pages in Amazon's markup (test-pages/,
+ * (page-tree.unit.test.ts, page-query.unit.test.ts): our own small pages in Amazon's markup (test-pages/,
  * in every clone), and the real marketplace pages saved next to the checkout when that folder is
  * there (../shared/fixtures/amazon, docs/testing.md), which add size and variety.
  */

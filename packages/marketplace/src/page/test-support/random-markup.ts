@@ -1,5 +1,5 @@
 /**
- * Random markup for the differential test of the page tree (generated-markup.test.ts): nested
+ * Random markup for the differential test of the page tree (generated-markup.unit.test.ts): nested
  * tags, attributes, text, references and the malformed constructs real pages carry (implied and
  * stray end tags, raw-text bodies holding "</", comments and declarations, foreign content, a
  * page cut anywhere). Seeded, so every run and every machine sees the same documents, and a

@@ -1,5 +1,5 @@
 /**
- * The comparison of the page tree with htmlparser2's (page-tree.test.ts, generated-markup.test.ts):
+ * The comparison of the page tree with htmlparser2's (page-tree.unit.test.ts, generated-markup.unit.test.ts):
  * node by node, each node's type, tag name, text or comment data and attributes (names, values and
  * their order), and the number and order of its children.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateLowerBound, dateUpperBound } from '../../date-params';
+import { dateLowerBound, dateUpperBound } from '../date-params';
 
 const DAY = 24 * 3600 * 1000;
 

@@ -1,7 +1,7 @@
 import { ID_PATTERN, isSafeText, JOB_STATUSES, JOB_TYPES, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { jobBodySchema } from '@crawl/jobs';
 import { z } from 'zod';
-import { dateLowerBound, dateUpperBound } from '../../date-params';
+import { dateLowerBound, dateUpperBound } from '../date-params';
 import { EXPORT_FORMAT_NAMES } from '../../export/formats';
 import { intQueryParam } from '../../validation';
 

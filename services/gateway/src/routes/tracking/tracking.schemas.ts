@@ -1,6 +1,6 @@
 import { isMarketplaceCode, isSafeText, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
-import { dateLowerBound } from '../../date-params';
+import { dateLowerBound } from '../date-params';
 import { intQueryParam } from '../../validation';
 
 const marketplace = z

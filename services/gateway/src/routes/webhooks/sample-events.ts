@@ -5,7 +5,7 @@ import { diffSnapshot, jobFinishedEvent, productChangedData, snapshotOf } from '
 /**
  * Sample `data` of each event, for test deliveries (`POST …/webhooks/test`). Built by the live
  * producers (packages/jobs event-data.ts) from sample rows and products, so a receiver written
- * against a test delivery also reads live events; sample-events.test.ts parses each one with
+ * against a test delivery also reads live events; sample-events.unit.test.ts parses each one with
  * its schema (webhook-events.ts in @crawl/core). `schedule.triggered` is never emitted live: its
  * sample follows the schema's documented shape.
  */

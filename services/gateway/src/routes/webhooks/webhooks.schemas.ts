@@ -1,6 +1,6 @@
 import { DELIVERY_STATUSES, EVENT_TYPES, ID_PATTERN, isSafeText, MAX_REPLAY_PER_CALL, UNSAFE_TEXT_MESSAGE } from '@crawl/core';
 import { z } from 'zod';
-import { dateLowerBound, dateUpperBound } from '../../date-params';
+import { dateLowerBound, dateUpperBound } from '../date-params';
 import { intQueryParam } from '../../validation';
 
 /** At most 20 configurations per project. */

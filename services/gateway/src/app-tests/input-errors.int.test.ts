@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { seedCompletedJob } from './test-support/exports';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { seedCompletedJob } from '../test-support/exports';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /** Answers to bad input that say what is wrong, once, and about the right part of the request. */
 let h: Harness;

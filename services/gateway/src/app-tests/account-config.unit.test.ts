@@ -1,5 +1,5 @@
 import { ConfigError } from '@crawl/config';
-import { loadGatewayConfig } from './config';
+import { loadGatewayConfig } from '../config';
 
 const SECRETS_KEY = 'a'.repeat(64);
 

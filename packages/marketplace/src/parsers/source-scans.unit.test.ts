@@ -1,6 +1,6 @@
 /**
  * The scans of a page's raw source (its UTF-8 bytes, ../page/page-source.ts): what they take out
- * of it must be the page's text. The tree's side is in ../page/page-tree.test.ts.
+ * of it must be the page's text. The tree's side is in ../page/page-tree.unit.test.ts.
  */
 import { Doc, PageSource } from '../page';
 import { extractParentAsin } from './parent-asin';

@@ -1,5 +1,5 @@
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /** One route label per template, whatever the status (401/429/4xx used to differ). */
 let h: Harness;

@@ -1,5 +1,5 @@
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /** /docs once had no security headers; responses carrying webhook secrets were cacheable. */
 let h: Harness;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { createTenant, type TestTenant } from '@crawl/testing';
 import { parseApiDate } from './date-params';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 let h: Harness;
 let tenant: TestTenant;
@@ -20,7 +20,7 @@ const get = (path: string) => h.http.get(`/v1/key/projects/${tenant.projectId}${
  * process's zone), where a timestamp read in local time would be five hours off.
  */
 function parsedInNewYork(module: string, schema: string, query: Record<string, string>): Record<string, string> {
-  const script = `const s = require(${JSON.stringify(path.resolve(__dirname, '../dist', module))})[${JSON.stringify(schema)}];
+  const script = `const s = require(${JSON.stringify(path.resolve(__dirname, '../../dist', module))})[${JSON.stringify(schema)}];
     const out = s.parse(${JSON.stringify(query)});
     process.stdout.write(JSON.stringify({ offset: new Date(2026, 2, 1).getTimezoneOffset(), out }));`;
   const { offset, out } = JSON.parse(

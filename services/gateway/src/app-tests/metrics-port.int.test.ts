@@ -1,8 +1,8 @@
 import { createLogger, ShutdownRegistry } from '@crawl/observability';
 import { createTenant, createTestDatabase, freePort, TEST_REDIS_URL, type TestDatabase, uniquePrefix } from '@crawl/testing';
-import { loadGatewayConfig } from './config';
-import { startGateway } from './main';
-import { bearer } from './test-support/harness';
+import { loadGatewayConfig } from '../config';
+import { startGateway } from '../main';
+import { bearer } from '../test-support/harness';
 
 /**
  * Prometheus metrics are served on METRICS_PORT only: on the public API port they exposed

@@ -2,7 +2,7 @@
  * The page-tree builder must build exactly htmlparser2's tree (the parsers' selectors were written
  * against it): compared node by node on our own pages in Amazon's markup, on the real pages saved
  * next to the checkout when they are there, on markup written to hit each rule, and on generated
- * markup (generated-markup.test.ts).
+ * markup (generated-markup.unit.test.ts).
  */
 import * as fs from 'fs';
 import { parseDocument } from 'htmlparser2';

@@ -3,7 +3,7 @@ import { sampleEventData } from './sample-events';
 
 /**
  * Test deliveries have the shape of live events: every sample parses with the schema of its
- * event (@crawl/core webhook-events.ts), which event-data.test.ts in packages/jobs also checks
+ * event (@crawl/core webhook-events.ts), which event-data.int.test.ts in packages/jobs also checks
  * the live producers against. Pure: no database, no receiver.
  */
 const PROJECT = 'prj_sample0000000000';

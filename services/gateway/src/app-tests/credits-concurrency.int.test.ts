@@ -1,5 +1,5 @@
 import { createTenant } from '@crawl/testing';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import type { Role } from '@crawl/core';
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { member, type SignedIn } from './test-support/accounts';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { member, type SignedIn } from '../test-support/accounts';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**
  * Every endpoint x {no key, malformed key, unknown key, revoked key, other project's key}:

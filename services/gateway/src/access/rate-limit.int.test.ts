@@ -1,7 +1,7 @@
 import { createKey, createTenant } from '@crawl/testing';
-import { RedisRateLimiter } from './access/rate-limiter';
-import { signUp } from './test-support/accounts';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { RedisRateLimiter } from './rate-limiter';
+import { signUp } from '../test-support/accounts';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 let h: Harness;
 beforeAll(async () => {

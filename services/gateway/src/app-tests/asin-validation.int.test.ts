@@ -1,5 +1,5 @@
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /** ASINs were once upper-cased before the check, so `ßßßßß` became `SSSSSSSSSS` and was charged. */
 let h: Harness;

@@ -1,7 +1,7 @@
 /**
  * The parsers read a page's UTF-8 bytes (page-source.ts); what they take out of it must be the
- * page's text. The tree's side is in page-tree.test.ts; the scans of embedded JSON in
- * ../parsers/source-scans.test.ts.
+ * page's text. The tree's side is in page-tree.unit.test.ts; the scans of embedded JSON in
+ * ../parsers/source-scans.unit.test.ts.
  */
 import { PageSource, utf8 } from './page-source';
 

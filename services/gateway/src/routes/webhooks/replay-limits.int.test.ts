@@ -6,7 +6,7 @@ import { bearer, type Harness, startHarness } from '../../test-support/harness';
  * What keeps resend and replay from multiplying outbound requests: at most 5 manual attempts per
  * delivery, a one-minute cooldown per delivery for replays, a per-project hourly replay budget
  * (3 here), one replay of a project at a time; and deliveries of a deleted webhook cancelled.
- * Deliveries are made with the deliverer's own repository calls, as in deliveries.test.ts.
+ * Deliveries are made with the deliverer's own repository calls, as in deliveries.int.test.ts.
  */
 let h: Harness;
 let repo: WebhookDeliveryRepository;

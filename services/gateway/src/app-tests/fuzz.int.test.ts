@@ -1,6 +1,6 @@
 import { createTenant, type TestTenant } from '@crawl/testing';
 import fc from 'fast-check';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**
  * Property: whatever body, query string or id a client sends to any endpoint, the answer is

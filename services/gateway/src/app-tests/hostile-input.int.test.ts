@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**
  * Hostile input on every kind of field: a clean 4xx (or a normal answer for harmless text),

@@ -19,7 +19,7 @@ import { JobService } from './job.service';
 /**
  * recordTargetOutcome by direct call against a cloned database: what one outcome writes, the
  * finalization of the last one (status, credit settlement, outbox event) and the outcomes it
- * must discard. No release window is passed (it is optional; release-window.test.ts covers it).
+ * must discard. No release window is passed (it is optional; release-window.int.test.ts covers it).
  */
 let store: TestStore;
 let queue: TestQueue;

@@ -2,13 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** The classifier behind jest's projects (scripts/test-tiers.cjs), tried on files written here. */
+/** The check of test file names against their imports (scripts/test-tiers.cjs), tried on files written here. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script that jest.config.js loads
 const tiers = require('../../../scripts/test-tiers.cjs') as {
   TIERS: string[];
-  tierOf(file: string): string;
+  tierOf(file: string): string | undefined;
+  demandedTier(file: string): string;
   testFiles(): string[];
-  testFilesByTier(): Record<string, string[]>;
+  misnamedTests(): { file: string; problem: string }[];
 };
 
 // Import lines are assembled from parts so that this file's own imports stay what the classifier
@@ -30,10 +31,10 @@ function tierOfSource(lines: string[], helpers: Record<string, string[]> = {}): 
   }
   const file = path.join(sub, 'some.test.ts');
   writeFileSync(file, [...lines, "it('runs', () => undefined);"].join('\n'));
-  return tiers.tierOf(file);
+  return tiers.demandedTier(file);
 }
 
-describe('a test file outside e2e/src', () => {
+describe("the tier a test file's imports need", () => {
   it('is a unit test when it imports only code and store-free helpers', () => {
     expect(
       tierOfSource([
@@ -83,16 +84,19 @@ describe('a test file outside e2e/src', () => {
 });
 
 describe('the repository', () => {
-  it('puts every test file in exactly one tier, and everything under e2e/src in e2e', () => {
-    const byTier = tiers.testFilesByTier();
-    expect(Object.keys(byTier).sort()).toEqual([...tiers.TIERS].sort());
+  it("names every test file's tier, and no file needs a higher tier than its name says", () => {
+    expect(tiers.misnamedTests()).toEqual([]);
     const all = tiers.testFiles();
-    expect(Object.values(byTier).flat().sort()).toEqual(all);
-    const root = path.resolve(__dirname, '../../..');
-    const inE2e = all.filter((f) => path.relative(root, f).startsWith(`e2e${path.sep}`));
-    expect(inE2e.length).toBeGreaterThan(0);
-    expect(byTier.e2e).toEqual(expect.arrayContaining(inE2e));
     expect(all).toContain(__filename);
-    expect(byTier.unit).toContain(__filename);
+    expect(tiers.tierOf(__filename)).toBe('unit');
+    for (const tier of tiers.TIERS) expect(all.some((f) => tiers.tierOf(f) === tier)).toBe(true);
+  });
+
+  it('reads the tier from the name, and e2e from the folder', () => {
+    const root = path.resolve(__dirname, '../../..');
+    expect(tiers.tierOf(path.join(root, 'packages/x/src/a.int.test.ts'))).toBe('integration');
+    expect(tiers.tierOf(path.join(root, 'e2e/src/a.repo.test.ts'))).toBe('repo');
+    expect(tiers.tierOf(path.join(root, 'e2e/src/a.test.ts'))).toBe('e2e');
+    expect(tiers.tierOf(path.join(root, 'packages/x/src/a.test.ts'))).toBeUndefined();
   });
 });

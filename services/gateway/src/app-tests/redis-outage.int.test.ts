@@ -1,7 +1,7 @@
 import { reconcileQueuedJobs } from '@crawl/jobs';
 import { createTenant, PrivateRedis } from '@crawl/testing';
-import { createJobService } from './routes/jobs/jobs.service';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { createJobService } from '../routes/jobs/jobs.service';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**
  * Redis dies while clients create jobs (a private redis-server, never the shared one): each

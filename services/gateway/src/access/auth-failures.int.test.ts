@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTenant, type TestTenant } from '@crawl/testing';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**
  * Failed authentications are limited per client address; a valid key is never refused for

@@ -1,8 +1,8 @@
 import { newId } from '@crawl/core';
 import type { Db } from '@crawl/db';
 import { createTenant, detailsItem, searchItem, type TestTenant } from '@crawl/testing';
-import { csvHeader } from './export/formats/csv';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { csvHeader } from './formats/csv';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**
  * Result items once came back in Postgres jsonb key order (shorter keys first), not in

@@ -2,8 +2,8 @@ import { adminDeps, type AdminDeps, commands, type UserAdminDeps, userCommands }
 import { MembershipRepository, SessionRepository, UserRepository } from '@crawl/db';
 import { accountChangesChannel, Broadcast, createRedisConnection, type Redis } from '@crawl/redis';
 import { createTenant, TEST_REDIS_URL } from '@crawl/testing';
-import { member, type SignedIn } from './test-support/accounts';
-import { bearer, type Harness, startHarness } from './test-support/harness';
+import { member, type SignedIn } from '../test-support/accounts';
+import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**
  * The admin CLI's commands, called as `pnpm admin` calls them, against a gateway that caches
