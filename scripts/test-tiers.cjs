@@ -41,9 +41,12 @@ const STORE_FREE_HELPERS = new Set([
   'searchItem',
   'REPO_ROOT',
   'jobRow',
+  'REAL_PAGES_DIR',
+  'REAL_PAGES_WANTED_AT',
+  'realPage',
 ]);
 /** packages/testing modules a test inside that package may import relatively and stay a unit test. */
-const STORE_FREE_TESTING_MODULES = new Set(['contract-recorder', 'openapi-contract', 'openapi-strict', 'recording-server']);
+const STORE_FREE_TESTING_MODULES = new Set(['contract-recorder', 'openapi-contract', 'openapi-strict', 'recording-server', 'real-pages']);
 const TESTING_SRC = path.join(ROOT, 'packages', 'testing', 'src');
 
 /** The import statements of a source file: module, whether type-only, and the value names bound. */

@@ -7,3 +7,4 @@ export * from './factories';
 export * from './stores';
 export * from './openapi-contract';
 export * from './contract-recorder';
+export * from './real-pages';
