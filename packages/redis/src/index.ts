@@ -4,3 +4,4 @@ export * from './fixed-window';
 export * from './lease-semaphore';
 export * from './spacing-limiter';
 export * from './broadcast';
+export * from './bounded';

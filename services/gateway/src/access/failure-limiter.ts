@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { hitFixedWindow, peekFixedWindow, type Redis } from '@crawl/redis';
+import { hitFixedWindow, peekFixedWindow, type Redis, subjectKey, withinDeadline } from '@crawl/redis';
 
 /**
  * How one kind of subject (a client address, an email, ...) is limited after failed
@@ -115,16 +114,11 @@ export class FailureLimiter<S extends string> {
   }
 
   private key(scope: S, subject: string): string {
-    return `${this.prefix}:${scope}:${createHash('sha256').update(subject).digest('base64url').slice(0, 27)}`;
+    return subjectKey(`${this.prefix}:${scope}`, subject);
   }
 
   private bounded<T>(run: (redis: Redis) => Promise<T>): Promise<T | null> {
-    if (!this.redis) return Promise.resolve(null);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.timeoutMs)));
-    return Promise.race([run(this.redis), timeout])
-      .catch(() => null)
-      .finally(() => clearTimeout(timer));
+    return withinDeadline(this.redis, this.timeoutMs, run);
   }
 }
 

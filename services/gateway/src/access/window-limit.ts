@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { hitFixedWindow, type Redis } from '@crawl/redis';
+import { hitFixedWindow, type Redis, subjectKey, withinDeadline } from '@crawl/redis';
 
 export interface WindowRule {
   /** Hits one subject may make in a window; the next ones are over. */
@@ -42,27 +41,7 @@ export class WindowLimit {
   }
 
   private bounded(redis: Redis, subject: string, now: number) {
-    const key = `${this.prefix}:${createHash('sha256').update(subject).digest('base64url').slice(0, 27)}`;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.timeoutMs)));
-    // the connection has no offline queue: a command sent while it is still connecting (a
-    // gateway that just started) would fail at once, so it waits for the connection first
-    const count = connected(redis, timeout).then((ready) => (ready ? hitFixedWindow(redis, key, this.rule.windowMs, now) : null));
-    return Promise.race([count, timeout])
-      .catch(() => null)
-      .finally(() => clearTimeout(timer));
+    const key = subjectKey(this.prefix, subject);
+    return withinDeadline(redis, this.timeoutMs, (r) => hitFixedWindow(r, key, this.rule.windowMs, now));
   }
-}
-
-/** True once the connection is ready; false if `giveUp` settles first (the listener is removed either way). */
-function connected(redis: Redis, giveUp: Promise<unknown>): Promise<boolean> {
-  if (redis.status === 'ready') return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const onReady = () => resolve(true);
-    redis.once('ready', onReady);
-    void giveUp.then(() => {
-      redis.off('ready', onReady);
-      resolve(false);
-    });
-  });
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '@crawl/core';
-import { hitFixedWindow, type Redis } from '@crawl/redis';
+import { hitFixedWindow, type Redis, subjectKey, withinDeadline } from '@crawl/redis';
 
 export interface MailThrottleLimits {
   /** Mail-sending requests (sign-up, reset, resend) one client address may make per hour: beyond it, 429. */
@@ -65,12 +64,7 @@ export class MailThrottle {
   }
 
   private async hit(subject: string, now: number): Promise<{ count: number; msLeft: number } | null> {
-    if (!this.redis) return null;
-    const key = `${this.prefix}:${createHash('sha256').update(subject).digest('base64url').slice(0, 27)}`;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.timeoutMs)));
-    return Promise.race([hitFixedWindow(this.redis, key, HOUR_MS, now), timeout])
-      .catch(() => null)
-      .finally(() => clearTimeout(timer));
+    const key = subjectKey(this.prefix, subject);
+    return withinDeadline(this.redis, this.timeoutMs, (redis) => hitFixedWindow(redis, key, HOUR_MS, now));
   }
 }
