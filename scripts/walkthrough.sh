@@ -7,11 +7,11 @@
 #   pnpm start:sim                 # in another terminal
 #   bash scripts/walkthrough.sh    # API (default http://localhost:8080), RECEIVER_PORT (9099)
 #
-# Needs bash, curl and node, nothing else. Leaves nothing behind: files go to a temporary folder.
+# Needs bash, curl and node, nothing else. Leaves nothing behind: the steps write their files in
+# the temporary folder $WORK (made by the first block), which is removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORK=$(mktemp -d)
-trap 'if [ -n "${RECEIVER_PID:-}" ]; then kill "$RECEIVER_PID" 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
+trap 'if [ -n "${RECEIVER_PID:-}" ]; then kill "$RECEIVER_PID" 2>/dev/null || true; fi; if [ -n "${WORK:-}" ]; then rm -rf "$WORK"; fi' EXIT
 fail() { echo "FAILED: $*" >&2; exit 1; }
 ok() { printf '\nok: %s\n' "$*"; }   # on its own line: curl prints no newline after a body
 # expect NAME ACTUAL WANTED
@@ -21,6 +21,7 @@ within() { local i; for ((i = 0; i < $2 * 10; i++)); do if eval "$1"; then retur
 
 # >>> helpers
 API=${API:-http://localhost:8080}
+WORK=$(mktemp -d)   # the files the steps write (a receiver's log, an export) go here, not into the repository
 # jget PATH prints one field of the JSON on stdin (`jget data.id`, `jget data.0.id`); `jq -r .PATH` works too
 jget() { node -e 'let s="";process.stdin.on("data",(c)=>(s+=c)).on("end",()=>{let v=JSON.parse(s);for(const k of process.argv[1].split("."))v=v?.[k];console.log(typeof v==="object"?JSON.stringify(v):v)})' "$1"; }
 # <<<
@@ -36,10 +37,8 @@ PROJECT=$(echo "$OUT" | jget projectId)
 [[ $KEY == cds_* && $PROJECT == prj_* ]] || fail "project: $OUT"
 ok project
 
-cd "$WORK"   # the receiver's log and the export land here, not in the repository
-
 # >>> receiver
-node -e 'require("http").createServer((req,res)=>{let b="";req.on("data",(c)=>(b+=c)).on("end",()=>{console.log(req.headers["x-service-event"],b);res.end("ok")})}).listen(process.argv[1],"127.0.0.1")' ${RECEIVER_PORT:=9099} > deliveries.log &
+node -e 'require("http").createServer((req,res)=>{let b="";req.on("data",(c)=>(b+=c)).on("end",()=>{console.log(req.headers["x-service-event"],b);res.end("ok")})}).listen(process.argv[1],"127.0.0.1")' ${RECEIVER_PORT:=9099} > "$WORK/deliveries.log" &
 RECEIVER_PID=$!
 # <<<
 within '(: > "/dev/tcp/127.0.0.1/$RECEIVER_PORT") 2> /dev/null' 10
@@ -49,16 +48,16 @@ ok receiver
 curl -s -X PATCH $API/v1/key/projects/$PROJECT/webhooks \
   -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
   -d '{"configs":[{"url":"http://127.0.0.1:'$RECEIVER_PORT'/crawl","triggerAction":"job.completed"},
-                  {"url":"http://127.0.0.1:'$RECEIVER_PORT'/crawl","triggerAction":"product.changed"}]}' > webhooks.json
-cat webhooks.json
-HOOK=$(jget data.configs.0.id < webhooks.json)
+                  {"url":"http://127.0.0.1:'$RECEIVER_PORT'/crawl","triggerAction":"product.changed"}]}' > "$WORK/webhooks.json"
+cat "$WORK/webhooks.json"
+HOOK=$(jget data.configs.0.id < "$WORK/webhooks.json")
 curl -s -X POST $API/v1/key/projects/$PROJECT/webhooks/test \
   -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"webhookId":"'$HOOK'"}'
-# {"data":{"success":true,"statusCode":200,…}}; deliveries.log shows: job.completed {"id":…,"test":true,…}
+# {"data":{"success":true,"statusCode":200,…}}; $WORK/deliveries.log shows: job.completed {"id":…,"test":true,…}
 # <<<
-expect 'webhook count' "$(jget data.configs.length < webhooks.json)" 2
+expect 'webhook count' "$(jget data.configs.length < "$WORK/webhooks.json")" 2
 expect 'webhook id' "${HOOK:0:4}" whk_
-within 'grep -q "^job.completed .*\"test\":true" deliveries.log' 10
+within 'grep -q "^job.completed .*\"test\":true" "$WORK/deliveries.log"' 10
 ok webhooks
 
 # >>> job
@@ -84,20 +83,20 @@ ok poll
 
 # >>> results
 curl -s "$API/v1/key/jobs/$JOB/results?limit=100&offset=0" -H "Authorization: Bearer $KEY"
-curl -s -o items.csv "$API/v1/key/jobs/$JOB/export?format=csv" -H "Authorization: Bearer $KEY" && head -c 300 items.csv
+curl -s -o "$WORK/items.csv" "$API/v1/key/jobs/$JOB/export?format=csv" -H "Authorization: Bearer $KEY" && head -c 300 "$WORK/items.csv"
 curl -s "$API/v1/key/projects/$PROJECT/jobs?status=completed&q=B0DR8G428S" -H "Authorization: Bearer $KEY"
 # <<<
 expect 'results' "$(curl -s "$API/v1/key/jobs/$JOB/results" -H "Authorization: Bearer $KEY" | jget data.length)" 2
-grep -q B0DR8G428S items.csv && grep -q B073WRF565 items.csv || fail "export: $(head -c 500 items.csv)"
+grep -q B0DR8G428S "$WORK/items.csv" && grep -q B073WRF565 "$WORK/items.csv" || fail "export: $(head -c 500 "$WORK/items.csv")"
 expect 'jobs found' "$(curl -s "$API/v1/key/projects/$PROJECT/jobs?status=completed&q=B0DR8G428S" -H "Authorization: Bearer $KEY" | jget pagination.total)" 1
 ok results
 
 # >>> deliveries
 curl -s "$API/v1/key/projects/$PROJECT/webhooks/deliveries?event=job.completed" -H "Authorization: Bearer $KEY"
-grep -v '"test":true' deliveries.log   # job.completed {"id":"dlv_…","event":"job.completed",…,"data":{"id":"job_…",…}}
+grep -v '"test":true' "$WORK/deliveries.log"   # job.completed {"id":"dlv_…","event":"job.completed",…,"data":{"id":"job_…",…}}
 # <<<
 delivered() { curl -s "$API/v1/key/projects/$PROJECT/webhooks/deliveries?event=job.completed&status=delivered" -H "Authorization: Bearer $KEY" | jget pagination.total; }
-within 'grep -q "^job.completed .*\"$JOB\"" deliveries.log' 30
+within 'grep -q "^job.completed .*\"$JOB\"" "$WORK/deliveries.log"' 30
 within '[ "$(delivered)" = 1 ]' 10
 ok deliveries
 
@@ -170,7 +169,7 @@ expect 'job after delete' "$(curl -s "$API/v1/key/jobs/$JOB" -H "Authorization: 
 ok delete
 
 # >>> stop
-kill $RECEIVER_PID
+kill $RECEIVER_PID && rm -r "$WORK"
 # <<<
 RECEIVER_PID=
 ok stop

@@ -1,11 +1,12 @@
 /**
- * The README's "Walk-through with curl" is `scripts/walkthrough.sh`: the README's blocks are the
- * script's blocks, verbatim and in order, and the script runs with bash against `pnpm start:sim`
- * (services/all with --simulator, as a newcomer starts it, without any setting of ours), checking
- * what each step returned.
+ * The walk-through with curl (docs/walkthrough.md) is `scripts/walkthrough.sh`: the page's blocks
+ * are the script's blocks, verbatim and in order, and the README's "The API in five calls" is
+ * five of them. The script runs with bash against `pnpm start:sim` (services/all with
+ * --simulator, as a newcomer starts it, without any setting of ours), checking what each step
+ * returned, and must leave nothing in the repository: the steps write into a temporary folder.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, freePort, type TestDatabase, TEST_REDIS_URL, uniquePrefix } from '@crawl/testing';
 
@@ -28,26 +29,37 @@ const STEPS = [
   'delete',
   'stop',
 ];
+/** The steps the README shows: a project and its key, then a job created, polled, read and exported. */
+const README_STEPS = ['helpers', 'project', 'job', 'poll', 'results'];
 
 /** The script's blocks: the lines between `# >>> name` and `# <<<`. */
 function scriptBlocks(): { name: string; text: string }[] {
   return [...readFileSync(SCRIPT, 'utf8').matchAll(/^# >>> (\S+)\n([\s\S]*?)^# <<<$/gm)].map((m) => ({ name: m[1]!, text: m[2]! }));
 }
 
-/** The ```sh blocks of the README's walk-through section, but the one that starts the stack. */
-function readmeBlocks(): string[] {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Walk-through with curl\n');
-  expect(start).toBeGreaterThan(0);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end);
-  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((text) => !text.startsWith('pnpm start:sim '));
+/** The ```sh blocks of a markdown text, but the one that starts the stack. */
+function shBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((text) => !text.startsWith('pnpm start:sim'));
 }
 
-it("the README's walk-through blocks are the script's blocks, verbatim and in order", () => {
+/** The README's section that starts with `## <title>`. */
+function readmeSection(title: string): string {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf(`\n## ${title}\n`);
+  expect([title, start > 0]).toEqual([title, true]);
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+it("docs/walkthrough.md's blocks are the script's blocks, verbatim and in order", () => {
   const blocks = scriptBlocks();
   expect(blocks.map((b) => b.name)).toEqual(STEPS);
-  expect(readmeBlocks()).toEqual(blocks.map((b) => b.text));
+  expect(shBlocks(readFileSync(path.join(ROOT, 'docs/walkthrough.md'), 'utf8'))).toEqual(blocks.map((b) => b.text));
+});
+
+it('the README\'s "The API in five calls" is five of those blocks, verbatim and in order', () => {
+  const blocks = scriptBlocks().filter((b) => README_STEPS.includes(b.name));
+  expect(shBlocks(readmeSection('The API in five calls'))).toEqual(blocks.map((b) => b.text));
 });
 
 describe('scripts/walkthrough.sh against `pnpm start:sim`', () => {
@@ -101,6 +113,7 @@ describe('scripts/walkthrough.sh against `pnpm start:sim`', () => {
 
   it('passes every step, and leaves no file in the repository', async () => {
     const receiverPort = await freePort();
+    const before = new Set(readdirSync(ROOT));
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn('bash', [SCRIPT], {
         cwd: ROOT,
@@ -131,7 +144,8 @@ describe('scripts/walkthrough.sh against `pnpm start:sim`', () => {
     expect(run.stdout).toMatch(/job\.completed \{"id":"dlv_\w+","event":"job\.completed"/);
     expect(run.stdout).toMatch(/\}\}204\n/);
     expect(run.stdout).toContain('"code":"GONE"');
-    for (const file of ['deliveries.log', 'items.csv', 'webhooks.json']) expect(existsSync(path.join(ROOT, file))).toBe(false);
+    // what the steps wrote went to their temporary folder: a file they left here would be named
+    expect({ leftInTheRepository: readdirSync(ROOT).filter((name) => !before.has(name)) }).toEqual({ leftInTheRepository: [] });
     // the receiver was stopped by the script
     await expect(fetch(`http://127.0.0.1:${receiverPort}/`)).rejects.toThrow();
   }, 180_000);
