@@ -92,8 +92,10 @@ async function main(): Promise<void> {
   await startScheduler(schedulerConfig, shutdown);
   const base = `http://localhost:${port}`;
   const demo = await createDemoProjectIfEmpty(gatewayConfig.DATABASE_URL);
+  // The console first: it is where a newcomer signs up, makes keys and follows jobs.
   const lines = [
     '',
+    `  console  ${base}/console   (sign up there, make keys, follow jobs)`,
     `  API      ${base}/v1/key`,
     `  docs     ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  health   ${base}/healthz  ${base}/readyz`,
@@ -112,7 +114,8 @@ async function main(): Promise<void> {
       `  demo project ${demo.projectId} (1,000 credits); its API key, shown once:`,
       `    ${demo.apiKey}`,
       '',
-      '  first job:',
+      // the real marketplaces are crawled only by a choice the newcomer made: say so next to the curl
+      simulator || workerConfig.origins.override ? '  first job:' : '  first job (this crawls the real www.amazon.com; `pnpm start:sim` crawls a local simulator):',
       `    curl -s -X POST ${base}/v1/key/projects/${demo.projectId}/jobs \\`,
       `      -H 'Authorization: Bearer ${demo.apiKey}' -H 'Content-Type: application/json' \\`,
       `      -d '{"type":"details","targets":["B0DR8G428S"]}'`,
