@@ -4,10 +4,10 @@ import { JOB_KINDS } from './kinds';
 import { shapeOf } from './schema-order';
 
 /**
- * The README's field tables ("Results and exports"), rendered from the item schemas: the field
- * list, the types and the meanings are the schemas' own, so the documentation cannot drift from
- * what the API returns. `pnpm docs:fields` writes them into the README between markers, and a
- * test fails when the README is behind.
+ * The field tables of docs/results.md, rendered from the item schemas: the field list, the
+ * types and the meanings are the schemas' own, so the documentation cannot drift from what the
+ * API returns. `pnpm docs:fields` writes them into that page between markers, and a test fails
+ * when the page is behind.
  */
 
 export interface FieldDoc {
@@ -79,7 +79,7 @@ export function fieldTable(type: JobType): string {
   return ['| field | type | meaning, and when it is null |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** The README section markers of a job type's table. */
+/** The markers around a job type's table in docs/results.md. */
 export function fieldTableMarkers(type: JobType): { start: string; end: string } {
   return { start: `<!-- fields:${type}:start -->`, end: `<!-- fields:${type}:end -->` };
 }
@@ -91,7 +91,7 @@ export function withFieldTables(readme: string): string {
     const { start, end } = fieldTableMarkers(type);
     const from = out.indexOf(start);
     const to = out.indexOf(end);
-    if (from < 0 || to < from) throw new Error(`the README has no ${start} ... ${end} section`);
+    if (from < 0 || to < from) throw new Error(`the page has no ${start} ... ${end} section`);
     out = `${out.slice(0, from + start.length)}\n${fieldTable(type)}\n${out.slice(to)}`;
   }
   return out;

@@ -5,7 +5,7 @@ import { JOB_TYPES } from './domain';
 import { JOB_KINDS } from './kinds';
 import { fieldDocs, fieldTable, typeInWords, withFieldTables } from './field-docs';
 
-const README = path.resolve(__dirname, '../../../README.md');
+const RESULTS_PAGE = path.resolve(__dirname, '../../../docs/results.md');
 
 describe('result field tables', () => {
   it('every field of every item type has a meaning', () => {
@@ -16,7 +16,7 @@ describe('result field tables', () => {
     }
   });
 
-  it('a field without a description is refused, so the README cannot skip one', () => {
+  it('a field without a description is refused, so the docs cannot skip one', () => {
     expect(() => fieldDocs(z.object({ shown: z.string().describe('fine'), bare: z.number() }))).toThrow('field bare has no description');
   });
 
@@ -31,8 +31,8 @@ describe('result field tables', () => {
     expect(fieldTable('reviews')).toContain('Size: 27-Inch \\| Style: Curved');
   });
 
-  it('the README holds the current tables (run `pnpm docs:fields` after changing an item schema)', () => {
-    const readme = readFileSync(README, 'utf8');
-    expect(withFieldTables(readme)).toBe(readme);
+  it('docs/results.md holds the current tables (run `pnpm docs:fields` after changing an item schema)', () => {
+    const page = readFileSync(RESULTS_PAGE, 'utf8');
+    expect(withFieldTables(page)).toBe(page);
   });
 });
