@@ -1,17 +1,20 @@
 /**
- * Every fenced code block of every README in the repository is checked, so an example that no
- * longer compiles or parses fails CI. The info string (the word after the opening fence) says how:
+ * Every fenced code block of every README in the repository and of every page of docs/ is
+ * checked, so an example that no longer compiles or parses fails CI (the README's reference moved
+ * into docs/, and its examples with it). The info string (the word after the opening fence) says how:
  *
  *   ```ts / ```typescript   type-checked with `tsc --strict` as an ES module (top-level await
  *                           allowed) against the BUILT workspace packages (`pnpm build` first):
  *                           `@crawl/client` is packages/client/dist, as a user of the SDK gets it.
  *   ```ts continued         the same program as the previous ts block of that README (for an
  *                           example split by prose: it sees the declarations before it).
+ *                           A page's programs are its own: one page never sees another's.
  *   ```sh / ```bash / ```shell   parsed with `bash -n` (syntax only: nothing is run).
  *   ```json                 parsed with JSON.parse.
  *   ```text                 plain text: output, directory layouts, header formats. Not checked.
  *   ```<lang> illustrative  a sketch that is not meant to compile or parse (signatures, queries in
  *                           a language nothing here parses). Not checked.
+ *   ```mermaid              a diagram (GitHub draws it). Not checked.
  *
  * Any other info string, a fence without one, and an indented code block fail: a new block
  * states what it is.
@@ -26,7 +29,7 @@ import MarkdownIt from 'markdown-it';
 const ROOT = path.resolve(__dirname, '../..');
 
 interface Block {
-  /** README path relative to the repository root. */
+  /** The markdown file's path relative to the repository root. */
   file: string;
   /** 1-based line of the fence, or of an indented block's first line. */
   at: number;
@@ -45,6 +48,14 @@ function readmes(dir = ROOT): string[] {
     else if (/^readme(\..+)?\.md$/i.test(name)) out.push(path.relative(ROOT, full));
   }
   return out.sort();
+}
+
+/** Every README, and every page of docs/. */
+function documents(): string[] {
+  const pages = readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
+  return [...new Set([...readmes(), ...pages])].sort();
 }
 
 /**
@@ -70,7 +81,7 @@ type Kind = 'ts' | 'ts-continued' | 'sh' | 'json' | 'unchecked';
 function kindOf(info: string): Kind | undefined {
   const words = info.split(/\s+/).filter(Boolean);
   if (words.length === 0) return undefined;
-  if (words[0] === 'text' && words.length === 1) return 'unchecked';
+  if ((words[0] === 'text' || words[0] === 'mermaid') && words.length === 1) return 'unchecked';
   if (words.length === 2 && words[1] === 'illustrative') return 'unchecked';
   const lang = words[0]!;
   if (lang === 'ts' || lang === 'typescript') {
@@ -84,7 +95,7 @@ function kindOf(info: string): Kind | undefined {
   return undefined;
 }
 
-const all = readmes().flatMap((file) => codeBlocks(file, readFileSync(path.join(ROOT, file), 'utf8')));
+const all = documents().flatMap((file) => codeBlocks(file, readFileSync(path.join(ROOT, file), 'utf8')));
 const where = (b: Block) => `${b.file}:${b.at}`;
 
 let dir: string;
@@ -93,13 +104,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('finds the READMEs and their blocks', () => {
+it('finds the READMEs, the pages of docs/ and their blocks', () => {
   const files = new Set(all.map((b) => b.file));
-  expect([...files]).toEqual(expect.arrayContaining(['README.md', 'packages/client/README.md']));
+  expect([...files]).toEqual(expect.arrayContaining(['README.md', 'packages/client/README.md', 'docs/walkthrough.md', 'docs/events-and-webhooks.md']));
   expect(all.filter((b) => kindOf(b.info) === 'ts').length).toBeGreaterThanOrEqual(3);
 });
 
-it('every block says what it is (ts, sh, json, text, or `<lang> illustrative`)', () => {
+it('every block says what it is (ts, sh, json, text, mermaid, or `<lang> illustrative`)', () => {
   expect(all.filter((b) => !kindOf(b.info)).map((b) => `${where(b)} \`\`\`${b.info}`)).toEqual([]);
 });
 
@@ -126,7 +137,7 @@ it('sh blocks parse with bash -n', () => {
   expect(problems).toEqual([]);
 });
 
-/** One TypeScript file per README program: its lines, and the README line each comes from. */
+/** One TypeScript file per program of a markdown file: its lines, and the line of the file each comes from. */
 interface Program {
   name: string;
   lines: string[];

@@ -108,7 +108,55 @@ it('no source, script, config or README cites a document outside the repository'
   }
 });
 
-it('every relative link of docs/ leads to a file of the repository', () => {
+/**
+ * A heading's anchor as GitHub makes it: lower case, markup and punctuation dropped (hyphens and
+ * underscores kept), each space a hyphen; a repeated heading gets `-1`, `-2`, ...
+ */
+function anchorsOf(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  const text = markdown.replace(/^```[\s\S]*?^```$/gm, '');
+  for (const m of text.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const slug = m[1]!
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    out.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return out;
+}
+
+/** The relative links of a markdown file (code blocks and inline code left out), with their anchors. */
+function relativeLinks(markdown: string): { target: string; anchor: string | undefined }[] {
+  const text = markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...text.matchAll(/\]\(<?([^)\s>]*)>?(?:\s+"[^"]*")?\)/g)]
+    .map((m) => m[1]!)
+    .filter((link) => link !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(link))
+    .map((link) => {
+      const [target, anchor] = link.split('#', 2) as [string, string | undefined];
+      return { target, anchor };
+    });
+}
+
+it('anchors and links are read as GitHub reads them', () => {
+  expect([...anchorsOf('# Exports\n## The llm contract and its changelog\n### `GET /x`: a, b\n## Formats\n## Formats\n')]).toEqual([
+    'exports',
+    'the-llm-contract-and-its-changelog',
+    'get-x-a-b',
+    'formats',
+    'formats-1',
+  ]);
+  expect(relativeLinks('[a](docs/x.md#y) [b](https://e.org) ![c](p.png) `[d](no.md)` [e](#top)')).toEqual([
+    { target: 'docs/x.md', anchor: 'y' },
+    { target: 'p.png', anchor: undefined },
+    { target: '', anchor: 'top' },
+  ]);
+});
+
+it('every relative link of the README and of docs/ leads to a file of the repository, and to a heading of it', () => {
   const docs = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
   expect(docs).toEqual(
     expect.arrayContaining([
@@ -120,13 +168,22 @@ it('every relative link of docs/ leads to a file of the repository', () => {
       'events-and-webhooks.md',
       'operations.md',
       'testing.md',
+      'configuration.md',
+      'exports.md',
+      'results.md',
+      'walkthrough.md',
     ]),
   );
-  const broken = docs.flatMap((doc) =>
-    [...readFileSync(path.join(ROOT, 'docs', doc), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
-      .map((m) => m[1]!)
-      .filter((target) => !/^[a-z]+:/.test(target) && !existsSync(path.resolve(ROOT, 'docs', target)))
-      .map((target) => `docs/${doc}: ${target}`),
-  );
+  const files = ['README.md', ...docs.map((d) => `docs/${d}`)];
+  const broken = files.flatMap((file) => {
+    const dir = path.dirname(path.join(ROOT, file));
+    return relativeLinks(readFileSync(path.join(ROOT, file), 'utf8')).flatMap(({ target, anchor }) => {
+      const full = target === '' ? path.join(ROOT, file) : path.resolve(dir, target);
+      const shown = `${file}: ${target}${anchor === undefined ? '' : `#${anchor}`}`;
+      if (!existsSync(full)) return [`${shown} (no such file)`];
+      if (anchor === undefined || !full.endsWith('.md')) return [];
+      return anchorsOf(readFileSync(full, 'utf8')).has(anchor) ? [] : [`${shown} (no such heading)`];
+    });
+  });
   expect(broken).toEqual([]);
 });
