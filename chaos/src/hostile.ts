@@ -1,5 +1,5 @@
 /**
- * Hostile and careless tenants (README "Hosting many tenants safely"), run beside the ordinary load:
+ * Hostile and careless tenants (docs/tenant-safety.md), run beside the ordinary load:
  * - an exporter that starts large downloads and walks away mid-stream, in a loop, on every
  *   gateway (each aborted download used to leak a Postgres connection for good);
  * - a submitter of crawl targets crafted to point the workers at another host (a canary

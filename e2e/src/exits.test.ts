@@ -2,7 +2,7 @@ import { ServiceProcess, freePort, waitForHttp } from '@crawl/testing';
 import { type Stack, startStack } from './stack';
 
 /**
- * Crawling through proxy exits (README "How crawling works"): the simulator's exits are forward proxies, each its
+ * Crawling through proxy exits (docs/crawling.md): the simulator's exits are forward proxies, each its
  * own client identity, and its anti-bot rules are the judge of politeness (an exit over the rate,
  * or without the cookies a first visit set, gets robot checks).
  */

@@ -2,7 +2,7 @@ import { sql } from '@crawl/db';
 import { auth, type Stack, startStack } from './stack';
 
 /**
- * Crawl fairness (README "Fairness between tenants"): per organization between organizations,
+ * Crawl fairness (docs/crawling.md "Fairness between tenants"): per organization between organizations,
  * per job within one. One worker crawling 2 targets at a time against a simulator answering in
  * 20-40 ms keeps the order of crawls close to the queue's order, so shares are deterministic.
  * A window of 8 tasks per organization keeps the runs short; the mechanism is the same at the

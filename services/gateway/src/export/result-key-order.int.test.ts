@@ -6,7 +6,7 @@ import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**
  * Result items once came back in Postgres jsonb key order (shorter keys first), not in
- * the documented order (README "Results and exports"), which is written out here on purpose.
+ * the documented order (docs/results.md), which is written out here on purpose.
  */
 const DETAILS_ORDER = [
   'target',
