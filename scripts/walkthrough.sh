@@ -38,7 +38,8 @@ PROJECT=$(echo "$OUT" | jget projectId)
 ok project
 
 # >>> receiver
-node -e 'require("http").createServer((req,res)=>{let b="";req.on("data",(c)=>(b+=c)).on("end",()=>{console.log(req.headers["x-service-event"],b);res.end("ok")})}).listen(process.argv[1],"127.0.0.1")' ${RECEIVER_PORT:=9099} > "$WORK/deliveries.log" &
+RECEIVER_PORT=${RECEIVER_PORT:-9099}   # set here, not inside the `&` line: that one runs in a subshell
+node -e 'require("http").createServer((req,res)=>{let b="";req.on("data",(c)=>(b+=c)).on("end",()=>{console.log(req.headers["x-service-event"],b);res.end("ok")})}).listen(process.argv[1],"127.0.0.1")' "$RECEIVER_PORT" > "$WORK/deliveries.log" &
 RECEIVER_PID=$!
 # <<<
 within '(: > "/dev/tcp/127.0.0.1/$RECEIVER_PORT") 2> /dev/null' 10
