@@ -379,6 +379,18 @@ describe('recordAttempts', () => {
     expect((await attemptsOf(row.id)).map((a) => a.success)).toEqual([true, false, false]);
   });
 
+  it('fails a delivery whose retryable failure is logged after its endpoint was disabled, instead of leaving it pending', async () => {
+    const { config, row } = await buildDelivery();
+    const [claim] = await claimMine([row.id]);
+    // disabled while the attempt was in flight (or its outcome waited behind the batch that did it)
+    await db.updateTable('webhook_config').set({ enabled: false, disabled_at: new Date() }).where('id', '=', config.id).execute();
+    await repo.recordAttempts([outcome(claim!, 1, { nextAttemptAt: new Date() })], FIVE_DAYS);
+    const after = (await repo.findById(row.id))!;
+    expect(after).toMatchObject({ status: 'failed', attempts: 1, locked_until: null });
+    expect(after.finished_at).not.toBeNull();
+    expect((await attemptsOf(row.id)).map((a) => a.success)).toEqual([false]);
+  });
+
   it('marks an endpoint failing since its first failure, heals it on a success, and disables it once failing too long', async () => {
     const { config, row } = await buildDelivery();
     const health = () =>

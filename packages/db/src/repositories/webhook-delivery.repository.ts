@@ -212,7 +212,8 @@ export class WebhookDeliveryRepository {
    *   with `policy.reason` (followed by when it started failing) as its reason.
    *   Healthy endpoints are not written to, so successes never contend with a PATCH.
    * Returns the endpoints this batch disabled (none when `policy` is null); their
-   * deliveries waiting for a later attempt are failed at once.
+   * deliveries waiting for a later attempt are failed at once, and so is a delivery whose
+   * attempt is logged after its endpoint was disabled.
    */
   async recordAttempts(attempts: AttemptOutcome[], policy: AutoDisablePolicy | null): Promise<DisabledEndpoint[]> {
     if (!attempts.length) return [];
@@ -233,11 +234,13 @@ export class WebhookDeliveryRepository {
         select delivery_id, webhook_id, project_id, event_type, attempt, false, manual, success, status_code, duration_ms, error, response_body from input
       ), moved as (
         update webhook_delivery d
-        set status = case when i.success then 'delivered' when i.final then 'failed' else 'pending' end,
+        set status = case when i.success then 'delivered' when i.final or e.disabled then 'failed' else 'pending' end,
             attempts = i.attempt, locked_until = null, resend_requested_at = null,
             next_attempt_at = coalesce(i.next_attempt_at, d.next_attempt_at),
-            finished_at = case when i.success or i.final then now() end
-        from input i
+            finished_at = case when i.success or i.final or e.disabled then now() end
+        -- an attempt that ends after its endpoint was disabled (sent before, or logged behind the
+        -- batch that disabled it) fails its delivery like the others waiting there
+        from input i left join lateral (select not c.enabled as disabled from webhook_config c where c.id = i.webhook_id) e on true
         -- Pending at the attempt before, written so that only the primary key can find the rows:
         -- a plain status test would let the planner scan every pending delivery through the due
         -- index whenever its statistics lag behind a burst (a cost growing with the backlog).
