@@ -106,7 +106,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('finds the READMEs, the pages of docs/ and their blocks', () => {
   const files = new Set(all.map((b) => b.file));
-  expect([...files]).toEqual(expect.arrayContaining(['README.md', 'packages/client/README.md', 'docs/walkthrough.md', 'docs/events-and-webhooks.md']));
+  expect([...files]).toEqual(
+    expect.arrayContaining(['README.md', 'packages/client/README.md', 'docs/walkthrough.md', 'docs/events-and-webhooks.md']),
+  );
   expect(all.filter((b) => kindOf(b.info) === 'ts').length).toBeGreaterThanOrEqual(3);
 });
 

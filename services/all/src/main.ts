@@ -115,7 +115,9 @@ async function main(): Promise<void> {
       `    ${demo.apiKey}`,
       '',
       // the real marketplaces are crawled only by a choice the newcomer made: say so next to the curl
-      simulator || workerConfig.origins.override ? '  first job:' : '  first job (this crawls the real www.amazon.com; `pnpm start:sim` crawls a local simulator):',
+      simulator || workerConfig.origins.override
+        ? '  first job:'
+        : '  first job (this crawls the real www.amazon.com; `pnpm start:sim` crawls a local simulator):',
       `    curl -s -X POST ${base}/v1/key/projects/${demo.projectId}/jobs \\`,
       `      -H 'Authorization: Bearer ${demo.apiKey}' -H 'Content-Type: application/json' \\`,
       `      -d '{"type":"details","targets":["B0DR8G428S"]}'`,
