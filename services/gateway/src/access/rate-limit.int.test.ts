@@ -9,18 +9,22 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** Waits until just after a one-second window starts, so a burst lands inside one window. */
-async function startOfWindow(): Promise<void> {
-  const ms = Date.now() % 1000;
-  await new Promise((r) => setTimeout(r, 1000 - ms + 20));
+/**
+ * Waits until a burst can land inside one window of `windowMs`: just after a window starts, or
+ * at once while more than ten seconds of a longer window remain.
+ */
+async function startOfWindow(windowMs: number): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (windowMs > 10_000 && left > 10_000) return;
+  await new Promise((r) => setTimeout(r, left + 20));
 }
 
 type Shot = { status: number; headers: Headers; started: number; ended: number };
 
-async function burst(calls: (() => Promise<Response>)[]): Promise<Shot[]> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    await startOfWindow();
-    const window = Math.floor(Date.now() / 1000);
+async function burst(calls: (() => Promise<Response>)[], windowMs = 1_000): Promise<Shot[]> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await startOfWindow(windowMs);
+    const window = Math.floor(Date.now() / windowMs);
     const shots = await Promise.all(
       calls.map(async (call) => {
         const started = Date.now();
@@ -31,13 +35,16 @@ async function burst(calls: (() => Promise<Response>)[]): Promise<Shot[]> {
     );
     // The limiter counts by the window a request reaches it in; a burst that spilled over a
     // window boundary on a loaded machine proves nothing, so it is repeated.
-    if (shots.every((s) => Math.floor(s.ended / 1000) === window)) return shots;
+    if (shots.every((s) => Math.floor(s.ended / windowMs) === window)) return shots;
   }
-  throw new Error('could not fit a burst into one window in 8 tries');
+  throw new Error('could not fit a burst into one window in 20 tries');
 }
 
 it('two gateways, one user with two keys, 60 concurrent requests in one window: exactly 20 pass', async () => {
+  // A per-minute limit of 20 (an enterprise plan's own): 85 requests through two gateways did not
+  // always fit into one second on a loaded 2-core machine; the counting is the same for any window.
   const tenant = await createTenant(h.deps.db, { plan: 'starter' });
+  await h.deps.organizations.setPlan(tenant.organizationId, 'enterprise', 20);
   const secondKey = await createKey(h.deps.db, tenant.projectId, { user: tenant.userId });
   const colleague = await createKey(h.deps.db, tenant.projectId, { newUser: true });
   const [a, b] = [await h.replica(), await h.replica()];
@@ -52,7 +59,7 @@ it('two gateways, one user with two keys, 60 concurrent requests in one window: 
     (_, i) => () => fetch(`${i % 2 ? a.url : b.url}${path}`, { headers: bearer(colleague.apiKey) }),
   );
 
-  const shots = await burst([...calls, ...colleagueCalls]);
+  const shots = await burst([...calls, ...colleagueCalls], 60_000);
   const mine = shots.slice(0, 60);
   const theirs = shots.slice(60);
   expect(mine.filter((s) => s.status === 200)).toHaveLength(20);
