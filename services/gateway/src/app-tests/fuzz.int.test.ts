@@ -6,6 +6,10 @@ import { bearer, type Harness, startHarness } from '../test-support/harness';
  * Property: whatever body, query string or id a client sends to any endpoint, the answer is
  * never a 5xx, and every error has the documented JSON shape.
  */
+// Thousands of requests per property: a few seconds each on a quiet machine, over a minute with
+// the whole suite on two cores. The timeout guards against a hang, not the speed.
+jest.setTimeout(300_000);
+
 let h: Harness;
 let tenant: TestTenant;
 let jobId: string;
