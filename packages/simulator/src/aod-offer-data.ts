@@ -4,6 +4,7 @@
  * another ASIN other ones. Kept apart from the markup so tests and the page share one model.
  */
 import { productTitle } from './asin-template';
+import { marketLocale, type MarketLocale } from './locale';
 import { createPrng, fnv1a } from './prng';
 
 export interface AodSeller {
@@ -13,10 +14,11 @@ export interface AodSeller {
 }
 
 export interface AodOffer {
-  /** 'New', or 'Used - <grade>' as the offer heading shows it. */
+  /** 'New', or 'Used - <grade>' as the offer heading shows it (in the marketplace's language). */
   condition: string;
+  /** In the marketplace's minor units (cents; yen). */
   priceCents: number;
-  /** 0 = free delivery. */
+  /** 0 = free delivery. Minor units as the price. */
   shippingCents: number;
   seller: AodSeller;
   /** Ships from Amazon (Amazon's own offer or fulfilled by Amazon); else from the seller. */
@@ -27,6 +29,7 @@ export interface AodOffer {
 
 export interface AodListing {
   asin: string;
+  locale: MarketLocale;
   title: string;
   /** The featured (buy-box) offer: always New. */
   pinned: AodOffer;
@@ -63,10 +66,28 @@ const SELLERS = [
   'Lakeside Returns',
   'Copperfield Traders',
 ];
-const USED_GRADES = ['Used - Like New', 'Used - Very Good', 'Used - Good', 'Used - Acceptable'];
-const FAST_DATES = ['Tuesday, June 3', 'Wednesday, June 4', 'Thursday, June 5', 'Friday, June 6', 'Saturday, June 7'];
-const SLOW_DATES = ['June 9 - 13', 'June 10 - 16', 'June 11 - 18', 'June 12 - 20'];
+/** Delivery promises are dated from a fixed day (pages must not change with the clock): 1-5 days for Amazon's, a range later for a merchant's. */
+const FAST_DAYS = [3, 4, 5, 6, 7];
+const SLOW_RANGES: [number, number][] = [
+  [9, 13],
+  [10, 16],
+  [11, 18],
+  [12, 20],
+];
 const SHIPPING_CHARGES = [399, 449, 549, 599, 649];
+
+const dayFormats = new Map<string, { fast: Intl.DateTimeFormat; slow: Intl.DateTimeFormat }>();
+function june(locale: MarketLocale, day: number, fast: boolean): string {
+  let f = dayFormats.get(locale.intl);
+  if (!f) {
+    f = {
+      fast: new Intl.DateTimeFormat(locale.intl, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' }),
+      slow: new Intl.DateTimeFormat(locale.intl, { month: 'long', day: 'numeric', timeZone: 'UTC' }),
+    };
+    dayFormats.set(locale.intl, f);
+  }
+  return (fast ? f.fast : f.slow).format(new Date(Date.UTC(2025, 5, day)));
+}
 const CENTS = [99, 49, 95, 0, 89, 79, 29, 19];
 
 /** A stable merchant id per seller name ('A' + 13 of [0-9A-Z]), the same on every listing. */
@@ -91,23 +112,33 @@ function shuffled<T>(list: readonly T[], random: Random): T[] {
  * never a price another offer of the listing already has, so every price string on the page
  * belongs to one offer (what lets a test rewrite the buy box's price alone).
  */
-function priceNear(base: number, low: number, spread: number, taken: Set<number>, random: Random): number {
-  let cents = Math.floor((base * (low + random() * spread)) / 100) * 100 + pickOf(CENTS, random);
-  while (taken.has(cents)) cents += 10;
-  taken.add(cents);
-  return cents;
+function priceNear(base: number, low: number, spread: number, taken: Set<number>, random: Random, locale: MarketLocale): number {
+  let minor = locale.convertUsCents(Math.floor((base * (low + random() * spread)) / 100) * 100 + pickOf(CENTS, random));
+  while (taken.has(minor)) minor += 10;
+  taken.add(minor);
+  return minor;
 }
 
-function offer(condition: string, priceCents: number, seller: AodSeller, fulfilledByAmazon: boolean, random: Random): AodOffer {
+function offer(
+  condition: string,
+  priceCents: number,
+  seller: AodSeller,
+  fulfilledByAmazon: boolean,
+  random: Random,
+  locale: MarketLocale,
+): AodOffer {
   // Amazon ships its own and fulfilled offers for free and soon; a merchant half of the time charges, and ships later.
   const free = fulfilledByAmazon || random() < 0.4;
+  const shipping = pickOf(SHIPPING_CHARGES, random);
+  const fast = pickOf(FAST_DAYS, random);
+  const [from, to] = pickOf(SLOW_RANGES, random);
   return {
     condition,
     priceCents,
-    shippingCents: free ? 0 : pickOf(SHIPPING_CHARGES, random),
+    shippingCents: free ? 0 : locale.convertUsCents(shipping),
     seller,
     fulfilledByAmazon,
-    deliveryDate: fulfilledByAmazon ? pickOf(FAST_DATES, random) : pickOf(SLOW_DATES, random),
+    deliveryDate: fulfilledByAmazon ? june(locale, fast, true) : `${june(locale, from, false)} - ${june(locale, to, false)}`,
   };
 }
 
@@ -120,24 +151,34 @@ function offer(condition: string, priceCents: number, seller: AodSeller, fulfill
  * offer, as on Amazon), used ones 50-90%. The one-page listing of an ASIN is the same whatever
  * its page count was before: the extra offers are drawn after it.
  */
-export function aodListing(asin: string, pages = 1): AodListing {
+export function aodListing(asin: string, pages = 1, locale: MarketLocale = marketLocale('US'), epoch = 0): AodListing {
   const random = createPrng(fnv1a(`${asin}#aod-offers`));
-  const base = 1500 + Math.floor(random() * 15000);
+  let base = 1500 + Math.floor(random() * 15000);
+  // A drift epoch (drift.ts) moves every price of the listing by one factor; sellers stay.
+  if (epoch > 0) base = Math.round(base * (0.8 + createPrng(fnv1a(`${asin}#aod-offers#${epoch}`))() * 0.35));
   const taken = new Set<number>();
   const sellers = shuffled(SELLERS, random).map((name) => ({ name, id: sellerId(name) }));
   const amazonWins = random() < 0.4;
-  const pinnedSeller = amazonWins ? AMAZON_US : sellers.shift()!;
-  const pinned = offer('New', priceNear(base, 1, 0, taken, random), pinnedSeller, amazonWins || random() < 0.6, random);
+  const pinnedSeller = amazonWins ? locale.amazonSeller : sellers.shift()!;
+  const conditionNew = locale.texts.conditionNew;
+  const pinned = offer(
+    conditionNew,
+    priceNear(base, 1, 0, taken, random, locale),
+    pinnedSeller,
+    amazonWins || random() < 0.6,
+    random,
+    locale,
+  );
   const lastPage = 3 + Math.floor(random() * 6);
   const count = (pages - 1) * AOD_OFFERS_PER_PAGE + lastPage;
   const listed: AodOffer[] = [];
   for (let i = 0; i < count; i++) {
     // The first two are one New and one Used offer, so every listing has both conditions.
     const isNew = i === 0 || (i > 1 && random() < 0.45);
-    const condition = isNew ? 'New' : pickOf(USED_GRADES, random);
-    const price = isNew ? priceNear(base, 0.9, 0.35, taken, random) : priceNear(base, 0.5, 0.4, taken, random);
-    listed.push(offer(condition, price, sellers[i % sellers.length]!, random() < 0.5, random));
+    const condition = isNew ? conditionNew : pickOf(locale.texts.usedGrades, random);
+    const price = isNew ? priceNear(base, 0.9, 0.35, taken, random, locale) : priceNear(base, 0.5, 0.4, taken, random, locale);
+    listed.push(offer(condition, price, sellers[i % sellers.length]!, random() < 0.5, random, locale));
   }
   listed.sort((a, b) => a.priceCents + a.shippingCents - (b.priceCents + b.shippingCents));
-  return { asin, title: productTitle(asin, 120), pinned, listed };
+  return { asin, locale, title: productTitle(asin, 120), pinned, listed };
 }

@@ -5,13 +5,13 @@
  * hidden ASIN and merchant inputs, the add-to-cart form, the Ships from / Sold by grids, the
  * seller rating). Amazon's own offer names its seller without a link, as the real panel does.
  */
-import { AMAZON_US, type AodOffer } from './aod-offer-data';
-import { marketplaceOrigin } from './marketplace-hosts';
+import type { AodOffer } from './aod-offer-data';
+import { priceSpan } from './details-page';
+import { escapeHtml } from './html';
+import { marketLocale, type MarketLocale } from './locale';
 import { fnv1a } from './prng';
-import { escapeHtml } from './synthetic';
 
-/** Generated pages link to the marketplace itself, never to the simulator. */
-const US = marketplaceOrigin('US');
+const US = marketLocale('US');
 
 /** 1234 -> '$12.34', 123456 -> '$1,234.56'. */
 export function usd(cents: number): string {
@@ -45,11 +45,9 @@ ${right}
 }
 
 /** The offer's price, numbered across the panel's pages (the pinned offer is 0). */
-function priceBlock(cents: number, index: number): string {
-  const whole = Math.floor(cents / 100).toLocaleString('en-US');
-  const fraction = String(cents % 100).padStart(2, '0');
+function priceBlock(cents: number, index: number, locale: MarketLocale): string {
   return `<div id="aod-price-${index}" class="a-section a-spacing-none a-padding-none">
-<span class="a-price" data-a-size="l" data-a-color="base"><span class="a-offscreen">${usd(cents)}</span><span aria-hidden="true"><span class="a-price-symbol">$</span><span class="a-price-whole">${whole}<span class="a-price-decimal">.</span></span><span class="a-price-fraction">${fraction}</span></span></span>
+${priceSpan(locale.price(cents), 'l')}
 </div>`;
 }
 
@@ -62,16 +60,16 @@ ${escapeHtml(condition)}
 }
 
 /** The charge line under the price ("+ $5.49 shipping"), or the charge row saying it is free. */
-function shippingLine(o: AodOffer): string {
-  if (o.shippingCents === 0) return `<div class="a-row aod-ship-charge"><span class="a-size-base a-color-base">FREE Shipping</span></div>`;
+function shippingLine(o: AodOffer, locale: MarketLocale): string {
+  if (o.shippingCents === 0)
+    return `<div class="a-row aod-ship-charge"><span class="a-size-base a-color-base">${escapeHtml(locale.texts.freeShipping)}</span></div>`;
   return `<span class="a-size-base a-color-base">
-    <span class="a-color-secondary a-size-base">+ ${usd(o.shippingCents)}
- shipping</span>
+    <span class="a-color-secondary a-size-base">${escapeHtml(locale.texts.shippingCharge(locale.price(o.shippingCents).text))}</span>
 </span>`;
 }
 
 /** The delivery promise; the fast-track block names the product and the offer's merchant. */
-function deliveryPromise(asin: string, o: AodOffer, index: number): string {
+function deliveryPromise(asin: string, o: AodOffer, index: number, locale: MarketLocale): string {
   const data = ['delivery', 'upsell', 'amazon-day']
     .map(
       (kind) =>
@@ -87,7 +85,7 @@ function deliveryPromise(asin: string, o: AodOffer, index: number): string {
 <input type="hidden" id="ftSelectMerchant" value="${o.seller.id}">
 <div id="fast-track-message" class="a-section a-spacing-none">
 <div id="delivery-message" class="a-section a-spacing-none a-spacing-top-mini aod-delivery-promise-message">
-Arrives: <b> ${o.deliveryDate} </b>
+${escapeHtml(locale.texts.arrives)} <b> ${escapeHtml(o.deliveryDate)} </b>
 </div>
 </div>
 </div>
@@ -99,10 +97,11 @@ ${data}
 <span class="a-declarative" data-action="aod-delivery-more-action" data-aod-delivery-more-action="{}" id="aod-delivery-more-action">
 <a aria-label="More. about shipping" class="a-link-normal aod-delivery-morelink" href="#">More</a>
 </span>
-</span>`;
+</span>
+</div>`;
 }
 
-function addToCart(asin: string, o: AodOffer, index: number): string {
+function addToCart(asin: string, o: AodOffer, index: number, locale: MarketLocale): string {
   const listingId = (fnv1a(`${asin}#${o.seller.id}#${o.condition}`).toString(36) + fnv1a(`${asin}#${index}`).toString(36)).padEnd(14, '0');
   return `<div class="a-fixed-right-grid-col aod-atc-column a-col-right" style="width:150px;margin-right:-150px;float:left;">
 <form method="post" action="/gp/add-to-cart/html/ref=aod_dpdsk_new_${index}" class="aod-atc-form-header-desktop a-spacing-none">
@@ -112,7 +111,7 @@ function addToCart(asin: string, o: AodOffer, index: number): string {
 <input type="hidden" name="itemCount" value="1">
 <input type="hidden" name="offeringID.1" value="${listingId}">
 <span class="a-declarative" data-action="aod-click-log" data-aod-click-log="{&quot;subtype&quot;:&quot;main&quot;,&quot;type&quot;:&quot;addToCart&quot;}">
-<span id="a-autoid-2" class="a-button a-button-primary aod-atc-generic-btn-desktop"><span class="a-button-inner"><input name="submit.addToCart" aria-label="Add to Cart from seller ${escapeHtml(o.seller.name)} and price ${usd(o.priceCents)}" class="a-button-input" type="submit"><span id="a-autoid-2-announce" class="a-button-text" aria-hidden="true">
+<span id="a-autoid-2" class="a-button a-button-primary aod-atc-generic-btn-desktop"><span class="a-button-inner"><input name="submit.addToCart" aria-label="Add to Cart from seller ${escapeHtml(o.seller.name)} and price ${escapeHtml(locale.price(o.priceCents).text)}" class="a-button-input" type="submit"><span id="a-autoid-2-announce" class="a-button-text" aria-hidden="true">
 Add to Cart
 </span></span></span>
 </span>
@@ -121,21 +120,21 @@ Add to Cart
 }
 
 /** Price, shipping and delivery beside the add-to-cart button (the right half of the offer). */
-export function buyColumn(asin: string, o: AodOffer, index: number, top = ''): string {
+export function buyColumn(asin: string, o: AodOffer, index: number, top = '', locale: MarketLocale = US): string {
   return `<div class="a-fixed-right-grid"><div class="a-fixed-right-grid-inner" style="padding-right:150px">
 <div class="a-fixed-right-grid-col aod-padding-right-10 a-col-left" style="padding-right:0%;float:left;">
 ${top}<div class="a-row">
 </div>
 <div id="aod-bottlingDepositFee-${index}" class="a-row">
 </div>
-${shippingLine(o)}
-${deliveryPromise(asin, o, index)}
+${shippingLine(o, locale)}
+${deliveryPromise(asin, o, index, locale)}
 </div>
-${addToCart(asin, o, index)}
+${addToCart(asin, o, index, locale)}
 </div></div>`;
 }
 
-export const pinnedPrice = (o: AodOffer): string => priceBlock(o.priceCents, 0);
+export const pinnedPrice = (o: AodOffer, locale: MarketLocale = US): string => priceBlock(o.priceCents, 0, locale);
 
 /** Seller feedback under a third-party seller's name; the id's `{iter}` is unexpanded on Amazon's page too. */
 function sellerRating(o: AodOffer): string {
@@ -159,37 +158,37 @@ ${leftGrid(left, value, { left: 'a-fixed-left-grid-col aod-padding-right-10 a-co
 }
 
 /** The Ships from / Sold by rows: a merchant-fulfilled offer also says where it ships from. */
-export function sellerRows(asin: string, o: AodOffer, index: number): string {
+export function sellerRows(asin: string, o: AodOffer, index: number, locale: MarketLocale = US): string {
   const name = escapeHtml(o.seller.name);
   const shipsFrom = o.fulfilledByAmazon
-    ? `<span class="a-size-small a-color-base">Amazon.com</span>`
+    ? `<span class="a-size-small a-color-base">${escapeHtml(locale.amazonSeller.name)}</span>`
     : `<span class="a-size-small a-color-base">${name}</span>
 <div class="a-section a-spacing-none a-padding-none">
 <span class="a-size-small aod-ships-from-country">
-<span>Ships from United States.</span>
+<span>${escapeHtml(`${locale.texts.shipsFrom} ${locale.country.replace(/^the /, '')}.`)}</span>
 </span>
 </div>`;
-  const href = `${US}/gp/aag/main?ie=UTF8&amp;seller=${o.seller.id}&amp;isAmazonFulfilled=${o.fulfilledByAmazon ? 1 : 0}&amp;asin=${asin}&amp;ref_=olp_merch_name_${index}`;
+  const href = `${locale.origin}/gp/aag/main?ie=UTF8&amp;seller=${o.seller.id}&amp;isAmazonFulfilled=${o.fulfilledByAmazon ? 1 : 0}&amp;asin=${asin}&amp;ref_=olp_merch_name_${index}`;
   const soldBy =
-    o.seller.id === AMAZON_US.id
+    o.seller.id === locale.amazonSeller.id
       ? `<span aria-label="${name}. Opens a new page" class="a-size-small a-color-base"> ${name} </span>`
       : `<a aria-label="Opens a new page" class="a-size-small a-link-normal" target="_blank" rel="noopener" href="${href}" role="link">
 ${name}</a>
 ${sellerRating(o)}`;
-  return `${labelled('aod-offer-shipsFrom', 'Ships from', shipsFrom)}
-${labelled('aod-offer-soldBy', 'Sold by', soldBy)}`;
+  return `${labelled('aod-offer-shipsFrom', escapeHtml(locale.texts.shipsFrom), shipsFrom)}
+${labelled('aod-offer-soldBy', escapeHtml(locale.texts.soldBy), soldBy)}`;
 }
 
 /** A listed offer (#aod-offer): heading, price grid, then its seller rows under a divider. */
-export function listedOffer(asin: string, o: AodOffer, index: number): string {
+export function listedOffer(asin: string, o: AodOffer, index: number, locale: MarketLocale = US): string {
   return `<div id="aod-offer" class="a-section a-spacing-medium a-spacing-top-base a-padding-none aod-information-block aod-clear-float">
 ${heading(o.condition)}
 <div id="aod-offer-price" class="a-section a-spacing-none a-spacing-top-micro a-padding-none aod-clear-float">
-${leftGrid(priceBlock(o.priceCents, index), buyColumn(asin, o, index))}
+${leftGrid(priceBlock(o.priceCents, index, locale), buyColumn(asin, o, index, '', locale))}
 </div>
 <div class="a-row aod-clear-float"></div>
 <hr class="a-spacing-small a-spacing-top-small a-divider-normal aod-condition-divider">
-${sellerRows(asin, o, index)}
+${sellerRows(asin, o, index, locale)}
 <div class="a-section aod-offer-divider aod-clear-float"></div>
 </div>
 <hr class="a-spacing-none a-divider-normal aod-offer-block-divider">`;

@@ -14,14 +14,11 @@
 import { AOD_OFFERS_PER_PAGE, aodListing, type AodListing, type AodOffer } from './aod-offer-data';
 import { filterBar } from './aod-filter-markup';
 import { buyColumn, heading, leftGrid, listedOffer, pinnedPrice, sellerRows } from './aod-offer-markup';
-import { marketplaceOrigin } from './marketplace-hosts';
+import { escapeHtml } from './html';
+import { marketLocale, type MarketLocale } from './locale';
 import { fnv1a } from './prng';
-import { escapeHtml } from './synthetic';
 
 export { usd } from './aod-offer-markup';
-
-/** Generated pages link to the marketplace itself, never to the simulator. */
-const US = marketplaceOrigin('US');
 
 /** "See more" / "See less" around the pinned offer's folded seller rows (`id`: the sticky copy's or the pinned offer's). */
 const showMore = (
@@ -44,12 +41,12 @@ See less
 </div>`;
 
 /** The pinned offer's Ships from / Sold by, folded away until "See more" (aod-hide). */
-function additionalContent(id: string, asin: string, o: AodOffer): string {
+function additionalContent(id: string, asin: string, o: AodOffer, locale: MarketLocale): string {
   return `<div id="${id}-additional-content" class="a-section a-spacing-none a-spacing-top-small a-padding-none aod-hide">
 <hr class="a-spacing-small a-spacing-top-small a-divider-normal aod-condition-divider">
 <div class="a-row">
 <div class="a-column a-span12 a-spacing-none a-span-last">
-${sellerRows(asin, o, 0)}
+${sellerRows(asin, o, 0, locale)}
 </div>
 </div>
 <div class="a-section aod-offer-divider aod-clear-float"></div>
@@ -57,7 +54,7 @@ ${sellerRows(asin, o, 0)}
 }
 
 /** The copy of the pinned offer that sticks to the top while the list scrolls. */
-function stickyPinned(asin: string, o: AodOffer): string {
+function stickyPinned(asin: string, o: AodOffer, locale: MarketLocale): string {
   return `<div id="aod-sticky-pinned-container" class="a-section a-spacing-none aod-sticky-pinned-container">
 <div id="aod-sticky-pinned-offer" class="a-section a-spacing-none aod-sticky-pinned-offer aod-sticky-pinned-offer-show-position" style="top: -200px;">
 <div class="a-section a-spacing-medium a-spacing-top-medium aod-information-block">
@@ -65,9 +62,9 @@ function stickyPinned(asin: string, o: AodOffer): string {
 <div class="a-row a-spacing-none">
 <div id="pinned-de-id" class="a-column a-span12 a-spacing-none pinned-offer-block a-span-last">
 ${heading(o.condition)}
-${leftGrid(`<div id="pinned-offer-scroll-id" class="a-section a-spacing-none">\n${pinnedPrice(o)}\n</div>`, buyColumn(asin, o, 0))}
+${leftGrid(`<div id="pinned-offer-scroll-id" class="a-section a-spacing-none">\n${pinnedPrice(o, locale)}\n</div>`, buyColumn(asin, o, 0, '', locale))}
 ${showMore('aod-sticky-pinned-offer')}
-${additionalContent('aod-sticky-pinned-offer', asin, o)}
+${additionalContent('aod-sticky-pinned-offer', asin, o, locale)}
 ${showLess('aod-sticky-pinned-offer')}
 </div>
 </div>
@@ -80,9 +77,9 @@ ${showLess('aod-sticky-pinned-offer')}
 
 /** The product (image, title, ratings) and its buy-box offer. */
 function pinnedOffer(listing: AodListing): string {
-  const { asin, pinned } = listing;
+  const { asin, pinned, locale } = listing;
   const img = `https://m.media-amazon.com/images/I/41${(fnv1a(asin).toString(36) + fnv1a(`${asin}img`).toString(36)).slice(0, 11)}.jpg`;
-  const ratings = (100 + (fnv1a(`${asin}#ratings`) % 40000)).toLocaleString('en-US');
+  const ratings = locale.texts.ratings(locale.countText(100 + (fnv1a(`${asin}#ratings`) % 40000)));
   const product = `<div id="aod-asin-block-asin" class="a-section a-spacing-none">
 <div id="aod-asin-title" class="a-row">
 <h5 id="aod-asin-title-text" class="aod-asin-title-text-class">
@@ -95,14 +92,14 @@ ${escapeHtml(listing.title)}
 </span>
 <span id="aod-asin-reviews-block">
 <span id="aod-asin-reviews-count-title" class="a-size-small a-color-base aod-asin-reviews-block-class">
-${ratings} ratings
+${escapeHtml(ratings)}
 </span>
 </span>
 </div>
 </div>`;
   const top = `<div id="pinned-offer-top-id" class="a-section a-spacing-none">
 <div class="a-row">
-${pinnedPrice(pinned)}
+${pinnedPrice(pinned, locale)}
 </div>
 <div class="a-row">
 </div>
@@ -110,14 +107,14 @@ ${pinnedPrice(pinned)}
   const image = `<img alt="" src="${img}" id="aod-asin-image-id">`;
   return `<div id="aod-pinned-offer" class="a-section a-spacing-none aod-pinned-offer">
 <div class="a-section a-spacing-none asin-container-padding aod-clear-float">
-${leftGrid(image, `${product}\n${heading(pinned.condition)}\n${buyColumn(asin, pinned, 0, top)}`, {
+${leftGrid(image, `${product}\n${heading(pinned.condition)}\n${buyColumn(asin, pinned, 0, top, locale)}`, {
   grid: 'pinned-offer-inner',
   left: 'a-fixed-left-grid-col offer-image-block aod-padding-right-10 a-col-left',
   leftId: 'pinned-image-id',
   rightId: 'pinned-de-id',
 })}
 ${showMore('aod-pinned-offer')}
-${additionalContent('aod-pinned-offer', asin, pinned)}
+${additionalContent('aod-pinned-offer', asin, pinned, locale)}
 ${showLess('aod-pinned-offer')}
 </div>
 <hr class="a-spacing-none a-divider-normal aod-offer-block-divider">
@@ -144,7 +141,9 @@ End of results
 function offerList(listing: AodListing, page: number): string {
   const first = (page - 1) * AOD_OFFERS_PER_PAGE;
   const total = listing.listed.length;
-  const rows = listing.listed.slice(first, first + AOD_OFFERS_PER_PAGE).map((o, i) => listedOffer(listing.asin, o, first + i + 1));
+  const rows = listing.listed
+    .slice(first, first + AOD_OFFERS_PER_PAGE)
+    .map((o, i) => listedOffer(listing.asin, o, first + i + 1, listing.locale));
   return `<div id="aod-offer-list" class="a-section a-spacing-none a-padding-none">
 <input type="hidden" name="" value="${total}" id="aod-total-offer-count">
 <input type="hidden" name="" value="${total} other option${total === 1 ? '' : 's'}" id="aod-total-offer-count-string">
@@ -155,28 +154,29 @@ ${rows.join('\n')}
 const hasMore = (listing: AodListing, page: number) => page * AOD_OFFERS_PER_PAGE < listing.listed.length;
 
 /**
- * The AOD offer listing page of `asin` (US marketplace) with `pages` panel pages: the panel's
+ * The AOD offer listing page of `asin` on the marketplace of `locale` with `pages` panel pages: the panel's
  * first page inside a product page shell, deterministic from the ASIN and the page count.
  */
-export function aodOffersPage(asin: string, pages = 1): Buffer {
-  const listing = aodListing(asin, pages);
+export function aodOffersPage(asin: string, pages = 1, locale: MarketLocale = marketLocale('US'), epoch = 0): Buffer {
+  const listing = aodListing(asin, pages, locale, epoch);
   const a = escapeHtml(asin);
+  const origin = locale.origin;
   return Buffer.from(`<!doctype html>
-<html lang="en-us" class="a-no-js" data-19ax5a9jf="dingo"><head>
+<html lang="${locale.htmlLang}" class="a-no-js" data-19ax5a9jf="dingo"><head>
 <meta charset="utf-8">
-<title>Amazon.com: Buying Choices: ${escapeHtml(listing.title)}</title>
-<link rel="canonical" href="${US}/gp/offer-listing/${a}" />
+<title>${escapeHtml(locale.siteName)}: Buying Choices: ${escapeHtml(listing.title)}</title>
+<link rel="canonical" href="${origin}/gp/offer-listing/${a}" />
 </head>
-<body class="a-m-us a-aui_72554-c">
+<body class="a-m-${locale.code.toLowerCase()} a-aui_72554-c">
 <div id="a-page">
-<header id="navbar-main" class="nav-opaque"><div id="nav-belt"><a href="${US}/ref=nav_logo" id="nav-logo-sprites" class="nav-logo-link" aria-label="Amazon"><span class="nav-sprite nav-logo-base"></span></a>
-<form id="nav-search-bar-form" accept-charset="utf-8" action="${US}/s/ref=nb_sb_noss" method="GET" role="search"><input type="text" id="twotabsearchtextbox" value="" name="field-keywords" autocomplete="off" placeholder="Search Amazon" aria-label="Search Amazon"></form></div></header>
+<header id="navbar-main" class="nav-opaque"><div id="nav-belt"><a href="${origin}/ref=nav_logo" id="nav-logo-sprites" class="nav-logo-link" aria-label="Amazon"><span class="nav-sprite nav-logo-base"></span></a>
+<form id="nav-search-bar-form" accept-charset="utf-8" action="${origin}/s/ref=nb_sb_noss" method="GET" role="search"><input type="text" id="twotabsearchtextbox" value="" name="field-keywords" autocomplete="off" placeholder="Search Amazon" aria-label="Search Amazon"></form></div></header>
 <div id="aod-background" class="a-section a-spacing-none aod-darken-background">
 <div id="all-offers-display" class="a-section a-spacing-none aod-visible">
 <div id="all-offers-display-scroller" class="a-scroller a-scroller-vertical" style="overflow: scroll;">
 <div id="aod-container" class="a-section a-spacing-none a-padding-none">
 <form method="post" action="" class="aod-hide a-spacing-none"></form>
-${stickyPinned(a, listing.pinned)}
+${stickyPinned(a, listing.pinned, locale)}
 ${pinnedOffer(listing)}
 ${filterBar(listing.listed.length)}
 ${offerList(listing, 1)}
@@ -195,8 +195,8 @@ ${footer(hasMore(listing, 1))}
  * answers (`isonlyrenderofferlist=true`): the next ten offers and the footer, no page chrome.
  * A page past the last has no offers and says "End of results".
  */
-export function aodOffersAjaxPage(asin: string, page: number, pages: number): Buffer {
-  const listing = aodListing(asin, pages);
+export function aodOffersAjaxPage(asin: string, page: number, pages: number, locale: MarketLocale = marketLocale('US'), epoch = 0): Buffer {
+  const listing = aodListing(asin, pages, locale, epoch);
   return Buffer.from(`${offerList(listing, page)}
 ${footer(hasMore(listing, page))}
 `);

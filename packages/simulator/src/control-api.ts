@@ -22,6 +22,7 @@ export interface ControlDeps {
   antiBot: Setting;
   pages: Setting;
   offersLayout: Setting;
+  drift: Setting;
   exits: { list(): ExitStats[]; reset(): void };
   health(): Record<string, unknown>;
 }
@@ -135,6 +136,7 @@ export function handleControl(req: IncomingMessage, res: ServerResponse, deps: C
     if (pathname === '/__sim/antibot') return settingRoute(req, res, deps.antiBot);
     if (pathname === '/__sim/pages') return settingRoute(req, res, deps.pages);
     if (pathname === '/__sim/offers-layout') return settingRoute(req, res, deps.offersLayout);
+    if (pathname === '/__sim/drift') return settingRoute(req, res, deps.drift);
     if (pathname === '/__sim/exits') return exitsRoute(req, res, deps);
     if (pathname === '/__sim/health' && (req.method === 'GET' || req.method === 'HEAD')) return sendJson(res, 200, deps.health());
     sendError(res, 404, 'NOT_FOUND', `no control route ${req.method ?? ''} ${pathname}`);

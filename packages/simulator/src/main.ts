@@ -20,7 +20,10 @@ const USAGE = `usage: node packages/simulator/dist/main.js [options]
   --port N                   listen port (default 9100; 0 = random)
   --host H                   bind address (default 127.0.0.1)
   --fixtures DIR             folder of saved pages (default: the repository's shared fixtures)
-  --no-fixtures              serve only the built-in synthetic pages
+  --no-fixtures              serve only the built-in pages (with the known values, unless --varied-values)
+  --known-values             built-in details and search pages show the known values ($19.99, 4.5 stars)
+  --varied-values            built-in details and search pages show each product's own values
+  --drift JSON               initial drift epochs, e.g. '{"*":1}' or '{"B0ABCDEFGH":2}' (see /__sim/drift)
   --no-any-asin              404 for ASINs without a page of their own
   --no-any-keyword           404 for keywords without a page of their own
   --seed N                   seed of the fault PRNG (default 1)
@@ -87,6 +90,9 @@ function parse(argv: string[]): { options: SimulatorOptions; faults: FaultRule[]
       host: { type: 'string' },
       fixtures: { type: 'string' },
       'no-fixtures': { type: 'boolean' },
+      'known-values': { type: 'boolean' },
+      'varied-values': { type: 'boolean' },
+      drift: { type: 'string' },
       'no-any-asin': { type: 'boolean' },
       'no-any-keyword': { type: 'boolean' },
       seed: { type: 'string' },
@@ -110,6 +116,7 @@ function parse(argv: string[]): { options: SimulatorOptions; faults: FaultRule[]
     process.exit(0);
   }
   if (values.fixtures !== undefined && values['no-fixtures']) throw new Error('--fixtures and --no-fixtures are exclusive');
+  if (values['known-values'] && values['varied-values']) throw new Error('--known-values and --varied-values are exclusive');
   const options: SimulatorOptions = {
     port: intArg('port', values.port) ?? 9100,
     host: values.host,
@@ -123,6 +130,8 @@ function parse(argv: string[]): { options: SimulatorOptions; faults: FaultRule[]
     exits: intArg('exits', values.exits),
     exitPortBase: intArg('exit-port-base', values['exit-port-base']),
     antiBot: antiBotArgs(values),
+    knownValues: values['known-values'] ? true : values['varied-values'] ? false : undefined,
+    drift: values.drift === undefined ? undefined : (JSON.parse(values.drift) as Record<string, number>),
   };
   let faults: FaultRule[] = [];
   if (values.faults !== undefined) {

@@ -62,10 +62,28 @@ export const DEFAULT_OFFERS_TEMPLATE = 'offers-US-0133356728.html';
 export const DEFAULT_REVIEWS_TEMPLATE = 'reviews-US-B01IPHVFUI.html';
 export const DEFAULT_BESTSELLERS_TEMPLATE = 'bestsellers-US-electronics.html';
 
-/** `../../../../shared/fixtures/amazon` from src/ or dist/ is `../shared/fixtures/amazon` next to the checkout (docs/testing.md). */
-export function defaultFixturesDir(): string | null {
-  const dir = path.resolve(__dirname, '../../../../shared/fixtures/amazon');
+/**
+ * Where the saved real pages are (docs/testing.md, "Real marketplace pages"): the folder
+ * `CRAWL_REAL_PAGES_DIR` names, `none` for none (a run as a plain clone), else
+ * `../../../../shared/fixtures/amazon` from src/ or dist/, which is `../shared/fixtures/amazon`
+ * next to the checkout. null when that folder does not exist. The same rule as the tests'
+ * (packages/testing), written again because the simulator has no dependencies.
+ */
+export function defaultFixturesDir(env: NodeJS.ProcessEnv = readEnv()): string | null {
+  const chosen = env.CRAWL_REAL_PAGES_DIR;
+  if (chosen === 'none') return null;
+  const dir = chosen ? path.resolve(chosen) : path.resolve(__dirname, '../../../../shared/fixtures/amazon');
   return existsSync(dir) ? dir : null;
+}
+
+/**
+ * The one environment variable the simulator library reads. It is a default of a development
+ * tool shared with the test harness, which starts the simulator in many processes (tests, the
+ * stack of `pnpm start:sim`, bench), none of which should each have to pass it on.
+ */
+function readEnv(): NodeJS.ProcessEnv {
+  // eslint-disable-next-line no-restricted-syntax -- see the doc comment: a development default, not service configuration
+  return process.env;
 }
 
 const ASIN_RE = /^[A-Z0-9]{10}$/;

@@ -7,9 +7,14 @@ import type { RenderedPage } from './asin-template';
 import { keywordSlugs } from './keyword-slug';
 import { reviewPageKey, type PageStore, type StoredPage } from './page-store';
 import { noResultsSearchPage } from './no-results-page';
-import { syntheticDetailsPage, syntheticSearchPage } from './synthetic';
+import { generatedDetailsPage, syntheticSearchPage, type PageVariant } from './synthetic';
 import { aodOffersAjaxPage, aodOffersPage } from './aod-offers-page';
 import { BESTSELLER_LIST_PAGES } from './bestsellers-template';
+import { bestsellersPage } from './bestsellers-page';
+import { driftKey, epochOf, type DriftEpochs } from './drift';
+import { marketLocale, requestMarketplace } from './locale';
+import { productFacts } from './product-facts';
+import { reviewsPage } from './reviews-page';
 import type { OffersLayout } from './types';
 
 /** `/dp/{ASIN}`, `/gp/product/{ASIN}`, `/{slug}/dp/{ASIN}`, each optionally followed by `/ref=...`. */
@@ -56,6 +61,22 @@ export interface RouteOptions {
   pageCounts?: ReadonlyMap<string, number>;
   /** Offer listing of an ASIN without a saved one (the control API's `/__sim/offers-layout`); default legacy. */
   offersLayout?: OffersLayout;
+  /**
+   * Built-in details and search pages with each product's own values (true), or with the known
+   * values tests rewrite ($19.99, 4.5 stars: false). Built-in pages of the other kinds always vary.
+   */
+  varied?: boolean;
+  /** Drift epochs by ASIN, keyword or list (the control API's `/__sim/drift`). */
+  drift?: DriftEpochs;
+}
+
+/** How a built-in page for this request is drawn: its marketplace (from the request's language) and its target's drift epoch. */
+function variantOf(options: RouteOptions, query: URLSearchParams, headers: IncomingHttpHeaders, key: string): PageVariant {
+  return {
+    locale: marketLocale(requestMarketplace(query, headers)),
+    varied: options.varied ?? false,
+    epoch: epochOf(options.drift, driftKey(key)),
+  };
 }
 
 /**
@@ -125,7 +146,9 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
     const pages = store.details.get(asin);
     if (pages) return fixed(pickPage(pages, query, headers).body);
     if (!options.anyAsin) return null;
-    return store.detailsTemplate ? store.detailsTemplate.acquire(asin) : fixed(syntheticDetailsPage(asin));
+    return store.detailsTemplate
+      ? store.detailsTemplate.acquire(asin)
+      : fixed(generatedDetailsPage(asin, variantOf(options, query, headers, asin)));
   }
   if (pathname === '/s' || pathname === '/s/') {
     // `field-keywords` is the pre-2019 search form's parameter; Amazon still accepts it.
@@ -140,7 +163,9 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
     if (!options.anyKeyword) return null;
     const page = resultPage(query);
     return fixed(
-      store.searchTemplate ? store.searchTemplate.render(keyword, page, page >= pages) : syntheticSearchPage(keyword, page, page >= pages),
+      store.searchTemplate
+        ? store.searchTemplate.render(keyword, page, page >= pages)
+        : syntheticSearchPage(keyword, page, page >= pages, variantOf(options, query, headers, keyword)),
     );
   }
   return resolveListingPage(store, options, pathname, query, headers);
@@ -163,13 +188,17 @@ function resolveListingPage(
     const saved = store.offers.get(asin);
     if (saved && page === 1) return fixed(pickPage(saved, query, headers).body);
     if (!saved && !options.anyAsin) return null;
-    if (!saved && options.offersLayout === 'aod') return fixed(aodOffersPage(asin, pages));
-    return store.offersTemplate ? fixed(store.offersTemplate.render(asin, page, page >= pages)) : null;
+    // Without a saved legacy page to re-target (a plain clone), the generated 2021+ panel in either layout.
+    if (store.offersTemplate && (saved || options.offersLayout !== 'aod'))
+      return fixed(store.offersTemplate.render(asin, page, page >= pages));
+    const { locale, epoch } = variantOf(options, query, headers, asin);
+    return fixed(aodOffersPage(asin, pages, locale, epoch));
   }
   if (AOD_PAGES_PATH_RE.test(pathname)) {
     const asin = (query.get('asin') ?? '').toUpperCase();
     if (!/^[A-Z0-9]{10}$/.test(asin) || !options.anyAsin) return null;
-    return fixed(aodOffersAjaxPage(asin, resultPage(query, 'pageno'), options.pageCounts?.get(asin) ?? DEFAULT_OFFER_PAGES));
+    const { locale, epoch } = variantOf(options, query, headers, asin);
+    return fixed(aodOffersAjaxPage(asin, resultPage(query, 'pageno'), options.pageCounts?.get(asin) ?? DEFAULT_OFFER_PAGES, locale, epoch));
   }
   const reviews = REVIEWS_PATH_RE.exec(pathname);
   if (reviews) {
@@ -178,9 +207,11 @@ function resolveListingPage(
     const saved = store.reviews.get(reviewPageKey(asin, page));
     if (saved) return fixed(pickPage(saved, query, headers).body);
     const template = store.reviewTemplatesByAsin.get(asin) ?? (options.anyAsin ? store.reviewsTemplate : null);
-    if (!template) return null;
     const pages = options.pageCounts?.get(asin) ?? DEFAULT_REVIEW_PAGES;
-    return fixed(template.render(asin, page, page >= pages));
+    if (template) return fixed(template.render(asin, page, page >= pages));
+    if (!options.anyAsin) return null;
+    const { locale, epoch } = variantOf(options, query, headers, asin);
+    return fixed(reviewsPage(productFacts(asin, locale, epoch), locale, page, page >= pages));
   }
   if (BESTSELLERS_PATH_RE.test(pathname)) {
     // `pg=` as Amazon reads it; a list has no page beyond its last.
@@ -193,7 +224,10 @@ function resolveListingPage(
       const later = page > 1 ? store.bestsellerTemplatesByFile.get(first.file) : undefined;
       return fixed(later ? later.render(listPath, page) : first.body);
     }
-    return store.bestsellersTemplate ? fixed(store.bestsellersTemplate.render(listPath, page)) : null;
+    if (store.bestsellersTemplate) return fixed(store.bestsellersTemplate.render(listPath, page));
+    const category = listCategory(pathname);
+    const { locale, epoch } = variantOf(options, query, headers, category);
+    return fixed(bestsellersPage(listPath, category, page, locale, epoch));
   }
   return null;
 }

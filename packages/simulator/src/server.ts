@@ -15,6 +15,7 @@ import { FaultEngine } from './fault-rules';
 import { createLatencySampler, validateLatency } from './latency';
 import { DEFAULT_OFFERS_LAYOUT, parseOffersLayoutBody, validateOffersLayout } from './offers-layout';
 import { validatePageCounts } from './page-counts';
+import { validateDrift } from './drift';
 import { defaultFixturesDir, loadPageStore } from './page-store';
 import { createPrng } from './prng';
 import { RequestLog } from './request-log';
@@ -78,6 +79,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     anyKeyword: options.anyKeyword ?? true,
     pageCounts: new Map(),
     offersLayout: DEFAULT_OFFERS_LAYOUT,
+    varied: !(options.knownValues ?? options.fixturesDir === null),
+    drift: validateDrift(options.drift),
   };
   const seed = options.seed ?? DEFAULT_SEED;
   const faults = new FaultEngine(seed);
@@ -222,6 +225,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const setPageCounts = (value: unknown): void => {
     routeOptions.pageCounts = validatePageCounts(value);
   };
+  const setDrift = (value: unknown): void => {
+    routeOptions.drift = validateDrift(value);
+  };
 
   const control: ControlDeps = {
     faults,
@@ -235,6 +241,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         routeOptions.offersLayout = parseOffersLayoutBody(body);
       },
     },
+    drift: { get: () => Object.fromEntries(routeOptions.drift ?? []), set: setDrift },
     exits: { list: exitStats, reset: resetExits },
     health: () => ({
       ok: true,
@@ -245,6 +252,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       searchTemplateKeyword: store.searchTemplate?.keyword ?? null,
       offersPages: store.offers.size,
       offersLayout: routeOptions.offersLayout,
+      builtInValues: routeOptions.varied ? 'varied' : 'known',
+      drift: Object.fromEntries(routeOptions.drift ?? []),
       reviewPages: store.reviews.size,
       bestsellerLists: store.bestsellers.size,
       anyAsin: routeOptions.anyAsin,
@@ -315,6 +324,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setOffersLayout: (layout: OffersLayout) => {
       routeOptions.offersLayout = validateOffersLayout(layout);
     },
+    setDrift: (epochs: Record<string, number> | null) => setDrift(epochs),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

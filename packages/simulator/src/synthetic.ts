@@ -4,20 +4,19 @@
  * against them, and are deterministic: everything variable derives from a hash of the ASIN or
  * keyword, so the same request always gets the same bytes.
  */
+import { detailsPage, priceSpan, starClass } from './details-page';
+import { escapeHtml } from './html';
 import { keywordSlugs } from './keyword-slug';
-import { marketplaceOrigin } from './marketplace-hosts';
+import { marketLocale, type MarketLocale } from './locale';
+import { knownFacts, productFacts } from './product-facts';
 import { fnv1a } from './prng';
 
 const BRANDS = ['Acme', 'Zentro', 'Northwind', 'Globex', 'Voltura', 'Kestrel', 'Lumora', 'Brightline'];
 const ADJECTIVES = ['Portable', 'Compact', 'Wireless', 'Heavy-Duty', 'Foldable', 'Rechargeable', 'Stainless', 'Ultra-Slim'];
 const NOUNS = ['Power Bank', 'Desk Lamp', 'Water Bottle', 'Bluetooth Speaker', 'Backpack', 'Kitchen Scale', 'Phone Stand', 'Travel Mug'];
 const VARIANTS = ['2-Pack', 'Black', 'Large', 'with USB-C', 'Upgraded 2024', 'Grey', 'Mini', 'Pro'];
-/** Synthetic pages are amazon.com pages: their links point there, not at the simulator. */
-const US = marketplaceOrigin('US');
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 function pick<T>(list: readonly T[], hash: number, salt: number): T {
   return list[(hash >>> salt) % list.length]!; // a non-empty list and an index modulo its length
@@ -34,78 +33,69 @@ function imageId(seed: string): string {
   return (fnv1a(seed).toString(36) + fnv1a(`${seed}img`).toString(36)).slice(0, 11).padEnd(11, 'x');
 }
 
-/** Product detail page for `asin`: title, byline, price $19.99, 4.5 stars, 1,234 ratings, In Stock. */
-export function syntheticDetailsPage(asin: string): Buffer {
+/** The synthetic product page's title: the same for an ASIN whatever its other values. */
+function knownTitle(asin: string): string {
   const h = fnv1a(asin);
-  const a = escapeHtml(asin);
-  const title = escapeHtml(`Acme ${pick(ADJECTIVES, h, 0)} ${pick(NOUNS, h, 5)}, ${pick(VARIANTS, h, 10)} (Model ${asin})`);
-  const img = imageId(asin);
-  const hires = `https://m.media-amazon.com/images/I/61${img}._AC_SL1500_.jpg`;
-  const small = `https://m.media-amazon.com/images/I/41${img}._AC_SX300_SY300_.jpg`;
-  const slug = title.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '');
-  return Buffer.from(`<!doctype html>
-<html lang="en-us" class="a-no-js" data-19ax5a9jf="dingo"><head>
-<meta charset="utf-8">
-<title>Amazon.com: ${title}</title>
-<link rel="canonical" href="https://www.amazon.com/${slug}/dp/${a}" />
-</head>
-<body class="a-m-us a-aui_72554-c">
-<div id="a-page"><div id="dp" class="electronics en_US"><div id="dp-container" class="a-container" role="main">
-<div id="wayfinding-breadcrumbs_feature_div" class="celwidget"><ul class="a-unordered-list a-horizontal a-size-small">
-<li><span class="a-list-item"><a class="a-link-normal a-color-tertiary" href="${US}/electronics-store/b/ref=dp_bc_aui_C_1?ie=UTF8&amp;node=172282">Electronics</a></span></li>
-<li class="a-breadcrumb-divider"><span class="a-list-item a-color-tertiary">›</span></li>
-<li><span class="a-list-item"><a class="a-link-normal a-color-tertiary" href="${US}/b/ref=dp_bc_aui_C_2?ie=UTF8&amp;node=2407755011">Portable Power Banks</a></span></li>
-</ul></div>
-<div id="ppd">
-<div id="leftCol" class="a-column"><div id="imageBlock_feature_div"><div id="main-image-container"><div class="imgTagWrapper" id="imgTagWrapperId">
-<img alt="${title}" src="${small}" data-old-hires="${hires}" id="landingImage" class="a-dynamic-image" data-a-dynamic-image="{&quot;${hires}&quot;:[1500,1500],&quot;${small}&quot;:[300,300]}">
-</div></div></div></div>
-<div id="centerCol" class="centerColAlign">
-<div id="title_feature_div"><h1 id="title" class="a-size-large a-spacing-none"><span id="productTitle" class="a-size-large product-title-word-break">        ${title}       </span></h1></div>
-<div id="bylineInfo_feature_div"><a id="bylineInfo" class="a-link-normal" href="${US}/stores/Acme/page/6F2A1C0E-0000-4000-8000-000000000000?ref_=ast_bln">Visit the Acme Store</a></div>
-<div id="averageCustomerReviews_feature_div"><div id="averageCustomerReviews" data-asin="${a}">
-<span id="acrPopover" class="reviewCountTextLinkedHistogram noUnderline" title="4.5 out of 5 stars"><span class="a-declarative"><a href="javascript:void(0)" class="a-popover-trigger a-declarative"><span class="a-size-base a-color-base">4.5</span> <i class="a-icon a-icon-star a-star-4-5"><span class="a-icon-alt">4.5 out of 5 stars</span></i></a></span></span>
-<a id="acrCustomerReviewLink" class="a-link-normal" href="#customerReviews"><span id="acrCustomerReviewText" class="a-size-base">1,234 ratings</span></a>
-</div></div>
-<div id="corePrice_feature_div" class="celwidget"><div class="a-section a-spacing-micro">
-<span class="a-price aok-align-center" data-a-size="xl" data-a-color="base"><span class="a-offscreen">$19.99</span><span aria-hidden="true"><span class="a-price-symbol">$</span><span class="a-price-whole">19<span class="a-price-decimal">.</span></span><span class="a-price-fraction">99</span></span></span>
-</div></div>
-<div id="feature-bullets" class="a-section a-spacing-medium a-spacing-top-small"><ul class="a-unordered-list a-vertical a-spacing-mini">
-<li><span class="a-list-item"> Durable build: tested for 10,000 cycles and backed by an 18-month warranty. </span></li>
-<li><span class="a-list-item"> Compact design that fits in a bag or a pocket; weighs only 180 g. </span></li>
-<li><span class="a-list-item"> What you get: the ${escapeHtml(pick(NOUNS, h, 5).toLowerCase())}, a USB-C cable and a quick start guide. </span></li>
-</ul></div>
-</div>
-<div id="rightCol"><div id="buybox"><div id="availability" class="a-section a-spacing-base"><span class="a-size-medium a-color-success"> In Stock </span></div>
-<form method="post" id="addToCart" action="/gp/product/handle-buy-box/ref=dp_start-bbf_1_glance"><input type="hidden" id="ASIN" name="ASIN" value="${a}"></form>
-</div></div>
-</div>
-</div></div></div>
-</body></html>
-`);
+  return `Acme ${pick(ADJECTIVES, h, 0)} ${pick(NOUNS, h, 5)}, ${pick(VARIANTS, h, 10)} (Model ${asin})`;
 }
 
-interface Card {
+/**
+ * Product detail page for `asin` with the known values of the synthetic pages: title, byline,
+ * price $19.99, 4.5 stars, 1,234 ratings, In Stock (see knownFacts).
+ */
+export function syntheticDetailsPage(asin: string): Buffer {
+  return detailsPage(knownFacts(asin, knownTitle(asin)), marketLocale('US'));
+}
+
+/**
+ * The built-in product page of `asin` as `variant` draws it: known values, or the product's own
+ * facts (product-facts.ts) at its drift epoch. A known-values page that drifts keeps its title,
+ * so only what changes between crawls on Amazon changes.
+ */
+export function generatedDetailsPage(asin: string, variant: PageVariant): Buffer {
+  if (variant.varied) return detailsPage(productFacts(asin, variant.locale, variant.epoch), variant.locale);
+  const title = knownTitle(asin);
+  const facts =
+    variant.epoch > 0 ? { ...productFacts(asin, variant.locale, variant.epoch), title, brand: 'Acme' } : knownFacts(asin, title);
+  return detailsPage(facts, variant.locale);
+}
+
+export interface SearchCard {
   asin: string;
   title: string;
-  price: string;
+  /** In the marketplace's minor units. */
+  priceMinor: number;
+  rating: number;
+  ratingsCount: number;
   sponsored: boolean;
 }
 
-function searchCard(card: Card, index: number): string {
+/** How a generated page is drawn: the marketplace, and known values or the product's own (drift epoch `epoch`). */
+export interface PageVariant {
+  locale: MarketLocale;
+  /** false: the known values of the synthetic pages (see knownFacts). */
+  varied: boolean;
+  epoch: number;
+}
+
+export const KNOWN_US: PageVariant = { locale: marketLocale('US'), varied: false, epoch: 0 };
+
+function searchCard(card: SearchCard, index: number, locale: MarketLocale): string {
   const a = escapeHtml(card.asin);
   const title = escapeHtml(card.title);
-  const [whole, fraction] = card.price.split('.');
+  const origin = locale.origin;
+  const stars = escapeHtml(locale.texts.outOf5(locale.ratingText(card.rating)));
+  const count = locale.countText(card.ratingsCount);
   const sponsored = card.sponsored
     ? `<div class="a-row a-spacing-micro"><span class="a-declarative"><span class="puis-label-popover-default"><span class="a-color-secondary">Sponsored</span></span></span></div>`
     : '';
   return `<div data-asin="${a}" data-index="${index + 2}" data-component-type="s-search-result" class="sg-col-4-of-24 sg-col-4-of-12 s-result-item s-asin sg-col-4-of-16 sg-col s-widget-spacing-small sg-col-4-of-20${card.sponsored ? ' AdHolder' : ''}">
 <div class="sg-col-inner"><div class="s-card-container s-overflow-hidden aok-relative puis-include-content-margin"><div class="a-section a-spacing-base">
-<div class="s-product-image-container aok-relative"><span class="rush-component"><a class="a-link-normal s-no-outline" href="${US}/dp/${a}"><div class="a-section aok-relative s-image-square-aspect"><img class="s-image" src="https://m.media-amazon.com/images/I/71${imageId(card.asin)}._AC_UL320_.jpg" alt="${title}"></div></a></span></div>
+<div class="s-product-image-container aok-relative"><span class="rush-component"><a class="a-link-normal s-no-outline" href="${origin}/dp/${a}"><div class="a-section aok-relative s-image-square-aspect"><img class="s-image" src="https://m.media-amazon.com/images/I/71${imageId(card.asin)}._AC_UL320_.jpg" alt="${title}"></div></a></span></div>
 <div class="a-section a-spacing-small puis-padding-left-small puis-padding-right-small">
-${sponsored}<div data-cy="title-recipe" class="a-section a-spacing-none"><h2 class="a-size-mini a-spacing-none a-color-base s-line-clamp-4"><a class="a-link-normal s-underline-text s-underline-link-text s-link-style a-text-normal" href="${US}/dp/${a}"><span class="a-size-base-plus a-color-base a-text-normal">${title}</span></a></h2></div>
-<div data-cy="reviews-block" class="a-section a-spacing-none a-spacing-top-micro"><div class="a-row a-size-small"><span aria-label="4.3 out of 5 stars"><span class="a-declarative"><a href="javascript:void(0)" class="a-popover-trigger a-declarative"><i class="a-icon a-icon-star-small a-star-small-4-5 aok-align-bottom"><span class="a-icon-alt">4.3 out of 5 stars</span></i></a></span></span><span aria-label="512 ratings"><a class="a-link-normal s-underline-text s-underline-link-text s-link-style" href="${US}/dp/${a}#customerReviews"><span class="a-size-base s-underline-text">(512)</span></a></span></div></div>
-<div data-cy="price-recipe" class="a-section a-spacing-none a-spacing-top-small"><a class="a-link-normal s-no-hover s-underline-text s-underline-link-text s-link-style a-text-normal" href="${US}/dp/${a}"><span class="a-price" data-a-size="xl" data-a-color="base"><span class="a-offscreen">$${card.price}</span><span aria-hidden="true"><span class="a-price-symbol">$</span><span class="a-price-whole">${whole}<span class="a-price-decimal">.</span></span><span class="a-price-fraction">${fraction}</span></span></span></a></div>
+${sponsored}<div data-cy="title-recipe" class="a-section a-spacing-none"><h2 class="a-size-mini a-spacing-none a-color-base s-line-clamp-4"><a class="a-link-normal s-underline-text s-underline-link-text s-link-style a-text-normal" href="${origin}/dp/${a}"><span class="a-size-base-plus a-color-base a-text-normal">${title}</span></a></h2></div>
+<div data-cy="reviews-block" class="a-section a-spacing-none a-spacing-top-micro"><div class="a-row a-size-small"><span aria-label="${stars}"><span class="a-declarative"><a href="javascript:void(0)" class="a-popover-trigger a-declarative"><i class="a-icon a-icon-star-small a-star-small-${starClass(card.rating)} aok-align-bottom"><span class="a-icon-alt">${stars}</span></i></a></span></span><span aria-label="${escapeHtml(locale.texts.ratings(count))}"><a class="a-link-normal s-underline-text s-underline-link-text s-link-style" href="${origin}/dp/${a}#customerReviews"><span class="a-size-base s-underline-text">(${count})</span></a></span></div></div>
+<div data-cy="price-recipe" class="a-section a-spacing-none a-spacing-top-small"><a class="a-link-normal s-no-hover s-underline-text s-underline-link-text s-link-style a-text-normal" href="${origin}/dp/${a}">${priceSpan(locale.price(card.priceMinor))}</a></div>
 </div></div></div></div></div>
 `;
 }
@@ -132,15 +122,23 @@ export function searchCardTitle(keyword: string, page: number, index: number): s
   return `${pick(BRANDS, h, 15)} ${shown}, ${pick(ADJECTIVES, h, 0)} ${pick(VARIANTS, h, 10)}, Model ${1000 + (h % 9000)}`;
 }
 
-/** The 10 cards of the synthetic search page for `keyword`; cards 1 and 6 are sponsored. */
-export function syntheticSearchCards(keyword: string, page = 1): Card[] {
-  const cards: Card[] = [];
+/**
+ * The 10 cards of result page `page` for `keyword`; cards 1 and 6 are sponsored. Known values:
+ * $9.99-$98.99, 4.3 stars, 512 ratings; varied: each card's product's own price, rating and count
+ * (product-facts.ts, as its product page shows them).
+ */
+export function syntheticSearchCards(keyword: string, page = 1, variant: PageVariant = KNOWN_US): SearchCard[] {
+  const cards: SearchCard[] = [];
   for (let i = 0; i < 10; i++) {
     const h = fnv1a(cardSeed(keyword, page, i));
+    const asin = searchCardAsin(keyword, page, i);
+    const facts = variant.varied ? productFacts(asin, variant.locale, variant.epoch) : null;
     cards.push({
-      asin: searchCardAsin(keyword, page, i),
+      asin,
       title: searchCardTitle(keyword, page, i),
-      price: `${9 + (h % 90)}.99`,
+      priceMinor: facts?.priceMinor ?? (9 + (h % 90)) * 100 + 99,
+      rating: facts?.rating ?? 4.3,
+      ratingsCount: facts?.ratingsCount ?? 512,
       sponsored: i === 0 || i === 5,
     });
   }
@@ -148,19 +146,22 @@ export function syntheticSearchCards(keyword: string, page = 1): Card[] {
 }
 
 /** Search result page `page` for `keyword` in the 2019+ card layout (10 results, 2 sponsored). */
-export function syntheticSearchPage(keyword: string, page = 1, last = false): Buffer {
+export function syntheticSearchPage(keyword: string, page = 1, last = false, variant: PageVariant = KNOWN_US): Buffer {
+  const { locale } = variant;
   const shown = escapeHtml(keyword.trim().replace(/\s+/g, ' '));
-  const cards = syntheticSearchCards(keyword, page).map(searchCard).join('');
+  const cards = syntheticSearchCards(keyword, page, variant)
+    .map((card, i) => searchCard(card, i, locale))
+    .join('');
   // The 2019+ pagination's Next control: a link, or a disabled span on the last page.
   const next = last
     ? '<span aria-disabled="true" class="s-pagination-item s-pagination-next s-pagination-disabled">Next</span>'
-    : `<a class="s-pagination-item s-pagination-next s-pagination-button s-pagination-separator" href="${US}/s?k=${encodeURIComponent(keyword.trim()).replace(/%20/g, '+')}&amp;page=${page + 1}" role="button">Next</a>`;
+    : `<a class="s-pagination-item s-pagination-next s-pagination-button s-pagination-separator" href="${locale.origin}/s?k=${encodeURIComponent(keyword.trim()).replace(/%20/g, '+')}&amp;page=${page + 1}" role="button">Next</a>`;
   return Buffer.from(`<!doctype html>
-<html lang="en-us" class="a-no-js" data-19ax5a9jf="dingo"><head>
+<html lang="${locale.htmlLang}" class="a-no-js" data-19ax5a9jf="dingo"><head>
 <meta charset="utf-8">
-<title>Amazon.com : ${shown}</title>
+<title>${escapeHtml(locale.siteName)} : ${shown}</title>
 </head>
-<body class="a-m-us a-aui_72554-c">
+<body class="a-m-${locale.code.toLowerCase()} a-aui_72554-c">
 <div id="a-page">
 <form class="nav-searchbar" role="search" action="/s" method="GET"><input type="text" id="twotabsearchtextbox" value="${shown}" name="field-keywords"></form>
 <div id="search"><div class="s-desktop-width-max s-desktop-content s-opposite-dir sg-row">

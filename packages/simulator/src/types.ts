@@ -58,10 +58,20 @@ export interface SimulatorOptions {
   /** Default 127.0.0.1 (loopback only); `0.0.0.0` when the simulator runs in its own container. */
   host?: string;
   /**
-   * Folder of saved pages (`details-*.html`, `search-*.html`, `captcha-*.html`). Default: the
-   * repository's shared fixtures when present; `null` forces the built-in synthetic pages.
+   * Folder of saved pages (`details-*.html`, `search-*.html`, `captcha-*.html`, ...). Default:
+   * the folder `CRAWL_REAL_PAGES_DIR` names (`none`: no folder), else the saved real pages next to
+   * the checkout when present (docs/testing.md); `null` forces the built-in pages.
    */
   fixturesDir?: string | null;
+  /**
+   * The built-in details and search pages show known values ($19.99, 4.5 stars, 1,234 ratings,
+   * In Stock; search cards 4.3 stars, 512 ratings) that tests rewrite, rather than each product's
+   * own. Default: true with `fixturesDir: null`, false otherwise (a plain clone's `pnpm start:sim`
+   * shows varied products).
+   */
+  knownValues?: boolean;
+  /** Initial drift epochs (see `setDrift`); default none. */
+  drift?: Record<string, number>;
   /** Default true: any ASIN gets the details template with its ASIN substituted; false = 404. */
   anyAsin?: boolean;
   /** Default true: any keyword gets the search template; false = 404. */
@@ -180,6 +190,13 @@ export interface Simulator {
    * listings are served as saved. Throws TypeError on anything but `legacy` or `aod`.
    */
   setOffersLayout(layout: OffersLayout): void;
+  /**
+   * Replaces the drift epochs: `{ ASIN | keyword | category | '*': epoch }`. A built-in page of a
+   * target at epoch n > 0 has another price, stock, rating and count of ratings than at 0 (the
+   * same ones for the same n), so a recrawl sees a changed product; null clears them. Throws
+   * TypeError when invalid.
+   */
+  setDrift(epochs: Record<string, number> | null): void;
   /** Stops listening and destroys every open socket, including hung and keep-alive ones. */
   close(): Promise<void>;
 }
