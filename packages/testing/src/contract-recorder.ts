@@ -135,7 +135,8 @@ const apiCheckers = new WeakMap<object, ContractChecker>();
  * and a problem fails the test that received it (contract-setup.ts). An unknown URL (the hostile
  * and fuzz suites send many) must still get a documented error: 404, what authentication and
  * rate limiting answer before routing (401, 429), or 400 for a path that is not valid
- * percent-encoding. The /docs assets are static files outside the API contract.
+ * percent-encoding. The /docs assets, the console's files and the root's redirect to it are
+ * outside the API contract.
  */
 export function withApiContract(document: object, app: Handler): Handler {
   let checker = apiCheckers.get(document);
@@ -145,7 +146,7 @@ export function withApiContract(document: object, app: Handler): Handler {
   }
   const record = contractRecorder(checker, recordContractProblems);
   return (req, res) => {
-    if (req.url?.startsWith('/docs/assets/')) return app(req, res);
+    if (req.url === '/' || req.url?.startsWith('/docs/assets/') || /^\/console(\/|\?|$)/.test(req.url ?? '')) return app(req, res);
     record(req, res, () => app(req, res));
   };
 }

@@ -13,6 +13,7 @@ import { ConsoleAssets, type ConsoleFile } from './console-assets';
  * - A strict CSP: scripts and styles only from files of this origin (no inline script; the
  *   runtime settings are a script file, `/console/settings.js`), no framing.
  * - Any other path under `/console/` is the app (its router draws the page); `/v1/...` never is.
+ * - `/` redirects to `/console`.
  */
 const CONSOLE_DIR = path.join(path.dirname(require.resolve('@crawl/console/package.json')), 'dist');
 
@@ -71,6 +72,8 @@ function send(req: Request, res: Response, file: ConsoleFile, cacheControl: stri
 
 /** Mounted, not routed: the API document lists the API's operations, and these are files. */
 export function consoleRouter(router: Router, assets: ConsoleAssets, settings: ConsoleSettings): void {
+  // The service's root is the console: a person who opens the gateway's address lands there.
+  router.get('/', (_req: Request, res: Response) => res.redirect(302, '/console'));
   router.use('/console', securityHeaders, (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     // req.path is relative to the mount point: `/`, `/sign-in`, `/assets/index-abc.js`
