@@ -21,7 +21,7 @@ export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
 
 const rankSchema = z.object({ category: z.string(), rank: z.number().int() }).strict();
 
-/** The badges a details page can show for its product (README "Results"). */
+/** The badges a details page can show for its product (docs/results.md). */
 export const DETAILS_BADGES = ['amazons_choice', 'best_seller', 'climate_pledge_friendly', 'limited_time_deal'] as const;
 export type DetailsBadge = (typeof DETAILS_BADGES)[number];
 
@@ -197,7 +197,7 @@ export type ParsedSearchCard = z.infer<typeof parsedSearchCardSchema>;
 
 /**
  * A result item of a `details` job: one per product. The shape's key order is the documented
- * order of the fields (README "Results and exports"): `target` first, then the parsed product.
+ * order of the fields (docs/results.md, "Key order, and what null means"): `target` first, then the parsed product.
  */
 export const detailsResultItemSchema = z
   .object({ target: z.string().describe('The target as submitted (ASIN or product URL)') })

@@ -10,7 +10,7 @@ export function createRedisConnection(url: string): Redis {
     // Auto-pipelining stays off: when the connection drops with a batch in flight, ioredis
     // (5.x, redis/ioredis#1931) throws `results[i] is not iterable` from a callback, an
     // uncaught exception that killed the process (seen in the e2e webhooks run). Its gain on
-    // `pnpm bench gateway` was within noise (see README, Redis).
+    // `pnpm bench gateway` was within noise (docs/tenant-safety.md, "Redis").
     enableAutoPipelining: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,

@@ -3,7 +3,7 @@
  * pages (or built-in synthetic ones) for the fetch contract (docs/fetch-contract.md), re-targeted
  * at any ASIN or keyword; injects faults (latency, error statuses, captchas, resets, hangs,
  * empty bodies) on demand; draws per-request latency; and offers forward-proxy exits, each a
- * client identity subject to robot-check rules (README.md).
+ * client identity subject to robot-check rules (docs/tenant-safety.md, "Exits and politeness").
  */
 export { startSimulator } from './server';
 export type {

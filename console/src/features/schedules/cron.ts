@@ -2,7 +2,7 @@ import { CronExpressionParser } from 'cron-parser';
 import cronstrue from 'cronstrue';
 
 /**
- * Cron as the API reads it: 5 fields, or 6 with seconds first, evaluated in UTC (README "Schedules").
+ * Cron as the API reads it: 5 fields, or 6 with seconds first, evaluated in UTC (docs/schedules-and-tracking.md, "Schedules").
  * cronstrue and cron-parser both take seconds first when there are 6 fields.
  */
 const fieldCount = (cron: string) => cron.trim().split(/\s+/).filter(Boolean).length;
@@ -30,9 +30,3 @@ export function nextRuns(cron: string, count: number, after: Date = new Date()):
     return [];
   }
 }
-
-export const formatUtc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-export const viewerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-export const formatLocal = (d: Date) => d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
