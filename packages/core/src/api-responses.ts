@@ -77,6 +77,7 @@ export const crawlConfigSchema = z
   })
   .strict()
   .openapi('CrawlConfig');
+export type CrawlConfig = z.infer<typeof crawlConfigSchema>;
 
 export const scheduleSchema = z
   .object({
