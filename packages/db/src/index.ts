@@ -9,7 +9,6 @@ export type {
   JobTargetStatus,
   LedgerKind,
   PageCheckpoint,
-  StoredCrawlConfig,
 } from './schema';
 export * from './repositories/organization.repository';
 export * from './repositories/project.repository';

@@ -7,6 +7,7 @@ import type {
   FieldChangeData,
   JobStatus,
   JobType,
+  MarketplaceCode,
   Plan,
   ProductSnapshotData,
   ResultItem,
@@ -15,6 +16,7 @@ import type {
   TargetErrorCode,
   PageStyle,
   TargetNoteCode,
+  StoredJobSpec,
 } from '@crawl/core';
 import type * as G from './generated/db';
 
@@ -64,17 +66,6 @@ export interface PageCheckpoint {
   pageStyle?: PageStyle;
 }
 
-export interface StoredCrawlConfig {
-  type: JobType;
-  targets: string[];
-  marketplace: string;
-  lang: string | null;
-  /** Search, reviews and offers: `config.pages`; absent in configs stored before the type had pages (1 page). */
-  pages?: number;
-  /** Reviews: `config.sort`, when asked. */
-  sort?: ReviewSort;
-}
-
 export type OrganizationTable = Narrow<G.Organization, { plan: Plan }>;
 export type CreditLedgerTable = Narrow<G.CreditLedger, { kind: LedgerKind }>;
 export type JobTable = Narrow<
@@ -82,6 +73,8 @@ export type JobTable = Narrow<
   {
     type: JobType;
     status: JobStatus;
+    // written only from a JobSpec, whose marketplace the job body's schema resolved to a code
+    marketplace: MarketplaceCode;
     sort: ReviewSort | null;
     targets: Json<string[]>;
     errors: JsonWithDefault<JobErrorRow[]>;
@@ -99,7 +92,7 @@ export type ResultItemTable = Narrow<G.ResultItem, { data: Json<ResultItem> }>;
 export type EventTable = Narrow<G.Event, { type: EventType; data: Json<Record<string, unknown>> }>;
 export type IdempotencyKeyTable = Narrow<G.IdempotencyKey, { response_body: ColumnType<unknown, string | null, string | null> }>;
 export type WebhookDeliveryTable = Narrow<G.WebhookDelivery, { status: Generated<DeliveryStatus> }>;
-export type ScheduleTable = Narrow<G.Schedule, { crawl_config: Json<StoredCrawlConfig>; last_run_status: RunStatus | null }>;
+export type ScheduleTable = Narrow<G.Schedule, { crawl_config: Json<StoredJobSpec>; last_run_status: RunStatus | null }>;
 export type TrackedTargetTable = Narrow<G.TrackedTarget, { latest_snapshot: NullableJson<ProductSnapshotData> }>;
 export type ProductSnapshotTable = Narrow<
   G.ProductSnapshot,

@@ -1,8 +1,10 @@
 import {
   defaultPages,
   isMarketplaceCode,
+  type CrawlConfig,
   isSafeText,
   JOB_KINDS,
+  type JobSpec,
   JOB_TYPES,
   MARKETPLACE_CODES,
   MAX_OFFER_PAGES,
@@ -41,7 +43,9 @@ export const marketplaceSchema = z
 /**
  * The job creation body (also a schedule's `crawlConfig`). Unknown fields are
  * rejected so that a typo such as `target` is an error, not a silently ignored option.
- * Output: targets validated, normalized and de-duplicated, marketplace resolved.
+ * Output: the job's spec (`JobSpec` in @crawl/core): targets validated, normalized and
+ * de-duplicated, marketplace resolved, the type's page default applied. A new option is a
+ * field of `config` here and of `JobOptions` (docs/architecture.md, "What a job crawls").
  */
 export const jobBodySchema = z
   .object({
@@ -73,7 +77,7 @@ export const jobBodySchema = z
       .optional(),
   })
   .strict()
-  .transform((body, ctx) => {
+  .transform((body, ctx): JobSpec => {
     const normalized = normalizeTargets(body.type, body.targets, body.config?.marketplace);
     for (const issue of normalized.issues) {
       ctx.addIssue({
@@ -102,9 +106,16 @@ export const jobBodySchema = z
       targets: normalized.targets,
       marketplace: normalized.marketplace,
       lang: body.config?.lang ?? null,
-      ...(maxPages !== undefined ? { pages: pages ?? defaultPages(body.type) } : {}),
-      ...(JOB_KINDS[body.type].sortable && body.config?.sort ? { sort: body.config.sort } : {}),
+      pages: maxPages !== undefined ? (pages ?? defaultPages(body.type)) : null,
+      sort: JOB_KINDS[body.type].sortable ? (body.config?.sort ?? null) : null,
     };
   });
 
-export type JobBody = z.output<typeof jobBodySchema>;
+/**
+ * A spec as the API shows it (a schedule's `crawlConfig`): the body that makes the same spec
+ * again, with every option resolved; one that does not apply to the type is left out.
+ */
+export function crawlConfigOf(spec: JobSpec): CrawlConfig {
+  const { type, targets, pages, sort, ...config } = spec;
+  return { type, targets, config: { ...config, ...(pages !== null ? { pages } : {}), ...(sort !== null ? { sort } : {}) } };
+}

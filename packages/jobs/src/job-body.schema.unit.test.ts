@@ -3,7 +3,7 @@
  * does not say (offers: every page up to the cap, reserved and refunded when not crawled).
  */
 import { creditCost, defaultPages, MAX_OFFER_PAGES } from '@crawl/core';
-import { jobBodySchema } from './job-body.schema';
+import { crawlConfigOf, jobBodySchema } from './job-body.schema';
 
 const parse = (body: object) => jobBodySchema.safeParse(body);
 const issues = (body: object) => {
@@ -36,13 +36,31 @@ describe('config.pages', () => {
     expect(issues({ type: 'details', targets: ['B0TEST0001'], config: { pages: 2 } })).toEqual([
       ['config.pages', 'applies to search, offers and reviews jobs only'],
     ]);
-    expect(parse({ type: 'details', targets: ['B0TEST0001'] })).toMatchObject({ success: true });
-    expect((parse({ type: 'details', targets: ['B0TEST0001'] }) as { data: object }).data).not.toHaveProperty('pages');
+    // A single-page type's spec has no page count (the job resource shows `pages: null`).
+    expect(parse({ type: 'details', targets: ['B0TEST0001'] })).toMatchObject({ success: true, data: { pages: null, sort: null } });
   });
 
   it('an offers job reserves 2 credits for every page of every target: 20 per product by default', () => {
     expect(creditCost('offers', 1, defaultPages('offers'))).toBe(20);
     expect(creditCost('offers', 3, 2)).toBe(12);
     expect(creditCost('search', 2, defaultPages('search'))).toBe(10);
+  });
+});
+
+describe("a spec as the API shows it (a schedule's crawlConfig)", () => {
+  it('is the body that makes the same spec again, every option resolved and none that does not apply', () => {
+    const spec = jobBodySchema.parse({
+      type: 'reviews',
+      targets: ['B0TEST0001'],
+      config: { marketplace: 'de', lang: 'de_de', sort: 'recent' },
+    });
+    expect(crawlConfigOf(spec)).toEqual({
+      type: 'reviews',
+      targets: ['B0TEST0001'],
+      config: { marketplace: 'DE', lang: 'de-DE', pages: 1, sort: 'recent' },
+    });
+    expect(jobBodySchema.parse(crawlConfigOf(spec))).toEqual(spec);
+    const single = jobBodySchema.parse({ type: 'details', targets: ['B0TEST0001'] });
+    expect(crawlConfigOf(single)).toEqual({ type: 'details', targets: ['B0TEST0001'], config: { marketplace: 'US', lang: null } });
   });
 });

@@ -1,3 +1,4 @@
+import type { JobSpec } from '@crawl/core';
 import { CreditRepository, type Db, JobRepository, JobTargetRepository, type NewJob, sql } from '@crawl/db';
 import { createLogger } from '@crawl/observability';
 import { createTenant, openTestQueue, openTestStore, type TestQueue, type TestStore } from '@crawl/testing';
@@ -39,8 +40,8 @@ function serviceWith(jobs: JobRepository) {
   });
 }
 
-const details = (asin: string) => ({ type: 'details' as const, targets: [asin], marketplace: 'US', lang: null });
-const search = (keyword: string) => ({ type: 'search' as const, targets: [keyword], marketplace: 'US', lang: null });
+const details = (asin: string): JobSpec => ({ type: 'details', targets: [asin], marketplace: 'US', lang: null, pages: null, sort: null });
+const search = (keyword: string): JobSpec => ({ type: 'search', targets: [keyword], marketplace: 'US', lang: null, pages: 1, sort: null });
 
 it('creations of one organization made together are one statement; each gets the balance its own reservation left', async () => {
   const tenant = await createTenant(db, { credits: 100 });

@@ -141,7 +141,7 @@ function groupSize(waiting: Submission[]): number {
   let targets = 0;
   let n = 0;
   while (n < waiting.length && n < MAX_JOBS_PER_STATEMENT) {
-    targets += waiting[n]!.job.targets.length;
+    targets += waiting[n]!.job.spec.targets.length;
     if (n > 0 && targets > MAX_TARGETS_PER_STATEMENT) break;
     n++;
   }

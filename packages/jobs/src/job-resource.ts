@@ -1,5 +1,5 @@
-import { isMultiPage, isTerminal, JOB_KINDS, type JobResourceData, type MarketplaceCode } from '@crawl/core';
-import type { JobRetentionState, JobRow } from '@crawl/db';
+import { isTerminal, type JobResourceData } from '@crawl/core';
+import { type JobRetentionState, type JobRow, jobSpecOf } from '@crawl/db';
 import { consumedCredits } from './job-credits';
 
 /** The job object (docs/http-api.md), as clients and job events see it (`jobResourceSchema` in @crawl/core). */
@@ -17,15 +17,15 @@ function consumedSoFar(row: JobRow): number {
 }
 
 export function toJobResource(row: JobRow & JobRetentionState): JobResource {
+  const spec = jobSpecOf(row);
   return {
     id: row.id,
     projectId: row.project_id,
     type: row.type,
     status: row.status,
-    // a plain text column, written only through the job body's schema, which takes these codes only
-    marketplace: row.marketplace as MarketplaceCode,
-    lang: row.lang,
-    targets: row.targets,
+    marketplace: spec.marketplace,
+    lang: spec.lang,
+    targets: spec.targets,
     createdAt: row.created_at.toISOString(),
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
@@ -35,8 +35,8 @@ export function toJobResource(row: JobRow & JobRetentionState): JobResource {
     retryOf: row.retry_of,
     scheduleId: row.schedule_id,
     errors: row.errors,
-    pages: isMultiPage(row.type) ? (row.pages ?? 1) : null,
-    sort: JOB_KINDS[row.type].sortable ? (row.sort ?? null) : null,
+    pages: spec.pages,
+    sort: spec.sort,
     notes: row.notes ?? [],
     ...(row.results_purged_at ? { resultsPurgedAt: row.results_purged_at.toISOString() } : {}),
   };

@@ -1,18 +1,17 @@
+import { AppError, type CostEstimateResource, creditCost, isTerminal, type JobSpec, newId, pagesPerTarget, specCost } from '@crawl/core';
 import {
-  AppError,
-  type CostEstimateResource,
-  creditCost,
-  isMultiPage,
-  isTerminal,
-  JOB_KINDS,
-  type JobType,
-  newId,
-  type ReviewSort,
-} from '@crawl/core';
-import type { CreditRepository, Database, Db, JobRepository, JobRow, JobTargetRepository, NewJob, Transaction } from '@crawl/db';
+  type CreditRepository,
+  type Database,
+  type Db,
+  type JobRepository,
+  type JobRow,
+  jobSpecOf,
+  type JobTargetRepository,
+  type NewJob,
+  type Transaction,
+} from '@crawl/db';
 import type { Logger } from '@crawl/observability';
 import type { QueueProducer } from '@crawl/queue';
-import type { JobBody } from './job-body.schema';
 import { consumedCredits } from './job-credits';
 import { type AcceptedJob, JobIntake } from './job-intake';
 import type { ReleaseWindow } from './release-window';
@@ -37,22 +36,6 @@ export interface JobOwner {
   organizationId: string;
 }
 
-/** What a job crawls, whichever way it was asked for: an API body, a retried job, a schedule's config. */
-export interface JobSpec {
-  type: JobType;
-  targets: string[];
-  marketplace: string;
-  lang: string | null;
-  /**
-   * Search, reviews and offers: pages per target; ignored for other types. An API body always
-   * carries it (jobBodySchema applies the type's default); absent only in a spec stored before
-   * the type had pages (a schedule's config, a job retried), which meant one page.
-   */
-  pages?: number;
-  /** Reviews: the review order (`config.sort`); ignored for other types. */
-  sort?: ReviewSort;
-}
-
 /** Why a job exists: none for an API request, else the job it retries or the schedule that fired it. */
 export interface JobOrigin {
   retryOf?: string;
@@ -65,23 +48,14 @@ export type RetryTargets = 'all' | 'failed';
 
 export type CostEstimate = CostEstimateResource;
 
-/** Pages per target of a multi-page job (see JobSpec.pages); null for the other types, which have one page. */
-const pagesOf = (spec: Pick<JobSpec, 'type' | 'pages'>): number | null => (isMultiPage(spec.type) ? (spec.pages ?? 1) : null);
-
 /** The row a job spec makes (API, retry, schedule): its id, cost and where it comes from. */
 function newJob(spec: JobSpec, owner: JobOwner, origin: JobOrigin): NewJob {
-  const pages = pagesOf(spec);
   return {
     id: newId('job'),
     projectId: owner.projectId,
     organizationId: owner.organizationId,
-    type: spec.type,
-    marketplace: spec.marketplace,
-    lang: spec.lang,
-    targets: spec.targets,
-    pages,
-    sort: JOB_KINDS[spec.type].sortable ? (spec.sort ?? null) : null,
-    creditsReserved: creditCost(spec.type, spec.targets.length, pages ?? 1),
+    spec,
+    creditsReserved: specCost(spec),
     retryOf: origin.retryOf ?? null,
     scheduleId: origin.scheduleId ?? null,
     idempotencyKey: origin.idempotencyKey ? { projectId: owner.projectId, key: origin.idempotencyKey } : null,
@@ -103,8 +77,8 @@ export class JobService {
     this.intake = new JobIntake(deps);
   }
 
-  async create(body: JobBody, owner: JobOwner, origin: JobOrigin = {}): Promise<JobRow> {
-    return (await this.accept(body, owner, origin)).job;
+  async create(spec: JobSpec, owner: JobOwner, origin: JobOrigin = {}): Promise<JobRow> {
+    return (await this.accept(spec, owner, origin)).job;
   }
 
   /**
@@ -211,18 +185,11 @@ export class JobService {
     const job = await this.deps.jobs.findInProject(jobId, owner.projectId);
     if (!job) throw new AppError('NOT_FOUND', `Job ${jobId} not found.`);
     const targets = await this.retryTargets(job, options.targets ?? 'all');
-    return this.create(
-      {
-        type: job.type,
-        targets,
-        marketplace: job.marketplace as JobBody['marketplace'],
-        lang: job.lang,
-        pages: job.pages ?? undefined,
-        sort: job.sort ?? undefined,
-      },
-      owner,
-      { retryOf: job.id, scheduleId: job.schedule_id ?? undefined, idempotencyKey: options.idempotencyKey },
-    );
+    return this.create({ ...jobSpecOf(job), targets }, owner, {
+      retryOf: job.id,
+      scheduleId: job.schedule_id ?? undefined,
+      idempotencyKey: options.idempotencyKey,
+    });
   }
 
   private async retryTargets(job: JobRow, which: RetryTargets): Promise<string[]> {
@@ -252,16 +219,15 @@ export class JobService {
    * What creating this job would cost, and whether it would be accepted now, without creating
    * or reserving anything. The body went through the same validation as a create.
    */
-  async estimate(body: JobBody, owner: JobOwner): Promise<CostEstimate> {
-    const pages = pagesOf(body) ?? 1;
-    const cost = creditCost(body.type, body.targets.length, pages);
+  async estimate(spec: JobSpec, owner: JobOwner): Promise<CostEstimate> {
+    const cost = specCost(spec);
     const balance = (await this.deps.credits.balance(owner.organizationId)) ?? 0;
     const accepted = balance >= cost;
     return {
-      targets: body.targets.length,
+      targets: spec.targets.length,
       // As on the job resource: a page count only for the types that crawl several pages.
-      pages: pagesOf(body),
-      creditsPerTarget: creditCost(body.type, 1, pages),
+      pages: spec.pages,
+      creditsPerTarget: creditCost(spec.type, 1, pagesPerTarget(spec)),
       cost,
       balance,
       accepted,

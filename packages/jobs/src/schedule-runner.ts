@@ -1,4 +1,4 @@
-import type { RunStatus } from '@crawl/core';
+import { readJobSpec, type RunStatus } from '@crawl/core';
 import type { Db, ScheduleRepository, ScheduleRow } from '@crawl/db';
 import type { JobService } from './job.service';
 import { nextFireAfter } from './schedule-cron';
@@ -55,16 +55,8 @@ async function fireOne(deps: ScheduleRunnerDeps, trx: Parameters<ScheduleReposit
     });
     return { fired: false, jobId: null };
   }
-  const config = schedule.crawl_config;
   const created = await deps.jobService.record(
-    {
-      type: config.type,
-      targets: config.targets,
-      marketplace: config.marketplace,
-      lang: config.lang,
-      pages: config.pages,
-      sort: config.sort,
-    },
+    readJobSpec(schedule.crawl_config),
     { projectId: schedule.project_id, organizationId: schedule.organization_id },
     { scheduleId: schedule.id },
     trx,

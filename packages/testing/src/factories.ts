@@ -1,4 +1,4 @@
-import { creditCost, type DetailsResultItem, type EventType, type JobType, newId, type SearchResultItem } from '@crawl/core';
+import { type DetailsResultItem, type EventType, type JobSpec, newId, readJobSpec, type SearchResultItem, specCost } from '@crawl/core';
 import {
   type Db,
   EventRepository,
@@ -7,7 +7,6 @@ import {
   type JobRow,
   ScheduleRepository,
   type ScheduleRow,
-  type StoredCrawlConfig,
   WebhookConfigRepository,
   type WebhookConfigRow,
 } from '@crawl/db';
@@ -54,12 +53,8 @@ export async function buildOrganization(
   return buildProject(db, overrides);
 }
 
-export interface JobOverrides {
+export interface JobOverrides extends Partial<JobSpec> {
   owner?: Owner;
-  type?: JobType;
-  targets?: string[];
-  marketplace?: string;
-  lang?: string | null;
   /** `running` (the default) is what a worker records outcomes against; `queued` is a job not started yet. */
   status?: 'queued' | 'running';
   scheduleId?: string | null;
@@ -74,17 +69,20 @@ export interface JobOverrides {
 export async function buildJob(db: Db, overrides: JobOverrides = {}): Promise<JobRow & { owner: Owner }> {
   const owner = overrides.owner ?? (await buildProject(db));
   const jobs = new JobRepository(db);
-  const type = overrides.type ?? 'details';
-  const targets = overrides.targets ?? [uniqueAsin(), uniqueAsin()];
+  const spec = readJobSpec({
+    type: overrides.type ?? 'details',
+    targets: overrides.targets ?? [uniqueAsin(), uniqueAsin()],
+    marketplace: overrides.marketplace ?? 'US',
+    lang: overrides.lang ?? null,
+    pages: overrides.pages,
+    sort: overrides.sort,
+  });
   const row = await jobs.insertWithReservation({
     id: newId('job'),
     projectId: owner.projectId,
     organizationId: owner.organizationId,
-    type,
-    marketplace: overrides.marketplace ?? 'US',
-    lang: overrides.lang ?? null,
-    targets,
-    creditsReserved: overrides.creditsReserved ?? creditCost(type, targets.length),
+    spec,
+    creditsReserved: overrides.creditsReserved ?? specCost(spec),
     scheduleId: overrides.scheduleId ?? null,
   });
   if (!row) throw new Error(`buildJob: the balance of ${owner.organizationId} does not cover the job`);
@@ -96,7 +94,7 @@ export async function buildJob(db: Db, overrides: JobOverrides = {}): Promise<Jo
 export interface ScheduleOverrides {
   owner?: Owner;
   cron?: string;
-  crawlConfig?: Partial<StoredCrawlConfig>;
+  crawlConfig?: Partial<JobSpec>;
   enabled?: boolean;
   /** Defaults to a second ago: the schedule is due. */
   nextRunAt?: Date;
@@ -110,7 +108,7 @@ export async function buildSchedule(db: Db, overrides: ScheduleOverrides = {}): 
       projectId: owner.projectId,
       organizationId: owner.organizationId,
       cron: overrides.cron ?? '* * * * *',
-      crawlConfig: { type: 'details', targets: [uniqueAsin()], marketplace: 'US', lang: null, ...overrides.crawlConfig },
+      crawlConfig: readJobSpec({ type: 'details', targets: [uniqueAsin()], marketplace: 'US', lang: null, ...overrides.crawlConfig }),
       enabled: overrides.enabled ?? true,
       nextRunAt: overrides.nextRunAt ?? new Date(Date.now() - 1_000),
     },

@@ -1,4 +1,5 @@
 import { type Selectable, type Transaction, sql } from 'kysely';
+import { type JobSpec, readJobOptions } from '@crawl/core';
 import type { Db } from '../connection';
 import type { Database, JobErrorRow, JobNoteRow, JobTable } from '../schema';
 
@@ -6,23 +7,31 @@ import type { Database, JobErrorRow, JobNoteRow, JobTable } from '../schema';
 export type JobRow = Selectable<JobTable>;
 type Executor = Db | Transaction<Database>;
 
+/** A job to record: what it crawls, whose it is, what it reserves and why it exists. */
 export interface NewJob {
   id: string;
   projectId: string;
   organizationId: string;
-  type: JobRow['type'];
-  marketplace: string;
-  lang: string | null;
-  targets: string[];
-  /** Search, reviews and offers: pages per target (`config.pages`); null (the default) for other types. */
-  pages?: number | null;
-  /** Reviews: `config.sort`; null (the default) when not asked and for other types. */
-  sort?: JobRow['sort'];
+  spec: JobSpec;
   creditsReserved: number;
   retryOf?: string | null;
   scheduleId?: string | null;
   /** The Idempotency-Key of the request creating the job: the job id is recorded on it atomically. */
   idempotencyKey?: { projectId: string; key: string } | null;
+}
+
+/**
+ * The job columns a spec is kept in, and back (`jobSpecOf`): the one mapping between a JobSpec
+ * and the job table. Pages and sort are null where they do not apply; a multi-page job stored
+ * before its type had pages has null pages too, which `readJobOptions` reads as one page.
+ */
+function specColumns(spec: JobSpec) {
+  return { type: spec.type, marketplace: spec.marketplace, lang: spec.lang, targets: spec.targets, pages: spec.pages, sort: spec.sort };
+}
+
+/** The spec of a recorded job (what a retry crawls again, what the job resource shows). */
+export function jobSpecOf(row: Pick<JobRow, 'type' | 'marketplace' | 'lang' | 'targets' | 'pages' | 'sort'>): JobSpec {
+  return { type: row.type, targets: row.targets, ...readJobOptions(row.type, row) };
 }
 
 export interface JobListFilter {
@@ -63,6 +72,7 @@ export class JobRepository {
    * therefore never goes negative. Returns undefined when the balance does not cover the cost.
    */
   async insertWithReservation(job: NewJob, executor: Executor = this.db): Promise<JobRow | undefined> {
+    const spec = specColumns(job.spec);
     const result = await sql<JobRow>`
       with reserved as (
         update organization set credit_balance = credit_balance - ${job.creditsReserved}
@@ -74,15 +84,15 @@ export class JobRepository {
       ), inserted as (
         insert into job (id, project_id, organization_id, type, status, marketplace, lang, targets, target_count,
                          pages, sort, credits_reserved, retry_of, schedule_id)
-        select ${job.id}, ${job.projectId}, ${job.organizationId}, ${job.type}, 'queued', ${job.marketplace}, ${job.lang},
-               ${JSON.stringify(job.targets)}::jsonb, ${job.targets.length}, ${job.pages ?? null}::int, ${job.sort ?? null}, ${job.creditsReserved},
+        select ${job.id}, ${job.projectId}, ${job.organizationId}, ${spec.type}, 'queued', ${spec.marketplace}, ${spec.lang},
+               ${JSON.stringify(spec.targets)}::jsonb, ${spec.targets.length}, ${spec.pages}::int, ${spec.sort}, ${job.creditsReserved},
                ${job.retryOf ?? null}, ${job.scheduleId ?? null}
         from reserved
         returning *
       ), targets as (
         insert into job_target (job_id, idx, target)
         select inserted.id, t.ord - 1, t.value
-        from inserted, jsonb_array_elements_text(${JSON.stringify(job.targets)}::jsonb) with ordinality as t(value, ord)
+        from inserted, jsonb_array_elements_text(${JSON.stringify(spec.targets)}::jsonb) with ordinality as t(value, ord)
       ), keyed as (
         update idempotency_key set job_id = inserted.id
         from inserted
@@ -109,12 +119,7 @@ export class JobRepository {
       ord,
       id: job.id,
       project_id: job.projectId,
-      type: job.type,
-      marketplace: job.marketplace,
-      lang: job.lang,
-      targets: job.targets,
-      pages: job.pages ?? null,
-      sort: job.sort ?? null,
+      ...specColumns(job.spec),
       credits_reserved: job.creditsReserved,
       retry_of: job.retryOf ?? null,
       schedule_id: job.scheduleId ?? null,

@@ -1,7 +1,7 @@
 import { type Selectable, sql, type Transaction } from 'kysely';
-import { newId, type RunStatus } from '@crawl/core';
+import { type JobSpec, newId, type RunStatus, toStoredJobSpec } from '@crawl/core';
 import type { Db } from '../connection';
-import type { Database, ScheduleTable, StoredCrawlConfig } from '../schema';
+import type { Database, ScheduleTable } from '../schema';
 
 export type ScheduleRow = Selectable<ScheduleTable>;
 
@@ -24,7 +24,7 @@ export class ScheduleRepository {
    * undefined when the project is full.
    */
   async create(
-    input: { projectId: string; organizationId: string; cron: string; crawlConfig: StoredCrawlConfig; enabled: boolean; nextRunAt: Date },
+    input: { projectId: string; organizationId: string; cron: string; crawlConfig: JobSpec; enabled: boolean; nextRunAt: Date },
     maxPerProject: number,
     /** The request's Idempotency-Key: the schedule's id is recorded on it in the same transaction. */
     idempotencyKey?: string,
@@ -46,7 +46,7 @@ export class ScheduleRepository {
           project_id: input.projectId,
           organization_id: input.organizationId,
           cron: input.cron,
-          crawl_config: JSON.stringify(input.crawlConfig),
+          crawl_config: JSON.stringify(toStoredJobSpec(input.crawlConfig)),
           enabled: input.enabled,
           next_run_at: input.nextRunAt,
         })
@@ -87,7 +87,7 @@ export class ScheduleRepository {
   async update(
     id: string,
     projectId: string,
-    changes: { enabled?: boolean; cron?: string; crawlConfig?: StoredCrawlConfig; nextRunAt?: Date },
+    changes: { enabled?: boolean; cron?: string; crawlConfig?: JobSpec; nextRunAt?: Date },
     beforeCommit?: (trx: Transaction<Database>, change: { before: ScheduleRow; after: ScheduleRow }) => Promise<void>,
   ): Promise<ScheduleRow | undefined> {
     const row = await this.db.transaction().execute(async (trx) => {
@@ -104,7 +104,7 @@ export class ScheduleRepository {
         .set({
           ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
           ...(changes.cron !== undefined ? { cron: changes.cron } : {}),
-          ...(changes.crawlConfig !== undefined ? { crawl_config: JSON.stringify(changes.crawlConfig) } : {}),
+          ...(changes.crawlConfig !== undefined ? { crawl_config: JSON.stringify(toStoredJobSpec(changes.crawlConfig)) } : {}),
           ...(changes.nextRunAt !== undefined ? { next_run_at: changes.nextRunAt } : {}),
           updated_at: new Date(),
         })

@@ -1,16 +1,19 @@
-import type { JobType, MarketplaceCode, PageStyle, ResultItem, ReviewSort } from '@crawl/core';
+import type { JobOptions, JobSpec, PageStyle, ResultItem, ReviewSort } from '@crawl/core';
 import type { StillWanted } from '../egress/exits';
 import type { PageContext, PageSource } from '../parsers';
 
-export interface CrawlInput {
-  type: JobType;
+/**
+ * The job options a page request may read besides its marketplace and language (`sort`:
+ * reviews' `sortBy`): each absent or null means the marketplace's default. Not `pages`: a
+ * request is one page (`page`).
+ */
+type PageOptions = Partial<Omit<JobOptions, 'marketplace' | 'lang' | 'pages'>>;
+
+/** One page request: a target of a job, with its job's spec (JobSpec in @crawl/core). */
+export interface CrawlInput extends Pick<JobSpec, 'type' | 'marketplace' | 'lang'>, PageOptions {
   target: string;
-  marketplace: MarketplaceCode;
-  lang: string | null;
   /** The result page of a search keyword or the review page of a product (1-based; default 1). Other targets have one page. */
   page?: number;
-  /** Reviews: the review order (`sortBy`); the marketplace's default when absent. */
-  sort?: ReviewSort | null;
   /**
    * Page n > 1: how the page before said its next page is requested (PageItems.pageStyle);
    * absent: the type's own way (its only one, for every type but offers).

@@ -1,12 +1,4 @@
-import {
-  isMultiPage,
-  type JobType,
-  type MarketplaceCode,
-  type PageStyle,
-  type ResultItem,
-  type ReviewSort,
-  type TargetNoteCode,
-} from '@crawl/core';
+import { type JobSpec, type JobType, type PageStyle, pagesPerTarget, type ResultItem, type TargetNoteCode } from '@crawl/core';
 import type { PageCheckpoint } from '@crawl/db';
 import {
   type CrawlErrorCode,
@@ -22,14 +14,9 @@ export interface PagedTarget {
   jobId: string;
   idx: number;
   projectId: string;
-  type: JobType;
   target: string;
-  marketplace: string;
-  lang: string | null;
-  /** Search, reviews and offers: `config.pages`; null for other types (one page). */
-  pages: number | null;
-  /** Reviews: `config.sort`; null when not asked and for other types. */
-  sort?: ReviewSort | null;
+  /** Its job's spec, without the job's other targets: every page request carries its options. */
+  spec: Omit<JobSpec, 'targets'>;
   /** The pages an earlier attempt of this task crawled (null: none). */
   pageCheckpoint: PageCheckpoint | null;
 }
@@ -126,8 +113,10 @@ export async function crawlTargetPages(
   t: PagedTarget,
   attempt: { attempt: number; maxAttempts: number },
 ): Promise<TargetPagesResult> {
-  const wanted = isMultiPage(t.type) ? (t.pages ?? 1) : 1;
-  const kind = MARKETPLACE_KINDS[t.type];
+  const { pages: _pages, ...options } = t.spec;
+  const type = options.type;
+  const wanted = pagesPerTarget(t.spec);
+  const kind = MARKETPLACE_KINDS[type];
   let items: ResultItem[] = t.pageCheckpoint?.items ?? [];
   let crawled = t.pageCheckpoint?.pages ?? 0;
   let pageStyle: PageStyle | null = t.pageCheckpoint?.pageStyle ?? null;
@@ -139,16 +128,7 @@ export async function crawlTargetPages(
     // A cancel between pages stops the keyword (its outcome would be discarded anyway).
     if (page > 1 && !(await deps.stillPending(t.jobId, t.idx))) return { kind: 'cancelled' };
     const started = process.hrtime.bigint();
-    const input: CrawlInput = {
-      type: t.type,
-      target: t.target,
-      marketplace: t.marketplace as MarketplaceCode,
-      lang: t.lang,
-      tenant: t.projectId,
-      page,
-      sort: t.sort ?? null,
-      ...(page > 1 && pageStyle ? { pageStyle } : {}),
-    };
+    const input: CrawlInput = { ...options, target: t.target, tenant: t.projectId, page, ...(page > 1 && pageStyle ? { pageStyle } : {}) };
     if (deps.jobWanted) input.wanted = deps.jobWanted(t.jobId);
     const outcome = await crawlBefore(
       deps.crawler.crawl(input, page === 1 ? `${t.jobId}-${t.idx}` : `${t.jobId}-${t.idx}-p${page}`),
@@ -174,9 +154,9 @@ export async function crawlTargetPages(
       return { kind: 'failed', code: outcome.code, message: outcome.message };
     }
     // Items of another type would be stored under a schema they do not have: a bug, never a result.
-    if (outcome.type !== t.type) throw new Error(`a ${t.type} target was crawled as ${outcome.type}`);
+    if (outcome.type !== type) throw new Error(`a ${type} target was crawled as ${outcome.type}`);
     if (outcome.noResults) {
-      if (page === 1) return { kind: 'succeeded', items: [], pagesCrawled: 0, note: noResultsNote(t.type) };
+      if (page === 1) return { kind: 'succeeded', items: [], pagesCrawled: 0, note: noResultsNote(type) };
       more = false;
       break;
     }
@@ -186,6 +166,6 @@ export async function crawlTargetPages(
     more = outcome.hasNextPage;
     if (!more) break;
   }
-  const note = more ? truncatedNote(t.type, crawled) : undefined;
+  const note = more ? truncatedNote(type, crawled) : undefined;
   return { kind: 'succeeded', items, pagesCrawled: crawled, ...(note ? { note } : {}) };
 }

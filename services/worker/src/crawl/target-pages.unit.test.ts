@@ -56,15 +56,12 @@ function marketplace(pages: Page[]) {
   return { deps, urls, checkpoints };
 }
 
-const target = (over: Partial<PagedTarget> = {}): PagedTarget => ({
+const target = (over: Partial<PagedTarget> = {}, spec: Partial<PagedTarget['spec']> = {}): PagedTarget => ({
   jobId: 'job_1',
   idx: 0,
   projectId: 'prj_1',
-  type: 'offers',
   target: ASIN,
-  marketplace: 'US',
-  lang: null,
-  pages: 10,
+  spec: { type: 'offers', marketplace: 'US', lang: null, pages: 10, sort: null, ...spec },
   pageCheckpoint: null,
   ...over,
 });
@@ -119,7 +116,7 @@ describe('offers: pages of a listing', () => {
 
   it('a listing longer than config.pages: the pages asked for, and a TRUNCATED note', async () => {
     const { deps, urls } = marketplace([aodPage1, { ...aodPage2, hasNextPage: true }]);
-    const result = await crawlTargetPages(deps, target({ pages: 2 }), firstAttempt);
+    const result = await crawlTargetPages(deps, target({}, { pages: 2 }), firstAttempt);
     expect(urls).toHaveLength(2);
     expect(result).toMatchObject({
       kind: 'succeeded',
@@ -132,7 +129,7 @@ describe('offers: pages of a listing', () => {
     const notFound: CrawlOutcome = { ok: false, code: 'NOT_FOUND', message: 'gone', detail: 'gone', retryable: false };
     for (const page2 of [notFound, { items: [], hasNextPage: false, pageStyle: 'aod' as const }]) {
       const { deps } = marketplace([aodPage1, page2]);
-      const result = await crawlTargetPages(deps, target({ pages: 2 }), firstAttempt);
+      const result = await crawlTargetPages(deps, target({}, { pages: 2 }), firstAttempt);
       expect(result).toMatchObject({ kind: 'succeeded', pagesCrawled: 1 });
       if (result.kind === 'succeeded') expect(result.note).toBeUndefined();
     }
@@ -158,7 +155,7 @@ it('search: a ranking cut at config.pages is no TRUNCATED listing (search pages 
     { items: [card], hasNextPage: true },
     { items: [card], hasNextPage: true },
   ]);
-  const result = await crawlTargetPages(deps, target({ type: 'search', target: 'lamp', pages: 2 }), firstAttempt);
+  const result = await crawlTargetPages(deps, target({ target: 'lamp' }, { type: 'search', pages: 2 }), firstAttempt);
   expect(result).toMatchObject({ kind: 'succeeded', pagesCrawled: 2 });
   if (result.kind === 'succeeded') expect(result.note).toBeUndefined();
 });

@@ -36,7 +36,14 @@ it('a start enqueues the window only; a restart re-adds lost released targets an
   const service = new JobService({ db, jobs, targets, credits: new CreditRepository(db), producer, log });
   const tenant = await createTenant(db, { credits: 1_000 });
   const job = await service.create(
-    { type: 'details', targets: ['B0START001', 'B0START002', 'B0START003', 'B0START004', 'B0START005'], marketplace: 'US', lang: null },
+    {
+      type: 'details',
+      targets: ['B0START001', 'B0START002', 'B0START003', 'B0START004', 'B0START005'],
+      marketplace: 'US',
+      lang: null,
+      pages: null,
+      sort: null,
+    },
     tenant,
   );
   const queue = producer['queue']('crawl');

@@ -1,4 +1,4 @@
-import { TurnBatcher } from '@crawl/core';
+import { type JobSpec, TurnBatcher } from '@crawl/core';
 import {
   type CreditRepository,
   type JobRepository,
@@ -9,7 +9,7 @@ import {
   type ResultJob,
   type ResultRepository,
 } from '@crawl/db';
-import { type JobBody, JobService, ReleaseWindow, type RetryTargets } from '@crawl/jobs';
+import { JobService, ReleaseWindow, type RetryTargets } from '@crawl/jobs';
 import type { Response } from 'express';
 import type { ExportFormat } from '../../export/formats';
 import { streamExport } from '../../export/stream';
@@ -61,12 +61,12 @@ export class JobsService {
   }
 
   /** The new job, and the organization's balance right after its reservation. */
-  create(body: JobBody, principal: ProjectPrincipal, options: { idempotencyKey: string | undefined }) {
-    return this.deps.jobService.accept(body, principal, options);
+  create(spec: JobSpec, principal: ProjectPrincipal, options: { idempotencyKey: string | undefined }) {
+    return this.deps.jobService.accept(spec, principal, options);
   }
 
-  estimate(body: JobBody, principal: ProjectPrincipal) {
-    return this.deps.jobService.estimate(body, principal);
+  estimate(spec: JobSpec, principal: ProjectPrincipal) {
+    return this.deps.jobService.estimate(spec, principal);
   }
 
   list(projectId: string, query: z.output<typeof listJobsQuery>) {

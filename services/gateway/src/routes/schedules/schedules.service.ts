@@ -1,25 +1,15 @@
-import { AppError, isMultiPage, type SchedulePolicy, type ScheduleResource } from '@crawl/core';
-import { type AuditLogRepository, ScheduleRepository, type ScheduleRow, type StoredCrawlConfig } from '@crawl/db';
-import { type JobBody, nextFireAfter, shortestIntervalSeconds } from '@crawl/jobs';
+import { AppError, type JobSpec, readJobSpec, type SchedulePolicy, type ScheduleResource, type StoredJobSpec } from '@crawl/core';
+import { type AuditLogRepository, ScheduleRepository, type ScheduleRow } from '@crawl/db';
+import { crawlConfigOf, nextFireAfter, shortestIntervalSeconds } from '@crawl/jobs';
 import { type ProjectActor, recordProjectChange } from '../project-audit';
 import type { GatewayContext } from '../../context';
 
 export function toScheduleResource(row: ScheduleRow): ScheduleResource {
-  const c = row.crawl_config;
   return {
     id: row.id,
     projectId: row.project_id,
     cron: row.cron,
-    crawlConfig: {
-      type: c.type,
-      targets: c.targets,
-      config: {
-        marketplace: c.marketplace,
-        lang: c.lang,
-        ...(isMultiPage(c.type) ? { pages: c.pages ?? 1 } : {}),
-        ...(c.sort ? { sort: c.sort } : {}),
-      },
-    },
+    crawlConfig: crawlConfigOf(readJobSpec(row.crawl_config)),
     enabled: row.enabled,
     nextRunAt: row.enabled ? row.next_run_at.toISOString() : null,
     lastRunAt: row.last_run_at?.toISOString() ?? null,
@@ -38,17 +28,11 @@ function checkInterval(cron: string, policy: SchedulePolicy): void {
   throw new AppError('VALIDATION_ERROR', `Invalid schedule: ${message}.`, { details: [{ path: 'body.cron', message }] });
 }
 
-const stored = (body: JobBody): StoredCrawlConfig => ({
-  type: body.type,
-  targets: body.targets,
-  marketplace: body.marketplace,
-  lang: body.lang,
-  ...(body.pages !== undefined ? { pages: body.pages } : {}),
-  ...(body.sort !== undefined ? { sort: body.sort } : {}),
-});
-
-/** What a schedule crawls, for the audit log: its kind and how many targets, not the targets themselves. */
-const crawlSummary = (c: StoredCrawlConfig) => ({
+/**
+ * What a schedule crawls, for the audit log: its kind and how many targets, not the targets
+ * themselves; pages and sort as they were stored (absent in a config stored before them).
+ */
+const crawlSummary = (c: StoredJobSpec) => ({
   type: c.type,
   marketplace: c.marketplace,
   targets: c.targets.length,
@@ -81,7 +65,7 @@ export class ScheduleService {
 
   async create(
     owner: ProjectActor,
-    body: { cron: string; crawlConfig: JobBody; enabled: boolean },
+    body: { cron: string; crawlConfig: JobSpec; enabled: boolean },
     policy: SchedulePolicy,
     idempotencyKey?: string,
   ) {
@@ -90,7 +74,7 @@ export class ScheduleService {
       {
         ...owner,
         cron: body.cron,
-        crawlConfig: stored(body.crawlConfig),
+        crawlConfig: body.crawlConfig,
         enabled: body.enabled,
         nextRunAt: nextFireAfter(body.cron, new Date()),
       },
@@ -134,7 +118,7 @@ export class ScheduleService {
   async update(
     id: string,
     actor: ProjectActor,
-    changes: { enabled?: boolean; cron?: string; crawlConfig?: JobBody },
+    changes: { enabled?: boolean; cron?: string; crawlConfig?: JobSpec },
     policy: SchedulePolicy,
   ) {
     const { projectId } = actor;
@@ -148,7 +132,7 @@ export class ScheduleService {
       {
         enabled: changes.enabled,
         cron: changes.cron,
-        crawlConfig: changes.crawlConfig ? stored(changes.crawlConfig) : undefined,
+        crawlConfig: changes.crawlConfig,
         nextRunAt: reschedule ? nextFireAfter(cron, new Date()) : undefined,
       },
       (trx, { before, after }) =>
