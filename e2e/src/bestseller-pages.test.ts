@@ -4,13 +4,12 @@
  * links) is page 2, ranks 51-100. The request carries the list path and the page only; targets
  * that fetch the same page are one target (charged once).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { bestsellerResultItemSchema } from '@crawl/core';
+import { REAL_PAGES_DIR } from '@crawl/testing';
 import { auth, type Stack, startStack } from './stack';
 
-const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/amazon');
-const withFixtures = fs.existsSync(FIXTURES) ? it : it.skip;
+/** The cases on the saved real pages (docs/testing.md, "Real marketplace pages"; CRAWL_REAL_PAGES_DIR=none runs without). */
+const withFixtures = REAL_PAGES_DIR ? it : it.skip;
 
 let stack: Stack;
 beforeAll(async () => {

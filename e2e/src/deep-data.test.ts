@@ -4,14 +4,13 @@
  * credits (reserved for every page, review pages a product does not have refunded), exports,
  * the sign-in wall as BLOCKED, validation of the bodies, and results scoped to the project.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { bestsellerResultItemSchema, llmExportSchema, offerResultItemSchema, reviewResultItemSchema } from '@crawl/core';
 import { EventRepository } from '@crawl/db';
+import { REAL_PAGES_DIR } from '@crawl/testing';
 import { auth, type Stack, startStack } from './stack';
 
-const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/amazon');
-const withFixtures = fs.existsSync(FIXTURES) ? it : it.skip;
+/** The cases on the saved real pages (docs/testing.md, "Real marketplace pages"; CRAWL_REAL_PAGES_DIR=none runs without). */
+const withFixtures = REAL_PAGES_DIR ? it : it.skip;
 
 let stack: Stack;
 beforeAll(async () => {

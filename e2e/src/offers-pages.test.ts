@@ -6,15 +6,14 @@
  * the listing does not have, tracks the lowest new price over every page, and says when a
  * listing was cut short (the TRUNCATED note, on the job and in its job.completed event).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { offerResultItemSchema } from '@crawl/core';
 import { EventRepository } from '@crawl/db';
 import { aodListing } from '@crawl/simulator';
+import { REAL_PAGES_DIR } from '@crawl/testing';
 import { auth, type Stack, startStack } from './stack';
 
-const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/amazon');
-const withFixtures = fs.existsSync(FIXTURES) ? it : it.skip;
+/** The cases on the saved real pages (docs/testing.md, "Real marketplace pages"; CRAWL_REAL_PAGES_DIR=none runs without). */
+const withFixtures = REAL_PAGES_DIR ? it : it.skip;
 
 let stack: Stack;
 beforeAll(async () => {

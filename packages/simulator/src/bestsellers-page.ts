@@ -37,10 +37,8 @@ function card(asin: string, rank: number, locale: MarketLocale, epoch: number, s
   const stars = locale.texts.outOf5(locale.ratingText(facts.rating));
   const count = locale.countText(facts.ratingsCount);
   const href = `${locale.origin}/dp/${asin}/ref=zg_bs_c_${slug}_d_sccl_${rank}/000-0000000-0000000?pd_rd_i=${asin}&amp;psc=1`;
-  const price =
-    facts.stock.kind === 'out'
-      ? ''
-      : `<div class="a-row"><a class="a-link-normal a-text-normal" role="link" href="${href}"><span class="a-size-base a-color-price"><span class="_cDEzb_p13n-sc-price_3mJ9Z">${escapeHtml(locale.price(facts.priceMinor).text)}</span></span></a></div>`;
+  // A best seller has an offer to show even while the product page is short of stock.
+  const price = `<div class="a-row"><a class="a-link-normal a-text-normal" role="link" href="${href}"><span class="a-size-base a-color-price"><span class="_cDEzb_p13n-sc-price_3mJ9Z">${escapeHtml(locale.price(facts.priceMinor).text)}</span></span></a></div>`;
   const image = `https://images-na.ssl-images-amazon.com/images/I/71${asin.slice(2, 9)}L._AC_UL300_SR300,200_.jpg`;
   return `<div id="gridItemRoot" class="a-column a-span12 a-text-center _cDEzb_grid-column_2hIsc"><div class="zg-grid-general-faceout"><div class="p13n-sc-uncoverable-faceout">
 <div class="a-section zg-bdg-ctr"><div class="a-section zg-bdg-body zg-bdg-clr-body aok-float-left"><span class="zg-bdg-text">#${rank}</span></div></div>
