@@ -1,7 +1,7 @@
 import { AppError } from '@crawl/core';
 import type { UserMembership } from '@crawl/db';
 import { parse, serialize } from 'cookie';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Directory } from './directory';
 import { csrfTokenFor, hashToken, isWellFormedToken, sameSecret } from './secrets';
 
@@ -82,22 +82,18 @@ export function requireCsrf(req: Request, session: AccountSession): void {
   }
 }
 
-export function setSessionCookie(res: Response, token: string, settings: SessionSettings): void {
-  res.append(
-    'Set-Cookie',
-    serialize(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: settings.secureCookie,
-      path: '/',
-      maxAge: Math.floor(settings.maxAgeMs / 1000),
-    }),
-  );
+/** The `Set-Cookie` value that starts a session in this browser. */
+export function sessionCookie(token: string, settings: SessionSettings): string {
+  return serialize(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: settings.secureCookie,
+    path: '/',
+    maxAge: Math.floor(settings.maxAgeMs / 1000),
+  });
 }
 
-export function clearSessionCookie(res: Response, settings: SessionSettings): void {
-  res.append(
-    'Set-Cookie',
-    serialize(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: settings.secureCookie, path: '/', maxAge: 0 }),
-  );
+/** The `Set-Cookie` value that removes the session cookie. */
+export function clearedSessionCookie(settings: SessionSettings): string {
+  return serialize(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: settings.secureCookie, path: '/', maxAge: 0 });
 }

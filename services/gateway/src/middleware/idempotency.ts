@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@crawl/core';
 import type { IdempotencyRepository } from '@crawl/db';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { HandlerResult } from '../handler-result';
 
-/** What an idempotent route answers: stored and replayed as is when it is a 2xx. */
-export interface HandlerResult {
-  status: number;
-  body: unknown;
-}
+/** A replayed or recovered answer says so; the route adds its own headers after. */
+const REPLAYED = { 'Idempotent-Replayed': 'true' } as const;
 
 /**
  * What the route's handler learns about the request's key. The handler passes `key` on to the
@@ -20,13 +18,13 @@ export interface IdempotencyContext {
   key: string | undefined;
 }
 
-export interface IdempotencyOptions {
+export interface IdempotencyOptions<Status extends number = number> {
   /**
    * Rebuilds the 2xx answer for a resource the first request created but never answered
    * (its id was recorded on the key). Undefined when it is not visible yet: the client is told
    * to retry shortly.
    */
-  recover(createdId: string, req: Request): Promise<HandlerResult | undefined>;
+  recover(createdId: string, req: Request): Promise<HandlerResult<Status> | undefined>;
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -55,13 +53,12 @@ function canonical(value: unknown): string {
  * route's `handler` gets the key through `IdempotencyContext`, and `recover` answers for a
  * resource created by a request that died before answering.
  */
-export async function withIdempotency(
+export async function withIdempotency<Status extends number>(
   idempotency: IdempotencyRepository,
   req: Request,
-  res: Response,
-  options: IdempotencyOptions,
-  handler: (ctx: IdempotencyContext) => Promise<HandlerResult>,
-): Promise<HandlerResult> {
+  options: IdempotencyOptions<Status>,
+  handler: (ctx: IdempotencyContext) => Promise<HandlerResult<Status>>,
+): Promise<HandlerResult<Status>> {
   const key = req.get('idempotency-key');
   if (key === undefined) return handler({ key: undefined });
   if (!KEY_PATTERN.test(key)) {
@@ -87,16 +84,15 @@ export async function withIdempotency(
       if (!recovered)
         throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.');
       await idempotency.complete(projectId, key, recovered.status, recovered.body);
-      res.setHeader('Idempotent-Replayed', 'true');
-      return recovered;
+      return { status: recovered.status, body: recovered.body, headers: REPLAYED };
     }
     case 'replay':
-      res.setHeader('Idempotent-Replayed', 'true');
-      return { status: claim.status, body: claim.body };
+      // Stored from this route's own 2xx answer to the same request (the hash binds the route).
+      return { status: claim.status as Status, body: claim.body, headers: REPLAYED };
     case 'claimed':
       break;
   }
-  let result: HandlerResult;
+  let result: HandlerResult<Status>;
   try {
     result = await handler({ key });
   } catch (err) {

@@ -3,7 +3,8 @@ import type { z, ZodTypeAny } from 'zod';
 import type { GatewayContext } from '../context';
 import { projectAccess, type ProjectParam } from '../access/authenticate';
 import { requireSession } from '../access/account-guards';
-import { type HandlerResult, type IdempotencyContext, type IdempotencyOptions, withIdempotency } from '../middleware/idempotency';
+import { type HandlerResult, type RouteResult, writeResult } from '../handler-result';
+import { type IdempotencyContext, type IdempotencyOptions, withIdempotency } from '../middleware/idempotency';
 import { accessOf, type OperationDoc, pathParamNames, PREFIX } from './operation';
 import { parseOrThrow } from '../validation';
 
@@ -12,10 +13,15 @@ export const API_PREFIX = PREFIX.api;
 /** Where the account API is mounted. */
 export const ACCOUNT_PREFIX = PREFIX.session;
 
-/** What a route's handler gets: the request, the response and its resource's service, never a repository. */
+/**
+ * The request as a handler sees it: without `req.res`, so that a handler answers by returning
+ * its result (route.ts writes it) and a write to the response is a type error.
+ */
+export type RouteRequest = Request & { readonly res?: never };
+
+/** What a route's handler gets: the request and its resource's service, never a repository or the response. */
 export interface RouteContext<S, Q extends ZodTypeAny, B extends ZodTypeAny> {
-  req: Request;
-  res: Response;
+  req: RouteRequest;
   service: S;
   /**
    * The query parsed with the route's `query` schema (a 400 listing every problem otherwise).
@@ -26,7 +32,10 @@ export interface RouteContext<S, Q extends ZodTypeAny, B extends ZodTypeAny> {
   /** The body parsed with the route's `body` schema, when called. */
   body(): z.output<B>;
   /** `withIdempotency` (middleware/idempotency.ts) around the part of the handler that has effects. */
-  idempotent(options: IdempotencyOptions, handler: (ctx: IdempotencyContext) => Promise<HandlerResult>): Promise<HandlerResult>;
+  idempotent<Status extends number>(
+    options: IdempotencyOptions<Status>,
+    handler: (ctx: IdempotencyContext) => Promise<HandlerResult<Status>>,
+  ): Promise<HandlerResult<Status>>;
 }
 
 /**
@@ -35,21 +44,36 @@ export interface RouteContext<S, Q extends ZodTypeAny, B extends ZodTypeAny> {
  * a path is written once. A `/v1/key` route gets `projectAccess` before anything else (the
  * project its path names, for a key or a session), a `session` route `requireSession`.
  */
-export interface Route<S, Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = ZodTypeAny> extends OperationDoc {
+export interface Route<
+  S,
+  Q extends ZodTypeAny = ZodTypeAny,
+  B extends ZodTypeAny = ZodTypeAny,
+  St extends number = number,
+  E extends number = number,
+> extends OperationDoc {
   query?: Q;
   body?: B;
+  status: St;
+  errors: E[];
   /** Express middleware run before the handler (after the access guards). */
   middleware?: RequestHandler[];
-  handler(ctx: RouteContext<S, Q, B>): Promise<void> | void;
+  /**
+   * Answers with a result that mountResource writes. Its status is the declared one or a declared
+   * error (checked by the compiler, as the statuses are inferred from `status` and `errors`), or
+   * 503: every route may be unavailable, and readiness answers 503 with its own body.
+   */
+  handler(ctx: RouteContext<S, Q, B>): RouteResult<NoInfer<St | E> | 503> | Promise<RouteResult<NoInfer<St | E> | 503>>;
 }
 
 /**
  * `createRoute` for the routes of a resource whose service is `S`: `const route = routesOf<JobsService>()`,
- * then `route({ method, path, query, ..., handler })` infers the query and body types.
+ * then `route({ method, path, query, ..., handler })` infers the query and body types and the statuses.
  */
 export const routesOf =
   <S>() =>
-  <Q extends ZodTypeAny = z.ZodUndefined, B extends ZodTypeAny = z.ZodUndefined>(route: Route<S, Q, B>): Route<S, Q, B> =>
+  <Q extends ZodTypeAny = z.ZodUndefined, B extends ZodTypeAny = z.ZodUndefined, St extends number = number, E extends number = never>(
+    route: Route<S, Q, B, St, E>,
+  ): Route<S, Q, B, St, E> =>
     route;
 
 /** A gateway resource: its routes and how its service is built from the gateway's shared infrastructure. */
@@ -117,14 +141,14 @@ function mountResource<S>(router: Router, resource: Resource<S>, ctx: GatewayCon
   resource.beforeRoutes?.(router);
   for (const route of resource.routes) {
     router[route.method](expressPath(route), ...guardsOf(route, ctx), ...(route.middleware ?? []), async (req: Request, res: Response) => {
-      await route.handler({
-        req,
-        res,
+      const result = await route.handler({
+        req: req as RouteRequest,
         service,
         query: () => parseOrThrow(declared(route, 'query'), req.query, 'query'),
         body: () => parseOrThrow(declared(route, 'body'), req.body, 'body'),
-        idempotent: (options, handler) => withIdempotency(ctx.idempotency, req, res, options, handler),
+        idempotent: (options, handler) => withIdempotency(ctx.idempotency, req, options, handler),
       });
+      await writeResult(res, result);
     });
   }
   resource.afterRoutes?.(router, service);

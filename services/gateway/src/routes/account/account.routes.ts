@@ -2,7 +2,7 @@ import { meSchema as Me, sessionSchema as Session } from '@crawl/core';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { clientAddress, sessionOf } from '../../access/account-guards';
-import { clearSessionCookie, CSRF_HEADER, setSessionCookie } from '../../access/sessions';
+import { clearedSessionCookie, CSRF_HEADER, sessionCookie } from '../../access/sessions';
 import { data } from '../operation';
 import { type Resource, routesOf } from '../route';
 import { AccountService, type RequestContext } from './account.service';
@@ -42,9 +42,9 @@ export const accountRoutes = [
     status: 202,
     response: Accepted('verification_sent'),
     errors: [403],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       await service.signup(body(), context(req));
-      res.status(202).json({ data: { status: 'verification_sent' } });
+      return { status: 202, body: { data: { status: 'verification_sent' } } };
     },
   }),
   route({
@@ -59,10 +59,9 @@ export const accountRoutes = [
     status: 200,
     response: data(z.object({ verified: z.literal(true) }).strict()),
     errors: [],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       const { deviceCookie } = await service.verifyEmail(body().token, context(req));
-      res.append('Set-Cookie', deviceCookie);
-      res.json({ data: { verified: true } });
+      return { status: 200, headers: { 'Set-Cookie': deviceCookie }, body: { data: { verified: true } } };
     },
   }),
   route({
@@ -77,9 +76,9 @@ export const accountRoutes = [
     status: 202,
     response: Accepted('verification_sent'),
     errors: [],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       await service.resendVerification(body().email, context(req));
-      res.status(202).json({ data: { status: 'verification_sent' } });
+      return { status: 202, body: { data: { status: 'verification_sent' } } };
     },
   }),
   route({
@@ -95,11 +94,10 @@ export const accountRoutes = [
     response: data(Session),
     responseHeaders: SET_COOKIE,
     errors: [401, 403],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       const { token, deviceCookie, body: session } = await service.signIn(body(), context(req));
-      setSessionCookie(res, token, service.sessionSettings);
-      res.append('Set-Cookie', deviceCookie);
-      res.status(201).json({ data: session });
+      const cookies = [sessionCookie(token, service.sessionSettings), deviceCookie];
+      return { status: 201, headers: { 'Set-Cookie': cookies }, body: { data: session } };
     },
   }),
   route({
@@ -113,10 +111,9 @@ export const accountRoutes = [
     status: 204,
     responseDescription: 'Signed out',
     errors: [],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       await service.signOut(sessionOf(req));
-      clearSessionCookie(res, service.sessionSettings);
-      res.status(204).end();
+      return { status: 204, headers: { 'Set-Cookie': clearedSessionCookie(service.sessionSettings) } };
     },
   }),
   route({
@@ -130,9 +127,7 @@ export const accountRoutes = [
     status: 200,
     response: data(Me),
     errors: [],
-    handler: ({ req, res, service }) => {
-      res.json({ data: service.me(sessionOf(req)) });
-    },
+    handler: ({ req, service }) => ({ status: 200, body: { data: service.me(sessionOf(req)) } }),
   }),
   route({
     method: 'post',
@@ -146,9 +141,9 @@ export const accountRoutes = [
     status: 204,
     responseDescription: 'Changed',
     errors: [],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       await service.changePassword(sessionOf(req), body(), context(req));
-      res.status(204).end();
+      return { status: 204 };
     },
   }),
   route({
@@ -163,9 +158,9 @@ export const accountRoutes = [
     status: 202,
     response: Accepted('reset_sent'),
     errors: [],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       await service.requestPasswordReset(body().email, context(req));
-      res.status(202).json({ data: { status: 'reset_sent' } });
+      return { status: 202, body: { data: { status: 'reset_sent' } } };
     },
   }),
   route({
@@ -181,10 +176,9 @@ export const accountRoutes = [
     status: 204,
     responseDescription: 'Password changed',
     errors: [],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       const { deviceCookie } = await service.confirmPasswordReset(body(), context(req));
-      res.append('Set-Cookie', deviceCookie);
-      res.status(204).end();
+      return { status: 204, headers: { 'Set-Cookie': deviceCookie } };
     },
   }),
 ];

@@ -18,9 +18,9 @@ export const analyticsRoutes = [
     status: 200,
     response: data(Analytics),
     errors: [403],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const { from, to } = query();
-      res.json({ data: await service.forProject(req.principal.projectId, from, to) });
+      return { status: 200, body: { data: await service.forProject(req.principal.projectId, from, to) } };
     },
   }),
 ];

@@ -66,9 +66,7 @@ export const docsRoutes = [
     errors: [],
     access: 'public',
     content: { 'application/json': { schema: z.record(z.unknown()) } },
-    handler: ({ res, service }) => {
-      res.json(service.openApiDocument());
-    },
+    handler: ({ service }) => ({ status: 200, body: service.openApiDocument() }),
   }),
   route({
     method: 'get',
@@ -81,9 +79,7 @@ export const docsRoutes = [
     errors: [],
     access: 'public',
     content: { 'text/html': { schema: z.string() } },
-    handler: ({ res }) => {
-      res.type('html').send(DOCS_HTML);
-    },
+    handler: () => ({ status: 200, type: 'html', body: DOCS_HTML }),
   }),
 ];
 

@@ -18,9 +18,7 @@ export const healthRoutes = [
     response: data(Liveness),
     errors: [],
     access: 'public',
-    handler: ({ res }) => {
-      res.json({ data: { status: 'ok' } });
-    },
+    handler: () => ({ status: 200, body: { data: { status: 'ok' } } }),
   }),
   route({
     method: 'get',
@@ -33,10 +31,10 @@ export const healthRoutes = [
     response: data(Readiness),
     errors: [],
     access: 'public',
-    handler: async ({ res, service }) => {
+    handler: async ({ service }) => {
       const { postgres, redis } = await service.readiness();
       const ready = postgres && redis;
-      res.status(ready ? 200 : 503).json({ data: { status: ready ? 'ready' : 'unavailable', postgres, redis } });
+      return { status: ready ? 200 : 503, body: { data: { status: ready ? 'ready' : 'unavailable', postgres, redis } } };
     },
   }),
 ];

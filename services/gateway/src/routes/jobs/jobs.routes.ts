@@ -7,9 +7,10 @@ import {
   resultItemSchema as ResultItem,
 } from '@crawl/core';
 import { toJobResource } from '@crawl/jobs';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
-import type { HandlerResult, IdempotencyOptions } from '../../middleware/idempotency';
+import type { HandlerResult } from '../../handler-result';
+import type { IdempotencyOptions } from '../../middleware/idempotency';
 import { ATTACHMENT, CREDITS_REMAINING, data, idempotencyHeader, list, LOCATION, REPLAYED } from '../operation';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
@@ -24,18 +25,20 @@ import { createJobsService, type JobsService } from './jobs.service';
  * the one of the first answer: it is what the client can spend now, and the job in the body
  * tells what was reserved.
  */
-async function sendCreated(
+async function withCreatedHeaders(
   service: JobsService,
   req: Request,
-  res: Response,
-  result: HandlerResult,
+  result: HandlerResult<202>,
   creditsRemaining: number | undefined,
-): Promise<void> {
+): Promise<HandlerResult<202>> {
   const id = (result.body as { data?: { id?: string } })?.data?.id;
-  if (result.status === 202 && id) res.setHeader('Location', `/v1/key/jobs/${id}`);
   const balance = creditsRemaining ?? (await service.creditsRemaining(req.principal.organizationId));
-  if (balance !== undefined) res.setHeader('X-Credits-Remaining', String(balance));
-  res.status(result.status).json(result.body);
+  const headers = {
+    ...result.headers,
+    ...(id ? { Location: `/v1/key/jobs/${id}` } : {}),
+    ...(balance !== undefined ? { 'X-Credits-Remaining': String(balance) } : {}),
+  };
+  return { ...result, headers };
 }
 
 function pagination(total: number, limit: number, offset: number) {
@@ -50,7 +53,7 @@ const loadJob = async (service: JobsService, req: Request) => {
 };
 
 /** A job created under an Idempotency-Key whose request died before answering: answer with it. */
-const recoverJob = (service: JobsService): IdempotencyOptions => ({
+const recoverJob = (service: JobsService): IdempotencyOptions<202> => ({
   recover: async (jobId, req) => {
     const job = await service.find(jobId, req.principal.projectId);
     return job ? { status: 202, body: { data: toJobResource(job) } } : undefined;
@@ -74,7 +77,7 @@ export const jobsRoutes = [
     response: data(Job),
     responseHeaders: { ...LOCATION('job'), ...REPLAYED, ...CREDITS_REMAINING },
     errors: [402, 403, 409, 422],
-    handler: async ({ req, res, service, body, idempotent }) => {
+    handler: async ({ req, service, body, idempotent }) => {
       const job = body();
       let creditsRemaining: number | undefined;
       const result = await idempotent(recoverJob(service), async ({ key: idempotencyKey }) => {
@@ -82,7 +85,7 @@ export const jobsRoutes = [
         creditsRemaining = created.creditsRemaining;
         return { status: 202, body: { data: toJobResource(created.job) } };
       });
-      await sendCreated(service, req, res, result, creditsRemaining);
+      return withCreatedHeaders(service, req, result, creditsRemaining);
     },
   }),
   // Creates nothing, so no Idempotency-Key handling; one request of the rate limit, like a GET.
@@ -97,8 +100,8 @@ export const jobsRoutes = [
     status: 200,
     response: data(CostEstimate),
     errors: [403],
-    handler: async ({ req, res, service, body }) => {
-      res.json({ data: await service.estimate(body(), req.principal) });
+    handler: async ({ req, service, body }) => {
+      return { status: 200, body: { data: await service.estimate(body(), req.principal) } };
     },
   }),
   route({
@@ -111,10 +114,10 @@ export const jobsRoutes = [
     status: 200,
     response: list(Job),
     errors: [403],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const q = query();
       const { rows, total } = await service.list(req.principal.projectId, q);
-      res.json({ data: rows.map(toJobResource), pagination: pagination(total, q.limit, q.offset) });
+      return { status: 200, body: { data: rows.map(toJobResource), pagination: pagination(total, q.limit, q.offset) } };
     },
   }),
   route({
@@ -126,8 +129,8 @@ export const jobsRoutes = [
     status: 200,
     response: data(Job),
     errors: [404],
-    handler: async ({ req, res, service }) => {
-      res.json({ data: toJobResource(await loadJob(service, req)) });
+    handler: async ({ req, service }) => {
+      return { status: 200, body: { data: toJobResource(await loadJob(service, req)) } };
     },
   }),
   route({
@@ -140,12 +143,15 @@ export const jobsRoutes = [
     status: 200,
     response: list(ResultItem),
     errors: [404, 410],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const job = await loadJob(service, req);
       const q = query();
       assertResultsAvailable(job);
       const { rows, total } = await service.resultsPage(job, q.limit, q.offset);
-      res.json({ data: rows.map((r) => inDocumentedOrder(job.type, r.data)), pagination: pagination(total, q.limit, q.offset) });
+      return {
+        status: 200,
+        body: { data: rows.map((r) => inDocumentedOrder(job.type, r.data)), pagination: pagination(total, q.limit, q.offset) },
+      };
     },
   }),
   route({
@@ -162,7 +168,7 @@ export const jobsRoutes = [
     responseHeaders: ATTACHMENT,
     errors: [404, 409, 410],
     content: { 'application/json': { schema: z.union([z.array(ResultItem), LlmExport]) }, 'text/csv': { schema: z.string() } },
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const job = await loadJob(service, req);
       const { format } = query();
       assertResultsAvailable(job);
@@ -171,7 +177,7 @@ export const jobsRoutes = [
           details: { status: job.status },
         });
       }
-      await service.export(job, format, res);
+      return { stream: (res) => service.export(job, format, res) };
     },
   }),
   route({
@@ -188,7 +194,7 @@ export const jobsRoutes = [
     response: data(Job),
     responseHeaders: { ...LOCATION('new job'), ...REPLAYED, ...CREDITS_REMAINING },
     errors: [402, 404, 409, 422],
-    handler: async ({ req, res, service, idempotent }) => {
+    handler: async ({ req, service, idempotent }) => {
       // The body may be left out: parsed with the optional form of the documented body.
       const targets = parseOrThrow(retryBody, req.body, 'body');
       const original = await loadJob(service, req);
@@ -196,7 +202,7 @@ export const jobsRoutes = [
         const job = await service.retry(original.id, req.principal, { idempotencyKey, targets });
         return { status: 202, body: { data: toJobResource(job) } };
       });
-      await sendCreated(service, req, res, result, undefined);
+      return withCreatedHeaders(service, req, result, undefined);
     },
   }),
   route({
@@ -209,9 +215,9 @@ export const jobsRoutes = [
     status: 200,
     response: data(Job),
     errors: [404, 409],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       const job = await loadJob(service, req);
-      res.json({ data: toJobResource(await service.deleteResults(job.id, req.principal.projectId)) });
+      return { status: 200, body: { data: toJobResource(await service.deleteResults(job.id, req.principal.projectId)) } };
     },
   }),
   route({
@@ -223,10 +229,10 @@ export const jobsRoutes = [
     status: 200,
     response: data(Job),
     errors: [404, 409],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
       const job = await loadJob(service, req);
-      res.json({ data: toJobResource(await service.cancel(job.id, req.principal.projectId)) });
+      return { status: 200, body: { data: toJobResource(await service.cancel(job.id, req.principal.projectId)) } };
     },
   }),
 ];

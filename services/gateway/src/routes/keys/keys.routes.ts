@@ -26,8 +26,8 @@ export const keysRoutes = [
     status: 200,
     response: data(z.array(ApiKey)),
     errors: [403, 404],
-    handler: async ({ req, res, service }) => {
-      res.json({ data: await service.list(sessionOf(req), param(req.params.projectId)) });
+    handler: async ({ req, service }) => {
+      return { status: 200, body: { data: await service.list(sessionOf(req), param(req.params.projectId)) } };
     },
   }),
   route({
@@ -42,8 +42,8 @@ export const keysRoutes = [
     status: 201,
     response: data(CreatedApiKey),
     errors: [403, 404, 409],
-    handler: async ({ req, res, service, body }) => {
-      res.status(201).json({ data: await service.create(sessionOf(req), param(req.params.projectId), body(), context(req)) });
+    handler: async ({ req, service, body }) => {
+      return { status: 201, body: { data: await service.create(sessionOf(req), param(req.params.projectId), body(), context(req)) } };
     },
   }),
   route({
@@ -60,9 +60,9 @@ export const keysRoutes = [
     status: 201,
     response: data(CreatedApiKey),
     errors: [403, 404, 409],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       const { overlapSeconds } = parseOrThrow(RotateKeyBody, req.body ?? {}, 'body');
-      res.status(201).json({ data: await service.rotate(sessionOf(req), param(req.params.keyId), overlapSeconds, context(req)) });
+      return { status: 201, body: { data: await service.rotate(sessionOf(req), param(req.params.keyId), overlapSeconds, context(req)) } };
     },
   }),
   route({
@@ -77,10 +77,10 @@ export const keysRoutes = [
     status: 204,
     responseDescription: 'Revoked',
     errors: [403, 404],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
       await service.revoke(sessionOf(req), param(req.params.keyId), context(req));
-      res.status(204).end();
+      return { status: 204 };
     },
   }),
 ];
@@ -99,9 +99,7 @@ export const keyIdentityResource: Resource<null> = {
       status: 200,
       response: data(KeyMe),
       errors: [403],
-      handler: ({ req, res }) => {
-        res.json({ data: toKeyMe(req.apiKey!) });
-      },
+      handler: ({ req }) => ({ status: 200, body: { data: toKeyMe(req.apiKey!) } }),
     }),
   ],
   service: () => null,

@@ -35,8 +35,8 @@ export const organizationsRoutes = [
     status: 200,
     response: data(Organization),
     errors: [404],
-    handler: async ({ req, res, service }) => {
-      res.json({ data: await service.organization(sessionOf(req), param(req.params.orgId)) });
+    handler: async ({ req, service }) => {
+      return { status: 200, body: { data: await service.organization(sessionOf(req), param(req.params.orgId)) } };
     },
   }),
   route({
@@ -50,8 +50,8 @@ export const organizationsRoutes = [
     status: 200,
     response: items(Project),
     errors: [404],
-    handler: async ({ req, res, service }) => {
-      res.json({ data: await service.projects(sessionOf(req), param(req.params.orgId)) });
+    handler: async ({ req, service }) => {
+      return { status: 200, body: { data: await service.projects(sessionOf(req), param(req.params.orgId)) } };
     },
   }),
   route({
@@ -66,8 +66,11 @@ export const organizationsRoutes = [
     status: 201,
     response: data(Project),
     errors: [403, 404, 409],
-    handler: async ({ req, res, service, body }) => {
-      res.status(201).json({ data: await service.createProject(sessionOf(req), param(req.params.orgId), body().name, context(req)) });
+    handler: async ({ req, service, body }) => {
+      return {
+        status: 201,
+        body: { data: await service.createProject(sessionOf(req), param(req.params.orgId), body().name, context(req)) },
+      };
     },
   }),
   route({
@@ -82,8 +85,11 @@ export const organizationsRoutes = [
     status: 200,
     response: data(Project),
     errors: [403, 404, 409],
-    handler: async ({ req, res, service, body }) => {
-      res.json({ data: await service.renameProject(sessionOf(req), param(req.params.projectId), body().name, context(req)) });
+    handler: async ({ req, service, body }) => {
+      return {
+        status: 200,
+        body: { data: await service.renameProject(sessionOf(req), param(req.params.projectId), body().name, context(req)) },
+      };
     },
   }),
   route({
@@ -98,10 +104,10 @@ export const organizationsRoutes = [
     status: 204,
     responseDescription: 'Archived',
     errors: [403, 404, 409],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
       await service.archiveProject(sessionOf(req), param(req.params.projectId), context(req));
-      res.status(204).end();
+      return { status: 204 };
     },
   }),
   route({
@@ -115,8 +121,8 @@ export const organizationsRoutes = [
     status: 200,
     response: items(Member),
     errors: [404],
-    handler: async ({ req, res, service }) => {
-      res.json({ data: await service.members(sessionOf(req), param(req.params.orgId)) });
+    handler: async ({ req, service }) => {
+      return { status: 200, body: { data: await service.members(sessionOf(req), param(req.params.orgId)) } };
     },
   }),
   route({
@@ -131,9 +137,12 @@ export const organizationsRoutes = [
     status: 200,
     response: data(Member),
     errors: [403, 404, 409],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       const { orgId, userId } = req.params;
-      res.json({ data: await service.changeRole(sessionOf(req), param(orgId), param(userId), body().role, context(req)) });
+      return {
+        status: 200,
+        body: { data: await service.changeRole(sessionOf(req), param(orgId), param(userId), body().role, context(req)) },
+      };
     },
   }),
   route({
@@ -148,10 +157,10 @@ export const organizationsRoutes = [
     status: 204,
     responseDescription: 'Removed',
     errors: [403, 404, 409],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
       await service.removeMember(sessionOf(req), param(req.params.orgId), param(req.params.userId), context(req));
-      res.status(204).end();
+      return { status: 204 };
     },
   }),
   route({
@@ -165,8 +174,8 @@ export const organizationsRoutes = [
     status: 200,
     response: items(Invitation),
     errors: [403, 404],
-    handler: async ({ req, res, service }) => {
-      res.json({ data: await service.invitations(sessionOf(req), param(req.params.orgId)) });
+    handler: async ({ req, service }) => {
+      return { status: 200, body: { data: await service.invitations(sessionOf(req), param(req.params.orgId)) } };
     },
   }),
   route({
@@ -182,8 +191,8 @@ export const organizationsRoutes = [
     status: 201,
     response: data(Invitation),
     errors: [403, 404, 409],
-    handler: async ({ req, res, service, body }) => {
-      res.status(201).json({ data: await service.invite(sessionOf(req), param(req.params.orgId), body(), context(req)) });
+    handler: async ({ req, service, body }) => {
+      return { status: 201, body: { data: await service.invite(sessionOf(req), param(req.params.orgId), body(), context(req)) } };
     },
   }),
   route({
@@ -197,10 +206,10 @@ export const organizationsRoutes = [
     status: 204,
     responseDescription: 'Revoked',
     errors: [403, 404],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
       await service.revokeInvitation(sessionOf(req), param(req.params.orgId), param(req.params.invitationId), context(req));
-      res.status(204).end();
+      return { status: 204 };
     },
   }),
   route({
@@ -215,11 +224,11 @@ export const organizationsRoutes = [
     status: 200,
     response: data(Membership),
     errors: [401, 403, 409],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       const input = body();
       const session = input.password === undefined ? req.account : undefined;
       if (session) requireCsrf(req, session);
-      res.json({ data: await service.acceptInvitation(session, input, context(req)) });
+      return { status: 200, body: { data: await service.acceptInvitation(session, input, context(req)) } };
     },
   }),
   route({
@@ -235,9 +244,9 @@ export const organizationsRoutes = [
     status: 200,
     response: list(AuditLogEntry),
     errors: [403, 404],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const { limit, offset } = query();
-      res.json(await service.auditLog(sessionOf(req), param(req.params.orgId), limit, offset));
+      return { status: 200, body: await service.auditLog(sessionOf(req), param(req.params.orgId), limit, offset) };
     },
   }),
 ];

@@ -22,7 +22,7 @@ function scheduleId(req: Request): string {
 }
 
 /** A schedule created under an Idempotency-Key whose request died before answering: answer with it. */
-const recoverSchedule = (service: ScheduleService): IdempotencyOptions => ({
+const recoverSchedule = (service: ScheduleService): IdempotencyOptions<201> => ({
   recover: async (id, req) => {
     const row = await service.find(id, req.principal.projectId);
     return row ? { status: 201, body: { data: toScheduleResource(row) } } : undefined;
@@ -46,15 +46,14 @@ export const schedulesRoutes = [
     response: data(Schedule),
     responseHeaders: { ...LOCATION('schedule'), ...REPLAYED },
     errors: [403, 409, 422],
-    handler: async ({ req, res, service, body, idempotent }) => {
+    handler: async ({ req, service, body, idempotent }) => {
       const schedule = body();
       const result = await idempotent(recoverSchedule(service), async ({ key }) => ({
         status: 201,
         body: { data: await service.create(projectActor(req), schedule, policyOf(req), key) },
       }));
       const created = (result.body as { data: { id: string } }).data;
-      res.status(result.status).setHeader('Location', `/v1/key/schedules/${created.id}`);
-      res.json(result.body);
+      return { ...result, headers: { ...result.headers, Location: `/v1/key/schedules/${created.id}` } };
     },
   }),
   route({
@@ -67,9 +66,9 @@ export const schedulesRoutes = [
     status: 200,
     response: list(Schedule),
     errors: [403],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const { limit, offset } = query();
-      res.json(await service.list(req.principal.projectId, limit, offset));
+      return { status: 200, body: await service.list(req.principal.projectId, limit, offset) };
     },
   }),
   route({
@@ -81,8 +80,8 @@ export const schedulesRoutes = [
     status: 200,
     response: data(Schedule),
     errors: [404],
-    handler: async ({ req, res, service }) => {
-      res.json({ data: toScheduleResource(await service.get(scheduleId(req), req.principal.projectId)) });
+    handler: async ({ req, service }) => {
+      return { status: 200, body: { data: toScheduleResource(await service.get(scheduleId(req), req.principal.projectId)) } };
     },
   }),
   route({
@@ -95,9 +94,9 @@ export const schedulesRoutes = [
     status: 200,
     response: data(Schedule),
     errors: [404],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       const id = scheduleId(req);
-      res.json({ data: await service.update(id, projectActor(req), body(), policyOf(req)) });
+      return { status: 200, body: { data: await service.update(id, projectActor(req), body(), policyOf(req)) } };
     },
   }),
   route({
@@ -109,10 +108,10 @@ export const schedulesRoutes = [
     status: 204,
     responseDescription: 'Deleted',
     errors: [404],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       parseOrThrow(emptyBody, req.body, 'body');
       await service.delete(scheduleId(req), projectActor(req));
-      res.status(204).end();
+      return { status: 204 };
     },
   }),
 ];

@@ -25,8 +25,8 @@ export const trackingRoutes = [
     status: 200,
     response: list(TrackedTarget),
     errors: [403],
-    handler: async ({ req, res, service, query }) => {
-      res.json(await service.list({ projectId: req.principal.projectId, ...query() }));
+    handler: async ({ req, service, query }) => {
+      return { status: 200, body: await service.list({ projectId: req.principal.projectId, ...query() }) };
     },
   }),
   route({
@@ -39,11 +39,11 @@ export const trackingRoutes = [
     status: 200,
     response: Timeline,
     errors: [403, 404],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const q = query();
       const asin = normalizeAsin(String(req.params.asin));
       if (!asin) throw new AppError('NOT_FOUND', `Product ${String(req.params.asin)} was never crawled in this project.`);
-      res.json(await service.timeline(req.principal.projectId, q.marketplace, asin, q.limit));
+      return { status: 200, body: await service.timeline(req.principal.projectId, q.marketplace, asin, q.limit) };
     },
   }),
   route({
@@ -57,10 +57,10 @@ export const trackingRoutes = [
     status: 200,
     response: data(Comparison),
     errors: [403, 404, 410],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const q = query();
       for (const id of [q.from, q.to]) if (!ID_PATTERN.test(id)) throw new AppError('NOT_FOUND', `Job ${id} not found.`);
-      res.json({ data: await service.compare(req.principal.projectId, q.from, q.to) });
+      return { status: 200, body: { data: await service.compare(req.principal.projectId, q.from, q.to) } };
     },
   }),
 ];

@@ -19,11 +19,14 @@ export const usageRoutes = [
     status: 200,
     response: z.object({ data: Usage, pagination: Pagination }).strict(),
     errors: [403],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const q = query();
       const { usage, total } = await service.forProject(req.principal, q);
       // `pagination` pages `data.ledger`; the rest of `data` covers the whole range.
-      res.json({ data: usage, pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + q.limit < total } });
+      return {
+        status: 200,
+        body: { data: usage, pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + q.limit < total } },
+      };
     },
   }),
 ];

@@ -46,7 +46,7 @@ export const webhooksRoutes = [
     status: 200,
     response: data(Webhooks),
     errors: [403],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const { limit } = query();
       const webhooks = await service.configs.get(req.principal.projectId, limit);
       // a signing secret lets its holder forge deliveries: only principals that may change the
@@ -54,7 +54,7 @@ export const webhooksRoutes = [
       const shown = req.principal.canWrite
         ? webhooks
         : { ...webhooks, configs: webhooks.configs.map((c) => ({ ...c, secret: maskSecret(c.secret) })) };
-      res.json({ data: shown });
+      return { status: 200, body: { data: shown } };
     },
   }),
   route({
@@ -68,8 +68,8 @@ export const webhooksRoutes = [
     status: 200,
     response: data(WebhookConfigs),
     errors: [403],
-    handler: async ({ req, res, service, body }) => {
-      res.json({ data: { configs: await service.configs.replace(projectActor(req), body()) } });
+    handler: async ({ req, service, body }) => {
+      return { status: 200, body: { data: { configs: await service.configs.replace(projectActor(req), body()) } } };
     },
   }),
   route({
@@ -82,9 +82,9 @@ export const webhooksRoutes = [
     status: 200,
     response: data(WebhookTestResult),
     errors: [403, 404],
-    handler: async ({ req, res, service, body }) => {
+    handler: async ({ req, service, body }) => {
       const { webhookId, triggerAction } = body();
-      res.json({ data: await service.configs.test(req.principal.projectId, webhookId, triggerAction) });
+      return { status: 200, body: { data: await service.configs.test(req.principal.projectId, webhookId, triggerAction) } };
     },
   }),
   route({
@@ -97,10 +97,13 @@ export const webhooksRoutes = [
     status: 200,
     response: list(WebhookDelivery),
     errors: [403],
-    handler: async ({ req, res, service, query }) => {
+    handler: async ({ req, service, query }) => {
       const q = query();
       const { data: deliveries, total } = await service.deliveries.list(req.principal.projectId, q);
-      res.json({ data: deliveries, pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + q.limit < total } });
+      return {
+        status: 200,
+        body: { data: deliveries, pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + q.limit < total } },
+      };
     },
   }),
   route({
@@ -113,11 +116,11 @@ export const webhooksRoutes = [
     status: 202,
     response: data(WebhookDelivery),
     errors: [403, 404, 409],
-    handler: async ({ req, res, service }) => {
+    handler: async ({ req, service }) => {
       const params = deliveryIdParams.safeParse(req.params);
       if (!params.success) throw new AppError('NOT_FOUND', `Delivery ${String(req.params.deliveryId)} not found.`);
       parseOrThrow(resendBody, req.body, 'body');
-      res.status(202).json({ data: await service.deliveries.resend(req.principal.projectId, params.data.deliveryId) });
+      return { status: 202, body: { data: await service.deliveries.resend(req.principal.projectId, params.data.deliveryId) } };
     },
   }),
   route({
@@ -134,15 +137,14 @@ export const webhooksRoutes = [
     response: data(WebhookReplayResult),
     responseHeaders: REPLAYED,
     errors: [403, 409, 422],
-    handler: async ({ req, res, service, body, idempotent }) => {
+    handler: async ({ req, service, body, idempotent }) => {
       const replay = body();
       // Replay creates no resource to recover: a key whose first request died is simply in progress.
       // A spent hourly budget is a RATE_LIMITED error whose details say when part of it comes back.
-      const result = await idempotent({ recover: async () => undefined }, async () => ({
+      return idempotent({ recover: async () => undefined }, async () => ({
         status: 202,
         body: { data: await service.deliveries.replay(req.principal.projectId, replay) },
       }));
-      res.status(result.status).json(result.body);
     },
   }),
 ];
