@@ -6,7 +6,7 @@ import type { MarketplaceCode } from './marketplaces';
  * How a job's targets are crawled: what the API body takes under `config`, resolved (the
  * marketplace decided, the type's defaults applied, an option that does not apply to the type
  * null). A new job option is one field here plus its validation in the job body's schema
- * (docs/architecture.md, "What a job crawls"); every layer that carries a spec carries it.
+ * (docs/adding-a-job-type.md, "Adding a job option"); every layer that carries a spec carries it.
  */
 export interface JobOptions {
   marketplace: MarketplaceCode;

@@ -45,7 +45,7 @@ export const marketplaceSchema = z
  * rejected so that a typo such as `target` is an error, not a silently ignored option.
  * Output: the job's spec (`JobSpec` in @crawl/core): targets validated, normalized and
  * de-duplicated, marketplace resolved, the type's page default applied. A new option is a
- * field of `config` here and of `JobOptions` (docs/architecture.md, "What a job crawls").
+ * field of `config` here and of `JobOptions` (docs/adding-a-job-type.md, "Adding a job option").
  */
 export const jobBodySchema = z
   .object({

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../connection';
 import type { Database, PageCheckpoint } from '../schema';
+import { CRAWL_SPEC_COLUMNS, crawlSpecOf } from './job.repository';
 
 /**
  * The targets of jobs, one row each: what a worker crawls, the checkpoint of a multi-page
@@ -62,21 +63,15 @@ export class JobTargetRepository {
     return rows.map((r) => r.idx);
   }
 
-  /** What a worker needs to crawl one target, or undefined when the job or target is gone. */
+  /** What a worker needs to crawl one target (its job's spec with it), or undefined when the job or target is gone. */
   async findTargetContext(jobId: string, idx: number) {
-    return this.db
+    const row = await this.db
       .selectFrom('job_target as t')
       .innerJoin('job as j', 'j.id', 't.job_id')
       .select([
-        'j.id as jobId',
         'j.project_id as projectId',
-        'j.type',
         'j.status as jobStatus',
-        'j.marketplace',
-        'j.lang',
-        'j.pages',
-        'j.sort',
-        't.idx',
+        ...CRAWL_SPEC_COLUMNS.map((column) => `j.${column}` as const),
         't.target',
         't.status as targetStatus',
         't.page_checkpoint as pageCheckpoint',
@@ -84,6 +79,9 @@ export class JobTargetRepository {
       .where('t.job_id', '=', jobId)
       .where('t.idx', '=', idx)
       .executeTakeFirst();
+    if (!row) return undefined;
+    const { projectId, jobStatus, target, targetStatus, pageCheckpoint } = row;
+    return { jobId, idx, projectId, jobStatus, target, targetStatus, pageCheckpoint, spec: crawlSpecOf(row) };
   }
 
   /** Whether a target is still to be crawled: pending, of a running job (a cheap check between pages). */

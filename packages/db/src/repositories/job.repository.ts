@@ -21,16 +21,26 @@ export interface NewJob {
 }
 
 /**
- * The job columns a spec is kept in, and back (`jobSpecOf`): the one mapping between a JobSpec
- * and the job table. Pages and sort are null where they do not apply; a multi-page job stored
- * before its type had pages has null pages too, which `readJobOptions` reads as one page.
+ * The job columns a spec is kept in, and back (`jobSpecOf`, `crawlSpecOf`): the one mapping
+ * between a JobSpec and the job table. Pages and sort are null where they do not apply; a
+ * multi-page job stored before its type had pages has null pages too, which `readJobOptions`
+ * reads as one page.
  */
 function specColumns(spec: JobSpec) {
   return { type: spec.type, marketplace: spec.marketplace, lang: spec.lang, targets: spec.targets, pages: spec.pages, sort: spec.sort };
 }
 
+/** The job columns of its spec but `targets`: what a task crawling one target selects (findTargetContext). */
+export const CRAWL_SPEC_COLUMNS = ['type', 'marketplace', 'lang', 'pages', 'sort'] as const;
+type CrawlSpecRow = Pick<JobRow, (typeof CRAWL_SPEC_COLUMNS)[number]>;
+
+/** A job's spec without its targets (the one target a task crawls comes with it). */
+export function crawlSpecOf(row: CrawlSpecRow): Omit<JobSpec, 'targets'> {
+  return { type: row.type, ...readJobOptions(row.type, row) };
+}
+
 /** The spec of a recorded job (what a retry crawls again, what the job resource shows). */
-export function jobSpecOf(row: Pick<JobRow, 'type' | 'marketplace' | 'lang' | 'targets' | 'pages' | 'sort'>): JobSpec {
+export function jobSpecOf(row: CrawlSpecRow & Pick<JobRow, 'targets'>): JobSpec {
   return { type: row.type, targets: row.targets, ...readJobOptions(row.type, row) };
 }
 

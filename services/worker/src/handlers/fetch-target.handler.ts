@@ -1,4 +1,3 @@
-import { readJobOptions } from '@crawl/core';
 import type { JobRepository, JobTargetRepository, PageCheckpoint } from '@crawl/db';
 import { type JobProgressDeps, recordTargetOutcome } from '@crawl/jobs';
 import type { Crawler } from '@crawl/marketplace';
@@ -48,15 +47,7 @@ export function fetchTargetHandler(deps: FetchTargetDeps) {
   return async ({ jobId, idx }: ParsedPayloadOf<'crawl.fetchTarget'>, ctx: HandlerContext): Promise<string> => {
     const target = await deps.targets.findTargetContext(jobId, idx);
     if (!target || target.jobStatus !== 'running' || target.targetStatus !== 'pending') return 'skipped';
-    const paged = {
-      jobId,
-      idx,
-      projectId: target.projectId,
-      target: target.target,
-      spec: { type: target.type, ...readJobOptions(target.type, target) },
-      pageCheckpoint: target.pageCheckpoint,
-    };
-    const result = await crawlTargetPages(pagesDeps, paged, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts });
+    const result = await crawlTargetPages(pagesDeps, { ...target, jobId, idx }, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts });
     if (result.kind === 'retry') throw new RetryableCrawlError(result.code, result.message);
     if (result.kind === 'cancelled') return 'skipped';
     if (result.kind === 'handBack') throw new HandBackTask('worker shutting down before the page was fetched');
