@@ -40,4 +40,6 @@ module.exports = {
   })),
   testTimeout: 60000,
   maxWorkers: 2,
+  // one line at the end when tests skipped for want of the saved real pages (docs/testing.md)
+  reporters: ['default', '<rootDir>/scripts/real-pages-reporter.cjs'],
 };

@@ -3,16 +3,12 @@
  * data-asin or the faceout's element id, line-clamp title divs, star .a-icon-alt texts, count
  * spans / aria-labels, .p13n-sc-price spans) and the data-client-recs-list attribute.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { parsedBestsellersPageSchema } from '@crawl/core';
 import { parseBestsellersPage } from './bestsellers';
 import { PARSER_VERSION, type BestsellersPage } from './types';
+import { describeOnRealPages, readRealPage } from '../test-support/real-pages';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const hasFixtures = fs.existsSync(dir);
-if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: best-seller fixture tests skipped`);
-const d = hasFixtures ? describe : describe.skip;
+const d = describeOnRealPages;
 
 const US = { marketplace: 'US', origin: 'https://www.amazon.com' };
 const IN = { marketplace: 'IN', origin: 'https://www.amazon.in' };
@@ -20,7 +16,7 @@ const IN = { marketplace: 'IN', origin: 'https://www.amazon.in' };
 const cache = new Map<string, BestsellersPage>();
 function parse(file: string): BestsellersPage {
   if (!cache.has(file)) {
-    const page = parseBestsellersPage(fs.readFileSync(path.join(dir, file), 'utf8'), file.includes('-IN-') ? IN : US);
+    const page = parseBestsellersPage(readRealPage(file), file.includes('-IN-') ? IN : US);
     if (!page) throw new Error(`${file} did not parse as a best-seller page`);
     cache.set(file, page);
   }
@@ -154,7 +150,7 @@ function asPageTwo(html: string): string {
 }
 
 d('parseBestsellersPage: page 2 of a list (ranks 51-100)', () => {
-  const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+  const read = (file: string) => readRealPage(file);
 
   it('amazon.com: the 30 rendered cards are ranks 51-80, the lazy items 81-100, no next page', () => {
     const first = parse('bestsellers-US-electronics.html');

@@ -23,17 +23,13 @@
  * | details-US-B0DR8G428S        | - (AC / CPF / deals only in carousels)   | - ("Up to 20% off if you qualify")        | 200    | offer-display "Ships from" Amazon / "Sold by" Chen Ying Ke Ji | -                                          |
  */
 import { type MarketplaceCode, MARKETPLACES } from '@crawl/core';
-import * as fs from 'fs';
-import * as path from 'path';
 import { parseDetailsPage } from './details';
 import { extractCommerce, type DetailsCommerce } from './details-commerce';
 import { Doc } from '../page';
 import type { DetailsItem } from './types';
+import { describeOnRealPages, readRealPage, realPageFiles } from '../test-support/real-pages';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const hasFixtures = fs.existsSync(dir);
-if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: details commerce fixture tests skipped`);
-const d = hasFixtures ? describe : describe.skip;
+const d = describeOnRealPages;
 
 const originOf = (code: string) => `https://${MARKETPLACES[code as MarketplaceCode].host}`;
 
@@ -75,31 +71,29 @@ const EXPECTED: Record<string, DetailsCommerce> = {
 
 function parse(file: string): DetailsItem {
   const mk = file.split('-')[1]!;
-  const item = parseDetailsPage(fs.readFileSync(path.join(dir, file), 'utf8'), { marketplace: mk, origin: originOf(mk) });
+  const item = parseDetailsPage(readRealPage(file), { marketplace: mk, origin: originOf(mk) });
   if (!item) throw new Error(`no item for ${file}`);
   return item;
 }
 
-d('parseDetailsPage: commercial fields of every fixture', () => {
-  it('has an expectation for every detail fixture', () => {
-    const files = fs.readdirSync(dir).filter((f) => f.startsWith('details-'));
-    expect(files.sort()).toEqual(Object.keys(EXPECTED).sort());
-  });
+const commerceOf = (item: DetailsItem): DetailsCommerce => ({
+  badges: item.badges,
+  coupon: item.coupon,
+  boughtPastMonth: item.boughtPastMonth,
+  shipsFrom: item.shipsFrom,
+  soldBy: item.soldBy,
+  fulfilledByAmazon: item.fulfilledByAmazon,
+  newOffersCount: item.newOffersCount,
+});
 
-  it.each(Object.entries(EXPECTED))('%s', (file, exp) => {
-    const item = parse(file);
-    const got: DetailsCommerce = {
-      badges: item.badges,
-      coupon: item.coupon,
-      boughtPastMonth: item.boughtPastMonth,
-      shipsFrom: item.shipsFrom,
-      soldBy: item.soldBy,
-      fulfilledByAmazon: item.fulfilledByAmazon,
-      newOffersCount: item.newOffersCount,
-    };
-    expect(got).toEqual(exp);
+// One test for the table: toEqual's difference names the page and the field that changed.
+d('parseDetailsPage: commercial fields of every fixture', () => {
+  it('every detail fixture has an expectation and parses to it', () => {
+    expect(realPageFiles((f) => f.startsWith('details-'))).toEqual(Object.keys(EXPECTED).sort());
+    const items = Object.keys(EXPECTED).map((file): [string, DetailsItem] => [file, parse(file)]);
+    expect(Object.fromEntries(items.map(([file, item]) => [file, commerceOf(item)]))).toEqual(EXPECTED);
     // soldBy is the seller's name wherever the seller was read.
-    if (item.seller) expect(item.soldBy).toBe(item.seller.name);
+    for (const [file, item] of items) if (item.seller) expect([file, item.soldBy]).toEqual([file, item.seller.name]);
   });
 });
 

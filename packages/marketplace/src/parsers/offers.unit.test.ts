@@ -3,16 +3,12 @@
  * .olpCondition, .olpSellerName link/logo, .olpBadge FBA popover, "Ships from ..." list items,
  * .a-expander-content delivery notes) and the a-pagination "Next" item.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { parsedOffersPageSchema } from '@crawl/core';
 import { parseOffersPage } from './offers';
 import { PARSER_VERSION, type OfferItem, type OffersPage } from './types';
+import { describeOnRealPages, readRealPage } from '../test-support/real-pages';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const hasFixtures = fs.existsSync(dir);
-if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: offers fixture tests skipped`);
-const d = hasFixtures ? describe : describe.skip;
+const d = describeOnRealPages;
 
 const US = { marketplace: 'US', origin: 'https://www.amazon.com' };
 const DE = { marketplace: 'DE', origin: 'https://www.amazon.de' };
@@ -22,7 +18,7 @@ const eur = (amount: number) => ({ amount, currency: 'EUR' });
 const cache = new Map<string, OffersPage>();
 function parse(file: string): OffersPage {
   if (!cache.has(file)) {
-    const page = parseOffersPage(fs.readFileSync(path.join(dir, file), 'utf8'), US);
+    const page = parseOffersPage(readRealPage(file), US);
     if (!page) throw new Error(`${file} did not parse as an offers page`);
     cache.set(file, page);
   }
@@ -338,8 +334,7 @@ d('parseOffersPage: a real All Offers Display panel (2021), VTech CS6114', () =>
   });
 
   it('"See more" shown instead of "End of results": the panel has a next page', () => {
-    const html = fs
-      .readFileSync(path.join(dir, file), 'utf8')
+    const html = readRealPage(file)
       .replace('class="a-link-normal aod-hide" title="Show more"', 'class="a-link-normal" title="Show more"')
       .replace(
         'id="aod-end-of-results" class="a-size-base a-color-base"',

@@ -4,17 +4,13 @@
  * format-strip, avp-badge, review-body, helpful-vote-statement), the average-star-rating and
  * total-review-count hooks, #histogramTable rows and the a-pagination "Next" item.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { parsedReviewsPageSchema } from '@crawl/core';
 import { detectPageKind } from './page-kind';
 import { parseHelpfulVotes, parseReviewsPage } from './reviews';
 import { PARSER_VERSION, type ReviewItem, type ReviewsPage } from './types';
+import { describeOnRealPages, readRealPage } from '../test-support/real-pages';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const hasFixtures = fs.existsSync(dir);
-if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: review fixture tests skipped`);
-const d = hasFixtures ? describe : describe.skip;
+const d = describeOnRealPages;
 
 const CTX: Record<string, { marketplace: string; origin: string }> = {
   US: { marketplace: 'US', origin: 'https://www.amazon.com' },
@@ -25,7 +21,7 @@ const CTX: Record<string, { marketplace: string; origin: string }> = {
 const cache = new Map<string, ReviewsPage>();
 function parse(file: string): ReviewsPage {
   if (!cache.has(file)) {
-    const page = parseReviewsPage(fs.readFileSync(path.join(dir, file), 'utf8'), CTX[file.split('-')[1]!]!);
+    const page = parseReviewsPage(readRealPage(file), CTX[file.split('-')[1]!]!);
     if (!page) throw new Error(`${file} did not parse as a reviews page`);
     cache.set(file, page);
   }
@@ -376,7 +372,7 @@ describe('parseReviewsPage: sign-in wall and other pages', () => {
       ['signin-IN-B0CZXXSC3C.html', 'IN'],
       ['signin-US-1.html', 'US'],
     ])('%s is a sign-in wall and yields no reviews page', (file, marketplace) => {
-      const html = fs.readFileSync(path.join(dir, file), 'utf8');
+      const html = readRealPage(file);
       expect(detectPageKind(html)).toBe('signin');
       expect(parseReviewsPage(html, CTX[marketplace] ?? { marketplace, origin: 'https://www.amazon.in' })).toBeNull();
     });

@@ -11,16 +11,12 @@
  * | search-DE-plastikfrei-fuer-einsteiger   | -                                | card 10: "10% sparen mit Coupon"                           |
  * | search-DE-plastikfrei-gemuesebeutel     | -                                | 10 cards: "7% sparen mit Coupon", "EUR 1,00 sparen mit Coupon", ... |
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { parseSearchResults } from './search';
 import { cardSalesSignals, type CardSalesSignals } from './search-card-commerce';
 import { Doc } from '../page';
+import { describeOnRealPages, readRealPage, realPageFiles } from '../test-support/real-pages';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const hasFixtures = fs.existsSync(dir);
-if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: search card commerce fixture tests skipped`);
-const d = hasFixtures ? describe : describe.skip;
+const d = describeOnRealPages;
 
 /** position -> [asin, boughtPastMonth, coupon]; cards not listed carry neither. */
 type Signals = Record<number, [string, number | null, string | null]>;
@@ -68,16 +64,16 @@ const EXPECTED: Record<string, Signals> = {
 };
 
 d('parseSearchResults: sales signals of every search fixture card', () => {
-  it('has an expectation for every search fixture', () => {
-    const files = fs.readdirSync(dir).filter((f) => f.startsWith('search-'));
-    expect(files.sort()).toEqual(Object.keys(EXPECTED).sort());
+  it('every search fixture has an expectation, and every card its signals', () => {
+    expect(realPageFiles((f) => f.startsWith('search-'))).toEqual(Object.keys(EXPECTED).sort());
+    for (const [file, signals] of Object.entries(EXPECTED)) expectSignals(file, signals);
   });
 
-  it.each(Object.entries(EXPECTED))('%s', (file, signals) => {
+  function expectSignals(file: string, signals: (typeof EXPECTED)[string]): void {
     const ctx = file.startsWith('search-US')
       ? { marketplace: 'US', origin: 'https://www.amazon.com' }
       : { marketplace: 'DE', origin: 'https://www.amazon.de' };
-    const { cards } = parseSearchResults(fs.readFileSync(path.join(dir, file), 'utf8'), ctx);
+    const { cards } = parseSearchResults(readRealPage(file), ctx);
     expect(cards.length).toBeGreaterThan(0);
     for (const c of cards) {
       const [asin, boughtPastMonth, coupon] = signals[c.position] ?? [c.asin, null, null];
@@ -88,7 +84,7 @@ d('parseSearchResults: sales signals of every search fixture card', () => {
         coupon,
       });
     }
-  });
+  }
 });
 
 const signalsOf = (cardHtml: string): CardSalesSignals => {

@@ -4,19 +4,15 @@
  * disabled), plus the no-results answers of both layouts; and the result count each page
  * announces.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { parseSearchResults } from './search';
+import { describeOnRealPages, readRealPage, realPageFiles } from '../test-support/real-pages';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const hasFixtures = fs.existsSync(dir);
-if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: search page-info fixture tests skipped`);
-const d = hasFixtures ? describe : describe.skip;
+const d = describeOnRealPages;
 
 const US = { marketplace: 'US', origin: 'https://www.amazon.com' };
 const DE = { marketplace: 'DE', origin: 'https://www.amazon.de' };
 const ctxOf = (file: string) => (file.startsWith('search-US') ? US : DE);
-const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+const read = (file: string) => readRealPage(file);
 
 /**
  * The result count each saved page announces (read by hand): the 2026 US page in its result info
@@ -56,33 +52,26 @@ function asLastPage(html: string): string {
 
 d('parseSearchResults on the search fixtures', () => {
   it('covers every search fixture', () => {
-    expect(
-      fs
-        .readdirSync(dir)
-        .filter((f) => f.startsWith('search-'))
-        .sort(),
-    ).toEqual(Object.keys(NEXT).sort());
+    expect(realPageFiles((f) => f.startsWith('search-'))).toEqual(Object.keys(NEXT).sort());
   });
 
-  it.each(Object.entries(NEXT))('%s: hasNextPage %s, cards, not a no-results page', (file, next) => {
-    const page = parseSearchResults(read(file), ctxOf(file));
-    expect(page.hasNextPage).toBe(next);
-    expect(page.cards.length).toBeGreaterThan(0);
-    expect(page.noResults).toBe(false);
-  });
+  it.each(Object.keys(NEXT))(
+    '%s: hasNextPage, cards, not a no-results page, its total; as a last page no next page, the same cards',
+    (file) => {
+      const html = read(file);
+      const whole = parseSearchResults(html, ctxOf(file));
+      expect(whole.hasNextPage).toBe(NEXT[file]);
+      expect(whole.cards.length).toBeGreaterThan(0);
+      expect(whole.noResults).toBe(false);
+      expect(whole.totalResults).toBe(TOTAL[file]);
 
-  it.each(Object.entries(TOTAL))('%s announces %d results', (file, total) => {
-    expect(parseSearchResults(read(file), ctxOf(file)).totalResults).toBe(total);
-  });
-
-  it.each(Object.keys(NEXT))('%s as a last page: no next page, the same cards', (file) => {
-    const html = read(file);
-    const last = asLastPage(html);
-    if (NEXT[file]) expect(last).not.toBe(html);
-    const page = parseSearchResults(last, ctxOf(file));
-    expect(page.hasNextPage).toBe(false);
-    expect(page.cards).toEqual(parseSearchResults(html, ctxOf(file)).cards);
-  });
+      const last = asLastPage(html);
+      if (NEXT[file]) expect(last).not.toBe(html);
+      const page = parseSearchResults(last, ctxOf(file));
+      expect(page.hasNextPage).toBe(false);
+      expect(page.cards).toEqual(parseSearchResults(html, ctxOf(file)).cards);
+    },
+  );
 
   it('a page that is not a search page has no cards and is not a no-results page (it stays a parse error)', () => {
     for (const file of ['details-US-B0DR8G428S.html', 'captcha-1.html']) {

@@ -3,16 +3,12 @@
  * from the fixture HTML (data-asin order, AdHolder / "Gesponsert" markers,
  * .a-offscreen / .s-price texts, star .a-icon-alt texts, count aria-labels).
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { parseSearchPage } from './search';
 import type { SearchItem } from './types';
 import { PARSER_VERSION } from './types';
+import { describeOnRealPages, readRealPage, realPageFiles } from '../test-support/real-pages';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const hasFixtures = fs.existsSync(dir);
-if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: search-page fixture tests skipped`);
-const d = hasFixtures ? describe : describe.skip;
+const d = describeOnRealPages;
 
 const US = { marketplace: 'US', origin: 'https://www.amazon.com' };
 const DE = { marketplace: 'DE', origin: 'https://www.amazon.de' };
@@ -21,7 +17,7 @@ const cache = new Map<string, SearchItem[]>();
 function parse(file: string): SearchItem[] {
   if (!cache.has(file)) {
     const ctx = file.startsWith('search-US') ? US : DE;
-    cache.set(file, parseSearchPage(fs.readFileSync(path.join(dir, file), 'utf8'), ctx));
+    cache.set(file, parseSearchPage(readRealPage(file), ctx));
   }
   return cache.get(file) as SearchItem[];
 }
@@ -143,23 +139,22 @@ const PAGES: Record<string, { asins: string[]; sponsoredIdx: number[] }> = {
 };
 
 d('parseSearchPage: card lists', () => {
-  it('has an expectation for every search fixture', () => {
-    const files = fs.readdirSync(dir).filter((f) => f.startsWith('search-'));
-    expect(files.sort()).toEqual(Object.keys(PAGES).sort());
+  it('every search fixture has an expectation: its ASINs in page order, positions, sponsored flags and organic positions', () => {
+    expect(realPageFiles((f) => f.startsWith('search-'))).toEqual(Object.keys(PAGES).sort());
+    const lists = (of: (file: string, exp: (typeof PAGES)[string]) => unknown) =>
+      Object.fromEntries(Object.entries(PAGES).map(([file, exp]) => [file, of(file, exp)]));
+    const sponsoredOf = (exp: (typeof PAGES)[string]) => exp.asins.map((_, i) => exp.sponsoredIdx.includes(i));
+    expect(lists((file) => parse(file).map((c) => [c.position, c.asin, c.isSponsored, c.organicPosition]))).toEqual(
+      lists((_, exp) => {
+        const sponsored = sponsoredOf(exp);
+        const organic = organicPositions(sponsored);
+        return exp.asins.map((asin, i) => [i + 1, asin, sponsored[i], organic[i]]);
+      }),
+    );
   });
 
-  describe.each(Object.entries(PAGES))('%s', (file, exp) => {
-    const sponsored = exp.asins.map((_, i) => exp.sponsoredIdx.includes(i));
-    it('ASINs in page order', () => {
-      expect(parse(file).map((c) => c.asin)).toEqual(exp.asins);
-    });
-    it('positions, sponsored flags and organic positions', () => {
-      const items = parse(file);
-      expect(items.map((c) => c.position)).toEqual(exp.asins.map((_, i) => i + 1));
-      expect(items.map((c) => c.isSponsored)).toEqual(sponsored);
-      expect(items.map((c) => c.organicPosition)).toEqual(organicPositions(sponsored));
-    });
-    it('every card has a title, canonical URL, image and price', () => {
+  it('every card of every fixture has a title, canonical URL, image and price', () => {
+    for (const file of Object.keys(PAGES)) {
       const origin = file.startsWith('search-US') ? US.origin : DE.origin;
       for (const c of parse(file)) {
         expect(c.title).toBeTruthy();
@@ -171,7 +166,7 @@ d('parseSearchPage: card lists', () => {
         const missing = ['rating', 'reviewsCount'].filter((k) => c[k as 'rating' | 'reviewsCount'] === null);
         expect(c.missingFields).toEqual(missing);
       }
-    });
+    }
   });
 });
 
