@@ -1,15 +1,12 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { parseDetailsPage } from './details';
 import { MARKETPLACE_KINDS } from '../kinds';
 import { type ContentKind, detectPageKind, interstitialKind, LISTING_KINDS } from './page-kind';
 import { parseSearchPage } from './search';
+import { ownPage, ownPageFiles } from '../test-support/own-pages';
+import { describeOnRealPages, readRealPage, realPageFiles } from '../test-support/real-pages';
 
-const dir = path.resolve(__dirname, '../../../../../shared/fixtures/amazon');
-const hasFixtures = fs.existsSync(dir);
-if (!hasFixtures) console.warn(`[parsers] fixture dir ${dir} not found: fixture-based page-kind tests skipped`);
-const d = hasFixtures ? describe : describe.skip;
-const read = (f: string): string => fs.readFileSync(path.join(dir, f), 'utf8');
+const d = describeOnRealPages;
+const read = (f: string): string => readRealPage(f);
 
 d('detectPageKind on fixture pages', () => {
   const expected: Record<string, string> = {
@@ -47,13 +44,8 @@ d('detectPageKind on fixture pages', () => {
     'signin-IN-B0CZXXSC3C.html': 'signin',
     'signin-US-1.html': 'signin',
   };
-  it.each(Object.entries(expected))('%s -> %s', (file, kind) => {
-    expect(detectPageKind(read(file))).toBe(kind);
-  });
-
-  it('covers every fixture page', () => {
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
-    expect(files.sort()).toEqual(Object.keys(expected).sort());
+  it('every saved page, and each has an expectation', () => {
+    expect(Object.fromEntries(realPageFiles().map((file) => [file, detectPageKind(read(file))]))).toEqual(expected);
   });
 
   it.each(['signin-IN-B0CZXXSC3C.html', 'signin-US-1.html'])(
@@ -72,6 +64,20 @@ d('detectPageKind on fixture pages', () => {
     const html = read('captcha-1.html');
     expect(parseDetailsPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toBeNull();
     expect(parseSearchPage(html, { marketplace: 'US', origin: 'https://www.amazon.com' })).toEqual([]);
+  });
+});
+
+describe('detectPageKind on our own pages', () => {
+  it.each(ownPageFiles())('%s is the kind its name says', (file) => {
+    expect(detectPageKind(ownPage(file))).toBe(file.split('-')[0]);
+  });
+
+  it('the captcha and the sign-in wall yield no product and no results', () => {
+    for (const file of ['captcha-robot-check.html', 'signin-DE-wall.html']) {
+      const html = ownPage(file);
+      expect(parseDetailsPage(html, { marketplace: 'DE', origin: 'https://www.amazon.de' })).toBeNull();
+      expect(parseSearchPage(html, { marketplace: 'DE', origin: 'https://www.amazon.de' })).toEqual([]);
+    }
   });
 });
 
@@ -233,15 +239,13 @@ describe('interstitialKind', () => {
     ['unknown page', wrap('<title>Page Not Found</title>', '<p>Sorry</p>')],
     ['empty', ''],
   ];
-  const fixtures: [string, string][] = hasFixtures
-    ? fs
-        .readdirSync(dir)
-        .filter((f) => f.endsWith('.html'))
-        .map((f) => [f, read(f)])
-    : [];
+  const pages: [string, string][] = [
+    ...ownPageFiles().map((f): [string, string] => [f, ownPage(f)]),
+    ...realPageFiles().map((f): [string, string] => [f, read(f)]),
+  ];
 
   // what the parse step relies on: whatever kind it expects, the answer is detectPageKind's
-  it.each([...samples, ...fixtures])('%s: detectPageKind when it is an interstitial, else null, for every expected kind', (_name, html) => {
+  it.each([...samples, ...pages])('%s: detectPageKind when it is an interstitial, else null, for every expected kind', (_name, html) => {
     const kind = detectPageKind(html);
     const expected = kind === 'captcha' || kind === 'signin' ? kind : null;
     for (const k of kinds) expect([k, interstitialKind(html, k)]).toEqual([k, expected]);
