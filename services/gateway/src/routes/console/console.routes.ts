@@ -73,7 +73,10 @@ function send(req: Request, res: Response, file: ConsoleFile, cacheControl: stri
 /** Mounted, not routed: the API document lists the API's operations, and these are files. */
 export function consoleRouter(router: Router, assets: ConsoleAssets, settings: ConsoleSettings): void {
   // The service's root is the console: a person who opens the gateway's address lands there.
-  router.get('/', (_req: Request, res: Response) => res.redirect(302, '/console'));
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD')) return res.redirect(302, '/console');
+    next();
+  });
   router.use('/console', securityHeaders, (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     // req.path is relative to the mount point: `/`, `/sign-in`, `/assets/index-abc.js`
