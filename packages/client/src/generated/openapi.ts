@@ -458,7 +458,7 @@ export interface paths {
         put?: never;
         /**
          * Verify an email
-         * @description Uses the token of a verification mail (valid 24 hours, once). A bad, used or expired token is `400 INVALID_TOKEN`.
+         * @description Uses the token of a verification mail (valid 24 hours, once). A link opened again, once its address is verified, answers 200 with `alreadyVerified: true`; a bad or expired token, or a used one whose address is not verified, is `400 INVALID_TOKEN`.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -7337,6 +7337,8 @@ export interface operations {
                         data: {
                             /** @enum {boolean} */
                             verified: true;
+                            /** @description The address was verified before this request: the link was opened again, or another link or a password reset verified it first. Only a link of that address answers so. */
+                            alreadyVerified: boolean;
                         };
                     };
                 };

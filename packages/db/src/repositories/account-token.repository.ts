@@ -38,6 +38,22 @@ export class AccountTokenRepository {
     return row?.user_id;
   }
 
+  /**
+   * The user of a token that was issued for `purpose` and has been used (or made useless by a
+   * newer one), expired or not: what lets a link opened again say what became of it, to whoever
+   * holds the link, and to nobody else. Undefined for a token never issued.
+   */
+  async findUsed(purpose: AccountTokenPurpose, tokenHash: string, executor: Executor = this.db): Promise<string | undefined> {
+    const row = await executor
+      .selectFrom('account_token')
+      .select('user_id')
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is not', null)
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
   /** A new reset link makes the older ones useless, and a reset ends every outstanding one. */
   async expireOutstanding(userId: string, purpose: AccountTokenPurpose, executor: Executor = this.db): Promise<void> {
     await executor

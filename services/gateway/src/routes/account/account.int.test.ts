@@ -30,10 +30,13 @@ describe('sign-up', () => {
 
     const verified = await h.http.post('/v1/account/email-verification').send({ token: tokenOf(mail.link) });
     expect(verified.status).toBe(200);
-    expect(verified.body).toEqual({ data: { verified: true } });
+    expect(verified.body).toEqual({ data: { verified: true, alreadyVerified: false } });
+    expect(cookieOf(verified)).toMatch(/\S/);
+    // the link opened again: its address is verified, so it says so (and proves no browser)
     const reused = await h.http.post('/v1/account/email-verification').send({ token: tokenOf(mail.link) });
-    expect(reused.status).toBe(400);
-    expect(reused.body.error.code).toBe('INVALID_TOKEN');
+    expect(reused.status).toBe(200);
+    expect(reused.body).toEqual({ data: { verified: true, alreadyVerified: true } });
+    expect(reused.headers['set-cookie']).toBeUndefined();
 
     const user = await signIn(h, email);
     const org = await user.agent.get(`/v1/account/organizations/${user.organizationId}`);
@@ -104,6 +107,18 @@ describe('sign-up', () => {
     const mail = await mailTo(h.outboxDir, email, 'verify-email');
     await sql`update account_token set expires_at = now() - interval '1 second' where purpose = 'verify_email'`.execute(h.deps.db);
     expect((await h.http.post('/v1/account/email-verification').send({ token: tokenOf(mail.link) })).body.error.code).toBe('INVALID_TOKEN');
+  });
+
+  it('a used link says "already verified" only while its own address is verified', async () => {
+    const email = uniqueEmail();
+    await h.http.post('/v1/account/signup').send({ email, password: PASSWORD, organizationName: 'Twice' });
+    const token = tokenOf((await mailTo(h.outboxDir, email, 'verify-email')).link);
+    expect((await h.http.post('/v1/account/email-verification').send({ token })).body.data.alreadyVerified).toBe(false);
+    // the same link once its address is not verified (as if an operator undid it): nothing to tell
+    await sql`update app_user set email_verified_at = null where lower(email) = ${email}`.execute(h.deps.db);
+    const unverified = await h.http.post('/v1/account/email-verification').send({ token });
+    expect(unverified.status).toBe(400);
+    expect(unverified.body.error.code).toBe('INVALID_TOKEN');
   });
 });
 

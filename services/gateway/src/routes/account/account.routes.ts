@@ -6,7 +6,15 @@ import { clearedSessionCookie, CSRF_HEADER, sessionCookie } from '../../access/s
 import { data } from '../operation';
 import { type Resource, routesOf } from '../route';
 import { AccountService, type RequestContext } from './account.service';
-import { ChangePasswordBody, EmailBody, ResetPasswordBody, SignInBody, SignupBody, VerifyEmailBody } from './account.schemas';
+import {
+  ChangePasswordBody,
+  EmailBody,
+  ResetPasswordBody,
+  SignInBody,
+  SignupBody,
+  VerifyEmailBody,
+  VerifyEmailResult,
+} from './account.schemas';
 
 const route = routesOf<AccountService>();
 
@@ -54,14 +62,16 @@ export const accountRoutes = [
     access: 'anonymous',
     tag: 'Account',
     summary: 'Verify an email',
-    description: 'Uses the token of a verification mail (valid 24 hours, once). A bad, used or expired token is `400 INVALID_TOKEN`.',
+    description:
+      'Uses the token of a verification mail (valid 24 hours, once). A link opened again, once its address is verified, answers 200 with `alreadyVerified: true`; a bad or expired token, or a used one whose address is not verified, is `400 INVALID_TOKEN`.',
     body: VerifyEmailBody,
     status: 200,
-    response: data(z.object({ verified: z.literal(true) }).strict()),
+    response: data(VerifyEmailResult),
     errors: [],
     handler: async ({ req, service, body }) => {
-      const { deviceCookie } = await service.verifyEmail(body().token, context(req));
-      return { status: 200, headers: { 'Set-Cookie': deviceCookie }, body: { data: { verified: true } } };
+      const { deviceCookie, alreadyVerified } = await service.verifyEmail(body().token, context(req));
+      const answer = { data: { verified: true as const, alreadyVerified } };
+      return deviceCookie ? { status: 200, headers: { 'Set-Cookie': deviceCookie }, body: answer } : { status: 200, body: answer };
     },
   }),
   route({

@@ -44,3 +44,15 @@ export const ChangePasswordBody = z
   .object({ currentPassword: z.string().min(1).max(PASSWORD_MAX_LENGTH), newPassword: password })
   .strict()
   .openapi('ChangePasswordBody');
+
+/** A verification's answer: the address is verified either way; `alreadyVerified` says it was before this link. */
+export const VerifyEmailResult = z
+  .object({
+    verified: z.literal(true),
+    alreadyVerified: z
+      .boolean()
+      .describe(
+        'The address was verified before this request: the link was opened again, or another link or a password reset verified it first. Only a link of that address answers so.',
+      ),
+  })
+  .strict();

@@ -31,6 +31,13 @@ export interface DeviceProof {
   deviceCookie: string;
 }
 
+/**
+ * A verification link's outcome. `alreadyVerified`: the address was verified before this request
+ * (a link opened twice, or after another link or a reset verified it). Only a link used now
+ * proves the browser, so a link opened again sets no device cookie.
+ */
+export type EmailVerification = { alreadyVerified: false; deviceCookie: string } | { alreadyVerified: true; deviceCookie?: string };
+
 const invalidToken = (what: string) => new AppError('INVALID_TOKEN', `This ${what} link is invalid, used or expired; ask for a new one.`);
 
 /** A 23505 on `app_user_email_idx`: another sign-up for the same email won the race. */
@@ -141,16 +148,30 @@ export class AccountService {
     });
   }
 
-  /** Verifies the address; the first verification activates the account (its sign-up credits). */
-  async verifyEmail(token: string, ctx: RequestContext): Promise<DeviceProof> {
+  /**
+   * Verifies the address; the first verification activates the account (its sign-up credits).
+   * A used link answers "already verified" only when it was really issued for an address that is
+   * verified now: anything else (unknown, expired unused, an address still unverified) stays
+   * INVALID_TOKEN, so the answer tells nothing to whoever does not hold a real link.
+   */
+  async verifyEmail(token: string, ctx: RequestContext): Promise<EmailVerification> {
     if (!isWellFormedToken(token)) throw invalidToken('verification');
-    const email = await this.deps.db.transaction().execute(async (trx) => {
-      const userId = await this.deps.tokens.consume('verify_email', hashToken(token), trx);
-      if (!userId) throw invalidToken('verification');
-      if (await this.deps.users.markVerified(userId, trx)) await this.activate(userId, ctx, trx);
-      return (await this.deps.users.findById(userId, trx))!.email;
+    const tokenHash = hashToken(token);
+    const consumed = await this.deps.db.transaction().execute(async (trx) => {
+      const userId = await this.deps.tokens.consume('verify_email', tokenHash, trx);
+      if (!userId) return undefined;
+      const verifiedNow = await this.deps.users.markVerified(userId, trx);
+      if (verifiedNow) await this.activate(userId, ctx, trx);
+      return { email: (await this.deps.users.findById(userId, trx))!.email, verifiedNow };
     });
-    return { deviceCookie: this.deps.devices.issue(email) };
+    if (consumed) {
+      const deviceCookie = this.deps.devices.issue(consumed.email);
+      return consumed.verifiedNow ? { alreadyVerified: false, deviceCookie } : { alreadyVerified: true, deviceCookie };
+    }
+    const usedBy = await this.deps.tokens.findUsed('verify_email', tokenHash);
+    const user = usedBy ? await this.deps.users.findById(usedBy) : undefined;
+    if (user?.emailVerifiedAt) return { alreadyVerified: true };
+    throw invalidToken('verification');
   }
 
   /**
