@@ -8,8 +8,9 @@ import { authKeys, verifyEmail } from './auth.queries';
  * A token works once: however often the page renders or mounts, it is sent once per page load
  * (the same promise is shared), or a second send would turn a success into "link used".
  */
-const sent = new Map<string, Promise<unknown>>();
-function verifyOnce(token: string): Promise<unknown> {
+type Verification = ReturnType<typeof verifyEmail>;
+const sent = new Map<string, Verification>();
+function verifyOnce(token: string): Verification {
   let verification = sent.get(token);
   if (!verification) {
     verification = verifyEmail(token);
@@ -30,6 +31,18 @@ export function VerifyEmailPage() {
     refetchOnWindowFocus: false,
   });
 
+  if (verify.isSuccess && verify.data.data.alreadyVerified) {
+    // a link opened again (the API says so only to a real link whose address is verified)
+    return (
+      <AuthCard title="Email already verified">
+        <p>This link was used before: your address is confirmed, and there is nothing more to do.</p>
+        <p className="row">
+          <Link to="/console/sign-in">Sign in</Link>
+          <Link to="/console">Go to the console</Link>
+        </p>
+      </AuthCard>
+    );
+  }
   if (verify.isSuccess) {
     return <AuthDone title="Email verified">Your address is confirmed. You can sign in now.</AuthDone>;
   }
@@ -40,7 +53,7 @@ export function VerifyEmailPage() {
       <ErrorNotice error={verify.error} title="This link did not work." />
       {verify.isError && (
         <p>
-          Links work once and for 24 hours. <Link to="/console/sign-in">Sign in</Link> to have a new one sent, or{' '}
+          Links work for 24 hours, until the address is verified. <Link to="/console/sign-in">Sign in</Link> to have a new one sent, or{' '}
           <Link to="/console/sign-up">sign up again</Link>.
         </p>
       )}
