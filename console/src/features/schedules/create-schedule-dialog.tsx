@@ -4,7 +4,8 @@ import { FormDialog } from '../../ui/form-dialog';
 import { Button, Field, SelectField } from '../../ui/forms';
 import { JOB_KINDS, JOB_TYPES, TARGET_HINTS } from '../jobs/job-kinds';
 import type { JobType } from '../jobs/jobs.queries';
-import { describeCron, formatLocal, formatUtc, nextRuns } from './cron';
+import { formatTime } from '../../ui/time';
+import { describeCron, nextRuns } from './cron';
 import { scheduleFieldErrors } from './field-errors';
 import { createSchedule, scheduleKeys } from './schedules.queries';
 
@@ -59,7 +60,7 @@ export function CreateScheduleDialog({ projectId }: { projectId: string }) {
         label="Cron expression"
         description={
           description
-            ? `${description}. Next: ${preview.map((d) => `${formatUtc(d)} (${formatLocal(d)} your time)`).join('; ')}.`
+            ? `${description}. Next: ${preview.map((d) => `${formatTime(d, { utc: true })} (${formatTime(d)} your time)`).join('; ')}.`
             : '5 fields (minute hour day-of-month month day-of-week) or 6 with seconds first, in UTC; at most once a minute.'
         }
         isRequired

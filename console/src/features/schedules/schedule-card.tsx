@@ -3,9 +3,9 @@ import { useWrite } from '../../api/use-write';
 import { ConfirmAction } from '../../ui/confirm-action';
 import { Button, ErrorNotice } from '../../ui/forms';
 import { Table } from '../../ui/table';
-import { DateTime } from '../../ui/time';
+import { DateTime, formatTime, viewerZone } from '../../ui/time';
 import type { Job } from '../jobs/jobs.queries';
-import { describeCron, formatLocal, formatUtc, nextRuns, viewerZone } from './cron';
+import { describeCron, nextRuns } from './cron';
 import { deleteSchedule, type Schedule, scheduleKeys, setScheduleEnabled } from './schedules.queries';
 
 const HISTORY_SHOWN = 10;
@@ -68,9 +68,9 @@ export function ScheduleCard({ schedule, history }: { schedule: Schedule; histor
           {runs.map((d) => (
             <tr key={d.getTime()}>
               <td>
-                <time dateTime={d.toISOString()}>{formatUtc(d)}</time>
+                <time dateTime={d.toISOString()}>{formatTime(d, { utc: true })}</time>
               </td>
-              <td>{formatLocal(d)}</td>
+              <td>{formatTime(d)}</td>
             </tr>
           ))}
         </Table>

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import type { Schemas } from '../../api/client';
 import { EmptyState, ErrorNotice, Loading, SelectField } from '../../ui/forms';
 import { Table } from '../../ui/table';
+import { formatTime } from '../../ui/time';
 import { fetchJobs, type Job, jobKeys } from '../jobs/jobs.queries';
 import { FIELD_LABELS, formatChangeValue } from './format';
 import { comparisonQuery } from './tracking.queries';
@@ -10,7 +11,7 @@ import { comparisonQuery } from './tracking.queries';
 type Comparison = Schemas['Comparison'];
 
 const jobLabel = (j: Job) =>
-  `${j.type} · ${j.targets[0] ?? ''}${j.targets.length > 1 ? ` +${j.targets.length - 1}` : ''} · ${new Date(j.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+  `${j.type} · ${j.targets[0] ?? ''}${j.targets.length > 1 ? ` +${j.targets.length - 1}` : ''} · ${formatTime(j.createdAt)}`;
 
 interface Row {
   kind: 'Added' | 'Removed' | 'Changed' | 'Moved';

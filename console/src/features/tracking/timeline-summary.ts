@@ -1,12 +1,13 @@
 import type { Schemas } from '../../api/client';
+import { formatTime } from '../../ui/time';
 import { formatMoney } from './format';
 
 type Entry = Schemas['TimelineEntry'];
 
-const day = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const day = (iso: string) => formatTime(iso);
 
 /**
- * The timeline in one line: the latest price move ("Price fell from $24.99 to $19.99 on Nov 26, 2026, 1:49 PM."),
+ * The timeline in one line: the latest price move ("Price fell from $24.99 to $19.99 on Nov 26, 2026, 1:49 PM UTC."),
  * or the price it held. `entries` are oldest first.
  */
 export function summarizeTimeline(entries: Entry[]): string {

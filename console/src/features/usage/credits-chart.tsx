@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { ChartFigure, type ChartSeries } from '../../ui/charts/chart';
 import { Table } from '../../ui/table';
+import { formatTime } from '../../ui/time';
 import { type CreditsBucket, summarizeCredits } from './credits-series';
 
 const KINDS = ['consumed', 'reserved', 'refunded'] as const;
@@ -10,8 +11,9 @@ const label = (k: (typeof KINDS)[number]) => k[0]!.toUpperCase() + k.slice(1);
 export function CreditsChart({ buckets, hourly, rangeLabel }: { buckets: CreditsBucket[]; hourly: boolean; rangeLabel: string }) {
   const format = (start: number) =>
     hourly
-      ? new Date(start).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
-      : new Date(start).toLocaleDateString(undefined, { timeZone: 'UTC', month: 'short', day: 'numeric' });
+      ? formatTime(start, { noYear: true })
+      : // a UTC day of the API's daily series: its column says so
+        formatTime(start, { utc: true, noYear: true, dateOnly: true });
   const summary = summarizeCredits(buckets, rangeLabel, format);
   const times = useMemo(() => buckets.map((b) => b.start / 1000), [buckets]);
   const series = useMemo<ChartSeries[]>(

@@ -1,5 +1,6 @@
 import type uPlot from 'uplot';
 import type { ChartTheme } from './chart-theme';
+import { viewerZone } from '../time';
 
 export interface ChartSeries {
   label: string;
@@ -109,6 +110,10 @@ export function buildChart(u: typeof uPlot, input: ChartOptionsInput, theme: Cha
     scales,
     axes: [
       {
+        // the times' zone, as every time the console shows carries it (ui/time.tsx)
+        label: input.utc ? 'UTC' : viewerZone(),
+        labelSize: 20,
+        labelFont: '12px system-ui, sans-serif',
         stroke: theme.text,
         grid: { stroke: theme.grid, width: 1 },
         ticks: { stroke: theme.grid },
