@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Dialog, DialogTrigger, Form, Heading, Modal } from 'react-aria-components';
 import { Button, ErrorNotice } from './forms';
 
@@ -23,6 +23,8 @@ interface FormDialogProps {
   pendingStyle?: PendingStyle;
   /** The form cannot be sent as it is (the submit button is disabled). */
   isSubmitDisabled?: boolean;
+  /** Why the submit button is disabled, or what pressing it will do: shown beside it, and its description. */
+  submitNote?: ReactNode;
   /** The API's refusal, shown above the buttons; the dialog stays open. */
   error?: unknown;
   errorTitle?: string;
@@ -41,6 +43,7 @@ interface FormDialogProps {
  */
 export function FormDialog(props: FormDialogProps) {
   const { pendingStyle = 'pending' } = props;
+  const noteId = useId();
   const submitProps = { ...pendingProps(pendingStyle, props.isPending), ...(props.isSubmitDisabled ? { isDisabled: true } : {}) };
   return (
     <DialogTrigger onOpenChange={props.onOpenChange}>
@@ -65,13 +68,18 @@ export function FormDialog(props: FormDialogProps) {
                 {props.children}
                 <ErrorNotice error={props.error} title={props.errorTitle} />
                 <div className="row">
-                  <Button type="submit" {...submitProps}>
+                  <Button type="submit" {...submitProps} aria-describedby={props.submitNote ? noteId : undefined}>
                     {props.submitLabel}
                   </Button>
                   <Button variant="secondary" onPress={close}>
                     Cancel
                   </Button>
                 </div>
+                {props.submitNote && (
+                  <div id={noteId} className="submit-note">
+                    {props.submitNote}
+                  </div>
+                )}
               </Form>
             )
           }

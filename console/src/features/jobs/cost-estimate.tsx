@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { count } from '../../ui/format';
 import { estimateJob, type JobBody, jobKeys } from './jobs.queries';
@@ -15,19 +15,32 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** What the job would cost now, from the API's own estimate (same validation and prices as a create). */
-export function CostEstimate({ projectId, body, lineOf }: { projectId: string; body: JobBody; lineOf: (index: number) => number }) {
+/**
+ * What a create with `body` would cost now, from the API's own estimate (same validation and
+ * prices as a create), asked for once the form stopped changing. `stale`: the form changed since.
+ */
+export function useCostEstimate(projectId: string, body: JobBody) {
   const key = JSON.stringify(body);
   const settled = useDebounced(key, 400);
+  const settledBody = useMemo(() => JSON.parse(settled) as JobBody, [settled]);
   const estimate = useQuery({
     queryKey: jobKeys.estimate(projectId, settled),
-    queryFn: () => estimateJob(projectId, JSON.parse(settled) as JobBody),
-    enabled: body.targets.length > 0,
+    queryFn: () => estimateJob(projectId, settledBody),
+    // the body asked about is the settled one: a form typed into quickly has targets before its
+    // settled body does, and a body without targets only earns a 400
+    enabled: settledBody.targets.length > 0,
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 10_000,
   });
-  const stale = settled !== key || estimate.isFetching;
+  return { estimate, stale: settled !== key || estimate.isFetching };
+}
+
+export type CostEstimateState = ReturnType<typeof useCostEstimate>;
+
+/** The estimate of `useCostEstimate` in words: targets × price = cost, the balance, and whether it can run. */
+export function CostEstimate({ body, lineOf, state }: { body: JobBody; lineOf: (index: number) => number; state: CostEstimateState }) {
+  const { estimate, stale } = state;
   let text: ReactNode;
   if (!body.targets.length) text = 'Enter at least one target to see what the job costs.';
   else if (estimate.error) {
@@ -49,7 +62,9 @@ export function CostEstimate({ projectId, body, lineOf }: { projectId: string; b
           {e.accepted ? (
             <span className="badge ok">Can run now</span>
           ) : (
-            <span className="badge bad">{e.refusal?.message ?? 'Would be refused'}</span>
+            <span className="badge bad">
+              {e.refusal?.code === 'INSUFFICIENT_CREDITS' ? 'Not enough credits' : (e.refusal?.message ?? 'Would be refused')}
+            </span>
           )}
         </span>
       </>

@@ -3,7 +3,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { FormDialog } from '../../ui/form-dialog';
 import { Button, Field, SelectField } from '../../ui/forms';
-import { CostEstimate } from './cost-estimate';
+import { CostEstimate, useCostEstimate } from './cost-estimate';
+import { CreditsHelp } from './credits-help';
 import { JOB_KINDS, JOB_TYPES } from './job-kinds';
 import { createJob, type JobBody, jobKeys, type JobType } from './jobs.queries';
 import { MARKETPLACE_CODES, type MarketplaceCode, marketplaceName } from './marketplaces';
@@ -62,6 +63,9 @@ export function NewJobDialog({ projectId }: { projectId: string }) {
     };
   const fields = jobFormProblems(create.error, lineOf).byField;
   const kind = JOB_KINDS[form.type];
+  const cost = useCostEstimate(projectId, body);
+  // the API would answer 402 to this very body: no Create until the form or the balance changes
+  const refused = body.targets.length > 0 && cost.estimate.data && !cost.estimate.data.accepted ? cost.estimate.data : null;
 
   return (
     <FormDialog
@@ -74,6 +78,17 @@ export function NewJobDialog({ projectId }: { projectId: string }) {
       onSubmit={() => create.mutate(body)}
       isPending={create.isPending}
       pendingStyle="disabled"
+      isSubmitDisabled={!!refused}
+      submitNote={
+        refused && (
+          <>
+            <p>
+              <strong>Create job is disabled:</strong> {refused.refusal?.message ?? 'the service would refuse this job.'}
+            </p>
+            {refused.refusal?.code === 'INSUFFICIENT_CREDITS' && <CreditsHelp projectId={projectId} />}
+          </>
+        )
+      }
     >
       <SelectField
         label="Type"
@@ -132,8 +147,8 @@ export function NewJobDialog({ projectId }: { projectId: string }) {
           error={fields.sort}
         />
       )}
-      <CostEstimate projectId={projectId} body={body} lineOf={lineOf} />
-      <CreateJobAlert error={create.error} lineOf={lineOf} />
+      <CostEstimate body={body} lineOf={lineOf} state={cost} />
+      <CreateJobAlert error={create.error} lineOf={lineOf} projectId={projectId} />
     </FormDialog>
   );
 }

@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/client';
+import { CreditsHelp } from './credits-help';
 
 interface Issue {
   path?: string;
@@ -57,7 +58,7 @@ export function jobFormProblems(
  * The API's refusal of a create in an alert with the request id: every validation problem named with
  * its field (each is also shown next to the field), or the cost and balance of INSUFFICIENT_CREDITS.
  */
-export function CreateJobAlert({ error, lineOf }: { error: unknown; lineOf?: (index: number) => number }) {
+export function CreateJobAlert({ error, lineOf, projectId }: { error: unknown; lineOf?: (index: number) => number; projectId: string }) {
   if (!error) return null;
   const api = error instanceof ApiError ? error : null;
   const { all } = jobFormProblems(error, lineOf);
@@ -67,7 +68,7 @@ export function CreateJobAlert({ error, lineOf }: { error: unknown; lineOf?: (in
     <div role="alert" className="notice error">
       <strong>{credits ? 'Not enough credits. ' : all.length ? 'The job was not created. ' : 'The job could not be created. '}</strong>
       {api ? api.message : error instanceof Error ? error.message : String(error)}
-      {credits && <p className="problem-detail">Remove targets or pages, or add credits to the organization, then try again.</p>}
+      {credits && <CreditsHelp projectId={projectId} />}
       {all.length > 0 && (
         <ul className="problem-list">
           {all.map((p, i) => (
