@@ -17,5 +17,6 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
   },
-  server: { proxy: { '/v1': 'http://localhost:8080' } },
+  // settings.js is the gateway's (written at run time, so index.html marks it vite-ignore)
+  server: { proxy: { '/v1': 'http://localhost:8080', '/console/settings.js': 'http://localhost:8080' } },
 });

@@ -25,26 +25,36 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A page that remembers what went wrong in it: console errors (CSP violations among them), uncaught exceptions, requests elsewhere. */
+/**
+ * A page that remembers what went wrong in it: console errors (CSP violations and failed requests
+ * among them), uncaught exceptions, requests elsewhere. Normal use logs nothing: a step that makes
+ * the API refuse on purpose (a validation error it shows) names the statuses it expects in
+ * `expectedStatuses`, and clears them when it ends.
+ */
 export interface WatchedPage {
   page: Page;
   problems: string[];
+  expectedStatuses: Set<number>;
 }
+
+const FAILED_LOAD = /^Failed to load resource: the server responded with a status of (\d{3})\b/;
 
 export async function watchedPage(browser: Browser, origin: string, viewport = { width: 1280, height: 860 }): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const problems: string[] = [];
+  const expectedStatuses = new Set<number>();
   page.on('console', (m) => {
-    // an API error answer the page shows (validation, credits, rights) is not a fault of the page
-    if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of (400|401|402|403|404|409)/.test(m.text()))
-      problems.push(`console: ${m.text()}`);
+    if (m.type() !== 'error') return;
+    const status = FAILED_LOAD.exec(m.text())?.[1];
+    if (status && expectedStatuses.has(Number(status))) return;
+    problems.push(`console: ${m.text()}${status ? ` (${m.location().url})` : ''}`);
   });
   page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
   page.on('request', (r) => {
     if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) problems.push(`request elsewhere: ${r.url()}`);
   });
-  return { page, problems };
+  return { page, problems, expectedStatuses };
 }
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -24,6 +24,7 @@ let origin: string;
 let browser: Browser;
 let page: Page;
 let problems: string[];
+let expectedStatuses: Set<number>;
 let webhooks: WebhooksHandle;
 const email = `console.${process.pid}.${Date.now()}@example.com`;
 const password = 'console password 1';
@@ -47,7 +48,7 @@ beforeAll(async () => {
   );
   if (haveChromium) {
     browser = await launchChromium();
-    ({ page, problems } = await watchedPage(browser, origin));
+    ({ page, problems, expectedStatuses } = await watchedPage(browser, origin));
   }
 }, 60_000);
 
@@ -59,10 +60,25 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** After every step: no console error, no CSP violation, no uncaught exception, nothing fetched elsewhere. */
+/**
+ * After every step: no console error (a failed request included, but for the statuses the step
+ * expects), no CSP violation, no uncaught exception, nothing fetched elsewhere.
+ */
 afterEach(() => {
+  expectedStatuses?.clear();
   if (problems) expect(problems.splice(0)).toEqual([]);
 });
+
+/** The text of the first `<time>` under `scope`: every time the console shows ends with its zone. */
+const ZONED = /\d{1,2}:\d{2}(:\d{2})?(\s?[AP]M)? (UTC|GMT[+-]\d{1,2}(:\d{2})?|[A-Z]{3,5})$/;
+
+/** A disabled button is drawn unlike an enabled one (its own face and a dashed edge), not just faded. */
+async function looksDisabled(button: ReturnType<Page['getByRole']>) {
+  return button.evaluate((el) => {
+    const style = (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopStyle: string } }).getComputedStyle(el);
+    return style.borderTopStyle === 'dashed';
+  });
+}
 
 /** An axe scan with no serious or critical violation, and a screenshot when asked for. */
 async function check(name: string): Promise<void> {
@@ -134,6 +150,11 @@ describe('the console', () => {
           throw new Error(`${err.message}\nthe page says: ${await page.locator('body').innerText()}`);
         });
       await check('verify-email');
+      // the same link again (a second click in the mail): it says the address is verified already
+      await page.goto(`${origin}${new URL(verification.link!).pathname}${new URL(verification.link!).search}`);
+      await page.getByRole('heading', { name: 'Email already verified' }).waitFor();
+      await expect(page.getByRole('link', { name: 'Go to the console' }).count()).resolves.toBe(1);
+      await check('verify-email-again');
       await page.getByRole('link', { name: 'Sign in' }).click();
 
       await page.getByRole('textbox', { name: 'Email' }).fill(email);
@@ -175,6 +196,10 @@ describe('the console', () => {
       await secret.waitFor();
       fullKey = await secret.inputValue();
       expect(fullKey).toMatch(/^cds_[0-9a-f]{8}_[\w-]{43}$/);
+      // the lines to try it hold the key itself: pasted as they are, they work
+      const snippet = (await dialog.getByText(/^export CRAWL_API_KEY=/).textContent())!;
+      expect(snippet).toContain(`export CRAWL_API_KEY='${fullKey}'`);
+      expect(snippet).not.toContain('…');
       await check('keys-secret');
       await dialog.getByRole('button', { name: 'Done' }).click();
       await page.getByRole('cell', { name: 'ci pipeline', exact: true }).waitFor();
@@ -191,6 +216,7 @@ describe('the console', () => {
       await page.getByRole('link', { name: jobId }).click();
       await page.getByRole('heading', { name: new RegExp(jobId) }).waitFor();
       await page.getByText('completed', { exact: true }).first().waitFor({ timeout: 30_000 });
+      await expect(page.locator('main time').first().textContent()).resolves.toMatch(ZONED);
       await check('job');
       const exportLink = page.getByRole('link', { name: 'Export CSV' });
       const href = await exportLink.getAttribute('href');
@@ -246,6 +272,26 @@ describe('the console', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click();
       await page.getByRole('button', { name: 'New job' }).click();
       const dialog = page.getByRole('dialog');
+      // 3 keywords x 7 pages x 5 credits = 105, more than the 100 sign-up credits: no Create, and why
+      await dialog.getByRole('combobox', { name: 'Type' }).selectOption('search');
+      await dialog.getByRole('spinbutton', { name: 'Pages' }).fill('7');
+      await dialog.getByRole('textbox', { name: 'Targets' }).fill('usb c cable\nhdmi cable\nphone stand');
+      await dialog.getByText('Not enough credits', { exact: true }).waitFor();
+      const create = dialog.getByRole('button', { name: 'Create job' });
+      await expect(create.isDisabled()).resolves.toBe(true);
+      await expect(looksDisabled(create)).resolves.toBe(true);
+      await dialog
+        .getByText(/This job costs 105 credits; the balance is \d+\./)
+        .first()
+        .waitFor();
+      await dialog
+        .getByText(/ask the operators of this service to grant credits to your organization Console Co/)
+        .first()
+        .waitFor();
+      await check('new-job-refused');
+      expect(await looksDisabled(dialog.getByRole('button', { name: 'Cancel' }))).toBe(false);
+      // the API's own validation answer, shown in the form
+      expectedStatuses.add(400);
       await dialog.getByRole('combobox', { name: 'Type' }).selectOption('details');
       await dialog.getByRole('combobox', { name: 'Marketplace' }).selectOption('US');
       await dialog.getByRole('textbox', { name: 'Targets' }).fill('not an asin');
@@ -253,6 +299,7 @@ describe('the console', () => {
       await dialog.getByRole('alert').first().waitFor();
       await check('new-job-error');
       await dialog.getByRole('textbox', { name: 'Targets' }).fill('B0CONS0004');
+      await dialog.getByText('Can run now').waitFor();
       await dialog.getByRole('button', { name: 'Create job' }).click();
       await page.waitForURL(/\/console\/jobs\/job_/);
       const jobId = /\/console\/jobs\/(job_\w+)/.exec(page.url())![1]!;
@@ -392,6 +439,8 @@ describe('the console', () => {
     async () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      // the test's own probe of the ended session (its 401 is logged by the browser)
+      expectedStatuses.add(401);
       const me = await page.evaluate(async () => (await fetch('/v1/account/me')).status);
       expect(me).toBe(401);
     },

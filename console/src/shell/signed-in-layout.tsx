@@ -33,10 +33,13 @@ export function SignedInLayout({ me }: { me: Me }) {
     void navigate({ to: `/console/projects/$projectId/${section}` as '/console/projects/$projectId/jobs', params: { projectId: id } });
   };
 
+  // the cache is emptied once the signed-in pages are gone: emptied under them, their queries
+  // would ask again with the ended session (a 401 each)
   const leave = async () => {
+    await queryClient.cancelQueries();
     await signOut();
+    await navigate({ to: '/console/sign-in' });
     queryClient.clear();
-    void navigate({ to: '/console/sign-in' });
   };
 
   return (
