@@ -72,6 +72,7 @@ export const crawlConfigSchema = z
         lang: z.string().nullable(),
         pages: z.number().int().optional().describe('Search, reviews and offers: pages per target (absent for other types)'),
         sort: z.enum(REVIEW_SORTS).optional().describe('Reviews: the review order (absent when not asked)'),
+        postalCode: z.string().optional().describe('The delivery location, normalised for the marketplace (absent when not asked)'),
       })
       .strict(),
   })

@@ -15,6 +15,11 @@ export interface JobOptions {
   pages: number | null;
   /** Reviews: the review order (`config.sort`); null when not asked and for the other types. */
   sort: ReviewSort | null;
+  /**
+   * Where the shopper is (`config.postalCode`), normalised for the marketplace
+   * (postal-codes.ts); null: the exit's session as it is, its location reported on each item.
+   */
+  postalCode: string | null;
 }
 
 /** What a job crawls, whichever way it was asked for: an API body, a retried job, a schedule's config. */
@@ -46,6 +51,7 @@ export function readJobOptions(type: JobType, stored: StoredJobOptions): JobOpti
     lang: stored.lang ?? null,
     pages: isMultiPage(type) ? (stored.pages ?? 1) : null,
     sort: JOB_KINDS[type].sortable ? (stored.sort ?? null) : null,
+    postalCode: stored.postalCode ?? null,
   };
 }
 
@@ -55,8 +61,8 @@ export function readJobSpec(stored: StoredJobSpec): JobSpec {
 
 /** The jsonb of a schedule's spec: an option that does not apply is left out, as it always was. */
 export function toStoredJobSpec(spec: JobSpec): StoredJobSpec {
-  const { pages, sort, ...rest } = spec;
-  return { ...rest, ...(pages !== null ? { pages } : {}), ...(sort !== null ? { sort } : {}) };
+  const { pages, sort, postalCode, ...rest } = spec;
+  return { ...rest, ...(pages !== null ? { pages } : {}), ...(sort !== null ? { sort } : {}), ...(postalCode !== null ? { postalCode } : {}) };
 }
 
 /** Pages crawled, and reserved, per target: the spec's pages, one for a single-page type. */

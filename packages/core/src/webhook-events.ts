@@ -63,6 +63,12 @@ const jobObject = z
       .enum(REVIEW_SORTS)
       .nullable()
       .describe('Reviews jobs: the review order asked for (`config.sort`); null for other job types and when not asked'),
+    postalCode: z
+      .string()
+      .nullable()
+      .describe(
+        "The delivery location asked for (`config.postalCode`, normalised for the marketplace); null: the marketplace's own, which each item reports in `deliveryLocation`",
+      ),
     notes: z
       .array(z.object({ target: z.string(), code: z.enum(TARGET_NOTE_CODES), message: z.string() }).strict())
       .describe(

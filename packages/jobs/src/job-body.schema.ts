@@ -1,6 +1,7 @@
 import {
   defaultPages,
   isMarketplaceCode,
+  checkPostalCode,
   type CrawlConfig,
   isSafeText,
   JOB_KINDS,
@@ -72,6 +73,13 @@ export const jobBodySchema = z
           .enum(REVIEW_SORTS)
           .optional()
           .describe('Reviews only: the review order (`recent` or `helpful`); the marketplace default when absent'),
+        postalCode: z
+          .string()
+          .max(20, 'must be at most 20 characters')
+          .optional()
+          .describe(
+            "Where the shopper is: prices, availability, shipping and delivery dates are crawled for this postal code of the job's marketplace (US 10001 or 10001-1234, UK SW1A 1AA, DE 10115, JP 100-0001, ...). Absent: the location the marketplace gives, which every item reports in `deliveryLocation`",
+          ),
       })
       .strict()
       .optional(),
@@ -101,6 +109,12 @@ export const jobBodySchema = z
     if (body.config?.sort !== undefined && !JOB_KINDS[body.type].sortable) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'sort'], message: 'applies to reviews jobs only' });
     }
+    let postalCode: string | null = null;
+    if (body.config?.postalCode !== undefined) {
+      const check = checkPostalCode(normalized.marketplace, body.config.postalCode);
+      if (check.ok) postalCode = check.postalCode;
+      else ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['config', 'postalCode'], message: check.message });
+    }
     return {
       type: body.type,
       targets: normalized.targets,
@@ -108,6 +122,7 @@ export const jobBodySchema = z
       lang: body.config?.lang ?? null,
       pages: maxPages !== undefined ? (pages ?? defaultPages(body.type)) : null,
       sort: JOB_KINDS[body.type].sortable ? (body.config?.sort ?? null) : null,
+      postalCode,
     };
   });
 
@@ -116,6 +131,10 @@ export const jobBodySchema = z
  * again, with every option resolved; one that does not apply to the type is left out.
  */
 export function crawlConfigOf(spec: JobSpec): CrawlConfig {
-  const { type, targets, pages, sort, ...config } = spec;
-  return { type, targets, config: { ...config, ...(pages !== null ? { pages } : {}), ...(sort !== null ? { sort } : {}) } };
+  const { type, targets, pages, sort, postalCode, ...config } = spec;
+  return {
+    type,
+    targets,
+    config: { ...config, ...(pages !== null ? { pages } : {}), ...(sort !== null ? { sort } : {}), ...(postalCode !== null ? { postalCode } : {}) },
+  };
 }

@@ -37,6 +37,7 @@ export function toJobResource(row: JobRow & JobRetentionState): JobResource {
     errors: row.errors,
     pages: spec.pages,
     sort: spec.sort,
+    postalCode: spec.postalCode,
     notes: row.notes ?? [],
     ...(row.results_purged_at ? { resultsPurgedAt: row.results_purged_at.toISOString() } : {}),
   };

@@ -191,6 +191,7 @@ export function jobRow(overrides: Partial<JobRow> = {}): JobRow {
     target_count: 1,
     pages: null,
     sort: null,
+    postal_code: null,
     created_at: new Date('2026-11-22T10:00:00Z'),
     started_at: new Date('2026-11-22T10:00:01Z'),
     finished_at: new Date('2026-11-22T10:00:09Z'),

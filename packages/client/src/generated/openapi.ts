@@ -1077,6 +1077,8 @@ export interface components {
              * @enum {string|null}
              */
             sort: "recent" | "helpful" | null;
+            /** @description The delivery location asked for (`config.postalCode`, normalised for the marketplace); null: the marketplace's own, which each item reports in `deliveryLocation` */
+            postalCode: string | null;
             /** @description Targets that succeeded with something to say: `NO_RESULTS`, the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded); `TRUNCATED`, the listing has more pages than were crawled (`config.pages` or the cap), so the rows are not all of it */
             notes: {
                 target: string;
@@ -1148,6 +1150,8 @@ export interface components {
              * @enum {string|null}
              */
             sort: "recent" | "helpful" | null;
+            /** @description The delivery location asked for (`config.postalCode`, normalised for the marketplace); null: the marketplace's own, which each item reports in `deliveryLocation` */
+            postalCode: string | null;
             /** @description Targets that succeeded with something to say: `NO_RESULTS`, the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded); `TRUNCATED`, the listing has more pages than were crawled (`config.pages` or the cap), so the rows are not all of it */
             notes: {
                 target: string;
@@ -1390,6 +1394,8 @@ export interface components {
              * @enum {string|null}
              */
             sort: "recent" | "helpful" | null;
+            /** @description The delivery location asked for (`config.postalCode`, normalised for the marketplace); null: the marketplace's own, which each item reports in `deliveryLocation` */
+            postalCode: string | null;
             /** @description Targets that succeeded with something to say: `NO_RESULTS`, the marketplace found nothing for the keyword, or the product has no offers or reviews (zero rows, refunded); `TRUNCATED`, the listing has more pages than were crawled (`config.pages` or the cap), so the rows are not all of it */
             notes: {
                 target: string;
@@ -1417,6 +1423,8 @@ export interface components {
                  * @enum {string}
                  */
                 sort?: "recent" | "helpful";
+                /** @description Where the shopper is: prices, availability, shipping and delivery dates are crawled for this postal code of the job's marketplace (US 10001 or 10001-1234, UK SW1A 1AA, DE 10115, JP 100-0001, ...). Absent: the location the marketplace gives, which every item reports in `deliveryLocation` */
+                postalCode?: string;
             };
         };
         CostEstimate: {
@@ -1837,6 +1845,8 @@ export interface components {
                  * @enum {string}
                  */
                 sort?: "recent" | "helpful";
+                /** @description The delivery location, normalised for the marketplace (absent when not asked) */
+                postalCode?: string;
             };
         };
         Schedule: {
@@ -1876,6 +1886,8 @@ export interface components {
                      * @enum {string}
                      */
                     sort?: "recent" | "helpful";
+                    /** @description Where the shopper is: prices, availability, shipping and delivery dates are crawled for this postal code of the job's marketplace (US 10001 or 10001-1234, UK SW1A 1AA, DE 10115, JP 100-0001, ...). Absent: the location the marketplace gives, which every item reports in `deliveryLocation` */
+                    postalCode?: string;
                 };
             };
             /** @default true */
@@ -1898,6 +1910,8 @@ export interface components {
                      * @enum {string}
                      */
                     sort?: "recent" | "helpful";
+                    /** @description Where the shopper is: prices, availability, shipping and delivery dates are crawled for this postal code of the job's marketplace (US 10001 or 10001-1234, UK SW1A 1AA, DE 10115, JP 100-0001, ...). Absent: the location the marketplace gives, which every item reports in `deliveryLocation` */
+                    postalCode?: string;
                 };
             };
         };

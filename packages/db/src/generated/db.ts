@@ -131,6 +131,7 @@ export interface Job {
   organization_id: string;
   pages: number | null;
   pages_crawled: Generated<number>;
+  postal_code: string | null;
   project_id: string;
   results_count: Generated<number>;
   results_purge_pending: Generated<boolean>;

@@ -27,21 +27,27 @@ export interface NewJob {
  * reads as one page.
  */
 function specColumns(spec: JobSpec) {
-  return { type: spec.type, marketplace: spec.marketplace, lang: spec.lang, targets: spec.targets, pages: spec.pages, sort: spec.sort };
+  const { type, marketplace, lang, targets, pages, sort, postalCode } = spec;
+  return { type, marketplace, lang, targets, pages, sort, postal_code: postalCode };
 }
 
 /** The job columns of its spec but `targets`: what a task crawling one target selects (findTargetContext). */
-export const CRAWL_SPEC_COLUMNS = ['type', 'marketplace', 'lang', 'pages', 'sort'] as const;
+export const CRAWL_SPEC_COLUMNS = ['type', 'marketplace', 'lang', 'pages', 'sort', 'postal_code'] as const;
 type CrawlSpecRow = Pick<JobRow, (typeof CRAWL_SPEC_COLUMNS)[number]>;
 
 /** A job's spec without its targets (the one target a task crawls comes with it). */
 export function crawlSpecOf(row: CrawlSpecRow): Omit<JobSpec, 'targets'> {
-  return { type: row.type, ...readJobOptions(row.type, row) };
+  return { type: row.type, ...readJobOptions(row.type, storedOptionsOf(row)) };
+}
+
+/** The job row's option columns as stored options (the columns are snake_case). */
+function storedOptionsOf(row: CrawlSpecRow) {
+  return { marketplace: row.marketplace, lang: row.lang, pages: row.pages, sort: row.sort, postalCode: row.postal_code };
 }
 
 /** The spec of a recorded job (what a retry crawls again, what the job resource shows). */
 export function jobSpecOf(row: CrawlSpecRow & Pick<JobRow, 'targets'>): JobSpec {
-  return { type: row.type, targets: row.targets, ...readJobOptions(row.type, row) };
+  return { type: row.type, targets: row.targets, ...readJobOptions(row.type, storedOptionsOf(row)) };
 }
 
 export interface JobListFilter {
@@ -93,9 +99,9 @@ export class JobRepository {
         select ${job.organizationId}, ${job.id}, 'reserve', ${job.creditsReserved}, credit_balance from reserved
       ), inserted as (
         insert into job (id, project_id, organization_id, type, status, marketplace, lang, targets, target_count,
-                         pages, sort, credits_reserved, retry_of, schedule_id)
+                         pages, sort, postal_code, credits_reserved, retry_of, schedule_id)
         select ${job.id}, ${job.projectId}, ${job.organizationId}, ${spec.type}, 'queued', ${spec.marketplace}, ${spec.lang},
-               ${JSON.stringify(spec.targets)}::jsonb, ${spec.targets.length}, ${spec.pages}::int, ${spec.sort}, ${job.creditsReserved},
+               ${JSON.stringify(spec.targets)}::jsonb, ${spec.targets.length}, ${spec.pages}::int, ${spec.sort}, ${spec.postal_code}, ${job.creditsReserved},
                ${job.retryOf ?? null}, ${job.scheduleId ?? null}
         from reserved
         returning *
@@ -147,7 +153,7 @@ export class JobRepository {
     const result = await sql<JobRow & { balance_after: number }>`
       with input as (
         select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as j(
-          ord int, id text, project_id text, type text, marketplace text, lang text, targets jsonb, pages int, sort text,
+          ord int, id text, project_id text, type text, marketplace text, lang text, targets jsonb, pages int, sort text, postal_code text,
           credits_reserved int, retry_of text, schedule_id text, key_project_id text, key text)
       ), reserved as (
         update organization set credit_balance = credit_balance - ${total}
@@ -161,9 +167,9 @@ export class JobRepository {
         select ${organizationId}, p.id, 'reserve', p.credits_reserved, p.balance_after from priced p order by p.ord
       ), inserted as (
         insert into job (id, project_id, organization_id, type, status, marketplace, lang, targets, target_count,
-                         pages, sort, credits_reserved, retry_of, schedule_id)
+                         pages, sort, postal_code, credits_reserved, retry_of, schedule_id)
         select p.id, p.project_id, ${organizationId}, p.type, 'queued', p.marketplace, p.lang, p.targets, jsonb_array_length(p.targets),
-               p.pages, p.sort, p.credits_reserved, p.retry_of, p.schedule_id
+               p.pages, p.sort, p.postal_code, p.credits_reserved, p.retry_of, p.schedule_id
         from priced p
         returning *
       ), targets as (

@@ -61,7 +61,7 @@ const target = (over: Partial<PagedTarget> = {}, spec: Partial<PagedTarget['spec
   idx: 0,
   projectId: 'prj_1',
   target: ASIN,
-  spec: { type: 'offers', marketplace: 'US', lang: null, pages: 10, sort: null, ...spec },
+  spec: { type: 'offers', marketplace: 'US', lang: null, pages: 10, sort: null, postalCode: null, ...spec },
   pageCheckpoint: null,
   ...over,
 });

@@ -43,6 +43,7 @@ it('a start enqueues the window only; a restart re-adds lost released targets an
       lang: null,
       pages: null,
       sort: null,
+      postalCode: null,
     },
     tenant,
   );
