@@ -62,7 +62,12 @@ export function readJobSpec(stored: StoredJobSpec): JobSpec {
 /** The jsonb of a schedule's spec: an option that does not apply is left out, as it always was. */
 export function toStoredJobSpec(spec: JobSpec): StoredJobSpec {
   const { pages, sort, postalCode, ...rest } = spec;
-  return { ...rest, ...(pages !== null ? { pages } : {}), ...(sort !== null ? { sort } : {}), ...(postalCode !== null ? { postalCode } : {}) };
+  return {
+    ...rest,
+    ...(pages !== null ? { pages } : {}),
+    ...(sort !== null ? { sort } : {}),
+    ...(postalCode !== null ? { postalCode } : {}),
+  };
 }
 
 /** Pages crawled, and reserved, per target: the spec's pages, one for a single-page type. */

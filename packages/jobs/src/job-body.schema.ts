@@ -135,6 +135,11 @@ export function crawlConfigOf(spec: JobSpec): CrawlConfig {
   return {
     type,
     targets,
-    config: { ...config, ...(pages !== null ? { pages } : {}), ...(sort !== null ? { sort } : {}), ...(postalCode !== null ? { postalCode } : {}) },
+    config: {
+      ...config,
+      ...(pages !== null ? { pages } : {}),
+      ...(sort !== null ? { sort } : {}),
+      ...(postalCode !== null ? { postalCode } : {}),
+    },
   };
 }

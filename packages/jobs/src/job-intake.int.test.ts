@@ -40,8 +40,24 @@ function serviceWith(jobs: JobRepository) {
   });
 }
 
-const details = (asin: string): JobSpec => ({ type: 'details', targets: [asin], marketplace: 'US', lang: null, pages: null, sort: null, postalCode: null });
-const search = (keyword: string): JobSpec => ({ type: 'search', targets: [keyword], marketplace: 'US', lang: null, pages: 1, sort: null, postalCode: null });
+const details = (asin: string): JobSpec => ({
+  type: 'details',
+  targets: [asin],
+  marketplace: 'US',
+  lang: null,
+  pages: null,
+  sort: null,
+  postalCode: null,
+});
+const search = (keyword: string): JobSpec => ({
+  type: 'search',
+  targets: [keyword],
+  marketplace: 'US',
+  lang: null,
+  pages: 1,
+  sort: null,
+  postalCode: null,
+});
 
 it('creations of one organization made together are one statement; each gets the balance its own reservation left', async () => {
   const tenant = await createTenant(db, { credits: 100 });

@@ -96,7 +96,10 @@ let asin = 0;
 /** A running job of `targets` details targets (created through the service, then started). */
 async function runningJob(tenant: TestTenant, targets: number): Promise<string> {
   const list = Array.from({ length: targets }, () => `B0RW${String(asin++).padStart(6, '0')}`);
-  const job = await service().create({ type: 'details', targets: list, marketplace: 'US', lang: null, pages: null, sort: null, postalCode: null }, tenant);
+  const job = await service().create(
+    { type: 'details', targets: list, marketplace: 'US', lang: null, pages: null, sort: null, postalCode: null },
+    tenant,
+  );
   await jobs.markRunning(job.id);
   return job.id;
 }
@@ -234,7 +237,10 @@ it('a cancel frees its slots: the reconciler tops the window up, or the cancel i
   await runningJob(full, 8);
   await releases.release(full.organizationId);
   const queuedOnly = await createTenant(db, { credits: 10_000 });
-  await service().create({ type: 'details', targets: ['B0QUEUED01'], marketplace: 'US', lang: null, pages: null, sort: null, postalCode: null }, queuedOnly);
+  await service().create(
+    { type: 'details', targets: ['B0QUEUED01'], marketplace: 'US', lang: null, pages: null, sort: null, postalCode: null },
+    queuedOnly,
+  );
 
   await service().cancel(big, tenant.projectId); // no window: nothing released yet
   expect(await occupancy(tenant.organizationId)).toBe(0);
