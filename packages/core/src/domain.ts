@@ -107,7 +107,19 @@ export const PLAN_PROJECT_LIMITS_TEXT = PLANS.map((plan) => `${PLAN_PROJECTS[pla
  */
 export const DEFAULT_ENTERPRISE_PER_MINUTE = 6_000;
 
-export const TARGET_ERROR_CODES = ['NOT_FOUND', 'BLOCKED', 'UPSTREAM_ERROR', 'PARSE_ERROR', 'INTERNAL_ERROR', 'CANCELLED'] as const;
+/**
+ * `LOCATION_MISMATCH`: a job with `config.postalCode` whose page kept showing another delivery
+ * location (docs/crawling.md, "Delivery location").
+ */
+export const TARGET_ERROR_CODES = [
+  'NOT_FOUND',
+  'BLOCKED',
+  'UPSTREAM_ERROR',
+  'PARSE_ERROR',
+  'LOCATION_MISMATCH',
+  'INTERNAL_ERROR',
+  'CANCELLED',
+] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
 
 /**
