@@ -11,7 +11,8 @@ import { TurnQueue } from '../turn-queue';
  * the fleet's throughput grows with its exits, not with its worker count.
  *
  * Each exit has one session (cookie jar, user agent, keep-alive agents): a marketplace ties its
- * cookies to the address that got them. An exit that is refused (robot check, 429) or keeps
+ * cookies to the address that got them. Jobs with a delivery location use location sessions of
+ * the exit instead (location-sessions.ts). An exit that is refused (robot check, 429) or keeps
  * failing is rested for a cooldown that doubles per consecutive refusal, in every process, and
  * its traffic goes to the other exits meanwhile.
  */
@@ -126,6 +127,23 @@ export class ExitTurnRefused extends Error {
  */
 export type StillWanted = () => Promise<boolean>;
 
+/**
+ * Why a request pinned to one exit (a location session's, see acquireExit) was given no turn:
+ * the exit rests longer than the request may wait. Nothing was sent.
+ */
+export class ExitResting extends Error {
+  constructor() {
+    super('the exit rests longer than the request may wait');
+    this.name = 'ExitResting';
+  }
+}
+
+/**
+ * How long a request pinned to one exit waits for its turn: a few of that exit's turns, not a
+ * cooldown (60 s and more), which fails the request instead (ExitResting).
+ */
+const PINNED_MAX_WAIT_MS = 10_000;
+
 /** How long a retry waits for another exit before it may take the one that failed it again. */
 const AVOIDED_EXIT_WAIT_MS = 2_000;
 
@@ -185,6 +203,34 @@ export class ExitPool {
     });
   }
 
+  /**
+   * Waits for a turn of one exit (`exitKey`) to `host`: the requests of a location session
+   * (docs/crawling.md, "Delivery location") must leave where its cookies were set, and count
+   * against that exit's politeness like any page. Not queued behind other tenants' waiting
+   * requests (a session's setup takes a few turns, once), but the same shared gate decides when.
+   * Rejects with ExitResting when the exit's turn is further away than `maxWaitMs`.
+   */
+  async acquireExit(host: string, exitKey: string, wanted?: StillWanted, maxWaitMs = PINNED_MAX_WAIT_MS): Promise<ExitLease> {
+    const exit = this.exits.find((e) => e.spec.key === exitKey);
+    if (!exit) throw new Error('no such exit');
+    const giveUpAt = Date.now() + maxWaitMs;
+    for (;;) {
+      if (this.closed) throw new Error('exit pool closed');
+      if (this.withdrawn) throw new ExitTurnRefused('withdrawn');
+      if (wanted && !(await this.stillWanted(wanted))) throw new ExitTurnRefused('cancelled');
+      let pick: Awaited<ReturnType<ExitGate['pick']>>;
+      try {
+        pick = await this.options.gate.pick(host, [exit.spec], this.options.leaseMs);
+      } catch (err) {
+        this.options.onGateError?.(err);
+        pick = { index: 0, release: async () => undefined };
+      }
+      if (!('waitMs' in pick)) return this.lease(host, exit, pick.release);
+      if (Date.now() + pick.waitMs > giveUpAt) throw new ExitResting();
+      await new Promise((r) => setTimeout(r, Math.min(pick.waitMs, 1_000) + Math.floor(Math.random() * 5)));
+    }
+  }
+
   private order(avoid?: string): ExitSpec[] {
     const n = this.exits.length;
     const start = this.cursor++ % n;
@@ -198,7 +244,7 @@ export class ExitPool {
     queue.pumping = true;
     try {
       for (let waiter = queue.peek(); waiter && !this.closed; waiter = queue.peek()) {
-        if (waiter.wanted && !(await this.stillWanted(waiter))) {
+        if (waiter.wanted && !(await this.stillWanted(waiter.wanted))) {
           // only this loop takes waiters off the front, but a withdraw may have emptied the line
           if (queue.peek() === waiter) queue.shift();
           waiter.reject(new ExitTurnRefused('cancelled'));
@@ -244,9 +290,9 @@ export class ExitPool {
   }
 
   /** A failing check keeps the request (a cancel is rare; a lost request is not). */
-  private async stillWanted(waiter: Waiter): Promise<boolean> {
+  private async stillWanted(wanted: StillWanted): Promise<boolean> {
     try {
-      return await waiter.wanted!();
+      return await wanted();
     } catch {
       return true;
     }

@@ -24,6 +24,12 @@ export interface FetchPageOptions {
   timeoutMs: number;
   acceptLanguage: string;
   maxRedirects?: number;
+  /**
+   * A page's own script request instead of a navigation (a location session's setup, see
+   * location-setup.ts): script headers plus `headers`, and a POST of `body` when given (a POST
+   * follows no redirect: its answer is returned as it is).
+   */
+  xhr?: { headers?: Record<string, string>; body?: string };
 }
 
 /** A browser's navigation headers, in a browser's order. */
@@ -38,6 +44,24 @@ function browserHeaders(userAgent: string, acceptLanguage: string): Record<strin
     'sec-fetch-mode': 'navigate',
     'sec-fetch-site': 'none',
     'sec-fetch-user': '?1',
+  };
+}
+
+/** What a page's script sends to its own origin (fetch/XHR), in a browser's order. */
+function scriptHeaders(userAgent: string, acceptLanguage: string, origin: string, xhr: NonNullable<FetchPageOptions['xhr']>) {
+  return {
+    'user-agent': userAgent,
+    accept: 'text/html,*/*',
+    'accept-language': acceptLanguage,
+    'accept-encoding': 'gzip, deflate, br',
+    ...(xhr.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    'x-requested-with': 'XMLHttpRequest',
+    origin,
+    referer: `${origin}/`,
+    'sec-fetch-dest': 'empty',
+    'sec-fetch-mode': 'cors',
+    'sec-fetch-site': 'same-origin',
+    ...xhr.headers,
   };
 }
 
@@ -62,8 +86,9 @@ export async function fetchPage(url: string, session: CrawlSession, options: Fet
   if (first.origin !== allowed || first.username || first.password)
     return { kind: 'redirect_refused', reason: 'off_origin', location: current };
   for (let hop = 0; ; hop++) {
-    const { result, location } = await getOnce(current, session, options.acceptLanguage, Math.max(1, deadline - Date.now()));
+    const { result, location } = await getOnce(current, session, options, allowed, Math.max(1, deadline - Date.now()));
     if (result.kind !== 'response' || !REDIRECT_STATUSES.has(result.status) || !location) return result;
+    if (options.xhr?.body !== undefined) return result;
     let next: URL;
     try {
       next = new URL(location, current);
@@ -86,11 +111,15 @@ export async function fetchPage(url: string, session: CrawlSession, options: Fet
 async function getOnce(
   url: string,
   session: CrawlSession,
-  acceptLanguage: string,
+  options: FetchPageOptions,
+  origin: string,
   timeoutMs: number,
 ): Promise<{ result: FetchResult; location?: string }> {
+  const { acceptLanguage, xhr } = options;
   const request = got(url, {
-    headers: browserHeaders(session.userAgent, acceptLanguage),
+    method: xhr?.body !== undefined ? 'POST' : 'GET',
+    ...(xhr?.body !== undefined ? { body: xhr.body } : {}),
+    headers: xhr ? scriptHeaders(session.userAgent, acceptLanguage, origin, xhr) : browserHeaders(session.userAgent, acceptLanguage),
     agent: session.agents,
     cookieJar: session.cookieJar,
     timeout: { request: timeoutMs },

@@ -31,6 +31,16 @@ export function createSession(id: number, proxy: string | null): CrawlSession {
   return { id, userAgent: USER_AGENTS[id % USER_AGENTS.length]!, cookieJar: new CookieJar(), agents: keepAliveAgents(proxy), proxy };
 }
 
+/**
+ * A session of `base`'s exit with a cookie jar of its own (a delivery location's, see
+ * location-sessions.ts): same user agent, and the exit's keep-alive agents, since sockets carry
+ * no location and one pool of them per exit bounds the sockets whatever the sessions. Never
+ * destroyed with destroySession (the agents are the exit's).
+ */
+export function cookieSession(base: CrawlSession, id: number): CrawlSession {
+  return { id, userAgent: base.userAgent, cookieJar: new CookieJar(), agents: base.agents, proxy: base.proxy };
+}
+
 /** After a refusal: new cookies and another user agent, same exit. */
 export function freshIdentity(session: CrawlSession): void {
   session.cookieJar = new CookieJar();
