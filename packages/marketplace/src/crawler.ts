@@ -1,17 +1,21 @@
 import { type JobType, type PageStyle, type ResultItem, sanitizeDeep, type TargetErrorCode } from '@crawl/core';
 import { MARKETPLACES, type MarketplaceOrigins, originFor } from '@crawl/core';
 import type { Logger } from '@crawl/observability';
-import type { ExitOutcome, ExitPool } from './egress/exits';
-import { type FetchResult, fetchPage } from './egress/fetch-page';
+import { type ExitLease, type ExitOutcome, type ExitPool, ExitResting } from './egress/exits';
+import { type FetchPageOptions, type FetchResult, fetchPage } from './egress/fetch-page';
+import { type LocationSession, type LocationSessionLimits, LocationSessions } from './egress/location-sessions';
+import { answerTrouble, setUpLocation, type SetupResult } from './egress/location-setup';
+import { checkPageLocation } from './egress/page-location';
 import { type CrawlInput, MARKETPLACE_KINDS, pageItems } from './kinds';
 import type { ParsedPage, ParsePool } from './parse-pool';
 import { detectPageKind } from './parsers';
+import type { DeliveryLocation } from './parsers/delivery-location';
 import { acceptLanguage, marketplaceOrigin, targetUrl } from './egress/urls';
 
 export type { CrawlInput } from './kinds';
 
 /** The target error codes a crawl attempt itself can end in. */
-export type CrawlErrorCode = Extract<TargetErrorCode, 'NOT_FOUND' | 'BLOCKED' | 'UPSTREAM_ERROR' | 'PARSE_ERROR'>;
+export type CrawlErrorCode = Extract<TargetErrorCode, 'NOT_FOUND' | 'BLOCKED' | 'UPSTREAM_ERROR' | 'PARSE_ERROR' | 'LOCATION_MISMATCH'>;
 
 /**
  * What a tenant reads in `errors[].message`: one fixed sentence per code. Never built from the
@@ -23,6 +27,7 @@ export const CRAWL_ERROR_MESSAGES: Readonly<Record<CrawlErrorCode, string>> = {
   BLOCKED: 'the marketplace refused the request (robot check or throttling)',
   UPSTREAM_ERROR: 'the marketplace did not return a usable page (error, timeout, connection failure or redirect)',
   PARSE_ERROR: 'the page did not contain the requested product or search results',
+  LOCATION_MISMATCH: 'the marketplace did not show the page for the requested delivery location',
 };
 
 /**
@@ -52,6 +57,8 @@ export type CrawlOutcome =
       hasNextPage: boolean;
       noResults: boolean;
       pageStyle?: PageStyle;
+      /** A job with a postal code: where the page was checked to deliver to (shown, or inherited). */
+      deliveryLocation?: DeliveryLocation;
     }
   /**
    * `message` is tenant-facing (CRAWL_ERROR_MESSAGES); `detail` is for logs only. `signIn`: the
@@ -68,6 +75,12 @@ export interface CrawlerOptions {
   timeoutMs: number;
   /** Receives the detail of every failed attempt (what tenants are not shown). */
   log?: Logger;
+  /**
+   * Location sessions of jobs with a postal code (docs/crawling.md, "Delivery location"): their
+   * bounds, and how many fresh sessions a target whose page shows another place gets before it
+   * fails LOCATION_MISMATCH (default 1).
+   */
+  locations?: { limits?: LocationSessionLimits; retries?: number };
 }
 
 /** An empty or whitespace-only body (a real page is never small enough for this to cost anything). */
@@ -89,6 +102,11 @@ const fail = (code: CrawlErrorCode, detail: string, retryable: boolean, message:
   retryable,
 });
 
+/** An item of a page without a deliver-to block of its own carries the place its session's pages showed. */
+function inheritLocation(item: ResultItem, location: DeliveryLocation): ResultItem {
+  return 'deliveryLocation' in item && item.deliveryLocation == null ? ({ ...item, deliveryLocation: location } as ResultItem) : item;
+}
+
 /**
  * Fetches and parses one target, mapping every outcome as docs/fetch-contract.md says: 404 is final,
  * blocks / 429 / 5xx / timeouts are retryable (through another exit), a page that yields no
@@ -100,8 +118,13 @@ const fail = (code: CrawlErrorCode, detail: string, retryable: boolean, message:
 export class Crawler {
   /** The exit of each target's previous attempt, so that a retry leaves from another. */
   private lastExit = new Map<string, string>();
+  readonly locations: LocationSessions;
+  private readonly locationRetries: number;
 
-  constructor(private readonly options: CrawlerOptions) {}
+  constructor(private readonly options: CrawlerOptions) {
+    this.locations = new LocationSessions(options.locations?.limits);
+    this.locationRetries = options.locations?.retries ?? 1;
+  }
 
   async crawl(input: CrawlInput, attemptKey: string): Promise<CrawlOutcome> {
     const outcome = await this.attempt(input, attemptKey);
@@ -120,18 +143,135 @@ export class Crawler {
     const lease = await this.options.exits.acquire(new URL(origin).host, this.lastExit.get(attemptKey), input.tenant, input.wanted);
     this.lastExit.set(attemptKey, lease.exit.spec.key);
     if (this.lastExit.size > 10_000) this.lastExit.delete(this.lastExit.keys().next().value!);
+    if (!input.postalCode) return (await this.fetchThrough(lease, input, url, origin, lease.exit.session)).outcome;
+    return this.locatedAttempt(input, url, origin, lease, input.postalCode);
+  }
+
+  private fetchOptions(input: CrawlInput, origin: string): FetchPageOptions {
+    return {
+      origin,
+      timeoutMs: this.options.timeoutMs,
+      acceptLanguage: acceptLanguage(input.lang ?? MARKETPLACES[input.marketplace].lang),
+    };
+  }
+
+  /** One page through `lease`'s exit and `session`: its outcome, and its body for the location check. */
+  private async fetchThrough(
+    lease: ExitLease,
+    input: CrawlInput,
+    url: string,
+    origin: string,
+    session: LocationSession['session'],
+  ): Promise<{ outcome: CrawlOutcome; body: Buffer | null }> {
     let exitOutcome: ExitOutcome = 'other';
     try {
-      const result = await fetchPage(url, lease.exit.session, {
-        origin,
-        timeoutMs: this.options.timeoutMs,
-        acceptLanguage: acceptLanguage(input.lang ?? MARKETPLACES[input.marketplace].lang),
-      });
+      const result = await fetchPage(url, session, this.fetchOptions(input, origin));
       const { outcome, exit } = await this.classify(input, result, url, origin);
       exitOutcome = exit;
-      return outcome;
+      return { outcome, body: result.kind === 'response' ? result.body : null };
     } finally {
-      lease.done(exitOutcome);
+      this.done(lease, exitOutcome);
+    }
+  }
+
+  /** A refused exit's identity is spent: its location sessions' cookies too (as freshIdentity for its own). */
+  private done(lease: ExitLease, outcome: ExitOutcome): void {
+    lease.done(outcome);
+    if (outcome === 'blocked') this.locations.dropExit(lease.exit.spec.key);
+  }
+
+  /**
+   * A page of a job with a postal code, through the location session of its exit: a page that
+   * shows another place (or a refused address change) is never a success; the target gets a
+   * fresh session `locationRetries` times, then fails LOCATION_MISMATCH (not retried: the
+   * marketplace keeps showing another place).
+   */
+  private async locatedAttempt(
+    input: CrawlInput,
+    url: string,
+    origin: string,
+    first: ExitLease,
+    postalCode: string,
+  ): Promise<CrawlOutcome> {
+    let lease: ExitLease | null = first;
+    for (let round = 0; ; round++) {
+      lease ??= await this.options.exits.acquire(new URL(origin).host, undefined, input.tenant, input.wanted);
+      const entry = this.locations.get(lease.exit, input.marketplace, postalCode, input.tenant ?? '');
+      const outcome = await this.throughLocation(input, url, origin, entry, lease);
+      lease = null;
+      if (!('mismatch' in outcome)) return outcome;
+      this.locations.drop(entry);
+      if (round >= this.locationRetries) return fail('LOCATION_MISMATCH', outcome.mismatch, false);
+    }
+  }
+
+  /**
+   * Sets the session up when it is new (once: other pages wait for the same setup), then fetches
+   * the page through it and checks the place it shows. `lease` is this page's turn of the
+   * session's exit; further requests (the setup's) wait for turns of that same exit.
+   */
+  private async throughLocation(
+    input: CrawlInput,
+    url: string,
+    origin: string,
+    entry: LocationSession,
+    lease: ExitLease,
+  ): Promise<CrawlOutcome | { mismatch: string }> {
+    let unused: ExitLease | null = lease;
+    const turn = async (): Promise<ExitLease> => {
+      if (!unused) return this.options.exits.acquireExit(new URL(origin).host, entry.exitKey, input.wanted);
+      const own = unused;
+      unused = null;
+      return own;
+    };
+    try {
+      let interrupted: { err: unknown } | null = null;
+      entry.setup ??= setUpLocation(origin, entry.postalCode, (u, xhr) => this.sendSetup(turn, entry, u, xhr, input, origin)).catch(
+        (err: unknown): SetupResult => {
+          // a cancel, a shutdown or a resting exit: this page's concern; pages waiting for the same setup retry
+          interrupted = { err };
+          return { ok: false, refused: false, code: 'UPSTREAM_ERROR', detail: 'location setup interrupted', retryable: true };
+        },
+      );
+      const setup = await entry.setup;
+      if (interrupted) throw (interrupted as { err: unknown }).err;
+      if (!setup.ok) {
+        this.locations.drop(entry);
+        return setup.refused ? { mismatch: setup.detail } : fail(setup.code, setup.detail, setup.retryable);
+      }
+      const { outcome, body } = await this.fetchThrough(await turn(), input, url, origin, entry.session);
+      if (!outcome.ok || !body) return outcome;
+      const before = entry.lastShown ?? { text: entry.postalCode, postalCode: entry.postalCode };
+      const check = checkPageLocation(body, input.marketplace, entry.postalCode, before);
+      if (!check.ok) return { mismatch: check.detail };
+      if (!check.inherited) entry.lastShown = check.location;
+      const items = check.inherited ? outcome.items.map((item) => inheritLocation(item, check.location)) : outcome.items;
+      return { ...outcome, items, deliveryLocation: check.location };
+    } catch (err) {
+      if (err instanceof ExitResting) return fail('UPSTREAM_ERROR', `location session: ${err.message}`, true);
+      throw err;
+    } finally {
+      if (unused) (unused as ExitLease).done('other');
+    }
+  }
+
+  /** One request of a session's setup, on a turn of its exit. */
+  private async sendSetup(
+    turn: () => Promise<ExitLease>,
+    entry: LocationSession,
+    url: string,
+    xhr: FetchPageOptions['xhr'],
+    input: CrawlInput,
+    origin: string,
+  ): Promise<FetchResult> {
+    const lease = await turn();
+    let exit: ExitOutcome = 'other';
+    try {
+      const result = await fetchPage(url, entry.session, { ...this.fetchOptions(input, origin), ...(xhr ? { xhr } : {}) });
+      exit = answerTrouble(result)?.exit ?? 'ok';
+      return result;
+    } finally {
+      this.done(lease, exit);
     }
   }
 

@@ -7,3 +7,4 @@ export * from './parsers';
 export { createParsePool, PARSE_PROCESS_NODE_FLAGS, type ParsePool, type ParsedPage } from './parse-pool';
 export { parsePage } from './parse-worker';
 export * from './egress/exits';
+export * from './egress/location-sessions';
