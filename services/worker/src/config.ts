@@ -38,6 +38,16 @@ export const workerEnv = {
   /** First rest of an exit after a robot check or 429; doubles per consecutive refusal. */
   CRAWL_EXIT_COOLDOWN_MS: envInt(60_000, 1, 3_600_000),
   CRAWL_EXIT_MAX_COOLDOWN_MS: envInt(900_000, 1, 86_400_000),
+  /**
+   * Location sessions of jobs with a postal code (docs/crawling.md, "Delivery location"): at most
+   * this many in the process (a cookie jar each, a few KB), this many per tenant (one tenant's
+   * many postal codes replace its own, not others'), dropped after this long unused.
+   */
+  CRAWL_LOCATION_SESSIONS: envInt(256, 1, 100_000),
+  CRAWL_LOCATION_SESSIONS_PER_TENANT: envInt(16, 1, 100_000),
+  CRAWL_LOCATION_SESSION_IDLE_MS: envInt(600_000, 1_000, 86_400_000),
+  /** Fresh sessions a target whose page shows another location gets before LOCATION_MISMATCH. */
+  CRAWL_LOCATION_RETRIES: envInt(1, 0, 5),
   /** Parser threads; default: the cores this process may use. */
   CRAWL_PARSE_THREADS: envInt(0, 0, 256),
   FETCH_TIMEOUT_MS: envInt(15_000, 100, 120_000),

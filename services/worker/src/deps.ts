@@ -78,6 +78,14 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger, exitEvents: E
       parser,
       timeoutMs: config.FETCH_TIMEOUT_MS,
       log,
+      locations: {
+        limits: {
+          max: config.CRAWL_LOCATION_SESSIONS,
+          perTenant: Math.min(config.CRAWL_LOCATION_SESSIONS_PER_TENANT, config.CRAWL_LOCATION_SESSIONS),
+          idleMs: config.CRAWL_LOCATION_SESSION_IDLE_MS,
+        },
+        retries: config.CRAWL_LOCATION_RETRIES,
+      },
     }),
     releases: new ReleaseWindow({ db, windows: new ReleaseWindowRepository(db), producer, log, window: config.CRAWL_ORG_WINDOW }),
     log,
