@@ -1067,7 +1067,7 @@ export interface components {
             errors: {
                 target: string;
                 /** @enum {string} */
-                code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
+                code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "LOCATION_MISMATCH" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
             /** @description Search, reviews and offers jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review or offer-listing pages of a product); null for other job types */
@@ -1140,7 +1140,7 @@ export interface components {
             errors: {
                 target: string;
                 /** @enum {string} */
-                code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
+                code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "LOCATION_MISMATCH" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
             /** @description Search, reviews and offers jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review or offer-listing pages of a product); null for other job types */
@@ -1384,7 +1384,7 @@ export interface components {
             errors: {
                 target: string;
                 /** @enum {string} */
-                code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "INTERNAL_ERROR" | "CANCELLED";
+                code: "NOT_FOUND" | "BLOCKED" | "UPSTREAM_ERROR" | "PARSE_ERROR" | "LOCATION_MISMATCH" | "INTERNAL_ERROR" | "CANCELLED";
                 message: string;
             }[];
             /** @description Search, reviews and offers jobs: pages crawled per target at most (`config.pages`; result pages of a keyword, review or offer-listing pages of a product); null for other job types */
