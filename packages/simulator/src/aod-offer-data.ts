@@ -5,6 +5,7 @@
  */
 import { productTitle } from './asin-template';
 import { marketLocale, type MarketLocale } from './locale';
+import { postalKey } from './delivery-location';
 import { createPrng, fnv1a } from './prng';
 
 export interface AodSeller {
@@ -77,7 +78,8 @@ const SLOW_RANGES: [number, number][] = [
 const SHIPPING_CHARGES = [399, 449, 549, 599, 649];
 
 const dayFormats = new Map<string, { fast: Intl.DateTimeFormat; slow: Intl.DateTimeFormat }>();
-function june(locale: MarketLocale, day: number, fast: boolean): string {
+/** Day `day` of June 2025 in the marketplace's words, with its weekday when `fast` (the fixed day delivery promises are dated from). */
+export function promiseDay(locale: MarketLocale, day: number, fast: boolean): string {
   let f = dayFormats.get(locale.intl);
   if (!f) {
     f = {
@@ -96,6 +98,20 @@ export function sellerId(name: string): string {
 }
 
 type Random = () => number;
+
+/** What the shopper's place changes about a listing: its prices' factor, later deliveries, no free delivery in remote places. */
+interface Where {
+  factor: number;
+  days: number;
+  remote: boolean;
+}
+const HERE: Where = { factor: 1, days: 0, remote: false };
+
+function whereOf(asin: string, postalCode: string | null): Where {
+  if (!postalCode) return HERE;
+  const here = createPrng(fnv1a(`${asin}#aod-at#${postalKey(postalCode)}`));
+  return { factor: 1 + (here() < 0.5 ? -1 : 1) * (0.02 + here() * 0.05), days: Math.floor(here() * 4), remote: here() < 0.25 };
+}
 const pickOf = <T>(list: readonly T[], random: Random): T => list[Math.floor(random() * list.length)]!;
 
 function shuffled<T>(list: readonly T[], random: Random): T[] {
@@ -126,19 +142,22 @@ function offer(
   fulfilledByAmazon: boolean,
   random: Random,
   locale: MarketLocale,
+  where: Where = HERE,
 ): AodOffer {
   // Amazon ships its own and fulfilled offers for free and soon; a merchant half of the time charges, and ships later.
-  const free = fulfilledByAmazon || random() < 0.4;
+  const free = (fulfilledByAmazon || random() < 0.4) && !where.remote;
   const shipping = pickOf(SHIPPING_CHARGES, random);
-  const fast = pickOf(FAST_DAYS, random);
-  const [from, to] = pickOf(SLOW_RANGES, random);
+  const fast = pickOf(FAST_DAYS, random) + where.days;
+  const [from, to] = pickOf(SLOW_RANGES, random).map((d) => d + where.days) as [number, number];
   return {
     condition,
     priceCents,
     shippingCents: free ? 0 : locale.convertUsCents(shipping),
     seller,
     fulfilledByAmazon,
-    deliveryDate: fulfilledByAmazon ? june(locale, fast, true) : `${june(locale, from, false)} - ${june(locale, to, false)}`,
+    deliveryDate: fulfilledByAmazon
+      ? promiseDay(locale, fast, true)
+      : `${promiseDay(locale, from, false)} - ${promiseDay(locale, to, false)}`,
   };
 }
 
@@ -151,9 +170,16 @@ function offer(
  * offer, as on Amazon), used ones 50-90%. The one-page listing of an ASIN is the same whatever
  * its page count was before: the extra offers are drawn after it.
  */
-export function aodListing(asin: string, pages = 1, locale: MarketLocale = marketLocale('US'), epoch = 0): AodListing {
+export function aodListing(
+  asin: string,
+  pages = 1,
+  locale: MarketLocale = marketLocale('US'),
+  epoch = 0,
+  postalCode: string | null = null,
+): AodListing {
   const random = createPrng(fnv1a(`${asin}#aod-offers`));
-  let base = 1500 + Math.floor(random() * 15000);
+  const where = whereOf(asin, postalCode);
+  let base = Math.round((1500 + Math.floor(random() * 15000)) * where.factor);
   // A drift epoch (drift.ts) moves every price of the listing by one factor; sellers stay.
   if (epoch > 0) base = Math.round(base * (0.8 + createPrng(fnv1a(`${asin}#aod-offers#${epoch}`))() * 0.35));
   const taken = new Set<number>();
@@ -168,6 +194,7 @@ export function aodListing(asin: string, pages = 1, locale: MarketLocale = marke
     amazonWins || random() < 0.6,
     random,
     locale,
+    where,
   );
   const lastPage = 3 + Math.floor(random() * 6);
   const count = (pages - 1) * AOD_OFFERS_PER_PAGE + lastPage;
@@ -177,7 +204,7 @@ export function aodListing(asin: string, pages = 1, locale: MarketLocale = marke
     const isNew = i === 0 || (i > 1 && random() < 0.45);
     const condition = isNew ? conditionNew : pickOf(locale.texts.usedGrades, random);
     const price = isNew ? priceNear(base, 0.9, 0.35, taken, random, locale) : priceNear(base, 0.5, 0.4, taken, random, locale);
-    listed.push(offer(condition, price, sellers[i % sellers.length]!, random() < 0.5, random, locale));
+    listed.push(offer(condition, price, sellers[i % sellers.length]!, random() < 0.5, random, locale, where));
   }
   listed.sort((a, b) => a.priceCents + a.shippingCents - (b.priceCents + b.shippingCents));
   return { asin, locale, title: productTitle(asin, 120), pinned, listed };

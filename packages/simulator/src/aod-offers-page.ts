@@ -17,6 +17,7 @@ import { buyColumn, heading, leftGrid, listedOffer, pinnedPrice, sellerRows } fr
 import { escapeHtml } from './html';
 import { marketLocale, type MarketLocale } from './locale';
 import { fnv1a } from './prng';
+import { glowBlock } from './delivery-location';
 
 export { usd } from './aod-offer-markup';
 
@@ -157,8 +158,14 @@ const hasMore = (listing: AodListing, page: number) => page * AOD_OFFERS_PER_PAG
  * The AOD offer listing page of `asin` on the marketplace of `locale` with `pages` panel pages: the panel's
  * first page inside a product page shell, deterministic from the ASIN and the page count.
  */
-export function aodOffersPage(asin: string, pages = 1, locale: MarketLocale = marketLocale('US'), epoch = 0): Buffer {
-  const listing = aodListing(asin, pages, locale, epoch);
+export function aodOffersPage(
+  asin: string,
+  pages = 1,
+  locale: MarketLocale = marketLocale('US'),
+  epoch = 0,
+  postalCode: string | null = null,
+): Buffer {
+  const listing = aodListing(asin, pages, locale, epoch, postalCode);
   const a = escapeHtml(asin);
   const origin = locale.origin;
   return Buffer.from(`<!doctype html>
@@ -169,7 +176,7 @@ export function aodOffersPage(asin: string, pages = 1, locale: MarketLocale = ma
 </head>
 <body class="a-m-${locale.code.toLowerCase()} a-aui_72554-c">
 <div id="a-page">
-<header id="navbar-main" class="nav-opaque"><div id="nav-belt"><a href="${origin}/ref=nav_logo" id="nav-logo-sprites" class="nav-logo-link" aria-label="Amazon"><span class="nav-sprite nav-logo-base"></span></a>
+<header id="navbar-main" class="nav-opaque"><div id="nav-belt"><a href="${origin}/ref=nav_logo" id="nav-logo-sprites" class="nav-logo-link" aria-label="Amazon"><span class="nav-sprite nav-logo-base"></span></a>${glowBlock(locale)}
 <form id="nav-search-bar-form" accept-charset="utf-8" action="${origin}/s/ref=nb_sb_noss" method="GET" role="search"><input type="text" id="twotabsearchtextbox" value="" name="field-keywords" autocomplete="off" placeholder="Search Amazon" aria-label="Search Amazon"></form></div></header>
 <div id="aod-background" class="a-section a-spacing-none aod-darken-background">
 <div id="all-offers-display" class="a-section a-spacing-none aod-visible">
@@ -195,8 +202,15 @@ ${footer(hasMore(listing, 1))}
  * answers (`isonlyrenderofferlist=true`): the next ten offers and the footer, no page chrome.
  * A page past the last has no offers and says "End of results".
  */
-export function aodOffersAjaxPage(asin: string, page: number, pages: number, locale: MarketLocale = marketLocale('US'), epoch = 0): Buffer {
-  const listing = aodListing(asin, pages, locale, epoch);
+export function aodOffersAjaxPage(
+  asin: string,
+  page: number,
+  pages: number,
+  locale: MarketLocale = marketLocale('US'),
+  epoch = 0,
+  postalCode: string | null = null,
+): Buffer {
+  const listing = aodListing(asin, pages, locale, epoch, postalCode);
   return Buffer.from(`${offerList(listing, page)}
 ${footer(hasMore(listing, page))}
 `);

@@ -15,6 +15,7 @@ import { escapeHtml } from './html';
 import type { MarketLocale } from './locale';
 import { productFacts } from './product-facts';
 import { syntheticAsin } from './synthetic';
+import { navBelt } from './delivery-location';
 
 export const BESTSELLERS_PER_PAGE = 50;
 /** Cards a list page renders server-side; the other ranked products are only in its data. */
@@ -94,7 +95,7 @@ export function bestsellersPage(listPath: string, slug: string, page: number, lo
 <link rel="canonical" href="${locale.origin}${listPath}" />
 </head>
 <body class="a-m-${locale.code.toLowerCase()} a-aui_72554-c">
-<div id="a-page"><div id="zg" class="a-section a-spacing-none"><div id="zg_banner_text_wrapper" class="a-section">Amazon Best Sellers</div>
+<div id="a-page">${navBelt(locale)}<div id="zg" class="a-section a-spacing-none"><div id="zg_banner_text_wrapper" class="a-section">Amazon Best Sellers</div>
 <div class="a-fixed-left-grid"><div id="zg-left-col" class="a-fixed-left-grid-col a-col-left"></div>
 <div id="zg-right-col" class="a-fixed-left-grid-col a-col-right">
 <h1 class="a-size-large a-spacing-medium a-text-bold">${heading}</h1>

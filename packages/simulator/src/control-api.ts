@@ -24,6 +24,8 @@ export interface ControlDeps {
   offersLayout: Setting;
   drift: Setting;
   exits: { list(): ExitStats[]; reset(): void };
+  /** Sessions' chosen places (delivery-location.ts): list, expire, and the refused postal codes. */
+  locations: { list(): unknown; expire(postalCode: string | null): number; refused: Setting };
   health(): Record<string, unknown>;
 }
 
@@ -126,6 +128,30 @@ function exitsRoute(req: IncomingMessage, res: ServerResponse, deps: ControlDeps
   sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET or DELETE');
 }
 
+async function locationsRoute(req: IncomingMessage, res: ServerResponse, deps: ControlDeps, pathname: string): Promise<void> {
+  if (pathname === '/__sim/locations/refused') return settingRoute(req, res, deps.locations.refused);
+  if (pathname === '/__sim/locations/expire') {
+    if (req.method !== 'POST') return sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use POST');
+    const text = await readBody(req);
+    let body: unknown = {};
+    try {
+      body = text.trim() ? (JSON.parse(text) as unknown) : {};
+    } catch {
+      return sendError(res, 400, 'VALIDATION_ERROR', 'body is not valid JSON');
+    }
+    const code = (body as { postalCode?: unknown } | null)?.postalCode ?? null;
+    if (typeof body !== 'object' || body === null || (code !== null && (typeof code !== 'string' || !code.trim())))
+      return sendError(res, 400, 'VALIDATION_ERROR', 'body must be {} or { "postalCode": "<code>" }');
+    return sendJson(res, 200, { expired: deps.locations.expire(code) });
+  }
+  if (req.method === 'GET') return sendJson(res, 200, deps.locations.list());
+  if (req.method === 'DELETE') {
+    deps.locations.expire(null);
+    return sendJson(res, 204, null);
+  }
+  sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET or DELETE');
+}
+
 /** Handles a `/__sim/...` request; always answers (404 for unknown control paths). */
 export function handleControl(req: IncomingMessage, res: ServerResponse, deps: ControlDeps): void {
   const pathname = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
@@ -138,6 +164,7 @@ export function handleControl(req: IncomingMessage, res: ServerResponse, deps: C
     if (pathname === '/__sim/offers-layout') return settingRoute(req, res, deps.offersLayout);
     if (pathname === '/__sim/drift') return settingRoute(req, res, deps.drift);
     if (pathname === '/__sim/exits') return exitsRoute(req, res, deps);
+    if (pathname === '/__sim/locations' || pathname.startsWith('/__sim/locations/')) return locationsRoute(req, res, deps, pathname);
     if (pathname === '/__sim/health' && (req.method === 'GET' || req.method === 'HEAD')) return sendJson(res, 200, deps.health());
     sendError(res, 404, 'NOT_FOUND', `no control route ${req.method ?? ''} ${pathname}`);
   };

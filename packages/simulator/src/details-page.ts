@@ -6,7 +6,8 @@
  * the price and dates are in the marketplace's language and format (locale.ts).
  */
 import type { MarketLocale, PriceParts } from './locale';
-import { productCategory, type ProductFacts } from './product-facts';
+import { deliveryDateText, productCategory, type Delivery, type ProductFacts } from './product-facts';
+import { navBelt } from './delivery-location';
 import { sellerId } from './aod-offer-data';
 import { fnv1a } from './prng';
 import { escapeHtml } from './html';
@@ -50,8 +51,26 @@ function parties(facts: ProductFacts, locale: MarketLocale): string {
 <div id="merchantInfoFeature_feature_div" class="celwidget">${label(locale.texts.soldBy)}<div class="offer-display-feature-text"><a id="sellerProfileTriggerId" class="a-size-small a-link-normal offer-display-feature-text-message" href="${href}">${escapeHtml(seller.name)}</a></div></div>`;
 }
 
-/** The product page of `asin` with `facts` on the marketplace of `locale`; no price and no sellers when it is unavailable. */
-export function detailsPage(facts: ProductFacts, locale: MarketLocale): Buffer {
+/**
+ * The buy box's primary delivery message in the 2023+ markup: the DEXUnifiedCXPDM span of the
+ * delivery block, with the charge and the dates as data (what the parsers read first) and as text.
+ */
+function deliveryBlock(delivery: Delivery, locale: MarketLocale): string {
+  const t = locale.texts;
+  const date = deliveryDateText(delivery, locale);
+  const charge =
+    delivery.chargeMinor === 0
+      ? (t.freeShipping.split(' ').find((w) => w === w.toUpperCase()) ?? t.freeShipping)
+      : locale.price(delivery.chargeMinor).text;
+  const words = delivery.chargeMinor === 0 ? t.freeShipping : t.shippingCharge(charge);
+  return `<div id="deliveryBlock_feature_div" class="celwidget"><div id="mir-layout-DELIVERY_BLOCK" class="a-spacing-base"><div id="mir-layout-DELIVERY_BLOCK-slot-PRIMARY_DELIVERY_MESSAGE_LARGE" class="a-spacing-base"><span data-csa-c-type="element" data-csa-c-content-id="DEXUnifiedCXPDM" data-csa-c-delivery-price="${escapeHtml(charge)}" data-csa-c-value-proposition="" data-csa-c-delivery-type="delivery" data-csa-c-delivery-time="${escapeHtml(date)}" data-csa-c-delivery-destination="" data-csa-c-delivery-condition="" data-csa-c-mir-view="CONSOLIDATED_CX" data-csa-c-mir-type="DELIVERY" data-csa-c-mir-variant="DEFAULT">${escapeHtml(words)} <span class="a-text-bold">${escapeHtml(date)}</span></span></div></div></div>`;
+}
+
+/**
+ * The product page of `asin` with `facts` on the marketplace of `locale`; no price and no sellers
+ * when it is unavailable, and the buy box's delivery message when `facts` say it (factsAt).
+ */
+export function detailsPage(facts: ProductFacts & { delivery?: Delivery }, locale: MarketLocale): Buffer {
   const { asin } = facts;
   const origin = locale.origin;
   const a = escapeHtml(asin);
@@ -77,7 +96,7 @@ ${priceSpan(locale.price(facts.priceMinor), 'xl', ' aok-align-center')}
 <link rel="canonical" href="${origin}/${slug}/dp/${a}" />
 </head>
 <body class="a-m-${locale.code.toLowerCase()} a-aui_72554-c">
-<div id="a-page"><div id="dp" class="electronics ${locale.intl.replace('-', '_')}"><div id="dp-container" class="a-container" role="main">
+<div id="a-page">${navBelt(locale)}<div id="dp" class="electronics ${locale.intl.replace('-', '_')}"><div id="dp-container" class="a-container" role="main">
 <div id="wayfinding-breadcrumbs_feature_div" class="celwidget"><ul class="a-unordered-list a-horizontal a-size-small">
 <li><span class="a-list-item"><a class="a-link-normal a-color-tertiary" href="${origin}/b/ref=dp_bc_aui_C_1?ie=UTF8&amp;node=${1000 + (fnv1a(category) % 9000)}">${category}</a></span></li>
 <li class="a-breadcrumb-divider"><span class="a-list-item a-color-tertiary">›</span></li>
@@ -101,7 +120,8 @@ ${price}
 <li><span class="a-list-item"> What you get: the ${escapeHtml(noun)}, a USB-C cable and a quick start guide. </span></li>
 </ul></div>
 </div>
-<div id="rightCol"><div id="buybox">${availability(facts, locale)}
+<div id="rightCol"><div id="buybox">${offered && facts.delivery ? deliveryBlock(facts.delivery, locale) : ''}
+${availability(facts, locale)}
 ${offered ? parties(facts, locale) : ''}
 <form method="post" id="addToCart" action="/gp/product/handle-buy-box/ref=dp_start-bbf_1_glance"><input type="hidden" id="ASIN" name="ASIN" value="${a}"></form>
 </div></div>

@@ -15,6 +15,7 @@ export type {
   FaultRule,
   LatencyConfig,
   OffersLayout,
+  PostalRefusal,
   RedirectStatus,
   RequestLogEntry,
   Simulator,
@@ -33,5 +34,6 @@ export {
 export { productPrice, productTitle } from './asin-template';
 export { aodOffersAjaxPage, aodOffersPage } from './aod-offers-page';
 export { aodListing } from './aod-offer-data';
+export { marketPostalCode, placeOf } from './delivery-location';
 export { createLatencySampler, lognormalParams, validateLatency } from './latency';
 export { DEFAULT_DETAILS_TEMPLATE, DEFAULT_SEARCH_TEMPLATE, defaultFixturesDir } from './page-store';

@@ -29,6 +29,10 @@ export interface PageTexts {
   color: string;
   /** A histogram row's label: "5 star", "5 Sterne", "星5つ". */
   starRow(n: number): string;
+  /** The deliver-to block's words (delivery-location.ts): 2025 layout's line 1 before the place, its update link, and the older layout's line 1. */
+  deliveringTo: string;
+  updateLocation: string;
+  deliverTo: string;
   /** Review texts in this language (review-texts.ts). */
   language: 'en' | 'de' | 'fr' | 'it' | 'es' | 'ja';
 }
@@ -55,6 +59,9 @@ export const EN: PageTexts = {
   customerReviews: 'Customer reviews',
   color: 'Color',
   starRow: (n) => `${n} star`,
+  deliveringTo: 'Delivering to',
+  updateLocation: 'Update location',
+  deliverTo: 'Deliver to',
   language: 'en',
 };
 
@@ -80,6 +87,9 @@ export const DE: PageTexts = {
   customerReviews: 'Kundenrezensionen',
   color: 'Farbe',
   starRow: (n) => `${n} Sterne`,
+  deliveringTo: 'Liefern an',
+  updateLocation: 'Standort aktualisieren',
+  deliverTo: 'Liefern nach',
   language: 'de',
 };
 
@@ -105,6 +115,9 @@ export const FR: PageTexts = {
   customerReviews: 'Commentaires client',
   color: 'Couleur',
   starRow: (n) => `${n} étoiles`,
+  deliveringTo: 'Livraison à',
+  updateLocation: 'Mettre à jour l’emplacement',
+  deliverTo: 'Livrer à',
   language: 'fr',
 };
 
@@ -130,6 +143,9 @@ export const IT: PageTexts = {
   customerReviews: 'Recensioni clienti',
   color: 'Colore',
   starRow: (n) => `${n} stelle`,
+  deliveringTo: 'Consegna a',
+  updateLocation: 'Aggiorna posizione',
+  deliverTo: 'Consegna in',
   language: 'it',
 };
 
@@ -155,6 +171,9 @@ export const ES: PageTexts = {
   customerReviews: 'Opiniones de clientes',
   color: 'Color',
   starRow: (n) => `${n} estrellas`,
+  deliveringTo: 'Entrega en',
+  updateLocation: 'Actualizar ubicación',
+  deliverTo: 'Enviar a',
   language: 'es',
 };
 
@@ -180,5 +199,8 @@ export const JA: PageTexts = {
   customerReviews: 'カスタマーレビュー',
   color: '色',
   starRow: (n) => `星${n}つ`,
+  deliveringTo: 'お届け先',
+  updateLocation: '住所を更新',
+  deliverTo: '配送先',
   language: 'ja',
 };

@@ -4,6 +4,8 @@
  * result list holds only the no-results messaging widget. Served for a keyword whose page count
  * is 0 (`/__sim/pages`, `Simulator.setPageCounts`).
  */
+import { navBelt } from './delivery-location';
+import { marketLocale } from './locale';
 import { escapeHtml } from './synthetic';
 
 export function noResultsSearchPage(keyword: string): Buffer {
@@ -14,7 +16,7 @@ export function noResultsSearchPage(keyword: string): Buffer {
 <title>Amazon.com : ${shown}</title>
 </head>
 <body class="a-m-us a-aui_72554-c">
-<div id="a-page">
+<div id="a-page">${navBelt(marketLocale('US'))}
 <form class="nav-searchbar" role="search" action="/s" method="GET"><input type="text" id="twotabsearchtextbox" value="${shown}" name="field-keywords"></form>
 <div id="search"><div class="s-desktop-width-max s-desktop-content s-opposite-dir sg-row">
 <div class="sg-col-20-of-24 s-matching-dir sg-col-16-of-20 sg-col sg-col-8-of-12 sg-col-12-of-16"><div class="sg-col-inner">

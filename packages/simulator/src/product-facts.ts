@@ -7,6 +7,8 @@
  */
 import { productTitle } from './asin-template';
 import type { MarketLocale } from './locale';
+import { promiseDay } from './aod-offer-data';
+import { postalKey } from './delivery-location';
 import { createPrng, fnv1a } from './prng';
 
 export type Stock = { kind: 'in' } | { kind: 'few'; left: number } | { kind: 'out' };
@@ -88,4 +90,61 @@ function stockOf(draw: number, left: number): Stock {
   if (draw < 0.82) return { kind: 'in' };
   if (draw < 0.93) return { kind: 'few', left: 1 + Math.floor(left * 9) };
   return { kind: 'out' };
+}
+
+/** The buy box's delivery: its charge (0: free) and the promised days (after the fixed day promises are dated from). */
+export interface Delivery {
+  chargeMinor: number;
+  firstDay: number;
+  lastDay: number;
+}
+
+const CHARGES_US_CENTS = [399, 499, 599, 699, 899];
+
+/** The draws of `asin` at `postalCode` (null: the marketplace's default place), the same for the same pair. */
+const hereOf = (asin: string, postalCode: string | null) => createPrng(fnv1a(`${asin}#at#${postalCode ? postalKey(postalCode) : '-'}`));
+
+/**
+ * A price as it is at `postalCode` (docs/crawling.md, "Delivery location"): a few percent up or
+ * down, never the same, with the price's last digit; unchanged without a code.
+ */
+export function priceAt(minor: number, asin: string, postalCode: string | null): number {
+  if (!postalCode) return minor;
+  const here = hereOf(asin, postalCode);
+  const factor = 1 + (here() < 0.5 ? -1 : 1) * (0.01 + here() * 0.06);
+  // the last digit stays (…9, …5), the rest moves: $13.95 -> $13.45 or $14.65
+  const tens = Math.floor(minor / 10);
+  let moved = Math.max(1, Math.round(tens * factor));
+  if (moved === tens) moved = tens + 1;
+  return moved * 10 + (minor % 10);
+}
+
+/**
+ * The facts of a product as a shopper at `postalCode` sees them: its price there (priceAt), out of
+ * stock in about 1 place in 6, and the buy box's delivery (free or a charge, sooner or later), all
+ * drawn from the ASIN and the code. Without a code: the facts as they are, delivered to the
+ * marketplace's default place.
+ */
+export function factsAt(facts: ProductFacts, locale: MarketLocale, postalCode: string | null): ProductFacts & { delivery: Delivery } {
+  const here = hereOf(facts.asin, postalCode);
+  here();
+  here(); // the two draws priceAt takes
+  const outHere = postalCode !== null && here() < 0.16;
+  const free = here() < 0.6;
+  const charge = CHARGES_US_CENTS[Math.floor(here() * CHARGES_US_CENTS.length)]!;
+  const firstDay = 2 + Math.floor(here() * 6);
+  const lastDay = here() < 0.35 ? firstDay + 2 + Math.floor(here() * 3) : firstDay;
+  return {
+    ...facts,
+    priceMinor: priceAt(facts.priceMinor, facts.asin, postalCode),
+    stock: outHere ? { kind: 'out' } : facts.stock,
+    delivery: { chargeMinor: free ? 0 : locale.convertUsCents(charge), firstDay, lastDay },
+  };
+}
+
+/** A delivery's dates as a delivery message shows them ("Tuesday, June 3", "June 9 - June 13"). */
+export function deliveryDateText(delivery: Delivery, locale: MarketLocale): string {
+  return delivery.firstDay === delivery.lastDay
+    ? promiseDay(locale, delivery.firstDay, true)
+    : `${promiseDay(locale, delivery.firstDay, false)} - ${promiseDay(locale, delivery.lastDay, false)}`;
 }

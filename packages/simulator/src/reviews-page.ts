@@ -15,6 +15,7 @@ import type { MarketLocale } from './locale';
 import type { ProductFacts } from './product-facts';
 import { createPrng, fnv1a } from './prng';
 import { reviewText } from './review-texts';
+import { navBelt } from './delivery-location';
 
 export const REVIEWS_PER_PAGE = 10;
 
@@ -107,7 +108,7 @@ export function reviewsPage(facts: ProductFacts, locale: MarketLocale, page: num
 <link rel="canonical" href="${locale.origin}/product-reviews/${asin}" />
 </head>
 <body class="a-m-${locale.code.toLowerCase()} a-aui_72554-c">
-<div id="a-page"><div id="cm_cr-review_list-wrapper" class="a-container">
+<div id="a-page">${navBelt(locale)}<div id="cm_cr-review_list-wrapper" class="a-container">
 ${summary(facts, locale)}
 <div id="cm_cr-review_list" class="a-section a-spacing-none review-views celwidget">
 ${reviews}

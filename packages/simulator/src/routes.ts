@@ -71,11 +71,18 @@ export interface RouteOptions {
 }
 
 /** How a built-in page for this request is drawn: its marketplace (from the request's language) and its target's drift epoch. */
-function variantOf(options: RouteOptions, query: URLSearchParams, headers: IncomingHttpHeaders, key: string): PageVariant {
+function variantOf(
+  options: RouteOptions,
+  query: URLSearchParams,
+  headers: IncomingHttpHeaders,
+  key: string,
+  postalCode: string | null,
+): PageVariant {
   return {
     locale: marketLocale(requestMarketplace(query, headers)),
     varied: options.varied ?? false,
     epoch: epochOf(options.drift, driftKey(key)),
+    postalCode,
   };
 }
 
@@ -84,7 +91,7 @@ function variantOf(options: RouteOptions, query: URLSearchParams, headers: Incom
  * (`GET http://host/dp/...`, as a client configured to use the simulator as proxy sends it) is
  * reduced to its path first.
  */
-function splitTarget(rawTarget: string): { pathname: string; query: URLSearchParams } {
+export function splitTarget(rawTarget: string): { pathname: string; query: URLSearchParams } {
   let target = rawTarget;
   if (/^https?:\/\//i.test(target)) {
     const slash = target.indexOf('/', target.indexOf('//') + 2);
@@ -137,8 +144,18 @@ function offerListingPage(query: URLSearchParams): number {
 }
 const fixed = (body: Buffer): RenderedPage => ({ body, release: NOOP });
 
-/** The page for this request target, or null for a 404. Call release() when the response closes. */
-export function resolvePage(store: PageStore, options: RouteOptions, target: string, headers: IncomingHttpHeaders): RenderedPage | null {
+/**
+ * The page for this request target, or null for a 404. Call release() when the response closes.
+ * `postalCode`: where the session's shopper is (delivery-location.ts); built-in pages show that
+ * place's prices and deliveries, null the marketplace's default place.
+ */
+export function resolvePage(
+  store: PageStore,
+  options: RouteOptions,
+  target: string,
+  headers: IncomingHttpHeaders,
+  postalCode: string | null = null,
+): RenderedPage | null {
   const { pathname, query } = splitTarget(target);
   const details = DETAILS_PATH_RE.exec(pathname);
   if (details) {
@@ -148,7 +165,7 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
     if (!options.anyAsin) return null;
     return store.detailsTemplate
       ? store.detailsTemplate.acquire(asin)
-      : fixed(generatedDetailsPage(asin, variantOf(options, query, headers, asin)));
+      : fixed(generatedDetailsPage(asin, variantOf(options, query, headers, asin, postalCode)));
   }
   if (pathname === '/s' || pathname === '/s/') {
     // `field-keywords` is the pre-2019 search form's parameter; Amazon still accepts it.
@@ -165,10 +182,10 @@ export function resolvePage(store: PageStore, options: RouteOptions, target: str
     return fixed(
       store.searchTemplate
         ? store.searchTemplate.render(keyword, page, page >= pages)
-        : syntheticSearchPage(keyword, page, page >= pages, variantOf(options, query, headers, keyword)),
+        : syntheticSearchPage(keyword, page, page >= pages, variantOf(options, query, headers, keyword, postalCode)),
     );
   }
-  return resolveListingPage(store, options, pathname, query, headers);
+  return resolveListingPage(store, options, pathname, query, headers, postalCode);
 }
 
 /** Offer listings, review pages and best-seller lists: the saved page, else the kind's template. */
@@ -178,6 +195,7 @@ function resolveListingPage(
   pathname: string,
   query: URLSearchParams,
   headers: IncomingHttpHeaders,
+  postalCode: string | null,
 ): RenderedPage | null {
   const offers = OFFERS_PATH_RE.exec(pathname);
   if (offers) {
@@ -191,14 +209,16 @@ function resolveListingPage(
     // Without a saved legacy page to re-target (a plain clone), the generated 2021+ panel in either layout.
     if (store.offersTemplate && (saved || options.offersLayout !== 'aod'))
       return fixed(store.offersTemplate.render(asin, page, page >= pages));
-    const { locale, epoch } = variantOf(options, query, headers, asin);
-    return fixed(aodOffersPage(asin, pages, locale, epoch));
+    const { locale, epoch } = variantOf(options, query, headers, asin, postalCode);
+    return fixed(aodOffersPage(asin, pages, locale, epoch, postalCode));
   }
   if (AOD_PAGES_PATH_RE.test(pathname)) {
     const asin = (query.get('asin') ?? '').toUpperCase();
     if (!/^[A-Z0-9]{10}$/.test(asin) || !options.anyAsin) return null;
-    const { locale, epoch } = variantOf(options, query, headers, asin);
-    return fixed(aodOffersAjaxPage(asin, resultPage(query, 'pageno'), options.pageCounts?.get(asin) ?? DEFAULT_OFFER_PAGES, locale, epoch));
+    const { locale, epoch } = variantOf(options, query, headers, asin, postalCode);
+    return fixed(
+      aodOffersAjaxPage(asin, resultPage(query, 'pageno'), options.pageCounts?.get(asin) ?? DEFAULT_OFFER_PAGES, locale, epoch, postalCode),
+    );
   }
   const reviews = REVIEWS_PATH_RE.exec(pathname);
   if (reviews) {
@@ -210,7 +230,7 @@ function resolveListingPage(
     const pages = options.pageCounts?.get(asin) ?? DEFAULT_REVIEW_PAGES;
     if (template) return fixed(template.render(asin, page, page >= pages));
     if (!options.anyAsin) return null;
-    const { locale, epoch } = variantOf(options, query, headers, asin);
+    const { locale, epoch } = variantOf(options, query, headers, asin, postalCode);
     return fixed(reviewsPage(productFacts(asin, locale, epoch), locale, page, page >= pages));
   }
   if (BESTSELLERS_PATH_RE.test(pathname)) {
@@ -226,7 +246,7 @@ function resolveListingPage(
     }
     if (store.bestsellersTemplate) return fixed(store.bestsellersTemplate.render(listPath, page));
     const category = listCategory(pathname);
-    const { locale, epoch } = variantOf(options, query, headers, category);
+    const { locale, epoch } = variantOf(options, query, headers, category, postalCode);
     return fixed(bestsellersPage(listPath, category, page, locale, epoch));
   }
   return null;

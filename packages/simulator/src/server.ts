@@ -19,8 +19,21 @@ import { validateDrift } from './drift';
 import { defaultFixturesDir, loadPageStore } from './page-store';
 import { createPrng } from './prng';
 import { RequestLog } from './request-log';
-import { resolvePage, type RouteOptions } from './routes';
-import type { AntiBotConfig, Fault, FaultRule, LatencyConfig, OffersLayout, RequestLogEntry, Simulator, SimulatorOptions } from './types';
+import { resolvePage, splitTarget, type RouteOptions } from './routes';
+import { LocationRegistry, glowLines, marketPostalCode, placeOf, withGlowLines } from './delivery-location';
+import { ADDRESS_CHANGE_PATH, HOME_PATHS, SELECTIONS_PATH, addressChangeAnswer, homePage, selectionsFragment } from './glow-pages';
+import { marketLocale, requestMarketplace } from './locale';
+import type {
+  AntiBotConfig,
+  Fault,
+  FaultRule,
+  LatencyConfig,
+  OffersLayout,
+  PostalRefusal,
+  RequestLogEntry,
+  Simulator,
+  SimulatorOptions,
+} from './types';
 
 const DEFAULT_SEED = 1;
 const EMPTY = Buffer.alloc(0);
@@ -39,6 +52,8 @@ interface RequestContext {
   identity: Identity;
   /** No session-id this simulator issued: the answer hands out a new one. */
   cookieless: boolean;
+  /** The session's id: the cookie's, or the one this answer hands out. */
+  sessionId: string;
   blocked?: true;
 }
 
@@ -87,6 +102,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const log = new RequestLog(options.logLimit ?? 10_000);
   const timers = new Set<NodeJS.Timeout>();
   const sessions = new SessionRegistry();
+  const locations = new LocationRegistry();
   // Its own stream, so turning latency on does not shift the fault rules' probability draws.
   const latencyRandom = createPrng((seed ^ 0x5bd1e995) >>> 0);
   let latency = validateLatency(options.latency);
@@ -127,15 +143,100 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     record(req, ctx, status);
     const headers: OutgoingHttpHeaders = { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, ...extra };
     // Amazon hands every new visitor a session cookie; a crawler's cookie jar should send it back.
-    if (ctx.cookieless)
-      headers['set-cookie'] = `session-id=${sessions.issue()}; Path=/; Expires=${new Date(Date.now() + 365 * 864e5).toUTCString()}`;
+    if (ctx.cookieless) {
+      const expires = new Date(Date.now() + 365 * 864e5).toUTCString();
+      const cookie = `session-id=${ctx.sessionId}; Path=/; Expires=${expires}`;
+      // The home page sets the rest of a new visitor's cookies, as Amazon's does.
+      headers['set-cookie'] = HOME_PATHS.has(splitTarget(req.url ?? '/').pathname)
+        ? [
+            cookie,
+            `session-id-time=2082787201l; Path=/; Expires=${expires}`,
+            `i18n-prefs=${marketLocale(requestMarketplace(splitTarget(req.url ?? '/').query, req.headers)).currency}; Path=/; Expires=${expires}`,
+          ]
+        : cookie;
+    }
     res.writeHead(status, headers);
     res.end(body);
   };
 
+  /** The place the session chose on the request's marketplace, else null (the marketplace's default place). */
+  const sessionPostalCode = (ctx: RequestContext, marketplace: string): string | null => {
+    const location = ctx.cookieless ? null : locations.of(ctx.sessionId);
+    return location && location.marketplace === marketplace ? location.postalCode : null;
+  };
+
+  /**
+   * The "Deliver to" flow (docs/crawling.md, "Delivery location"): the home page, the modal's
+   * selections (with the home page's token) and the address change (with the selections' token).
+   * False when the request is none of them.
+   */
+  const serveGlow = (req: IncomingMessage, res: ServerResponse, ctx: RequestContext): boolean => {
+    const { pathname, query } = splitTarget(req.url ?? '/');
+    const marketplace = requestMarketplace(query, req.headers);
+    const locale = marketLocale(marketplace);
+    if (HOME_PATHS.has(pathname)) {
+      send(req, res, ctx, 200, homePage(locale, locations.token(ctx.sessionId, 1), sessionPostalCode(ctx, marketplace)));
+      return true;
+    }
+    const step = pathname === SELECTIONS_PATH ? 1 : pathname === ADDRESS_CHANGE_PATH ? 2 : 0;
+    if (step === 0) return false;
+    const json = { 'content-type': 'application/json;charset=UTF-8' };
+    const token = req.headers['anti-csrftoken-a2z'];
+    if (typeof token !== 'string' || !token) {
+      send(req, res, ctx, 400, Buffer.from('{"error":"missing anti-csrftoken-a2z"}'), json);
+      return true;
+    }
+    // A token belongs to the session it was handed to: none without the session's cookie.
+    if (ctx.cookieless || token !== locations.token(ctx.sessionId, step)) {
+      send(req, res, ctx, 403, Buffer.from('{"error":"invalid anti-csrftoken-a2z"}'), json);
+      return true;
+    }
+    if (step === 1) {
+      send(req, res, ctx, 200, selectionsFragment(locale, locations.token(ctx.sessionId, 2)));
+      return true;
+    }
+    if (req.method !== 'POST') {
+      send(req, res, ctx, 405, Buffer.from('{"error":"use POST"}'), { ...json, allow: 'POST' });
+      return true;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        // answered below
+      }
+      const body = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { zipCode?: unknown; locationType?: unknown };
+      if (body.locationType !== 'LOCATION_INPUT' || typeof body.zipCode !== 'string')
+        return send(req, res, ctx, 400, Buffer.from('{"error":"expected {locationType: LOCATION_INPUT, zipCode}"}'), json);
+      const postalCode = marketPostalCode(marketplace, body.zipCode);
+      if (!postalCode) return send(req, res, ctx, 200, addressChangeAnswer({ valid: false }), json);
+      const refusal = locations.refusalOf(postalCode);
+      const location = { marketplace, postalCode };
+      // 'other-place': the answer says updated, but the session keeps the place it had.
+      if (!refusal) locations.set(ctx.sessionId, location);
+      const city = placeOf(marketplace, postalCode).replace(postalCode.split(' ')[0]!, '').trim() || postalCode;
+      send(req, res, ctx, 200, addressChangeAnswer({ valid: true, updated: refusal?.mode !== 'not-updated', location, city }), json);
+    });
+    return true;
+  };
+
   const servePage = (req: IncomingMessage, res: ServerResponse, ctx: RequestContext, replace?: [string, string][]): void => {
-    const page = resolvePage(store, routeOptions, req.url ?? '/', req.headers);
+    if (serveGlow(req, res, ctx)) return;
+    const marketplace = requestMarketplace(splitTarget(req.url ?? '/').query, req.headers);
+    const postalCode = sessionPostalCode(ctx, marketplace);
+    let page = resolvePage(store, routeOptions, req.url ?? '/', req.headers, postalCode);
     if (!page) return send(req, res, ctx, 404, NOT_FOUND_PAGE);
+    if (postalCode) {
+      // Every page's deliver-to block names the session's place (saved pages too); the offers panel's ajax pages have none.
+      const shown = withGlowLines(page.body, glowLines(marketLocale(marketplace), postalCode));
+      if (shown !== page.body) {
+        page.release();
+        page = { body: shown, release: () => {} };
+      }
+    }
     if (replace) {
       // Rare (tests of changed products): copy the page once and rewrite the copy.
       let text = page.body.toString('utf8');
@@ -183,8 +284,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   /** One page request from `identity`: anti-bot rules, then faults, then the page; all after the drawn latency. */
   const handlePage = (req: IncomingMessage, res: ServerResponse, identity: Identity): void => {
     const at = Date.now();
-    const cookieless = !sessions.isKnown(SessionRegistry.cookieOf(req.headers.cookie));
-    const ctx: RequestContext = { at, identity, cookieless };
+    const cookie = SessionRegistry.cookieOf(req.headers.cookie);
+    const cookieless = !sessions.isKnown(cookie);
+    const ctx: RequestContext = { at, identity, cookieless, sessionId: cookieless ? sessions.issue() : cookie! };
     let answer: () => void;
     if (identity.admit(antiBot, cookieless, at)) {
       ctx.blocked = true;
@@ -243,6 +345,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     drift: { get: () => Object.fromEntries(routeOptions.drift ?? []), set: setDrift },
     exits: { list: exitStats, reset: resetExits },
+    locations: {
+      list: () => locations.list(),
+      expire: (postalCode) => locations.expire(postalCode),
+      refused: { get: () => locations.list().refused, set: (value) => locations.setRefusals(value) },
+    },
     health: () => ({
       ok: true,
       fixturesDir: store.fixturesDir,
@@ -325,6 +432,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       routeOptions.offersLayout = validateOffersLayout(layout);
     },
     setDrift: (epochs: Record<string, number> | null) => setDrift(epochs),
+    locations: () => locations.list(),
+    expireLocations: (postalCode?: string | null) => locations.expire(postalCode ?? null),
+    setRefusedPostalCodes: (refusals: PostalRefusal[] | null) => locations.setRefusals(refusals),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

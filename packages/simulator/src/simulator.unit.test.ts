@@ -131,7 +131,7 @@ describeFixtures('pages from the fixtures folder', () => {
   it('serves the search template for an unknown keyword and 404 for other paths', async () => {
     const template = searchTemplateFrom(DEFAULT_SEARCH_TEMPLATE, fixture(DEFAULT_SEARCH_TEMPLATE));
     expect((await get(`${sim.url}/s?k=garden+hose`)).body.equals(template.render('garden hose'))).toBe(true);
-    for (const p of ['/', '/s', '/s?k=', '/dp/SHORT', '/gp/cart/view.html']) {
+    for (const p of ['/s', '/s?k=', '/dp/SHORT', '/gp/cart/view.html']) {
       const res = await get(sim.url + p);
       expect(res.status).toBe(404);
       expect(res.body.toString()).toContain('<title>Page Not Found</title>');

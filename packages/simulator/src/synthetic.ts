@@ -8,7 +8,8 @@ import { detailsPage, priceSpan, starClass } from './details-page';
 import { escapeHtml } from './html';
 import { keywordSlugs } from './keyword-slug';
 import { marketLocale, type MarketLocale } from './locale';
-import { knownFacts, productFacts } from './product-facts';
+import { factsAt, knownFacts, priceAt, productFacts } from './product-facts';
+import { navBelt } from './delivery-location';
 import { fnv1a } from './prng';
 
 const BRANDS = ['Acme', 'Zentro', 'Northwind', 'Globex', 'Voltura', 'Kestrel', 'Lumora', 'Brightline'];
@@ -53,11 +54,11 @@ export function syntheticDetailsPage(asin: string): Buffer {
  * so only what changes between crawls on Amazon changes.
  */
 export function generatedDetailsPage(asin: string, variant: PageVariant): Buffer {
-  if (variant.varied) return detailsPage(productFacts(asin, variant.locale, variant.epoch), variant.locale);
+  const { locale, postalCode = null } = variant;
+  if (variant.varied) return detailsPage(factsAt(productFacts(asin, locale, variant.epoch), locale, postalCode), locale);
   const title = knownTitle(asin);
-  const facts =
-    variant.epoch > 0 ? { ...productFacts(asin, variant.locale, variant.epoch), title, brand: 'Acme' } : knownFacts(asin, title);
-  return detailsPage(facts, variant.locale);
+  const facts = variant.epoch > 0 ? { ...productFacts(asin, locale, variant.epoch), title, brand: 'Acme' } : knownFacts(asin, title);
+  return detailsPage(factsAt(facts, locale, postalCode), locale);
 }
 
 export interface SearchCard {
@@ -76,6 +77,8 @@ export interface PageVariant {
   /** false: the known values of the synthetic pages (see knownFacts). */
   varied: boolean;
   epoch: number;
+  /** Where the shopper is (delivery-location.ts): prices and deliveries are those of that place; absent or null, the marketplace's default place. */
+  postalCode?: string | null;
 }
 
 export const KNOWN_US: PageVariant = { locale: marketLocale('US'), varied: false, epoch: 0 };
@@ -136,7 +139,7 @@ export function syntheticSearchCards(keyword: string, page = 1, variant: PageVar
     cards.push({
       asin,
       title: searchCardTitle(keyword, page, i),
-      priceMinor: facts?.priceMinor ?? (9 + (h % 90)) * 100 + 99,
+      priceMinor: priceAt(facts?.priceMinor ?? (9 + (h % 90)) * 100 + 99, asin, variant.postalCode ?? null),
       rating: facts?.rating ?? 4.3,
       ratingsCount: facts?.ratingsCount ?? 512,
       sponsored: i === 0 || i === 5,
@@ -162,7 +165,7 @@ export function syntheticSearchPage(keyword: string, page = 1, last = false, var
 <title>${escapeHtml(locale.siteName)} : ${shown}</title>
 </head>
 <body class="a-m-${locale.code.toLowerCase()} a-aui_72554-c">
-<div id="a-page">
+<div id="a-page">${navBelt(locale)}
 <form class="nav-searchbar" role="search" action="/s" method="GET"><input type="text" id="twotabsearchtextbox" value="${shown}" name="field-keywords"></form>
 <div id="search"><div class="s-desktop-width-max s-desktop-content s-opposite-dir sg-row">
 <div class="sg-col-20-of-24 s-matching-dir sg-col-16-of-20 sg-col sg-col-8-of-12 sg-col-12-of-16"><div class="sg-col-inner">

@@ -197,6 +197,31 @@ export interface Simulator {
    * TypeError when invalid.
    */
   setDrift(epochs: Record<string, number> | null): void;
+  /**
+   * The places sessions chose through the "Deliver to" flow (session id, marketplace, postal
+   * code) and the refused postal codes.
+   */
+  locations(): { sessions: { sessionId: string; marketplace: string; postalCode: string }[]; refused: PostalRefusal[] };
+  /**
+   * Drops the chosen place of every session that chose `postalCode` (every session without it),
+   * as when Amazon forgets a location: their pages show the marketplace's default place again.
+   * Returns how many sessions lost theirs.
+   */
+  expireLocations(postalCode?: string | null): number;
+  /**
+   * Replaces the refused postal codes (null clears them): an address change to one answers
+   * `isAddressUpdated: 0` (`mode: 'not-updated'`, the default) or says it was updated while the
+   * session keeps showing the place it had (`'other-place'`). Case, spaces and hyphens ignored.
+   * Throws TypeError when invalid.
+   */
+  setRefusedPostalCodes(refusals: PostalRefusal[] | null): void;
   /** Stops listening and destroys every open socket, including hung and keep-alive ones. */
   close(): Promise<void>;
+}
+
+/** A postal code the address change refuses (`Simulator.setRefusedPostalCodes`). */
+export interface PostalRefusal {
+  postalCode: string;
+  /** 'not-updated' (default): the answer says not updated; 'other-place': it says updated, pages keep the place before. */
+  mode?: 'not-updated' | 'other-place';
 }

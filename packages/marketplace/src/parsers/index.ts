@@ -25,3 +25,4 @@ export { parseReviewsPage, parseHelpfulVotes } from './reviews';
 export { parseReviewDate, type ReviewDate } from './review-date';
 export { currencyForMarketplace, parseCount, parseLocaleNumber, parseMoney, parseRating } from './numbers';
 export { classifyAvailability } from './availability';
+export { deliveryLocationOf, deliveryLocationOfLines, type DeliveryLocation } from './delivery-location';
