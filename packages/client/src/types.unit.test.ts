@@ -46,12 +46,12 @@ it('product.changed carries prices as numbers and the full snapshot', () => {
 it('result items are a union told apart by their keys', () => {
   const describe = (item: ResultItem) => {
     if ('keyword' in item) return `${item.keyword}#${item.position}`;
-    if ('shipping' in item) return `${item.asin} offer ${item.position}`;
+    if ('condition' in item) return `${item.asin} offer ${item.position}`;
     if ('rank' in item) return `${item.asin} rank ${item.rank}`;
     if ('body' in item) return `${item.asin} review ${item.id}`;
     return `${item.target}:${item.availability.status}`;
   };
   expect(describe({ keyword: 'usb', position: 1 } as ResultItem)).toBe('usb#1');
-  expect(describe({ asin: 'B000000001', position: 2, shipping: null } as ResultItem)).toBe('B000000001 offer 2');
+  expect(describe({ asin: 'B000000001', position: 2, condition: 'New' } as ResultItem)).toBe('B000000001 offer 2');
   expect(describe({ asin: 'B000000001', rank: 3 } as ResultItem)).toBe('B000000001 rank 3');
 });

@@ -35,6 +35,45 @@ export const ratingPercentagesSchema = z
 export type RatingPercentages = z.infer<typeof ratingPercentagesSchema>;
 
 /** The product fields a details page yields (the parser's output, before the worker adds `target`). */
+/** Where the page says it delivers to (docs/crawling.md, "Delivery location"). */
+export const deliveryLocationSchema = z
+  .object({
+    text: z.string().describe('The place the deliver-to block names, without its words ("Chicago 60601", "Spain")'),
+    postalCode: z
+      .string()
+      .nullable()
+      .describe('The postal code in it, whole or as much as the page shows ("W12"); null when it names none'),
+  })
+  .strict()
+  .openapi('DeliveryLocation');
+
+/** A delivery promise as shown, with its dates. */
+export const deliveryPromiseSchema = z
+  .object({
+    text: z.string().describe('The date part as shown ("Tuesday, December 9", "Dec 9 - 12")'),
+    earliest: z.string().nullable().describe('ISO date (YYYY-MM-DD), resolved against when the page was fetched'),
+    latest: z.string().nullable().describe('ISO date (YYYY-MM-DD); the same as `earliest` for one day'),
+  })
+  .strict()
+  .openapi('DeliveryPromise');
+
+export const unitPriceSchema = z
+  .object({
+    amount: z.number().describe('In major units'),
+    currency: z.string().describe('ISO 4217 code'),
+    unit: z.string().describe('The unit as shown ("Ounce", "kg", "100 ml", "count")'),
+  })
+  .strict()
+  .openapi('UnitPrice');
+
+export const couponValueSchema = z
+  .object({
+    type: z.enum(['percent', 'amount']),
+    value: z.number().describe("Percent off, or the amount off in the price's currency"),
+  })
+  .strict()
+  .openapi('CouponValue');
+
 export const parsedDetailsSchema = z
   .object({
     asin: z.string().describe("The page's own ASIN (a variant page's child ASIN); empty when the page names none"),
@@ -136,6 +175,20 @@ export const parsedDetailsSchema = z
       .nullable()
       .describe('New offers of the product ("New (12) from ..." -> 12); null for a mixed used & new count'),
     isbn13: z.string().nullable().describe('Books: the ISBN-13 without hyphens; null for other products'),
+    deliveryLocation: orNull(deliveryLocationSchema).describe(
+      'Where the page said it delivers to, so where its price, availability and delivery promise hold; null when the page names no place',
+    ),
+    shipping: orNull(moneySchema).describe(
+      "The charge of the buy box's primary delivery message: amount 0 for free delivery (any marketplace language); null when it names neither",
+    ),
+    deliveryPromise: orNull(deliveryPromiseSchema).describe("The primary delivery message's date; null when it names none"),
+    unitPrice: orNull(unitPriceSchema).describe('The price per unit shown beside the price ("($0.45 / Ounce)"); null when not shown'),
+    couponValue: orNull(couponValueSchema).describe('What `coupon` is worth ("Save 20%" -> percent 20); null without a coupon or a value'),
+    stockQuantity: z
+      .number()
+      .int()
+      .nullable()
+      .describe('How many are left when the availability message says so ("Only 3 left in stock" in any language); null otherwise'),
     missingFields: z
       .array(z.string())
       .describe('Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage'),
@@ -183,6 +236,9 @@ export const parsedSearchCardSchema = z
     brand: z.string().nullable().describe('The brand line of the card (or "by X"); null without one, and for an author byline on a book'),
     boughtPastMonth: z.number().int().nullable().describe('"2K+ bought in past month" -> 2000; null when the card does not show it'),
     coupon: z.string().nullable().describe('The card\'s coupon text as shown ("Save 5% with coupon"); null without a coupon'),
+    deliveryLocation: orNull(deliveryLocationSchema).describe(
+      "Where the result page said it delivers to (the page's, the same on each of its cards); null when it names no place",
+    ),
     missingFields: z
       .array(z.string())
       .describe('The main fields the page did not show, of: title, url, image, price, rating, reviewsCount'),

@@ -253,6 +253,7 @@ describe('a page is mapped by the rules of the job type it was fetched for', () 
     brand: null,
     boughtPastMonth: null,
     coupon: null,
+    deliveryLocation: null,
     missingFields: [],
     parserVersion: 'test',
   };

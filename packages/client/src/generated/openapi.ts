@@ -1465,6 +1465,34 @@ export interface components {
             4: number;
             5: number;
         };
+        DeliveryLocation: {
+            /** @description The place the deliver-to block names, without its words ("Chicago 60601", "Spain") */
+            text: string;
+            /** @description The postal code in it, whole or as much as the page shows ("W12"); null when it names none */
+            postalCode: string | null;
+        };
+        DeliveryPromise: {
+            /** @description The date part as shown ("Tuesday, December 9", "Dec 9 - 12") */
+            text: string;
+            /** @description ISO date (YYYY-MM-DD), resolved against when the page was fetched */
+            earliest: string | null;
+            /** @description ISO date (YYYY-MM-DD); the same as `earliest` for one day */
+            latest: string | null;
+        };
+        UnitPrice: {
+            /** @description In major units */
+            amount: number;
+            /** @description ISO 4217 code */
+            currency: string;
+            /** @description The unit as shown ("Ounce", "kg", "100 ml", "count") */
+            unit: string;
+        };
+        CouponValue: {
+            /** @enum {string} */
+            type: "percent" | "amount";
+            /** @description Percent off, or the amount off in the price's currency */
+            value: number;
+        };
         DetailsResultItem: {
             /** @description The target as submitted (ASIN or product URL) */
             target: string;
@@ -1557,6 +1585,18 @@ export interface components {
             newOffersCount: number | null;
             /** @description Books: the ISBN-13 without hyphens; null for other products */
             isbn13: string | null;
+            /** @description Where the page said it delivers to, so where its price, availability and delivery promise hold; null when the page names no place */
+            deliveryLocation: components["schemas"]["DeliveryLocation"] | null;
+            /** @description The charge of the buy box's primary delivery message: amount 0 for free delivery (any marketplace language); null when it names neither */
+            shipping: components["schemas"]["Money"] | null;
+            /** @description The primary delivery message's date; null when it names none */
+            deliveryPromise: components["schemas"]["DeliveryPromise"] | null;
+            /** @description The price per unit shown beside the price ("($0.45 / Ounce)"); null when not shown */
+            unitPrice: components["schemas"]["UnitPrice"] | null;
+            /** @description What `coupon` is worth ("Save 20%" -> percent 20); null without a coupon or a value */
+            couponValue: components["schemas"]["CouponValue"] | null;
+            /** @description How many are left when the availability message says so ("Only 3 left in stock" in any language); null otherwise */
+            stockQuantity: number | null;
             /** @description Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage */
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
@@ -1601,6 +1641,8 @@ export interface components {
             boughtPastMonth: number | null;
             /** @description The card's coupon text as shown ("Save 5% with coupon"); null without a coupon */
             coupon: string | null;
+            /** @description Where the result page said it delivers to (the page's, the same on each of its cards); null when it names no place */
+            deliveryLocation: components["schemas"]["DeliveryLocation"] | null;
             /** @description The main fields the page did not show, of: title, url, image, price, rating, reviewsCount */
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */

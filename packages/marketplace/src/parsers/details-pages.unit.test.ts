@@ -36,9 +36,12 @@ const ENGINE_PAGES: Record<string, MarketplaceCode> = {
   'offers-listing.html': 'UK',
   'reviews-listing.html': 'IT',
 };
+/** When the pages were "fetched": what their delivery dates resolve against. */
+const FETCHED_AT = new Date('2026-08-18T12:00:00Z');
+
 function contextOf(file: string): PageContext {
   const marketplace = ENGINE_PAGES[file] ?? (file.split('-')[1] as MarketplaceCode);
-  return { marketplace, origin: `https://${MARKETPLACES[marketplace].host}` };
+  return { marketplace, origin: `https://${MARKETPLACES[marketplace].host}`, fetchedAt: FETCHED_AT };
 }
 
 const EXPECTED: Record<string, DetailsItem> = {
@@ -108,6 +111,12 @@ const EXPECTED: Record<string, DetailsItem> = {
     dimensions: '30 x 25 x 3 cm',
     firstAvailable: '2022-05-12',
     isbn13: null,
+    deliveryLocation: null,
+    shipping: null,
+    deliveryPromise: null,
+    unitPrice: null,
+    couponValue: { type: 'percent', value: 10 },
+    stockQuantity: null,
     ratingHistogram: {
       '1': 2,
       '2': 1,
@@ -170,6 +179,12 @@ const EXPECTED: Record<string, DetailsItem> = {
     dimensions: '10,2 x 8,1 x 6,4 cm',
     firstAvailable: '2016-05-16',
     isbn13: null,
+    deliveryLocation: null,
+    shipping: null,
+    deliveryPromise: null,
+    unitPrice: null,
+    couponValue: null,
+    stockQuantity: null,
     ratingHistogram: null,
     badges: [],
     coupon: null,
@@ -240,6 +255,12 @@ const EXPECTED: Record<string, DetailsItem> = {
     dimensions: '14.5 x 2.8 x 22.5 cm',
     firstAvailable: null,
     isbn13: '9788408123456',
+    deliveryLocation: null,
+    shipping: null,
+    deliveryPromise: null,
+    unitPrice: null,
+    couponValue: null,
+    stockQuantity: null,
     ratingHistogram: null,
     badges: [],
     coupon: null,
@@ -320,6 +341,12 @@ const EXPECTED: Record<string, DetailsItem> = {
     dimensions: '16 x 9 x 3 cm',
     firstAvailable: '2023-06-03',
     isbn13: null,
+    deliveryLocation: null,
+    shipping: null,
+    deliveryPromise: null,
+    unitPrice: null,
+    couponValue: null,
+    stockQuantity: null,
     ratingHistogram: {
       '1': 8,
       '2': 4,
@@ -415,6 +442,12 @@ const EXPECTED: Record<string, DetailsItem> = {
     dimensions: '10.2 x 5.5 x 7.1 inches',
     firstAvailable: '2018-06-05',
     isbn13: null,
+    deliveryLocation: null,
+    shipping: null,
+    deliveryPromise: null,
+    unitPrice: null,
+    couponValue: { type: 'percent', value: 5 },
+    stockQuantity: null,
     ratingHistogram: {
       '1': 10,
       '2': 0,
@@ -501,6 +534,12 @@ const EXPECTED: Record<string, DetailsItem> = {
     dimensions: '5.9 x 2.8 x 1.1 inches',
     firstAvailable: '2024-12-20',
     isbn13: null,
+    deliveryLocation: { text: 'Aldie 20105', postalCode: '20105' },
+    shipping: { amount: 0, currency: 'USD' },
+    deliveryPromise: { text: 'Friday, August 21', earliest: '2026-08-21', latest: '2026-08-21' },
+    unitPrice: { amount: 0.45, currency: 'USD', unit: 'Ounce' },
+    couponValue: { type: 'amount', value: 3 },
+    stockQuantity: 3,
     ratingHistogram: {
       '1': 4,
       '2': 2,
@@ -571,6 +610,12 @@ const EXPECTED: Record<string, DetailsItem> = {
     dimensions: '25 x 25 x 40 cm',
     firstAvailable: '2026-03-03',
     isbn13: null,
+    deliveryLocation: null,
+    shipping: null,
+    deliveryPromise: null,
+    unitPrice: null,
+    couponValue: null,
+    stockQuantity: 3,
     ratingHistogram: null,
     badges: [],
     coupon: null,

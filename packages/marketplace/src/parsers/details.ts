@@ -2,6 +2,7 @@
  * Product detail page (/dp/ASIN) parser. The document is parsed once; the raw
  * HTML string is only probed with indexOf for the few script JSON blobs.
  */
+import { isMarketplaceCode } from '@crawl/core';
 import { Doc, type LeaveOut, type PageInput, PageSource } from '../page';
 import { classifyAvailability } from './availability';
 import {
@@ -14,6 +15,8 @@ import {
   extractSpecifications,
 } from './details-info';
 import { extractCommerce } from './details-commerce';
+import { type DetailsLandedCost, extractLandedCost } from './details-landed-cost';
+import { deliveryLocationOf } from './delivery-location';
 import { extractFacts } from './details-facts';
 import { extractImages } from './details-media';
 import { extractPrices } from './details-price';
@@ -140,6 +143,14 @@ function extractIsPrime(doc: Doc): boolean | null {
   return null;
 }
 
+const NO_LANDED_COST: DetailsLandedCost = {
+  shipping: null,
+  deliveryPromise: null,
+  unitPrice: null,
+  couponValue: null,
+  stockQuantity: null,
+};
+
 export function parseDetailsPage(page: PageInput, ctx: PageContext): DetailsItem | null {
   return parseDetailsWithout(page, ctx, leaveOutOfDetails);
 }
@@ -162,6 +173,8 @@ export function parseDetailsWithout(page: PageInput, ctx: PageContext, leaveOut:
   const availability = extractAvailability(doc);
   const { mainImage, images } = extractImages(doc);
   const seller = extractSeller(doc);
+  const commerce = extractCommerce(doc, seller);
+  const code = isMarketplaceCode(marketplace) ? marketplace : null;
 
   const item: DetailsItem = {
     asin: asin ?? '',
@@ -184,7 +197,9 @@ export function parseDetailsWithout(page: PageInput, ctx: PageContext, leaveOut:
     variants: extractVariants(doc),
     specifications,
     ...extractFacts(doc, asin),
-    ...extractCommerce(doc, seller),
+    ...commerce,
+    deliveryLocation: code ? deliveryLocationOf(source, code) : null,
+    ...(code ? extractLandedCost(doc, code, ctx.fetchedAt ?? new Date(), { coupon: commerce.coupon, availability }) : NO_LANDED_COST),
     missingFields: [],
     parserVersion: PARSER_VERSION,
   };

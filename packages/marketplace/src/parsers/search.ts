@@ -14,6 +14,8 @@
  * position, even when an ASIN appears both sponsored and organic).
  */
 import { moneyFromElement } from './details-price';
+import { isMarketplaceCode } from '@crawl/core';
+import { deliveryLocationOf } from './delivery-location';
 import { Doc, type LeaveOut, type PageInput, PageSource, type Sel } from '../page';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
@@ -281,7 +283,7 @@ export function parseSearchWithout(page: PageInput, ctx: PageContext, leaveOut: 
   if (!source.length || interstitialKind(source, 'search') === 'captcha')
     return { cards: [], hasNextPage: false, noResults: false, totalResults: null };
   const doc = new Doc(source, { ...(leaveOut ? { leaveOut } : {}), eagerAttributes: true });
-  const cards = parseCards(doc, ctx);
+  const cards = parseCards(doc, ctx, source);
   // A page without cards has nothing to go on from, whatever pagination it shows.
   if (!cards.length) return { cards, hasNextPage: false, noResults: isNoResultsPage(doc), totalResults: null };
   return { cards, hasNextPage: hasNextResultPage(doc), noResults: false, totalResults: totalResultsOf(doc) };
@@ -292,8 +294,10 @@ export function parseSearchPage(page: PageInput, ctx: PageContext): SearchItem[]
   return parseSearchResults(page, ctx).cards;
 }
 
-function parseCards(doc: Doc, ctx: PageContext): SearchItem[] {
+function parseCards(doc: Doc, ctx: PageContext, source: PageSource): SearchItem[] {
   const marketplace = (ctx.marketplace || '').toUpperCase();
+  // the page's, the same on every card; read once
+  const deliveryLocation = isMarketplaceCode(marketplace) ? deliveryLocationOf(source, marketplace) : null;
   const origin = ctx.origin;
   const cards = selectCards(doc);
   const items: SearchItem[] = [];
@@ -328,6 +332,7 @@ function parseCards(doc: Doc, ctx: PageContext): SearchItem[] {
       badges: cardBadges(doc, card),
       brand: cardBrand(card),
       ...cardSalesSignals(card),
+      deliveryLocation,
       missingFields: [],
       parserVersion: PARSER_VERSION,
     };

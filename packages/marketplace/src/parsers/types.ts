@@ -14,7 +14,7 @@ import type {
   ParsedSearchCard,
 } from '@crawl/core';
 
-export const PARSER_VERSION = 'amazon-2026.11.4';
+export const PARSER_VERSION = 'amazon-2026.12.1';
 
 /**
  * The parsers' output types are inferred from the result item schemas of @crawl/core (the
@@ -34,6 +34,8 @@ export type ReviewsPage = ParsedReviewsPage;
 export interface PageContext {
   marketplace: string;
   origin: string;
+  /** When the page was fetched: what a delivery promise's dates are resolved against (now when absent). */
+  fetchedAt?: Date;
 }
 
 /** 'signin': an Amazon sign-in wall (/ap/signin form) served instead of the requested page. */
