@@ -234,7 +234,10 @@ export class Crawler {
         },
       );
       const setup = await entry.setup;
-      if (interrupted) throw (interrupted as { err: unknown }).err;
+      if (interrupted) {
+        this.locations.drop(entry);
+        throw (interrupted as { err: unknown }).err;
+      }
       if (!setup.ok) {
         this.locations.drop(entry);
         return setup.refused ? { mismatch: setup.detail } : fail(setup.code, setup.detail, setup.retryable);
