@@ -5,7 +5,7 @@ import { type ExitLease, type ExitOutcome, type ExitPool, ExitResting } from './
 import { type FetchPageOptions, type FetchResult, fetchPage } from './egress/fetch-page';
 import { type LocationSession, type LocationSessionLimits, LocationSessions } from './egress/location-sessions';
 import { answerTrouble, setUpLocation, type SetupResult } from './egress/location-setup';
-import { checkPageLocation } from './egress/page-location';
+import { checkPageLocation, deliverToBlock } from './egress/page-location';
 import { type CrawlInput, MARKETPLACE_KINDS, pageItems } from './kinds';
 import type { ParsedPage, ParsePool } from './parse-pool';
 import { detectPageKind } from './parsers';
@@ -155,20 +155,24 @@ export class Crawler {
     };
   }
 
-  /** One page through `lease`'s exit and `session`: its outcome, and its body for the location check. */
+  /**
+   * One page through `lease`'s exit and `session`: its outcome, and for a job with a postal code
+   * its deliver-to block, read before the body goes to a parse thread (which takes its bytes).
+   */
   private async fetchThrough(
     lease: ExitLease,
     input: CrawlInput,
     url: string,
     origin: string,
     session: LocationSession['session'],
-  ): Promise<{ outcome: CrawlOutcome; body: Buffer | null }> {
+  ): Promise<{ outcome: CrawlOutcome; block: ReturnType<typeof deliverToBlock> }> {
     let exitOutcome: ExitOutcome = 'other';
     try {
       const result = await fetchPage(url, session, this.fetchOptions(input, origin));
+      const block = input.postalCode && result.kind === 'response' ? deliverToBlock(result.body, input.marketplace) : null;
       const { outcome, exit } = await this.classify(input, result, url, origin);
       exitOutcome = exit;
-      return { outcome, body: result.kind === 'response' ? result.body : null };
+      return { outcome, block };
     } finally {
       this.done(lease, exitOutcome);
     }
@@ -242,10 +246,10 @@ export class Crawler {
         this.locations.drop(entry);
         return setup.refused ? { mismatch: setup.detail } : fail(setup.code, setup.detail, setup.retryable);
       }
-      const { outcome, body } = await this.fetchThrough(await turn(), input, url, origin, entry.session);
-      if (!outcome.ok || !body) return outcome;
+      const { outcome, block } = await this.fetchThrough(await turn(), input, url, origin, entry.session);
+      if (!outcome.ok) return outcome;
       const before = entry.lastShown ?? { text: entry.postalCode, postalCode: entry.postalCode };
-      const check = checkPageLocation(body, input.marketplace, entry.postalCode, before);
+      const check = checkPageLocation(block, entry.postalCode, before);
       if (!check.ok) return { mismatch: check.detail };
       if (!check.inherited) entry.lastShown = check.location;
       const items = check.inherited ? outcome.items.map((item) => inheritLocation(item, check.location)) : outcome.items;

@@ -27,13 +27,13 @@ export function deliverToBlock(body: Buffer, marketplace: MarketplaceCode): { lo
 export type LocationCheck = { ok: true; location: DeliveryLocation; inherited: boolean } | { ok: false; detail: string };
 
 /**
- * Whether a page of a job with `postalCode` was served for it (docs/crawling.md, "Delivery
+ * Whether a page of a job with `postalCode` was served for it, from its deliverToBlock (read
+ * before the page goes to a parse thread, which takes its bytes) (docs/crawling.md, "Delivery
  * location"): its block names the code (or its leading part); a page without a block of its
  * own inherits `before` (the location its session's last page showed, or else the one its
  * address change set).
  */
-export function checkPageLocation(body: Buffer, marketplace: MarketplaceCode, postalCode: string, before: DeliveryLocation): LocationCheck {
-  const block = deliverToBlock(body, marketplace);
+export function checkPageLocation(block: ReturnType<typeof deliverToBlock>, postalCode: string, before: DeliveryLocation): LocationCheck {
   if (!block) return { ok: true, location: before, inherited: true };
   const shown = block.location;
   if (shown?.postalCode && postalCodeMatches(shown.postalCode, postalCode)) return { ok: true, location: shown, inherited: false };
