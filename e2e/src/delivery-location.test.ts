@@ -1,0 +1,74 @@
+import { auth, type Stack, startStack } from './stack';
+
+/**
+ * Jobs with a postal code crawl as a shopper there (docs/crawling.md, "Delivery location"):
+ * the worker sets the location through the simulator's deliver-to flow, once per session.
+ */
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+afterEach(() => stack.simulator.setRefusedPostalCodes(null));
+
+const addressChanges = () => stack.simulator.requests().filter((r) => r.path.startsWith('/portal-migration/hz/glow/address-change')).length;
+
+it('the same ASIN crawled for two postal codes gives each item the location of its job', async () => {
+  const tenant = await stack.tenant();
+  stack.simulator.resetLog();
+  const [east, west] = await Promise.all(
+    ['10001', '94105'].map((postalCode) =>
+      stack.createJob(tenant, { type: 'details', targets: ['B0TEST0001', 'B0TEST0002'], config: { postalCode } }),
+    ),
+  );
+  for (const [id, postalCode] of [
+    [east!, '10001'],
+    [west!, '94105'],
+  ] as const) {
+    const job = await stack.waitForJob(id);
+    expect(job).toMatchObject({ status: 'completed', progress: { succeeded: 2, failed: 0 } });
+    const res = await stack.http.get(`/v1/key/jobs/${id}/results`).set(auth(tenant));
+    expect(res.body.data).toHaveLength(2);
+    for (const item of res.body.data) expect(item.deliveryLocation).toMatchObject({ postalCode });
+  }
+  // one address change per (exit, postal code): the session is reused for the job's second page
+  expect(addressChanges()).toBe(2);
+});
+
+it.each(['not-updated', 'other-place'] as const)(
+  'a postal code the marketplace does not take (%s) fails LOCATION_MISMATCH after a fresh session, refunded, never stored',
+  async (mode) => {
+    const tenant = await stack.tenant();
+    stack.simulator.setRefusedPostalCodes([{ postalCode: '30301', mode }]);
+    stack.simulator.resetLog();
+    const id = await stack.createJob(tenant, { type: 'details', targets: ['B0TEST0004'], config: { postalCode: '30301' } });
+    const job = await stack.waitForJob(id);
+    expect(job).toMatchObject({ status: 'failed', progress: { failed: 1 }, credits: { consumed: 0 } });
+    expect(job.errors).toEqual([{ target: 'B0TEST0004', code: 'LOCATION_MISMATCH', message: expect.any(String) }]);
+    expect(job.errors[0].message).not.toMatch(/30301|127\.0\.0\.1/);
+    expect(addressChanges()).toBe(2);
+    const res = await stack.http.get(`/v1/key/jobs/${id}/results`).set(auth(tenant));
+    expect(res.body.data).toEqual([]);
+  },
+);
+
+it('a session whose location the marketplace forgot is replaced, and its page is crawled at the location', async () => {
+  const tenant = await stack.tenant();
+  const first = await stack.createJob(tenant, { type: 'details', targets: ['B0TEST0005'], config: { postalCode: '73301' } });
+  expect(await stack.waitForJob(first)).toMatchObject({ status: 'completed' });
+  stack.simulator.expireLocations('73301');
+  stack.simulator.resetLog();
+  const second = await stack.createJob(tenant, { type: 'details', targets: ['B0TEST0006'], config: { postalCode: '73301' } });
+  expect(await stack.waitForJob(second)).toMatchObject({ status: 'completed', progress: { succeeded: 1 } });
+  const res = await stack.http.get(`/v1/key/jobs/${second}/results`).set(auth(tenant));
+  expect(res.body.data[0].deliveryLocation).toMatchObject({ postalCode: '73301' });
+  expect(addressChanges()).toBe(1);
+});
+
+it('a job without a postal code changes no address', async () => {
+  const tenant = await stack.tenant();
+  stack.simulator.resetLog();
+  const id = await stack.createJob(tenant, { type: 'details', targets: ['B0TEST0003'] });
+  expect(await stack.waitForJob(id)).toMatchObject({ status: 'completed' });
+  expect(stack.simulator.requests().map((r) => r.path.split('?')[0])).toEqual(['/dp/B0TEST0003']);
+});
