@@ -65,6 +65,28 @@ it('a session whose location the marketplace forgot is replaced, and its page is
   expect(addressChanges()).toBe(1);
 });
 
+it("an offers listing's panel pages (no deliver-to block of their own) inherit their session's location", async () => {
+  const tenant = await stack.tenant();
+  stack.simulator.setOffersLayout('aod');
+  stack.simulator.setPageCounts({ B0AODTRK01: 3 });
+  stack.simulator.resetLog();
+  const id = await stack.createJob(tenant, { type: 'offers', targets: ['B0AODTRK01'], config: { postalCode: '60601', pages: 3 } });
+  try {
+    expect(await stack.waitForJob(id)).toMatchObject({ status: 'completed', progress: { succeeded: 1, failed: 0 } });
+  } finally {
+    stack.simulator.setOffersLayout('legacy');
+    stack.simulator.setPageCounts(null);
+  }
+  const requests = stack.simulator.requests();
+  const change = requests.find((r) => r.path.startsWith('/portal-migration/hz/glow/address-change'))!;
+  const sessionOf = (r: { headers: Record<string, unknown> }) => /session-id=([^;]+)/.exec(String(r.headers.cookie ?? ''))?.[1];
+  const panels = requests.filter((r) => r.path.includes('aodAjaxMain'));
+  expect(panels.length).toBeGreaterThan(0);
+  for (const panel of panels) expect(sessionOf(panel)).toBe(sessionOf(change));
+  const res = await stack.http.get(`/v1/key/jobs/${id}/results?limit=1000`).set(auth(tenant));
+  expect(res.body.data.length).toBeGreaterThan(0);
+});
+
 it('a job without a postal code changes no address', async () => {
   const tenant = await stack.tenant();
   stack.simulator.resetLog();
