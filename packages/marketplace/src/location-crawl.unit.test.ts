@@ -147,4 +147,18 @@ describe('Crawler: jobs with a postal code', () => {
     expect(await crawler.crawl(input('10001', DETAILS_ASIN, 'quiet'), 'q2')).toMatchObject({ ok: true });
     expect(server.state.changes).toHaveLength(changes); // no new setup for the quiet tenant
   });
+
+  it("waits for its own exit's turns during a setup; an exit that rests longer fails the page as a retryable upstream error", async () => {
+    exits.destroy();
+    let picks = 0;
+    const resting: ExitGate = {
+      pick: async () => (++picks === 1 ? { index: 0, release: async () => undefined } : { waitMs: 60_000 }),
+      coolDown: async () => undefined,
+    };
+    exits = new ExitPool(exitsFrom([], { rps: 1 }), { gate: resting, cooldownMs: 1_000, maxCooldownMs: 1_000, leaseMs: 10_000 });
+    const crawler = crawlerWith();
+    expect(await crawler.crawl(input('60601'), 'job-0')).toMatchObject({ ok: false, code: 'UPSTREAM_ERROR', retryable: true });
+    expect(paths()).toEqual(['GET /']); // nothing sent without a turn
+    expect(crawler.locations.size).toBe(0);
+  });
 });
