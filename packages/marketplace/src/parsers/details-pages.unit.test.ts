@@ -390,7 +390,7 @@ const EXPECTED: Record<string, DetailsItem> = {
       'https://images-na.ssl-images-amazon.com/images/I/41SCNboxC._AC_SX522_.jpg',
     ],
     features: [
-      'PLUG-IN DESIGN: a 6 ft cord with an inline switch, no hardwiring needed.',
+      'PLUG-IN SETUP: a 6 ft cord with an inline switch, no hardwiring needed.',
       'SET OF 2: two sconces with E26 sockets, bulbs not included.',
     ],
     description: 'Two plug-in sconces for a bedside or a hallway.\nThe matte black shade points the light down.',
