@@ -255,6 +255,8 @@ describe('parse pool: a large page does not delay fetches in flight', () => {
   let req: ParseRequest;
   /** How long one inline parse of `req` blocks the calling thread (median of 3). */
   let tInline: number;
+  /** The loop's longest stall while parsing inline, from the control test (0 until it ran). */
+  let inlineDelayMs = 0;
   /** The latest response of a wave with nothing parsing (logged for comparison only). */
   let idleLateMs: number;
 
@@ -332,6 +334,7 @@ describe('parse pool: a large page does not delay fetches in flight', () => {
       `[parse-pool] inline: event-loop max delay ${maxDelayMs.toFixed(1)} ms, latest response ${maxLateMs.toFixed(1)} ms after ${SERVER_DELAY_MS} ms`,
     );
     expect(maxDelayMs).toBeGreaterThan(tInline / 2);
+    inlineDelayMs = maxDelayMs;
   });
 
   it('in the pool the loop never stalls for half an inline parse, and no response is held back', async () => {
@@ -347,7 +350,11 @@ describe('parse pool: a large page does not delay fetches in flight', () => {
     console.info(
       `[parse-pool] inline parse of ${(req.html.length / 1e6).toFixed(1)} MB: ${tInline.toFixed(0)} ms; pooled, five runs: event-loop max delay ${runs.map((r) => r.maxDelayMs.toFixed(1)).join(', ')} ms (resolution ${RESOLUTION_MS} ms), latest response ${runs.map((r) => r.maxLateMs.toFixed(1)).join(', ')} ms after ${SERVER_DELAY_MS} ms (${idleLateMs.toFixed(1)} ms with nothing parsing)`,
     );
-    expect(maxDelayMs).toBeLessThan(tInline / 2);
-    expect(maxLateMs).toBeLessThan(tInline / 2);
+    // Half of what parsing inline cost the loop: measured by the control just before, under the
+    // same load as this run (with the whole suite on 2 cores an inline parse timed at 0.56 s in
+    // beforeAll blocked the loop for 4.8 s), or the parse's own time when the control did not run.
+    const bound = Math.max(tInline, inlineDelayMs) / 2;
+    expect(maxDelayMs).toBeLessThan(bound);
+    expect(maxLateMs).toBeLessThan(bound);
   });
 });
