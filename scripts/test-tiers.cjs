@@ -44,6 +44,8 @@ const STORE_FREE_HELPERS = new Set([
   'REAL_PAGES_DIR',
   'REAL_PAGES_WANTED_AT',
   'realPage',
+  'describeOnRealPages',
+  'REAL_PAGES_SKIP_REASON',
 ]);
 /** packages/testing modules a test inside that package may import relatively and stay a unit test. */
 const STORE_FREE_TESTING_MODULES = new Set(['contract-recorder', 'openapi-contract', 'openapi-strict', 'recording-server', 'real-pages']);

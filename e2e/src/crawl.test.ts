@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EventRepository } from '@crawl/db';
 import { parseSearchPage } from '@crawl/marketplace';
+import { REAL_PAGES_DIR } from '@crawl/testing';
 import { auth, type Stack, startStack } from './stack';
 
-const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/amazon');
-const haveFixtures = fs.existsSync(FIXTURES);
-if (!haveFixtures) console.warn(`fixtures not found at ${FIXTURES}: crawl e2e tests use synthetic pages only`);
+const FIXTURES = REAL_PAGES_DIR ?? '';
+const haveFixtures = REAL_PAGES_DIR !== null;
 const withFixtures = haveFixtures ? it : it.skip;
 
 let stack: Stack;

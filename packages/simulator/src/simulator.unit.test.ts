@@ -5,12 +5,12 @@
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
+import { describeOnRealPages } from '@crawl/testing';
 import { DEFAULT_DETAILS_TEMPLATE, DEFAULT_SEARCH_TEMPLATE, defaultFixturesDir, startSimulator, type Simulator } from './index';
 import { detailsTemplateFrom, searchTemplateFrom } from './page-store';
 
 const FIXTURES = defaultFixturesDir();
-if (!FIXTURES) console.warn('simulator tests: shared fixtures folder not found, fixture-backed cases are skipped');
-const describeFixtures = FIXTURES ? describe : describe.skip;
+const describeFixtures = (title: string, body: () => void) => (FIXTURES ? describe(title, body) : describeOnRealPages(title, body));
 const fixture = (name: string): Buffer => readFileSync(path.join(FIXTURES as string, name));
 
 interface Answer {

@@ -28,3 +28,22 @@ export function realPage(file: string): string | undefined {
   const full = path.join(REAL_PAGES_DIR, file);
   return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
 }
+
+/**
+ * Why suites on the real pages skip, the end of a skipped suite's title: scripts/real-pages-reporter.cjs
+ * counts the tests under such titles and says so in one line at the end of a run (keep the two in step).
+ */
+export const REAL_PAGES_SKIP_REASON =
+  process.env.CRAWL_REAL_PAGES_DIR === 'none'
+    ? 'real pages switched off (CRAWL_REAL_PAGES_DIR=none)'
+    : `real pages not found at ${REAL_PAGES_WANTED_AT}`;
+
+/** A suite on the saved real pages: run where they are, skipped (and counted by the reporter) where they are not. */
+export function describeOnRealPages(title: string, body: () => void): void {
+  // jest's global (this package is built without the test runner's types)
+  const { describe } = globalThis as unknown as { describe: Describe };
+  if (REAL_PAGES_DIR) describe(title, body);
+  else describe.skip(`${title} (${REAL_PAGES_SKIP_REASON})`, body);
+}
+
+type Describe = ((title: string, body: () => void) => void) & { skip(title: string, body: () => void): void };

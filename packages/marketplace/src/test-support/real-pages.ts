@@ -7,16 +7,9 @@
  * A suite skipped for want of the pages carries the place they were looked for in its title;
  * scripts/real-pages-reporter.cjs counts those tests and says so in one line at the end of a run.
  */
-import { REAL_PAGES_DIR, REAL_PAGES_WANTED_AT, realPage } from '@crawl/testing';
+import { describeOnRealPages, REAL_PAGES_DIR, REAL_PAGES_WANTED_AT, realPage } from '@crawl/testing';
 import * as fs from 'fs';
 import * as path from 'path';
-
-/** Why the accuracy suites skip; the end of a skipped suite's title, read by scripts/real-pages-reporter.cjs (keep the two in step). */
-const SKIP_REASON =
-  REAL_PAGES_WANTED_AT === 'none'
-    ? 'real pages switched off (CRAWL_REAL_PAGES_DIR=none)'
-    : `real pages not found at ${REAL_PAGES_WANTED_AT}`;
-const SKIPPED_TITLE = (title: string) => `${title} (${SKIP_REASON})`;
 
 /** True when this checkout has the saved real pages. */
 export const HAS_REAL_PAGES = REAL_PAGES_DIR !== null;
@@ -43,11 +36,5 @@ export function readRealPage(file: string): string {
   return html;
 }
 
-/**
- * An accuracy suite on the saved real pages: run where they are, skipped (and counted by the
- * reporter) where they are not. Its body must read pages only inside its tests and hooks.
- */
-export function describeOnRealPages(title: string, body: () => void): void {
-  if (HAS_REAL_PAGES) describe(title, body);
-  else describe.skip(SKIPPED_TITLE(title), body);
-}
+/** An accuracy suite on the saved real pages (@crawl/testing): skipped, and counted, without them. */
+export { describeOnRealPages };
