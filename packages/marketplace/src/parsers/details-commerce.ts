@@ -55,7 +55,7 @@ function badgeShown(doc: Doc, id: string, markup: string, words: RegExp): boolea
 }
 
 /** Deal badges of the buy-box price ("Limited time deal", "Lightning Deal", "Prime Day Deal", ...). */
-const PRICE_BLOCK_IDS = ['corePriceDisplay_desktop_feature_div', 'corePrice_feature_div', 'apex_desktop', 'price'];
+export const PRICE_BLOCK_IDS = ['corePriceDisplay_desktop_feature_div', 'corePrice_feature_div', 'apex_desktop', 'price'];
 const DEAL_MARKUP = '.dealBadge, [id^="dealBadge"], .a-badge[data-a-badge-type="deal"], .delightPricingBadge';
 
 function hasDealBadge(doc: Doc): boolean {

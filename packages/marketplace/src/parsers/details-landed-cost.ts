@@ -7,6 +7,7 @@
 import type { MarketplaceCode } from '@crawl/core';
 import type { Doc, Sel } from '../page';
 import { firstInBuyBox } from './buy-box-parties';
+import { PRICE_BLOCK_IDS } from './details-commerce';
 import { couponValueOf, deliveryPromiseOf, shippingCharge, stockQuantityOf, unitPriceOf } from './landed-cost';
 import { textOf } from './text';
 import type { DetailsItem } from './types';
@@ -42,20 +43,14 @@ function deliveryMessage(doc: Doc): { charge: string; date: string } | null {
   return null;
 }
 
-/** Where the price and its unit price are shown. */
-const PRICE_BLOCK_IDS = [
-  'corePriceDisplay_desktop_feature_div',
-  'corePrice_feature_div',
-  'apex_desktop',
-  'price',
-  'priceblock_ourprice_row',
-];
+/** Where the price and its unit price are shown: the buy-box price blocks, and the 2019 price row. */
+const UNIT_PRICE_BLOCK_IDS = [...PRICE_BLOCK_IDS, 'priceblock_ourprice_row'];
 const UNIT_PRICE_RE = /\(([^()]*\d[^()]*\/[^()]+)\)/u;
 
 function unitPriceText(doc: Doc): string | null {
   const marked = firstInBuyBox(doc.$('.pricePerUnit, [data-a-size="mini"] .a-text-price'));
   const candidates: Sel[] = marked ? [marked.parent()] : [];
-  for (const id of PRICE_BLOCK_IDS) {
+  for (const id of UNIT_PRICE_BLOCK_IDS) {
     const block = firstInBuyBox(doc.byId(id));
     if (block) candidates.push(block);
   }
