@@ -1601,6 +1601,13 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         SearchResultItem: {
             /** @description The keyword as submitted */
@@ -1647,6 +1654,13 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         OfferSeller: {
             name: string;
@@ -1680,6 +1694,15 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
+            /** @description Where the listing said it delivers to (a panel page without a deliver-to block: the place the listing's first page named); null when no page named one */
+            deliveryLocation: components["schemas"]["DeliveryLocation"] | null;
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         BestsellerResultItem: {
             /** @description The best-seller list URL as submitted */
@@ -1706,6 +1729,13 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         RatingHistogram: {
             fiveStar: number | null;
@@ -1758,6 +1788,13 @@ export interface components {
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
             product: components["schemas"]["ReviewsProductSummary"];
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         ResultItem: components["schemas"]["DetailsResultItem"] | components["schemas"]["SearchResultItem"] | components["schemas"]["OfferResultItem"] | components["schemas"]["BestsellerResultItem"] | components["schemas"]["ReviewResultItem"];
         LlmExportItem: {
