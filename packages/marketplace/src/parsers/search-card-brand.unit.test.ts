@@ -163,6 +163,121 @@ describe('cardBrand: brand line above the title (2019+)', () => {
   });
 });
 
+describe('cardBrand: 2024 brand lines the heading rule alone missed', () => {
+  const JP = { marketplace: 'JP', origin: 'https://www.amazon.co.jp' };
+  const UK = { marketplace: 'UK', origin: 'https://www.amazon.co.uk' };
+
+  it('a plain row above the title inside the title recipe (no h2/h5 around the brand)', () => {
+    const row = '<div class="a-row a-color-secondary"><span class="a-size-base-plus a-color-base">Amazon Basics</span></div>';
+    expect(brandOf(recipe(row), UK)).toBe('Amazon Basics');
+  });
+
+  it('a brand heading linking to the brand store or the brand refinement', () => {
+    const store =
+      '<div class="a-row a-color-secondary"><h2 class="a-size-mini s-line-clamp-1"><a class="a-link-normal" href="/stores/Anker/page/1A2B?ref_=ast_bln"><span class="a-size-base-plus a-color-base">Anker</span></a></h2></div>';
+    expect(brandOf(recipe(store), UK)).toBe('Anker');
+    const refinement = '<div class="a-row"><a class="a-link-normal" href="/s?k=charger&amp;rh=p_89%3AUGREEN">UGREEN</a></div>';
+    expect(brandOf(recipe(refinement), UK)).toBe('UGREEN');
+  });
+
+  it('a row above the title that links to the product, or holds an image or a badge, is no brand', () => {
+    const productLink = `<div class="a-row"><a class="a-link-normal" href="${link}">Visit product</a></div>`;
+    expect(brandOf(recipe(productLink), UK)).toBeNull();
+    const badge =
+      '<div class="a-row"><span class="a-badge" data-a-badge-type="status"><span class="a-badge-text">Best Seller</span></span></div>';
+    expect(brandOf(recipe(badge), UK)).toBeNull();
+  });
+
+  it('a span without digits beside the title does not make the card a book', () => {
+    const brandRow = '<h5 class="s-line-clamp-1"><span class="a-size-base-plus a-color-base">Hanes</span></h5>';
+    expect(brandOf(section(brandRow, '<span class="a-size-mini">Men</span>'), UK)).toBe('Hanes');
+  });
+
+  it('a product named after a format keeps its brand ("Kindle" in the title)', () => {
+    const brandRow =
+      '<div class="a-row a-color-secondary"><h2 class="a-size-mini s-line-clamp-1"><span class="a-size-base-plus a-color-base">MoKo</span></h2></div>';
+    const titled = page(`<div data-cy="title-recipe">${brandRow}<a href="${link}"><h2><span>Kindle</span></h2></a></div>`);
+    expect(brandOf(titled, UK)).toBe('MoKo');
+  });
+
+  describe('a Japanese book card: its author above the title is no brand', () => {
+    const author =
+      '<div class="a-row a-color-secondary"><h2 class="a-size-mini s-line-clamp-1"><span class="a-size-base-plus a-color-base">村上 春樹</span></h2></div>';
+    const jpCard = (below: string, extra = '') =>
+      page(`<div data-cy="title-recipe">${author}<a href="${link}"><h2><span>街とその不確かな壁</span></h2></a>${below}</div>${extra}`);
+
+    it('the same card without book marks would read the heading as a brand', () => {
+      expect(brandOf(jpCard(''), JP)).toBe('村上 春樹');
+    });
+
+    it.each([
+      [
+        'a byline row with a release date',
+        '<div class="a-row"><span class="a-size-base">村上 春樹</span><span class="a-size-base"> | </span><span class="a-size-base">2023/4/13</span></div>',
+        '',
+      ],
+      [
+        'a contributor role',
+        '<div class="a-row"><span class="a-size-base">村上 春樹</span><span class="a-size-base">(著)</span></div>',
+        '',
+      ],
+      [
+        'a format link that is not bold',
+        '',
+        `<div class="a-row"><a class="a-size-base a-link-normal" href="${link}">Kindle版 (電子書籍)</a></div>`,
+      ],
+      ['a format link "単行本"', '', `<div class="a-row"><a class="a-link-normal" href="${link}">単行本</a></div>`],
+      [
+        'a 2023+ author refinement link',
+        '',
+        '<div class="a-row"><a href="/s?i=stripbooks&amp;rh=p_lbr_books_authors_browse-bin%3A%E6%9D%91%E4%B8%8A">村上 春樹</a></div>',
+      ],
+    ])('%s', (_what, below, extra) => {
+      expect(brandOf(jpCard(below, extra), JP)).toBeNull();
+    });
+  });
+
+  it.each([
+    ['UK', 'Paperback'],
+    ['DE', 'Taschenbuch'],
+    ['FR', 'Broché'],
+    ['ES', 'Tapa blanda'],
+    ['IT', 'Copertina flessibile'],
+    ['BR', 'Capa comum'],
+    ['NL', 'Gebonden'],
+    ['SE', 'Häftad'],
+    ['PL', 'Miękka oprawa'],
+    ['TR', 'Ciltsiz'],
+    ['JP', '文庫'],
+    ['AE', 'غلاف ورقي'],
+  ])('%s: a "%s" format link (not bold) marks a book card', (mk, format) => {
+    const heading =
+      '<div class="a-row a-color-secondary"><h2 class="a-size-mini s-line-clamp-1"><span class="a-size-base-plus a-color-base">Jane Doe</span></h2></div>';
+    const ctx = { marketplace: mk, origin: 'https://www.amazon.com' };
+    const card = (f: string) =>
+      page(
+        `<div data-cy="title-recipe">${heading}<a href="${link}"><h2><span>A Novel</span></h2></a></div><div class="a-row"><a class="a-link-normal" href="${link}">${f}</a></div>`,
+      );
+    expect(brandOf(card(format), ctx)).toBeNull();
+    expect(brandOf(card('See options'), ctx)).toBe('Jane Doe');
+  });
+
+  it.each([
+    ['(Author)'],
+    ['(Autor)'],
+    ['(Auteur)'],
+    ['(Autore)'],
+    ['(Författare)'],
+    ['(Yazar)'],
+    ['(Author, Illustrator)'],
+    ['（翻訳）'],
+    ['(المؤلف)'],
+  ])('a contributor role %s in a "by" byline marks a book', (role) => {
+    const byline = `<div class="a-row a-size-base a-color-secondary"><span class="a-size-base">by </span><span class="a-size-base">Jane Doe</span><span class="a-size-base"> ${role}</span></div>`;
+    expect(brandOf(section('', byline))).toBeNull();
+  });
+});
+
 describe('cardBrand: "by X" bylines', () => {
   it('a product byline under a 2019+ title gives the names after "by"', () => {
     const byline =
