@@ -94,3 +94,54 @@ it('a job without a postal code changes no address', async () => {
   expect(await stack.waitForJob(id)).toMatchObject({ status: 'completed' });
   expect(stack.simulator.requests().map((r) => r.path.split('?')[0])).toEqual(['/dp/B0TEST0003']);
 });
+
+it('tracking keeps locations apart: two postal codes are two series, never a change against each other', async () => {
+  const tenant = await stack.tenant();
+  const asin = 'B0TEST0006';
+  const crawl = async (postalCode: string) => {
+    const id = await stack.createJob(tenant, { type: 'details', targets: [asin], config: { postalCode } });
+    expect(await stack.waitForJob(id)).toMatchObject({ status: 'completed' });
+  };
+  // one after the other: the order of observations is what a series compares
+  for (const postalCode of ['10001', '94105', '10001', '94105']) await crawl(postalCode);
+
+  const base = `/v1/key/projects/${tenant.projectId}/tracked-targets`;
+  const tracked = await stack.http.get(`${base}?marketplace=US`).set(auth(tenant));
+  expect(tracked.status).toBe(200);
+  const series = tracked.body.data.filter((t: { asin: string }) => t.asin === asin);
+  expect(series.map((t: { postalCode: string }) => t.postalCode).sort()).toEqual(['10001', '94105']);
+  for (const t of series) expect(t.changeCount).toBe(0);
+
+  const one = await stack.http.get(`${base}?marketplace=US&postalCode=94105`).set(auth(tenant));
+  expect(one.body.data).toEqual([expect.objectContaining({ asin, postalCode: '94105' })]);
+
+  for (const postalCode of ['10001', '94105']) {
+    const timeline = await stack.http.get(`${base}/${asin}/timeline?marketplace=US&postalCode=${postalCode}`).set(auth(tenant));
+    expect(timeline.status).toBe(200);
+    expect(timeline.body.target).toMatchObject({ asin, marketplace: 'US', postalCode, changeCount: 0 });
+    expect(timeline.body.data).toHaveLength(2);
+    for (const entry of timeline.body.data) expect(entry.changes).toEqual([]);
+  }
+  // the series of jobs without a postal code is another one, here never observed
+  const unlocated = await stack.http.get(`${base}/${asin}/timeline?marketplace=US`).set(auth(tenant));
+  expect(unlocated.status).toBe(404);
+  expect(unlocated.body.error.message).toMatch(/without a postal code/);
+});
+
+it('tracked targets and timelines take a postal code only with its marketplace, in its form', async () => {
+  const tenant = await stack.tenant();
+  const base = `/v1/key/projects/${tenant.projectId}/tracked-targets`;
+  for (const path of [
+    `${base}?postalCode=10001`,
+    `${base}?marketplace=US&postalCode=ABCDE`,
+    `${base}/B0TEST0006/timeline?marketplace=DE&postalCode=1234`,
+  ]) {
+    const res = await stack.http.get(path).set(auth(tenant));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(res.body.error.details)).toMatch(/postalCode/);
+  }
+  // written as a job takes it: the UK code without its space names the same series
+  const ok = await stack.http.get(`${base}?marketplace=UK&postalCode=sw1a1aa`).set(auth(tenant));
+  expect(ok.status).toBe(200);
+});

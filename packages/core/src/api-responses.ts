@@ -171,6 +171,12 @@ export const trackedTargetSchema = z
   .object({
     asin: z.string(),
     marketplace: z.string(),
+    postalCode: z
+      .string()
+      .nullable()
+      .describe(
+        'The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own',
+      ),
     // The merged last known state; null before the first successful crawl
     snapshot: orNull(productSnapshotSchema),
     changeCount: count,
@@ -197,7 +203,19 @@ export const timelineSchema = z
   .object({
     data: z.array(timelineEntrySchema),
     target: z
-      .object({ asin: z.string(), marketplace: z.string(), changeCount: count, firstSeenAt: isoTimestamp, lastSeenAt: isoTimestamp })
+      .object({
+        asin: z.string(),
+        marketplace: z.string(),
+        postalCode: z
+          .string()
+          .nullable()
+          .describe(
+            'The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own',
+          ),
+        changeCount: count,
+        firstSeenAt: isoTimestamp,
+        lastSeenAt: isoTimestamp,
+      })
       .strict(),
   })
   .strict()

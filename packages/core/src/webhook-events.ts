@@ -145,6 +145,12 @@ export const productChangedDataSchema = z
   .object({
     asin: z.string(),
     marketplace: z.string(),
+    postalCode: z
+      .string()
+      .nullable()
+      .describe(
+        'The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own',
+      ),
     jobId: z.string(),
     changes: z.array(fieldChangeSchema).min(1),
     snapshot: productSnapshotSchema,

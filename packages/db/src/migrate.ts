@@ -22,6 +22,7 @@ import * as m202611281000 from './migrations/202611281000_webhook_claim_function
 import * as m202612020100 from './migrations/202612020100_signup_credit_grants';
 import * as m202612020300 from './migrations/202612020300_organization_project_limit';
 import * as m202612020400 from './migrations/202612020400_job_postal_code';
+import * as m202612021000 from './migrations/202612021000_tracking_per_location';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202612020100_signup_credit_grants': m202612020100,
   '202612020300_organization_project_limit': m202612020300,
   '202612020400_job_postal_code': m202612020400,
+  '202612021000_tracking_per_location': m202612021000,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -18,9 +18,18 @@ export function jobFinishedEvent(job: JobRow): { type: Extract<EventType, 'job.c
 export function productChangedData(input: {
   asin: string;
   marketplace: string;
+  /** '' or null: the series of jobs without a postal code. */
+  postalCode: string | null;
   jobId: string;
   changes: FieldChange[];
   merged: ProductSnapshot;
 }) {
-  return { asin: input.asin, marketplace: input.marketplace, jobId: input.jobId, changes: input.changes, snapshot: input.merged };
+  return {
+    asin: input.asin,
+    marketplace: input.marketplace,
+    postalCode: input.postalCode || null,
+    jobId: input.jobId,
+    changes: input.changes,
+    snapshot: input.merged,
+  };
 }

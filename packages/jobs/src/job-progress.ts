@@ -140,21 +140,26 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
 async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, job: JobRow, items: ResultItem[]): Promise<void> {
   const byAsin = productSnapshots(job.type, items);
   if (!byAsin.size) return;
-  const known = await deps.tracking.lockTargets(trx, job.project_id, job.marketplace, [...byAsin.keys()]);
+  // one series per delivery location: a job's observations are compared only with its own postal code's
+  const series = { projectId: job.project_id, marketplace: job.marketplace, postalCode: job.postal_code ?? '' };
+  const known = await deps.tracking.lockTargets(trx, series, [...byAsin.keys()]);
   const writes = [...byAsin].map(([asin, snapshot]) => {
     const { changes, merged } = diffSnapshot((known.get(asin) as ProductSnapshot | null) ?? null, snapshot);
     return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes };
   });
-  await deps.tracking.recordSnapshots(
-    trx,
-    { projectId: job.project_id, marketplace: job.marketplace, jobId: job.id, source: job.type },
-    writes,
-  );
+  await deps.tracking.recordSnapshots(trx, { ...series, jobId: job.id, source: job.type }, writes);
   for (const w of writes.filter((x) => x.changes.length)) {
     await deps.events.insert(trx, {
       projectId: job.project_id,
       type: 'product.changed',
-      data: productChangedData({ asin: w.asin, marketplace: job.marketplace, jobId: job.id, changes: w.changes, merged: w.merged }),
+      data: productChangedData({
+        asin: w.asin,
+        marketplace: job.marketplace,
+        postalCode: series.postalCode,
+        jobId: job.id,
+        changes: w.changes,
+        merged: w.merged,
+      }),
     });
   }
 }

@@ -10,8 +10,18 @@ import { summarizeTimeline } from './timeline-summary';
 import { timelineQuery } from './tracking.queries';
 
 /** One product's snapshots over time: price and rank as step lines with the changes marked, the table twin and the change list. */
-export function Timeline({ projectId, asin, marketplace }: { projectId: string; asin: string; marketplace: string }) {
-  const timeline = useQuery(timelineQuery(projectId, asin, marketplace));
+export function Timeline({
+  projectId,
+  asin,
+  marketplace,
+  postalCode,
+}: {
+  projectId: string;
+  asin: string;
+  marketplace: string;
+  postalCode?: string;
+}) {
+  const timeline = useQuery(timelineQuery(projectId, asin, marketplace, postalCode));
   // the API answers newest first; a chart and a story read oldest first
   const entries = useMemo(() => [...(timeline.data?.data ?? [])].reverse(), [timeline.data]);
   const currency = entries.find((e) => e.snapshot.currency)?.snapshot.currency ?? null;

@@ -10,7 +10,7 @@ import { Timeline } from './timeline';
 import { trackedTargetsQuery } from './tracking.queries';
 import './tracking.css';
 
-type TrackingSearch = { asin?: string; marketplace?: string; from?: string; to?: string };
+type TrackingSearch = { asin?: string; marketplace?: string; postalCode?: string; from?: string; to?: string };
 
 const TARGETS_SHOWN = 100;
 
@@ -50,17 +50,21 @@ export function TrackingPage() {
           <Table
             captionHidden
             caption="Tracked products, choose one to see its timeline"
-            columns={['Product', 'Marketplace', 'Title', 'Price', 'Best-sellers rank', 'Changes', 'Last changed']}
+            columns={['Product', 'Marketplace', 'Deliver to', 'Title', 'Price', 'Best-sellers rank', 'Changes', 'Last changed']}
           >
             {list.map((t) => {
-              const selected = t.asin === search.asin && t.marketplace === (search.marketplace ?? t.marketplace);
+              // one row per product and delivery location: each location is a series of its own
+              const selected =
+                t.asin === search.asin &&
+                t.marketplace === (search.marketplace ?? t.marketplace) &&
+                (t.postalCode ?? undefined) === search.postalCode;
               return (
-                <tr key={`${t.asin}-${t.marketplace}`}>
+                <tr key={`${t.asin}-${t.marketplace}-${t.postalCode ?? ''}`}>
                   <td>
                     <Link
                       to="/console/projects/$projectId/tracking"
                       params={{ projectId }}
-                      search={{ ...search, asin: t.asin, marketplace: t.marketplace }}
+                      search={{ ...search, asin: t.asin, marketplace: t.marketplace, postalCode: t.postalCode ?? undefined }}
                       className="mono"
                       aria-current={selected ? 'true' : undefined}
                     >
@@ -68,6 +72,7 @@ export function TrackingPage() {
                     </Link>
                   </td>
                   <td>{t.marketplace}</td>
+                  <td>{t.postalCode ?? <span className="muted">marketplace default</span>}</td>
                   <td className="tracked-title" title={t.snapshot?.title ?? undefined}>
                     {t.snapshot?.title ?? <span className="muted">—</span>}
                   </td>
@@ -93,6 +98,7 @@ export function TrackingPage() {
           projectId={projectId}
           asin={search.asin}
           marketplace={search.marketplace ?? list.find((t) => t.asin === search.asin)?.marketplace ?? 'US'}
+          {...(search.postalCode ? { postalCode: search.postalCode } : {})}
         />
       ) : (
         list.length > 0 && <p className="muted">Choose a product above to see its timeline.</p>

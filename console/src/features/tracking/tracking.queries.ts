@@ -4,7 +4,8 @@ import { api, unwrap } from '../../api/client';
 /** Query keys of tracking: the tracked products, one product's timeline, and a comparison of two jobs. */
 export const trackingKeys = {
   targets: (projectId: string) => ['tracked-targets', projectId] as const,
-  timeline: (projectId: string, asin: string, marketplace: string) => ['timeline', projectId, asin, marketplace] as const,
+  timeline: (projectId: string, asin: string, marketplace: string, postalCode: string | undefined) =>
+    ['timeline', projectId, asin, marketplace, postalCode ?? ''] as const,
   comparison: (projectId: string, from: string | undefined, to: string | undefined) => ['compare', projectId, from, to] as const,
 };
 
@@ -14,13 +15,14 @@ export const trackedTargetsQuery = (projectId: string, limit: number) =>
     queryFn: () => unwrap(api.GET('/v1/key/projects/{projectId}/tracked-targets', { params: { path: { projectId }, query: { limit } } })),
   });
 
-export const timelineQuery = (projectId: string, asin: string, marketplace: string) =>
+/** One series: a product at one delivery location (`postalCode` absent: jobs that asked for none). */
+export const timelineQuery = (projectId: string, asin: string, marketplace: string, postalCode: string | undefined) =>
   queryOptions({
-    queryKey: trackingKeys.timeline(projectId, asin, marketplace),
+    queryKey: trackingKeys.timeline(projectId, asin, marketplace, postalCode),
     queryFn: () =>
       unwrap(
         api.GET('/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline', {
-          params: { path: { projectId, asin }, query: { marketplace, limit: 200 } },
+          params: { path: { projectId, asin }, query: { marketplace, ...(postalCode ? { postalCode } : {}), limit: 200 } },
         }),
       ),
   });

@@ -336,7 +336,7 @@ export interface paths {
         };
         /**
          * List tracked products
-         * @description Tracked products with their latest snapshot and change counts.
+         * @description Tracked products with their latest snapshot and change counts: one entry per product and delivery location (`postalCode`, null for jobs that asked for none).
          */
         get: operations["listTrackedTargets"];
         put?: never;
@@ -356,7 +356,7 @@ export interface paths {
         };
         /**
          * Get a tracked product's timeline
-         * @description Snapshots of one product, newest first, with the changes between them.
+         * @description Snapshots of one product at one delivery location (`postalCode`; absent: jobs that asked for none), newest first, with the changes between them.
          */
         get: operations["getTrackedTargetTimeline"];
         put?: never;
@@ -1289,6 +1289,8 @@ export interface components {
         ProductChangedData: {
             asin: string;
             marketplace: string;
+            /** @description The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own */
+            postalCode: string | null;
             jobId: string;
             changes: components["schemas"]["FieldChange"][];
             snapshot: components["schemas"]["ProductSnapshot"];
@@ -2137,6 +2139,8 @@ export interface components {
         TrackedTarget: {
             asin: string;
             marketplace: string;
+            /** @description The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own */
+            postalCode: string | null;
             snapshot: components["schemas"]["ProductSnapshot"] | null;
             changeCount: number;
             /** Format: date-time */
@@ -2164,6 +2168,8 @@ export interface components {
             target: {
                 asin: string;
                 marketplace: string;
+                /** @description The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own */
+                postalCode: string | null;
                 changeCount: number;
                 /** Format: date-time */
                 firstSeenAt: string;
@@ -6441,6 +6447,7 @@ export interface operations {
         parameters: {
             query?: {
                 marketplace?: string;
+                postalCode?: string;
                 changedSince?: string;
                 limit?: number;
                 offset?: number;
@@ -6613,6 +6620,7 @@ export interface operations {
         parameters: {
             query: {
                 marketplace: string;
+                postalCode?: string;
                 limit?: number;
             };
             header?: never;

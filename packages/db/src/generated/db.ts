@@ -194,6 +194,7 @@ export interface ProductSnapshot {
   id: Generated<number>;
   job_id: string;
   marketplace: string;
+  postal_code: Generated<string>;
   project_id: string;
   snapshot: Json;
   source: string;
@@ -247,6 +248,7 @@ export interface TrackedTarget {
   last_seen_at: Generated<Timestamp>;
   latest_snapshot: Json | null;
   marketplace: string;
+  postal_code: Generated<string>;
   project_id: string;
 }
 

@@ -7,13 +7,24 @@ import type { Database, ProductSnapshotTable, TrackedTargetTable } from '../sche
 const trackedTargetColumns = [
   'asin',
   'marketplace',
+  'postal_code',
   'latest_snapshot',
   'change_count',
   'last_changed_at',
   'first_seen_at',
   'last_seen_at',
 ] as const;
-const snapshotColumns = ['job_id', 'source', 'captured_at', 'snapshot', 'changes'] as const;
+const snapshotColumns = ['job_id', 'source', 'postal_code', 'captured_at', 'snapshot', 'changes'] as const;
+
+/**
+ * One product's series: a (project, marketplace, ASIN) observed for one delivery location,
+ * `postalCode` the one its jobs asked for ('' for jobs that asked for none; docs/schedules-and-tracking.md, "Locations").
+ */
+export interface SeriesScope {
+  projectId: string;
+  marketplace: string;
+  postalCode: string;
+}
 
 export type TrackedTargetRow = Pick<Selectable<TrackedTargetTable>, (typeof trackedTargetColumns)[number]>;
 export type ProductSnapshotRow = Pick<Selectable<ProductSnapshotTable>, (typeof snapshotColumns)[number]>;
@@ -34,24 +45,21 @@ export class TrackingRepository {
    * concurrent jobs crawling the same products never deadlock, and returns their latest
    * known snapshots (null for products never seen before).
    */
-  async lockTargets(
-    trx: Transaction<Database>,
-    projectId: string,
-    marketplace: string,
-    asins: string[],
-  ): Promise<Map<string, Record<string, unknown> | null>> {
+  async lockTargets(trx: Transaction<Database>, scope: SeriesScope, asins: string[]): Promise<Map<string, Record<string, unknown> | null>> {
     const sorted = [...new Set(asins)].sort();
     if (!sorted.length) return new Map();
+    const { projectId, marketplace, postalCode } = scope;
     await trx
       .insertInto('tracked_target')
-      .values(sorted.map((asin) => ({ project_id: projectId, marketplace, asin })))
-      .onConflict((oc) => oc.columns(['project_id', 'marketplace', 'asin']).doNothing())
+      .values(sorted.map((asin) => ({ project_id: projectId, marketplace, asin, postal_code: postalCode })))
+      .onConflict((oc) => oc.columns(['project_id', 'marketplace', 'asin', 'postal_code']).doNothing())
       .execute();
     const rows = await trx
       .selectFrom('tracked_target')
       .select(['asin', 'latest_snapshot'])
       .where('project_id', '=', projectId)
       .where('marketplace', '=', marketplace)
+      .where('postal_code', '=', postalCode)
       .where('asin', 'in', sorted)
       .orderBy('asin')
       .forUpdate()
@@ -62,7 +70,7 @@ export class TrackingRepository {
   /** Stores one snapshot per product and moves each tracked target on, in two statements. */
   async recordSnapshots(
     trx: Transaction<Database>,
-    scope: { projectId: string; marketplace: string; jobId: string; source: JobType },
+    scope: SeriesScope & { jobId: string; source: JobType },
     writes: SnapshotWrite[],
   ): Promise<void> {
     if (!writes.length) return;
@@ -73,6 +81,7 @@ export class TrackingRepository {
           project_id: scope.projectId,
           marketplace: scope.marketplace,
           asin: w.asin,
+          postal_code: scope.postalCode,
           job_id: scope.jobId,
           source: scope.source,
           snapshot: JSON.stringify(w.snapshot),
@@ -89,32 +98,44 @@ export class TrackingRepository {
           last_seen_at = now(),
           last_changed_at = case when v.changes > 0 then now() else t.last_changed_at end
       from (values ${sql.join(values)}) as v(asin, merged, changes)
-      where t.project_id = ${scope.projectId} and t.marketplace = ${scope.marketplace} and t.asin = v.asin`.execute(trx);
+      where t.project_id = ${scope.projectId} and t.marketplace = ${scope.marketplace}
+        and t.postal_code = ${scope.postalCode} and t.asin = v.asin`.execute(trx);
   }
 
   async list(filter: {
     projectId: string;
     marketplace?: string;
+    /** '' for the series of jobs without a postal code. */
+    postalCode?: string;
     changedSince?: Date;
     limit: number;
     offset: number;
   }): Promise<{ rows: TrackedTargetRow[]; total: number }> {
     let q = this.db.selectFrom('tracked_target').where('project_id', '=', filter.projectId).where('latest_snapshot', 'is not', null);
     if (filter.marketplace) q = q.where('marketplace', '=', filter.marketplace);
+    if (filter.postalCode !== undefined) q = q.where('postal_code', '=', filter.postalCode);
     if (filter.changedSince) q = q.where('last_changed_at', '>=', filter.changedSince);
     const [rows, count] = await Promise.all([
-      q.select(trackedTargetColumns).orderBy('last_seen_at', 'desc').orderBy('asin').limit(filter.limit).offset(filter.offset).execute(),
+      q
+        .select(trackedTargetColumns)
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('asin')
+        .orderBy('postal_code')
+        .limit(filter.limit)
+        .offset(filter.offset)
+        .execute(),
       q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };
   }
 
-  async findTarget(projectId: string, marketplace: string, asin: string): Promise<TrackedTargetRow | undefined> {
+  async findTarget(scope: SeriesScope, asin: string): Promise<TrackedTargetRow | undefined> {
     return this.db
       .selectFrom('tracked_target')
       .select(trackedTargetColumns)
-      .where('project_id', '=', projectId)
-      .where('marketplace', '=', marketplace)
+      .where('project_id', '=', scope.projectId)
+      .where('marketplace', '=', scope.marketplace)
+      .where('postal_code', '=', scope.postalCode)
       .where('asin', '=', asin)
       .where('latest_snapshot', 'is not', null)
       .executeTakeFirst();
@@ -136,12 +157,13 @@ export class TrackingRepository {
     return rows.map((r) => readStoredFields(job.type, r.data, fields));
   }
 
-  async timeline(projectId: string, marketplace: string, asin: string, limit: number): Promise<ProductSnapshotRow[]> {
+  async timeline(scope: SeriesScope, asin: string, limit: number): Promise<ProductSnapshotRow[]> {
     return this.db
       .selectFrom('product_snapshot')
       .select(snapshotColumns)
-      .where('project_id', '=', projectId)
-      .where('marketplace', '=', marketplace)
+      .where('project_id', '=', scope.projectId)
+      .where('marketplace', '=', scope.marketplace)
+      .where('postal_code', '=', scope.postalCode)
       .where('asin', '=', asin)
       .orderBy('id', 'desc')
       .limit(limit)

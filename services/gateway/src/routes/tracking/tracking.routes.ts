@@ -20,7 +20,8 @@ export const trackingRoutes = [
     path: '/v1/key/projects/{projectId}/tracked-targets',
     tag: 'Change tracking',
     summary: 'List tracked products',
-    description: 'Tracked products with their latest snapshot and change counts.',
+    description:
+      'Tracked products with their latest snapshot and change counts: one entry per product and delivery location (`postalCode`, null for jobs that asked for none).',
     query: trackedTargetsQuery,
     status: 200,
     response: list(TrackedTarget),
@@ -34,7 +35,8 @@ export const trackingRoutes = [
     path: '/v1/key/projects/{projectId}/tracked-targets/{asin}/timeline',
     tag: 'Change tracking',
     summary: "Get a tracked product's timeline",
-    description: 'Snapshots of one product, newest first, with the changes between them.',
+    description:
+      'Snapshots of one product at one delivery location (`postalCode`; absent: jobs that asked for none), newest first, with the changes between them.',
     query: timelineQuery,
     status: 200,
     response: Timeline,
@@ -43,7 +45,8 @@ export const trackingRoutes = [
       const q = query();
       const asin = normalizeAsin(String(req.params.asin));
       if (!asin) throw new AppError('NOT_FOUND', `Product ${String(req.params.asin)} was never crawled in this project.`);
-      return { status: 200, body: await service.timeline(req.principal.projectId, q.marketplace, asin, q.limit) };
+      const series = { projectId: req.principal.projectId, marketplace: q.marketplace, postalCode: q.postalCode ?? '' };
+      return { status: 200, body: await service.timeline(series, asin, q.limit) };
     },
   }),
   route({

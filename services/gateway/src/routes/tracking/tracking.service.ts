@@ -1,5 +1,5 @@
 import { AppError, type ComparisonResource, JOB_TYPES, type JobType, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
-import { type JobRepository, TrackingRepository } from '@crawl/db';
+import { type JobRepository, type SeriesScope, TrackingRepository } from '@crawl/db';
 import { assertResultsAvailable } from '../jobs/job-results.service';
 import {
   COMPARED_ITEM_FIELDS,
@@ -35,7 +35,7 @@ interface SetEntry {
 export class TrackingService {
   constructor(private readonly deps: TrackingDeps) {}
 
-  async list(filter: { projectId: string; marketplace?: string; changedSince?: Date; limit: number; offset: number }) {
+  async list(filter: { projectId: string; marketplace?: string; postalCode?: string; changedSince?: Date; limit: number; offset: number }) {
     const { rows, total } = await this.deps.tracking.list(filter);
     return {
       data: rows.map(
@@ -43,6 +43,7 @@ export class TrackingService {
           ({
             asin: r.asin,
             marketplace: r.marketplace,
+            postalCode: r.postal_code || null,
             snapshot: r.latest_snapshot && completeSnapshot(r.latest_snapshot),
             changeCount: r.change_count,
             lastChangedAt: iso(r.last_changed_at),
@@ -54,10 +55,14 @@ export class TrackingService {
     };
   }
 
-  async timeline(projectId: string, marketplace: string, asin: string, limit: number) {
-    const target = await this.deps.tracking.findTarget(projectId, marketplace, asin);
-    if (!target) throw new AppError('NOT_FOUND', `Product ${asin} on ${marketplace} was never crawled in this project.`);
-    const rows = await this.deps.tracking.timeline(projectId, marketplace, asin, limit);
+  async timeline(series: SeriesScope, asin: string, limit: number) {
+    const { marketplace, postalCode } = series;
+    const target = await this.deps.tracking.findTarget(series, asin);
+    if (!target) {
+      const where = postalCode ? ` for postal code ${postalCode}` : ' without a postal code';
+      throw new AppError('NOT_FOUND', `Product ${asin} on ${marketplace} was never crawled${where} in this project.`);
+    }
+    const rows = await this.deps.tracking.timeline(series, asin, limit);
     return {
       data: rows.map((r) => ({
         jobId: r.job_id,
@@ -69,6 +74,7 @@ export class TrackingService {
       target: {
         asin,
         marketplace,
+        postalCode: postalCode || null,
         changeCount: target.change_count,
         firstSeenAt: target.first_seen_at.toISOString(),
         lastSeenAt: target.last_seen_at.toISOString(),

@@ -77,5 +77,5 @@ function sampleProductChanged() {
   };
   const after = { ...before, price: { amount: 24.99, currency: 'USD' }, reviewsCount: 1291 };
   const { changes, merged } = diffSnapshot(snapshotOf('product', before), snapshotOf('product', after));
-  return productChangedData({ asin: SAMPLE_ASIN, marketplace: 'US', jobId: SAMPLE_JOB_ID, changes, merged });
+  return productChangedData({ asin: SAMPLE_ASIN, marketplace: 'US', postalCode: null, jobId: SAMPLE_JOB_ID, changes, merged });
 }
