@@ -13,7 +13,7 @@ import { BESTSELLER_LIST_PAGES } from './bestsellers-template';
 import { starClass } from './details-page';
 import { escapeHtml } from './html';
 import type { MarketLocale } from './locale';
-import { productFacts } from './product-facts';
+import { priceAt, productFacts } from './product-facts';
 import { syntheticAsin } from './synthetic';
 import { navBelt } from './delivery-location';
 
@@ -32,14 +32,15 @@ export function categoryName(slug: string): string {
   return words.length ? words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ') : 'Electronics';
 }
 
-function card(asin: string, rank: number, locale: MarketLocale, epoch: number, slug: string): string {
+function card(asin: string, rank: number, locale: MarketLocale, epoch: number, slug: string, postalCode: string | null): string {
   const facts = productFacts(asin, locale, epoch);
+  const priceMinor = priceAt(facts.priceMinor, asin, postalCode);
   const title = escapeHtml(facts.title);
   const stars = locale.texts.outOf5(locale.ratingText(facts.rating));
   const count = locale.countText(facts.ratingsCount);
   const href = `${locale.origin}/dp/${asin}/ref=zg_bs_c_${slug}_d_sccl_${rank}/000-0000000-0000000?pd_rd_i=${asin}&amp;psc=1`;
   // A best seller has an offer to show even while the product page is short of stock.
-  const price = `<div class="a-row"><a class="a-link-normal a-text-normal" role="link" href="${href}"><span class="a-size-base a-color-price"><span class="_cDEzb_p13n-sc-price_3mJ9Z">${escapeHtml(locale.price(facts.priceMinor).text)}</span></span></a></div>`;
+  const price = `<div class="a-row"><a class="a-link-normal a-text-normal" role="link" href="${href}"><span class="a-size-base a-color-price"><span class="_cDEzb_p13n-sc-price_3mJ9Z">${escapeHtml(locale.price(priceMinor).text)}</span></span></a></div>`;
   const image = `https://images-na.ssl-images-amazon.com/images/I/71${asin.slice(2, 9)}L._AC_UL300_SR300,200_.jpg`;
   return `<div id="gridItemRoot" class="a-column a-span12 a-text-center _cDEzb_grid-column_2hIsc"><div class="zg-grid-general-faceout"><div class="p13n-sc-uncoverable-faceout">
 <div class="a-section zg-bdg-ctr"><div class="a-section zg-bdg-body zg-bdg-clr-body aok-float-left"><span class="zg-bdg-text">#${rank}</span></div></div>
@@ -73,9 +74,17 @@ function pagination(listUrl: string, page: number, locale: MarketLocale): string
 
 /**
  * Page `page` (1 or 2) of the list at `listPath` (lower-cased, no `/ref=`), whose category slug
- * is `slug`, on the marketplace of `locale`, with its products' facts at drift epoch `epoch`.
+ * is `slug`, on the marketplace of `locale`, with its products' facts at drift epoch `epoch`, and
+ * their prices at `postalCode` (priceAt; null: the marketplace's default place).
  */
-export function bestsellersPage(listPath: string, slug: string, page: number, locale: MarketLocale, epoch = 0): Buffer {
+export function bestsellersPage(
+  listPath: string,
+  slug: string,
+  page: number,
+  locale: MarketLocale,
+  epoch = 0,
+  postalCode: string | null = null,
+): Buffer {
   const asins = bestsellerAsins(listPath, page);
   const first = (page - 1) * BESTSELLERS_PER_PAGE;
   const recs = asins.map((asin, i) => ({
@@ -84,7 +93,7 @@ export function bestsellersPage(listPath: string, slug: string, page: number, lo
   }));
   const cards = asins
     .slice(0, BESTSELLERS_RENDERED)
-    .map((asin, i) => card(asin, first + i + 1, locale, epoch, slug.replace(/[^a-z0-9]+/g, '_')))
+    .map((asin, i) => card(asin, first + i + 1, locale, epoch, slug.replace(/[^a-z0-9]+/g, '_'), postalCode))
     .join('\n');
   const category = escapeHtml(categoryName(slug));
   const heading = escapeHtml(locale.texts.bestSellersIn(categoryName(slug)));

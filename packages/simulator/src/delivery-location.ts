@@ -117,13 +117,10 @@ export function withGlowLines(body: Buffer, [line1, line2]: [string, string]): B
   if (!one || !two) return body;
   const twoStart = one[1] + two[0];
   const twoEnd = one[1] + two[1];
-  return Buffer.concat([
-    body.subarray(0, one[0]),
-    Buffer.from(escapeHtml(line1)),
-    body.subarray(one[1], twoStart),
-    Buffer.from(escapeHtml(line2)),
-    body.subarray(twoEnd),
-  ]);
+  const [first, second] = [Buffer.from(escapeHtml(line1)), Buffer.from(escapeHtml(line2))];
+  // already naming the place (a located page, located-page.ts): no second copy of the page
+  if (body.subarray(one[0], one[1]).equals(first) && body.subarray(twoStart, twoEnd).equals(second)) return body;
+  return Buffer.concat([body.subarray(0, one[0]), first, body.subarray(one[1], twoStart), second, body.subarray(twoEnd)]);
 }
 
 /** How a refused postal code is refused: the address change says so, or says it worked while pages keep showing the place before. */

@@ -4,7 +4,8 @@
  * parser) names the place, two postal codes give two prices and delivery promises, and the
  * expire and refuse controls work.
  */
-import { deliveryLocationOf, parseDetailsPage, parseOffersPage, PageSource } from '@crawl/marketplace';
+import { readdirSync } from 'node:fs';
+import { deliveryLocationOf, parseDetailsPage, parseOffersPage, parseSearchPage, PageSource } from '@crawl/marketplace';
 import type { MarketplaceCode } from '@crawl/core';
 import { defaultFixturesDir } from './page-store';
 import { startSimulator, type Simulator } from './index';
@@ -12,7 +13,13 @@ import { startSimulator, type Simulator } from './index';
 const SELECTIONS =
   '/portal-migration/hz/glow/get-rendered-address-selections?deviceType=desktop&pageType=Gateway&storeContext=NoStoreName&actionSource=desktop-modal';
 const CHANGE = '/portal-migration/hz/glow/address-change?actionSource=glow';
-const LANG: Record<string, string> = { US: 'en-US,en;q=0.9', DE: 'de-DE,de;q=0.9,en;q=0.8', UK: 'en-GB,en;q=0.9' };
+const LANG: Record<string, string> = {
+  US: 'en-US,en;q=0.9',
+  DE: 'de-DE,de;q=0.9,en;q=0.8',
+  UK: 'en-GB,en;q=0.9',
+  ES: 'es-ES,es;q=0.9',
+  BR: 'pt-BR,pt;q=0.9',
+};
 
 /** One shopper: a cookie jar on one marketplace. */
 class Shopper {
@@ -237,5 +244,67 @@ const fixturesDir = defaultFixturesDir();
     expect(after).not.toEqual(before);
     expect(deliveryLocationOf(PageSource.of(after), 'US')).toEqual({ text: expect.stringMatching(/ 60601$/), postalCode: '60601' });
     expect(deliveryLocationOf(PageSource.of((await shopper.request('/s?k=portable+charger')).text), 'US')?.postalCode).toBe('60601');
+  });
+
+  /** Two postal codes of each marketplace with saved product pages. */
+  const CODES: Record<string, [string, string]> = {
+    US: ['60601', '98101'],
+    DE: ['10115', '80331'],
+    UK: ['W12 7RJ', 'M1 1AE'],
+    ES: ['28001', '08001'],
+    BR: ['01310-100', '20040-020'],
+  };
+  const at = async (marketplace: keyof typeof CODES, code: string, paths: string[]) => {
+    const shopper = new Shopper(sim.url, marketplace as MarketplaceCode);
+    expect(await shopper.deliverTo(code)).toMatchObject({ isAddressUpdated: 1 });
+    return Promise.all(paths.map(async (path) => (await shopper.request(path)).text));
+  };
+
+  it("saved product pages and the template's: two postal codes give two prices, the same code the same bytes", async () => {
+    const saved = readdirSync(fixturesDir!)
+      .map((f) => /^details-(US|DE|UK|ES|BR)-([A-Z0-9]{10})\.html$/.exec(f))
+      .filter((m) => m !== null)
+      .map((m) => ({ marketplace: m[1] as keyof typeof CODES, asin: m[2]! }));
+    // B0ANYASIN9..: no saved page, the details template re-targeted (what the bench crawls)
+    const pages = [...saved, ...['B0ANYASIN1', 'B0ANYASIN2', 'B0ANYASIN3'].map((asin) => ({ marketplace: 'US' as const, asin }))];
+    let priced = 0;
+    for (const { marketplace, asin } of pages) {
+      const ctx = { marketplace: marketplace as MarketplaceCode, origin: 'https://www.amazon.com' };
+      const [one, two] = CODES[marketplace]!;
+      const [first, again] = await at(marketplace, one, [`/dp/${asin}`, `/dp/${asin}`]);
+      const [second] = await at(marketplace, two, [`/dp/${asin}`]);
+      expect({ asin, same: again === first }).toEqual({ asin, same: true });
+      const [a, b] = [parseDetailsPage(first!, ctx), parseDetailsPage(second!, ctx)];
+      expect(a?.asin).toBe(asin);
+      if (!a?.price) continue; // a saved page without a buy-box price (unavailable there)
+      priced++;
+      expect({ asin, differs: a.price.amount !== b?.price?.amount }).toEqual({ asin, differs: true });
+    }
+    expect(priced).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a product page with the 2023+ delivery message gives each place its charge and dates; search cards move too', async () => {
+    const ctx = { marketplace: 'US', origin: 'https://www.amazon.com' } as const;
+    const asins = ['B0DR8G428S', 'B073WRF565', 'B0ANYASIN4', 'B0ANYASIN5'];
+    const paths = [...asins.map((a) => `/dp/${a}`), '/s?k=portable+charger', '/s?k=desk+lamp'];
+    const [one, two] = await Promise.all(CODES.US.map((code) => at('US', code, paths)));
+    const promise = (html: string) => {
+      const item = parseDetailsPage(html, ctx);
+      return [item?.shipping?.amount, item?.deliveryPromise?.text];
+    };
+    expect(one!.slice(0, 4).map(promise)).not.toEqual(two!.slice(0, 4).map(promise));
+    for (const page of one!.slice(0, 4)) expect(parseDetailsPage(page, ctx)?.deliveryPromise?.text).toMatch(/June/);
+    for (const i of [4, 5]) {
+      const prices = (html: string) => parseSearchPage(html, ctx).map((c) => c.price?.amount);
+      expect(prices(one![i]!)).not.toEqual(prices(two![i]!));
+    }
+  });
+
+  it('a page served at a place leaves the saved pages and the template pool as they were', async () => {
+    const plain = new Shopper(sim.url);
+    const before = await Promise.all(['/dp/B0DR8G428S', '/dp/B0ANYASIN6'].map(async (p) => (await plain.request(p)).text));
+    await at('US', '60601', ['/dp/B0DR8G428S', '/dp/B0ANYASIN6', '/dp/B0ANYASIN6']);
+    const after = await Promise.all(['/dp/B0DR8G428S', '/dp/B0ANYASIN6'].map(async (p) => (await plain.request(p)).text));
+    expect(after).toEqual(before);
   });
 });

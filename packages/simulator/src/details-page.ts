@@ -52,17 +52,28 @@ function parties(facts: ProductFacts, locale: MarketLocale): string {
 }
 
 /**
- * The buy box's primary delivery message in the 2023+ markup: the DEXUnifiedCXPDM span of the
- * delivery block, with the charge and the dates as data (what the parsers read first) and as text.
+ * A delivery as the buy box's message says it: the charge as its data attribute holds it ("FREE",
+ * "GRATIS" or a price), the dates, and the words before the dates ("FREE Shipping", "+ $5.49 shipping").
  */
-function deliveryBlock(delivery: Delivery, locale: MarketLocale): string {
+export function deliveryTexts(delivery: Delivery, locale: MarketLocale): { charge: string; date: string; words: string } {
   const t = locale.texts;
-  const date = deliveryDateText(delivery, locale);
   const charge =
     delivery.chargeMinor === 0
       ? (t.freeShipping.split(' ').find((w) => w === w.toUpperCase()) ?? t.freeShipping)
       : locale.price(delivery.chargeMinor).text;
-  const words = delivery.chargeMinor === 0 ? t.freeShipping : t.shippingCharge(charge);
+  return {
+    charge,
+    date: deliveryDateText(delivery, locale),
+    words: delivery.chargeMinor === 0 ? t.freeShipping : t.shippingCharge(charge),
+  };
+}
+
+/**
+ * The buy box's primary delivery message in the 2023+ markup: the DEXUnifiedCXPDM span of the
+ * delivery block, with the charge and the dates as data (what the parsers read first) and as text.
+ */
+function deliveryBlock(delivery: Delivery, locale: MarketLocale): string {
+  const { charge, date, words } = deliveryTexts(delivery, locale);
   return `<div id="deliveryBlock_feature_div" class="celwidget"><div id="mir-layout-DELIVERY_BLOCK" class="a-spacing-base"><div id="mir-layout-DELIVERY_BLOCK-slot-PRIMARY_DELIVERY_MESSAGE_LARGE" class="a-spacing-base"><span data-csa-c-type="element" data-csa-c-content-id="DEXUnifiedCXPDM" data-csa-c-delivery-price="${escapeHtml(charge)}" data-csa-c-value-proposition="" data-csa-c-delivery-type="delivery" data-csa-c-delivery-time="${escapeHtml(date)}" data-csa-c-delivery-destination="" data-csa-c-delivery-condition="" data-csa-c-mir-view="CONSOLIDATED_CX" data-csa-c-mir-type="DELIVERY" data-csa-c-mir-variant="DEFAULT">${escapeHtml(words)} <span class="a-text-bold">${escapeHtml(date)}</span></span></div></div></div>`;
 }
 

@@ -12,6 +12,7 @@ import { BestsellersTemplate } from './bestsellers-template';
 import { OffersTemplate, ReviewsTemplate } from './listing-templates';
 import { absolutizeLinks, marketplaceOrigin } from './marketplace-hosts';
 import { SearchTemplate } from './search-template';
+import { LocatedShapes } from './located-page';
 
 export interface StoredPage {
   file: string;
@@ -54,6 +55,10 @@ export interface PageStore {
   bestsellersTemplate: BestsellersTemplate | null;
   /** Later pages of a saved best-seller list, by the saved (first) page's file. */
   bestsellerTemplatesByFile: Map<string, BestsellersTemplate>;
+  /** Each template's marketplace, from its file's name (a located page writes prices and texts in its marketplace's way). */
+  marketplaces: WeakMap<object, string>;
+  /** Saved and template pages as a shopper at a postal code sees them (located-page.ts), made on first use. */
+  located: LocatedShapes;
 }
 
 export const DEFAULT_DETAILS_TEMPLATE = 'details-US-B0DR8G428S.html';
@@ -110,14 +115,18 @@ function fileMarketplace(file: string): string {
 /** The `/product-reviews/` page store key. */
 export const reviewPageKey = (asin: string, page: number): string => `${asin}#${page}`;
 
-/** A details fixture as the template for every other ASIN of its marketplace. */
-export function detailsTemplateFrom(file: string, body: Buffer, asin: string): AsinTemplate {
-  return new AsinTemplate(absolutizeLinks(body, marketplaceOrigin(fileMarketplace(file))), asin);
+/** A details fixture as the template for every other ASIN of its marketplace; `marketplaces` learns the template's. */
+export function detailsTemplateFrom(file: string, body: Buffer, asin: string, marketplaces?: WeakMap<object, string>): AsinTemplate {
+  const template = new AsinTemplate(absolutizeLinks(body, marketplaceOrigin(fileMarketplace(file))), asin);
+  marketplaces?.set(template, fileMarketplace(file));
+  return template;
 }
 
-/** A search fixture as the template for every other keyword of its marketplace. */
-export function searchTemplateFrom(file: string, body: Buffer): SearchTemplate {
-  return new SearchTemplate(absolutizeLinks(body, marketplaceOrigin(fileMarketplace(file))));
+/** A search fixture as the template for every other keyword of its marketplace; `marketplaces` learns the template's. */
+export function searchTemplateFrom(file: string, body: Buffer, marketplaces?: WeakMap<object, string>): SearchTemplate {
+  const template = new SearchTemplate(absolutizeLinks(body, marketplaceOrigin(fileMarketplace(file))));
+  marketplaces?.set(template, fileMarketplace(file));
+  return template;
 }
 
 /**
@@ -164,6 +173,8 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
     reviewTemplatesByAsin: new Map(),
     bestsellersTemplate: null,
     bestsellerTemplatesByFile: new Map(),
+    marketplaces: new WeakMap(),
+    located: new LocatedShapes(),
   };
   if (dir === null) {
     if (choice.detailsTemplate || choice.searchTemplate) throw new Error('detailsTemplate/searchTemplate need a fixturesDir');
@@ -209,8 +220,8 @@ export async function loadPageStore(dir: string | null, choice: TemplateChoice =
     }
   });
 
-  store.detailsTemplate = pickDetailsTemplate(dir, files, bodies, detailsAsins, choice.detailsTemplate);
-  store.searchTemplate = pickSearchTemplate(dir, searchBodies, choice.searchTemplate);
+  store.detailsTemplate = pickDetailsTemplate(dir, files, bodies, detailsAsins, choice.detailsTemplate, store.marketplaces);
+  store.searchTemplate = pickSearchTemplate(dir, searchBodies, choice.searchTemplate, store.marketplaces);
   pickListingTemplates(store);
   return store;
 }
@@ -243,10 +254,15 @@ function pickListingTemplates(store: PageStore): void {
   };
   const linked = (page: StoredPage): Buffer => absolutizeLinks(page.body, marketplaceOrigin(page.marketplace));
   const offers = first(store.offers, DEFAULT_OFFERS_TEMPLATE);
-  if (offers)
+  if (offers) {
     store.offersTemplate = new OffersTemplate(linked(offers), OFFERS_FILE_RE.exec(offers.file)![2]!, marketplaceOrigin(offers.marketplace));
-  for (const list of [...store.bestsellers.values()].flat())
-    store.bestsellerTemplatesByFile.set(list.file, new BestsellersTemplate(linked(list)));
+    store.marketplaces.set(store.offersTemplate, offers.marketplace);
+  }
+  for (const list of [...store.bestsellers.values()].flat()) {
+    const template = new BestsellersTemplate(linked(list));
+    store.bestsellerTemplatesByFile.set(list.file, template);
+    store.marketplaces.set(template, list.marketplace);
+  }
   const lists = first(store.bestsellers, DEFAULT_BESTSELLERS_TEMPLATE);
   if (lists) store.bestsellersTemplate = store.bestsellerTemplatesByFile.get(lists.file) ?? null;
   const reviewTemplate = (page: StoredPage): ReviewsTemplate =>
@@ -265,24 +281,30 @@ function pickDetailsTemplate(
   bodies: Buffer[],
   asins: Map<string, string>,
   requested: string | undefined,
+  marketplaces: WeakMap<object, string>,
 ): AsinTemplate | null {
   if (requested !== undefined) {
     const asin = asins.get(requested);
     if (!asin) throw new Error(`detailsTemplate ${requested}: not a details page with a known ASIN in ${dir}`);
     // `asins` is keyed by file names taken from `files`, so indexOf finds it.
-    return detailsTemplateFrom(requested, bodies[files.indexOf(requested)]!, asin);
+    return detailsTemplateFrom(requested, bodies[files.indexOf(requested)]!, asin, marketplaces);
   }
   const file = asins.has(DEFAULT_DETAILS_TEMPLATE) ? DEFAULT_DETAILS_TEMPLATE : [...asins.keys()][0];
   if (file === undefined) return null;
-  return detailsTemplateFrom(file, bodies[files.indexOf(file)]!, asins.get(file) as string);
+  return detailsTemplateFrom(file, bodies[files.indexOf(file)]!, asins.get(file) as string, marketplaces);
 }
 
-function pickSearchTemplate(dir: string, bodies: Map<string, Buffer>, requested: string | undefined): SearchTemplate | null {
+function pickSearchTemplate(
+  dir: string,
+  bodies: Map<string, Buffer>,
+  requested: string | undefined,
+  marketplaces: WeakMap<object, string>,
+): SearchTemplate | null {
   if (requested !== undefined) {
     const body = bodies.get(requested);
     if (!body) throw new Error(`searchTemplate ${requested}: no such search page in ${dir}`);
-    return searchTemplateFrom(requested, body);
+    return searchTemplateFrom(requested, body, marketplaces);
   }
   const file = bodies.has(DEFAULT_SEARCH_TEMPLATE) ? DEFAULT_SEARCH_TEMPLATE : [...bodies.keys()][0];
-  return file === undefined ? null : searchTemplateFrom(file, bodies.get(file)!);
+  return file === undefined ? null : searchTemplateFrom(file, bodies.get(file)!, marketplaces);
 }

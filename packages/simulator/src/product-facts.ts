@@ -119,26 +119,38 @@ export function priceAt(minor: number, asin: string, postalCode: string | null):
   return moved * 10 + (minor % 10);
 }
 
+/** What a place changes about a product besides its price (priceAt): out of stock there, and the buy box's delivery. */
+export interface Place {
+  out: boolean;
+  delivery: Delivery;
+}
+
 /**
- * The facts of a product as a shopper at `postalCode` sees them: its price there (priceAt), out of
- * stock in about 1 place in 6, and the buy box's delivery (free or a charge, sooner or later), all
- * drawn from the ASIN and the code. Without a code: the facts as they are, delivered to the
- * marketplace's default place.
+ * A product at `postalCode` (docs/crawling.md, "Delivery location"): out of stock in about 1
+ * place in 6, and the buy box's delivery (free or a charge, sooner or later), drawn from the ASIN
+ * and the code, so the built-in pages and the saved ones (located-page.ts) agree. Without a code:
+ * in stock as it is, delivered to the marketplace's default place.
  */
-export function factsAt(facts: ProductFacts, locale: MarketLocale, postalCode: string | null): ProductFacts & { delivery: Delivery } {
-  const here = hereOf(facts.asin, postalCode);
+export function placeAt(asin: string, locale: MarketLocale, postalCode: string | null): Place {
+  const here = hereOf(asin, postalCode);
   here();
   here(); // the two draws priceAt takes
-  const outHere = postalCode !== null && here() < 0.16;
+  const out = postalCode !== null && here() < 0.16;
   const free = here() < 0.6;
   const charge = CHARGES_US_CENTS[Math.floor(here() * CHARGES_US_CENTS.length)]!;
   const firstDay = 2 + Math.floor(here() * 6);
   const lastDay = here() < 0.35 ? firstDay + 2 + Math.floor(here() * 3) : firstDay;
+  return { out, delivery: { chargeMinor: free ? 0 : locale.convertUsCents(charge), firstDay, lastDay } };
+}
+
+/** The facts of a product as a shopper at `postalCode` sees them: its price there (priceAt) and its place's stock and delivery (placeAt). */
+export function factsAt(facts: ProductFacts, locale: MarketLocale, postalCode: string | null): ProductFacts & { delivery: Delivery } {
+  const { out, delivery } = placeAt(facts.asin, locale, postalCode);
   return {
     ...facts,
     priceMinor: priceAt(facts.priceMinor, facts.asin, postalCode),
-    stock: outHere ? { kind: 'out' } : facts.stock,
-    delivery: { chargeMinor: free ? 0 : locale.convertUsCents(charge), firstDay, lastDay },
+    stock: out ? { kind: 'out' } : facts.stock,
+    delivery,
   };
 }
 

@@ -13,6 +13,8 @@ import { BESTSELLER_LIST_PAGES } from './bestsellers-template';
 import { bestsellersPage } from './bestsellers-page';
 import { driftKey, epochOf, type DriftEpochs } from './drift';
 import { marketLocale, requestMarketplace } from './locale';
+import { glowLines } from './delivery-location';
+import { LocatedPage, type LocatedKind } from './located-page';
 import { productFacts } from './product-facts';
 import { reviewsPage } from './reviews-page';
 import type { OffersLayout } from './types';
@@ -144,6 +146,34 @@ function offerListingPage(query: URLSearchParams): number {
 }
 const fixed = (body: Buffer): RenderedPage => ({ body, release: NOOP });
 
+/** Where the session's shopper is, with the deliver-to lines the request's marketplace shows for it; null: the default place. */
+interface Place {
+  postalCode: string;
+  lines: [string, string];
+}
+
+/** What a saved (or template) page is: its shape when fixed (null: rendered per request), what it is about, its marketplace. */
+interface Shape {
+  shape: Buffer | null;
+  kind: LocatedKind;
+  marketplace: string | undefined;
+  /** The page's product (the key of a search or list, for prices outside its cards). */
+  asin: string;
+}
+
+/**
+ * `page` (a saved page or one rendered from a saved template) at `place` (located-page.ts):
+ * its prices, stock and delivery as that place's, in one new buffer; as it is without a place.
+ */
+function located(store: PageStore, page: RenderedPage, place: Place | null, what: Shape): RenderedPage {
+  if (!place) return page;
+  const locale = marketLocale(what.marketplace || 'US');
+  const shape = what.shape ? store.located.of(what.shape, what.kind, locale) : new LocatedPage(page.body, what.kind, locale);
+  const body = shape.render(page.body, { ...place, asin: what.asin });
+  page.release();
+  return fixed(body);
+}
+
 /**
  * The page for this request target, or null for a 404. Call release() when the response closes.
  * `postalCode`: where the session's shopper is (delivery-location.ts); built-in pages show that
@@ -157,15 +187,24 @@ export function resolvePage(
   postalCode: string | null = null,
 ): RenderedPage | null {
   const { pathname, query } = splitTarget(target);
+  const place = postalCode ? { postalCode, lines: glowLines(marketLocale(requestMarketplace(query, headers)), postalCode) } : null;
   const details = DETAILS_PATH_RE.exec(pathname);
   if (details) {
     const asin = details[1]!.toUpperCase();
     const pages = store.details.get(asin);
-    if (pages) return fixed(pickPage(pages, query, headers).body);
+    if (pages) {
+      const saved = pickPage(pages, query, headers);
+      return located(store, fixed(saved.body), place, { shape: saved.body, kind: 'product', marketplace: saved.marketplace, asin });
+    }
     if (!options.anyAsin) return null;
-    return store.detailsTemplate
-      ? store.detailsTemplate.acquire(asin)
-      : fixed(generatedDetailsPage(asin, variantOf(options, query, headers, asin, postalCode)));
+    const template = store.detailsTemplate;
+    if (!template) return fixed(generatedDetailsPage(asin, variantOf(options, query, headers, asin, postalCode)));
+    return located(store, template.acquire(asin), place, {
+      shape: template.page,
+      kind: 'product',
+      marketplace: store.marketplaces.get(template),
+      asin,
+    });
   }
   if (pathname === '/s' || pathname === '/s/') {
     // `field-keywords` is the pre-2019 search form's parameter; Amazon still accepts it.
@@ -175,17 +214,22 @@ export function resolvePage(
     if (pages === 0) return fixed(noResultsSearchPage(keyword));
     for (const slug of keywordSlugs(keyword)) {
       const pages = store.searches.get(slug);
-      if (pages) return fixed(pickPage(pages, query, headers).body);
+      if (!pages) continue;
+      const saved = pickPage(pages, query, headers);
+      return located(store, fixed(saved.body), place, { shape: saved.body, kind: 'cards', marketplace: saved.marketplace, asin: slug });
     }
     if (!options.anyKeyword) return null;
     const page = resultPage(query);
-    return fixed(
-      store.searchTemplate
-        ? store.searchTemplate.render(keyword, page, page >= pages)
-        : syntheticSearchPage(keyword, page, page >= pages, variantOf(options, query, headers, keyword, postalCode)),
-    );
+    const template = store.searchTemplate;
+    if (!template) return fixed(syntheticSearchPage(keyword, page, page >= pages, variantOf(options, query, headers, keyword, postalCode)));
+    return located(store, fixed(template.render(keyword, page, page >= pages)), place, {
+      shape: null,
+      kind: 'cards',
+      marketplace: store.marketplaces.get(template),
+      asin: keyword,
+    });
   }
-  return resolveListingPage(store, options, pathname, query, headers, postalCode);
+  return resolveListingPage(store, options, pathname, query, headers, postalCode, place);
 }
 
 /** Offer listings, review pages and best-seller lists: the saved page, else the kind's template. */
@@ -196,6 +240,7 @@ function resolveListingPage(
   query: URLSearchParams,
   headers: IncomingHttpHeaders,
   postalCode: string | null,
+  place: Place | null,
 ): RenderedPage | null {
   const offers = OFFERS_PATH_RE.exec(pathname);
   if (offers) {
@@ -204,11 +249,20 @@ function resolveListingPage(
     // A saved page is page 1; later ones, and any page of an unsaved ASIN, come from the template.
     const page = offerListingPage(query);
     const saved = store.offers.get(asin);
-    if (saved && page === 1) return fixed(pickPage(saved, query, headers).body);
+    if (saved && page === 1) {
+      const first = pickPage(saved, query, headers);
+      return located(store, fixed(first.body), place, { shape: first.body, kind: 'offers', marketplace: first.marketplace, asin });
+    }
     if (!saved && !options.anyAsin) return null;
     // Without a saved legacy page to re-target (a plain clone), the generated 2021+ panel in either layout.
-    if (store.offersTemplate && (saved || options.offersLayout !== 'aod'))
-      return fixed(store.offersTemplate.render(asin, page, page >= pages));
+    const template = store.offersTemplate;
+    if (template && (saved || options.offersLayout !== 'aod'))
+      return located(store, fixed(template.render(asin, page, page >= pages)), place, {
+        shape: null,
+        kind: 'offers',
+        marketplace: store.marketplaces.get(template),
+        asin,
+      });
     const { locale, epoch } = variantOf(options, query, headers, asin, postalCode);
     return fixed(aodOffersPage(asin, pages, locale, epoch, postalCode));
   }
@@ -238,16 +292,29 @@ function resolveListingPage(
     const page = resultPage(query, 'pg');
     if (page > BESTSELLER_LIST_PAGES) return null;
     const listPath = pathname.replace(/\/ref=[^/]*$/, '').toLowerCase();
-    const saved = store.bestsellers.get(listCategory(pathname));
+    const category = listCategory(pathname);
+    const saved = store.bestsellers.get(category);
     if (saved) {
       const first = pickPage(saved, query, headers);
       const later = page > 1 ? store.bestsellerTemplatesByFile.get(first.file) : undefined;
-      return fixed(later ? later.render(listPath, page) : first.body);
+      const body = later ? later.render(listPath, page) : first.body;
+      return located(store, fixed(body), place, {
+        shape: later ? null : body,
+        kind: 'cards',
+        marketplace: first.marketplace,
+        asin: category,
+      });
     }
-    if (store.bestsellersTemplate) return fixed(store.bestsellersTemplate.render(listPath, page));
-    const category = listCategory(pathname);
+    const template = store.bestsellersTemplate;
+    if (template)
+      return located(store, fixed(template.render(listPath, page)), place, {
+        shape: null,
+        kind: 'cards',
+        marketplace: store.marketplaces.get(template),
+        asin: category,
+      });
     const { locale, epoch } = variantOf(options, query, headers, category, postalCode);
-    return fixed(bestsellersPage(listPath, category, page, locale, epoch));
+    return fixed(bestsellersPage(listPath, category, page, locale, epoch, postalCode));
   }
   return null;
 }
