@@ -8,7 +8,7 @@ import { JobLiveness } from './crawl/job-liveness';
 import { buildWorkerDeps, closeWorkerDeps, type WorkerDeps } from './deps';
 import { fetchTargetHandler } from './handlers/fetch-target.handler';
 import { startJobHandler } from './handlers/start-job.handler';
-import { exitMetrics, processGauges, workerMetrics } from './metrics';
+import { exitMetrics, locationMetrics, processGauges, workerMetrics } from './metrics';
 
 export interface WorkerHandle {
   deps: WorkerDeps;
@@ -56,6 +56,7 @@ export async function startWorker(config: WorkerConfig, shutdown?: ShutdownRegis
     },
   );
   const gauges = processGauges(metrics, { active: () => active, exits: deps.exits, parser: deps.parser });
+  locationMetrics(metrics, deps.crawler.locations);
   const controller = startAdaptiveConcurrency({
     min: config.CRAWL_CONCURRENCY_MIN,
     max: config.CRAWL_CONCURRENCY,

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from '@crawl/observability';
-import type { ExitPool, ParsePool } from '@crawl/marketplace';
+import type { ExitPool, LocationSessions, ParsePool, SetupOutcome } from '@crawl/marketplace';
 
 /** Requests and rests per exit, counted by the exit pool's events. */
 export function exitMetrics(registry: Registry) {
@@ -112,4 +112,64 @@ export function processGauges(registry: Registry, sources: GaugeSources): { conc
     },
   });
   return { concurrency: (n) => limit.set(n) };
+}
+
+/**
+ * The location sessions of jobs with a postal code (docs/crawling.md, "Delivery location"), read
+ * from the crawler's sessions on scrape: setups by outcome and pages that showed another place
+ * (counters kept by the sessions since start), the sessions held and their estimated heap (what
+ * CRAWL_LOCATION_SESSIONS bounds). One stats() walk per scrape serves all four.
+ */
+export function locationMetrics(registry: Registry, locations: Pick<LocationSessions, 'stats'>): void {
+  let last: ReturnType<LocationSessions['stats']> | null = null;
+  let at = 0;
+  // the four collect() calls of one scrape share one walk over the sessions' jars
+  const stats = () => {
+    if (!last || Date.now() - at > 1_000) {
+      last = locations.stats();
+      at = Date.now();
+    }
+    return last;
+  };
+  const counted: Record<SetupOutcome, number> = { ok: 0, refused: 0, blocked: 0, upstream_error: 0 };
+  new Counter({
+    name: 'crawl_location_setups_total',
+    help: 'Location session setups (the deliver-to address change) by outcome: ok, refused (not updated), blocked, upstream_error (5xx, no token, interrupted)',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      const { setups } = stats();
+      for (const outcome of Object.keys(counted) as SetupOutcome[]) {
+        this.inc({ outcome }, setups[outcome] - counted[outcome]);
+        counted[outcome] = setups[outcome];
+      }
+    },
+  });
+  let mismatches = 0;
+  new Counter({
+    name: 'crawl_location_mismatches_total',
+    help: 'Pages of a job with a postal code that showed another delivery location (or none) through a set-up session',
+    registers: [registry],
+    collect() {
+      const now = stats().mismatches;
+      this.inc(now - mismatches);
+      mismatches = now;
+    },
+  });
+  new Gauge({
+    name: 'crawl_location_sessions',
+    help: 'Location sessions (exit, marketplace, postal code) this process holds',
+    registers: [registry],
+    collect() {
+      this.set(stats().live);
+    },
+  });
+  new Gauge({
+    name: 'crawl_location_session_bytes',
+    help: 'Estimated heap of the location sessions this process holds (their cookie jars), in bytes',
+    registers: [registry],
+    collect() {
+      this.set(stats().bytes);
+    },
+  });
 }

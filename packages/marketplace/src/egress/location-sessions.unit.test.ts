@@ -1,5 +1,5 @@
 import type { Exit } from './exits';
-import { LocationSessions } from './location-sessions';
+import { LocationSessions, sessionBytes } from './location-sessions';
 import { createSession, destroySession } from './sessions';
 
 const exits: Exit[] = [0, 1].map((i) => ({
@@ -73,5 +73,50 @@ describe('LocationSessions', () => {
     expect(s.has(b)).toBe(true);
     expect(s.get(exits[0]!, 'US', '10001', 't')).not.toBe(a);
     expect(s.heldBy('t')).toBe(2);
+  });
+
+  it("counts each session's setup once, by outcome, whichever of its pages reports it; and the mismatches", () => {
+    const s = new LocationSessions({ max: 10, perTenant: 10, idleMs: 60_000 });
+    const a = s.get(exits[0]!, 'US', '10001', 't');
+    s.settled(a, { ok: true });
+    s.settled(a, { ok: true }); // another page that waited for the same setup
+    s.mismatched();
+    s.drop(a);
+    const again = s.get(exits[0]!, 'US', '10001', 't');
+    s.settled(again, { ok: false, refused: true, detail: 'not updated' });
+    s.settled(s.get(exits[1]!, 'US', '10001', 't'), { ok: false, refused: false, code: 'BLOCKED', detail: 'robot check', retryable: true });
+    s.settled(s.get(exits[1]!, 'US', '10002', 't'), {
+      ok: false,
+      refused: false,
+      code: 'UPSTREAM_ERROR',
+      detail: 'no token',
+      retryable: true,
+    });
+    expect(s.stats()).toMatchObject({ live: 3, setups: { ok: 1, refused: 1, blocked: 1, upstream_error: 1 }, mismatches: 1 });
+  });
+
+  it("estimates the sessions' heap from their cookies: ten Amazon-like cookies about 7 KB a session, as measured", () => {
+    const s = new LocationSessions({ max: 10, perTenant: 10, idleMs: 60_000 });
+    const empty = s.get(exits[0]!, 'US', '10001', 't');
+    const full = s.get(exits[0]!, 'US', '10002', 't');
+    const cookies = [
+      'session-id=131-4567890-1234567',
+      'session-id-time=2082787201l',
+      'i18n-prefs=USD',
+      'ubid-main=134-1234567-7654321',
+      'sp-cdn="L5Z9:US"',
+      'skin=noskin',
+      'lc-main=en_US',
+      `session-token=${'x'.repeat(300)}`,
+      'csm-hit=tb:s-ABCDEFGHIJKLMNOPQRST|1700000000000&t:1700000000000&adb:adblk_no',
+      `x-main="${'y'.repeat(60)}"`,
+    ];
+    for (const c of cookies) full.session.cookieJar.setCookieSync(`${c}; Domain=.amazon.com; Path=/`, 'https://www.amazon.com/');
+    expect(sessionBytes(empty.session)).toBe(1_536);
+    expect(sessionBytes(full.session)).toBeGreaterThan(6_000);
+    expect(sessionBytes(full.session)).toBeLessThan(9_000);
+    expect(s.stats().bytes).toBe(sessionBytes(empty.session) + sessionBytes(full.session));
+    // the bound: 256 such sessions, about 2 MB
+    expect((256 * sessionBytes(full.session)) / 2 ** 20).toBeLessThan(2.2);
   });
 });
