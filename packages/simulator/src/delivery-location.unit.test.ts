@@ -247,13 +247,13 @@ const fixturesDir = defaultFixturesDir();
   });
 
   /** Two postal codes of each marketplace with saved product pages. */
-  const CODES: Record<string, [string, string]> = {
+  const CODES = {
     US: ['60601', '98101'],
     DE: ['10115', '80331'],
     UK: ['W12 7RJ', 'M1 1AE'],
     ES: ['28001', '08001'],
     BR: ['01310-100', '20040-020'],
-  };
+  } satisfies Record<string, [string, string]>;
   const at = async (marketplace: keyof typeof CODES, code: string, paths: string[]) => {
     const shopper = new Shopper(sim.url, marketplace as MarketplaceCode);
     expect(await shopper.deliverTo(code)).toMatchObject({ isAddressUpdated: 1 });
@@ -270,7 +270,7 @@ const fixturesDir = defaultFixturesDir();
     let priced = 0;
     for (const { marketplace, asin } of pages) {
       const ctx = { marketplace: marketplace as MarketplaceCode, origin: 'https://www.amazon.com' };
-      const [one, two] = CODES[marketplace]!;
+      const [one, two] = CODES[marketplace];
       const [first, again] = await at(marketplace, one, [`/dp/${asin}`, `/dp/${asin}`]);
       const [second] = await at(marketplace, two, [`/dp/${asin}`]);
       expect({ asin, same: again === first }).toEqual({ asin, same: true });
