@@ -1603,13 +1603,6 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
-            /**
-             * Format: date-time
-             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
-             */
-            fetchedAt: string | null;
-            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
-            sourceUrl: string | null;
         };
         SearchResultItem: {
             /** @description The keyword as submitted */
@@ -1656,13 +1649,6 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
-            /**
-             * Format: date-time
-             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
-             */
-            fetchedAt: string | null;
-            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
-            sourceUrl: string | null;
         };
         OfferSeller: {
             name: string;
@@ -1696,15 +1682,6 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
-            /** @description Where the listing said it delivers to (a panel page without a deliver-to block: the place the listing's first page named); null when no page named one */
-            deliveryLocation: components["schemas"]["DeliveryLocation"] | null;
-            /**
-             * Format: date-time
-             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
-             */
-            fetchedAt: string | null;
-            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
-            sourceUrl: string | null;
         };
         BestsellerResultItem: {
             /** @description The best-seller list URL as submitted */
@@ -1731,13 +1708,6 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
-            /**
-             * Format: date-time
-             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
-             */
-            fetchedAt: string | null;
-            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
-            sourceUrl: string | null;
         };
         RatingHistogram: {
             fiveStar: number | null;
@@ -1790,13 +1760,6 @@ export interface components {
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
             product: components["schemas"]["ReviewsProductSummary"];
-            /**
-             * Format: date-time
-             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
-             */
-            fetchedAt: string | null;
-            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
-            sourceUrl: string | null;
         };
         ResultItem: components["schemas"]["DetailsResultItem"] | components["schemas"]["SearchResultItem"] | components["schemas"]["OfferResultItem"] | components["schemas"]["BestsellerResultItem"] | components["schemas"]["ReviewResultItem"];
         LlmExportItem: {
