@@ -9,6 +9,7 @@
  * trims; the price keeps its digit count), so patching in place stays possible and a page for
  * another ASIN is exactly as long as the template.
  */
+import { disjointSpans } from './patch-template';
 import { fnv1a } from './prng';
 
 /** A rendered page and the call that hands its buffer back once the socket is done with it. */
@@ -123,15 +124,7 @@ export class AsinTemplate {
 
   /** Sorted, dropping any patch that overlaps an earlier one (ASINs inside a title stay ASINs). */
   private static disjoint(patches: Patch[]): Patch[] {
-    patches.sort((a, b) => a.at - b.at || (a.slot === 'asin' ? -1 : 1));
-    const out: Patch[] = [];
-    let end = 0;
-    for (const p of patches) {
-      if (p.at < end) continue;
-      out.push(p);
-      end = p.at + p.length;
-    }
-    return out;
+    return disjointSpans(patches, (a) => (a.slot === 'asin' ? -1 : 1));
   }
 
   private values(asin: string): Record<Slot, Buffer> {

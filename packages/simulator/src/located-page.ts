@@ -8,6 +8,7 @@
  */
 import { deliveryTexts } from './details-page';
 import { escapeHtml } from './html';
+import { disjointSpans } from './patch-template';
 import type { MarketLocale } from './locale';
 import { type AmountSlot, findPrices, formatLike, minorOf } from './price-texts';
 import { placeAt, priceAt } from './product-facts';
@@ -95,15 +96,7 @@ function deliverySlots(html: string, into: Slot[]): void {
 /** Sorted, dropping any slot that overlaps an earlier one (a delivery charge is not also a price). */
 function disjoint(slots: Slot[]): Slot[] {
   const rank = (s: Slot) => (s.kind === 'amount' || s.kind === 'whole' ? 1 : 0);
-  slots.sort((a, b) => a.at - b.at || rank(a) - rank(b));
-  const out: Slot[] = [];
-  let end = 0;
-  for (const s of slots) {
-    if (s.at < end) continue;
-    out.push(s);
-    end = s.at + s.length;
-  }
-  return out;
+  return disjointSpans(slots, (a, b) => rank(a) - rank(b));
 }
 
 /** How one request's page is drawn: the shopper's place, its deliver-to lines and the page's product. */

@@ -14,9 +14,29 @@ export interface Needle<S> {
   to?: number;
 }
 
-interface Patch<S> {
+/** A run of a page's bytes to replace: where it starts and how long it is. */
+export interface Span {
   at: number;
   length: number;
+}
+
+/**
+ * `spans` sorted by start (ties by `tie`), dropping any that overlaps an earlier one: the one
+ * rule by which every template of the simulator resolves overlapping slots. Sorts in place.
+ */
+export function disjointSpans<T extends Span>(spans: T[], tie: (a: T, b: T) => number): T[] {
+  spans.sort((a, b) => a.at - b.at || tie(a, b));
+  const out: T[] = [];
+  let end = 0;
+  for (const s of spans) {
+    if (s.at < end) continue;
+    out.push(s);
+    end = s.at + s.length;
+  }
+  return out;
+}
+
+interface Patch<S> extends Span {
   slot: S;
 }
 
@@ -36,14 +56,7 @@ export class PatchTemplate<S> {
         found.push({ at, length: text.length, slot });
       }
     }
-    found.sort((a, b) => a.at - b.at || b.length - a.length);
-    this.patches = [];
-    let end = 0;
-    for (const p of found) {
-      if (p.at < end) continue;
-      this.patches.push(p);
-      end = p.at + p.length;
-    }
+    this.patches = disjointSpans(found, (a, b) => b.length - a.length);
   }
 
   /** Slots that occur in the page (after overlaps were resolved). */
