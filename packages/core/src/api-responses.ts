@@ -1,7 +1,7 @@
 import { orNull, z } from './openapi-zod';
 import { JOB_STATUSES, JOB_TYPES, REVIEW_SORTS } from './domain';
 import { ERROR_STATUS } from './errors';
-import { EVENT_TYPES, fieldChangeSchema, productSnapshotSchema } from './webhook-events';
+import { EVENT_TYPES, fieldChangeSchema, productSnapshotSchema, seriesPostalCodeSchema } from './webhook-events';
 
 /**
  * The one definition of every JSON response body of the API (besides the job, the result items
@@ -171,12 +171,7 @@ export const trackedTargetSchema = z
   .object({
     asin: z.string(),
     marketplace: z.string(),
-    postalCode: z
-      .string()
-      .nullable()
-      .describe(
-        'The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own',
-      ),
+    postalCode: seriesPostalCodeSchema,
     // The merged last known state; null before the first successful crawl
     snapshot: orNull(productSnapshotSchema),
     changeCount: count,
@@ -206,12 +201,7 @@ export const timelineSchema = z
       .object({
         asin: z.string(),
         marketplace: z.string(),
-        postalCode: z
-          .string()
-          .nullable()
-          .describe(
-            'The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own',
-          ),
+        postalCode: seriesPostalCodeSchema,
         changeCount: count,
         firstSeenAt: isoTimestamp,
         lastSeenAt: isoTimestamp,

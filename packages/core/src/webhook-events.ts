@@ -140,17 +140,20 @@ export const fieldChangeSchema = z
   .openapi('FieldChange');
 export type FieldChangeData = z.infer<typeof fieldChangeSchema>;
 
+/** The delivery location of a tracked product's series (docs/schedules-and-tracking.md, "Locations"). */
+export const seriesPostalCodeSchema = z
+  .string()
+  .nullable()
+  .describe(
+    'The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own',
+  );
+
 /** `product.changed`: a monitored product changed, seen by a details or a search crawl; `snapshot` is its merged last known state. */
 export const productChangedDataSchema = z
   .object({
     asin: z.string(),
     marketplace: z.string(),
-    postalCode: z
-      .string()
-      .nullable()
-      .describe(
-        'The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own',
-      ),
+    postalCode: seriesPostalCodeSchema,
     jobId: z.string(),
     changes: z.array(fieldChangeSchema).min(1),
     snapshot: productSnapshotSchema,
