@@ -238,6 +238,7 @@ export class Crawler {
         },
       );
       const setup = await entry.setup;
+      this.locations.settled(entry, setup);
       if (interrupted) {
         this.locations.drop(entry);
         throw (interrupted as { err: unknown }).err;
@@ -250,7 +251,10 @@ export class Crawler {
       if (!outcome.ok) return outcome;
       const before = entry.lastShown ?? { text: entry.postalCode, postalCode: entry.postalCode };
       const check = checkPageLocation(block, entry.postalCode, before);
-      if (!check.ok) return { mismatch: check.detail };
+      if (!check.ok) {
+        this.locations.mismatched();
+        return { mismatch: check.detail };
+      }
       if (!check.inherited) entry.lastShown = check.location;
       const items = check.inherited ? outcome.items.map((item) => inheritLocation(item, check.location)) : outcome.items;
       return { ...outcome, items, deliveryLocation: check.location };

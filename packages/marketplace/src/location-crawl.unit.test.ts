@@ -71,6 +71,8 @@ describe('Crawler: jobs with a postal code', () => {
     expect(server.state.changes).toHaveLength(1);
     expect(paths().filter((p) => p.startsWith('GET /dp/'))).toHaveLength(5);
     expect(turns).toHaveLength(3 + 5);
+    // the setup is counted once, not once per page that waited for it
+    expect(crawler.locations.stats()).toMatchObject({ live: 1, setups: { ok: 1, refused: 0 }, mismatches: 0 });
   });
 
   it('two postal codes get two sessions, each page showing its own', async () => {
@@ -94,6 +96,7 @@ describe('Crawler: jobs with a postal code', () => {
     });
     expect(paths()).toEqual([...SETUP, `GET /dp/${DETAILS_ASIN}`, ...SETUP, `GET /dp/${DETAILS_ASIN}`]);
     expect(crawler.locations.size).toBe(0);
+    expect(crawler.locations.stats()).toMatchObject({ setups: { ok: 2 }, mismatches: 2 });
     expect(outcome.ok ? '' : outcome.message).not.toMatch(/\d{5}|127\.0\.0\.1|:\d+/);
   });
 
@@ -118,9 +121,11 @@ describe('Crawler: jobs with a postal code', () => {
 
   it('a refused address change goes through a fresh session once, then fails LOCATION_MISMATCH without fetching the page', async () => {
     server.state.refused.add('99999');
-    const outcome = await crawlerWith().crawl(input('99999'), 'job-0');
+    const crawler = crawlerWith();
+    const outcome = await crawler.crawl(input('99999'), 'job-0');
     expect(outcome).toMatchObject({ ok: false, code: 'LOCATION_MISMATCH', retryable: false });
     expect(paths()).toEqual([...SETUP, ...SETUP]);
+    expect(crawler.locations.stats()).toMatchObject({ setups: { ok: 0, refused: 2 }, mismatches: 0 });
   });
 
   it('a page without a deliver-to block of its own inherits the location its session pages showed', async () => {
