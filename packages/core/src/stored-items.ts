@@ -71,7 +71,8 @@ const leaf = (valid: (value: unknown) => boolean, empty?: () => unknown): Node =
 /** Number checks zod keeps on the schema (int, min, max, finite); anything else falls back to zod itself. */
 function numberNode(schema: z.ZodNumber): Node {
   const checks = schema._def.checks;
-  if (checks.some((c) => !['int', 'min', 'max', 'finite'].includes(c.kind))) return leaf((v) => schema.safeParse(v).success);
+  if (checks.some((c) => !['int', 'min', 'max', 'finite'].includes(c.kind)))
+    return leaf((v) => typeof v === 'number' && schema.safeParse(v).success);
   const int = checks.some((c) => c.kind === 'int');
   const min = checks.find((c) => c.kind === 'min') as { value: number; inclusive: boolean } | undefined;
   const max = checks.find((c) => c.kind === 'max') as { value: number; inclusive: boolean } | undefined;
@@ -230,7 +231,9 @@ function build(schema: z.ZodTypeAny): Node {
   if (schema instanceof z.ZodBranded || schema instanceof z.ZodReadonly) return compile(schema.unwrap() as z.ZodTypeAny);
   if (schema instanceof z.ZodLazy) return compile(schema.schema as z.ZodTypeAny);
   if (schema instanceof z.ZodString) {
-    if (schema._def.checks.length) return leaf((v) => schema.safeParse(v).success);
+    // The type first: a failing safeParse builds a ZodError, and a field that older rows lack is
+    // read as undefined on every one of them (an export's garbage doubled on one such field).
+    if (schema._def.checks.length) return leaf((v) => typeof v === 'string' && schema.safeParse(v).success);
     return leaf((v) => typeof v === 'string');
   }
   if (schema instanceof z.ZodNumber) return numberNode(schema);
