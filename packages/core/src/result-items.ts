@@ -175,6 +175,12 @@ export const parsedDetailsSchema = z
       .nullable()
       .describe('New offers of the product ("New (12) from ..." -> 12); null for a mixed used & new count'),
     isbn13: z.string().nullable().describe('Books: the ISBN-13 without hyphens; null for other products'),
+    gtin: z
+      .string()
+      .nullable()
+      .describe(
+        'The GTIN, EAN or UPC row of the product tables (any marketplace language: "EAN-Code", "Código de barras", "JAN"), digits only; null without one',
+      ),
     deliveryLocation: orNull(deliveryLocationSchema).describe(
       'Where the page said it delivers to, so where its price, availability and delivery promise hold; null when the page names no place',
     ),

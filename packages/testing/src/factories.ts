@@ -250,6 +250,7 @@ export function detailsItem(asin: string, overrides: Partial<DetailsResultItem> 
     fulfilledByAmazon: null,
     newOffersCount: null,
     isbn13: null,
+    gtin: null,
     deliveryLocation: null,
     shipping: null,
     deliveryPromise: null,

@@ -1587,6 +1587,8 @@ export interface components {
             newOffersCount: number | null;
             /** @description Books: the ISBN-13 without hyphens; null for other products */
             isbn13: string | null;
+            /** @description The GTIN, EAN or UPC row of the product tables (any marketplace language: "EAN-Code", "Código de barras", "JAN"), digits only; null without one */
+            gtin: string | null;
             /** @description Where the page said it delivers to, so where its price, availability and delivery promise hold; null when the page names no place */
             deliveryLocation: components["schemas"]["DeliveryLocation"] | null;
             /** @description The charge of the buy box's primary delivery message: amount 0 for free delivery (any marketplace language); null when it names neither */

@@ -24,6 +24,8 @@ import { extractVariants } from './details-variants';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
 import { leaveOutOfDetails } from './page-regions';
+import { extractGtin } from './product-codes';
+import { readProductRows } from './product-tables';
 import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type AvailabilityStatus, type DetailsItem, type PageContext } from './types';
 
@@ -198,6 +200,7 @@ export function parseDetailsWithout(page: PageInput, ctx: PageContext, leaveOut:
     specifications,
     ...extractFacts(doc, asin),
     ...commerce,
+    gtin: extractGtin(readProductRows(doc)),
     deliveryLocation: code ? deliveryLocationOf(source, code) : null,
     ...(code ? extractLandedCost(doc, code, ctx.fetchedAt ?? new Date(), { coupon: commerce.coupon, availability }) : NO_LANDED_COST),
     missingFields: [],

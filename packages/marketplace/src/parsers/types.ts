@@ -14,7 +14,7 @@ import type {
   ParsedSearchCard,
 } from '@crawl/core';
 
-export const PARSER_VERSION = 'amazon-2026.12.1';
+export const PARSER_VERSION = 'amazon-2026.12.2';
 
 /**
  * The parsers' output types are inferred from the result item schemas of @crawl/core (the

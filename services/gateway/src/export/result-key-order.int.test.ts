@@ -44,6 +44,7 @@ const DETAILS_ORDER = [
   'fulfilledByAmazon',
   'newOffersCount',
   'isbn13',
+  'gtin',
   'deliveryLocation',
   'shipping',
   'deliveryPromise',
