@@ -3,7 +3,7 @@
  * rank, specification tables, feature bullets and description.
  */
 import type { Doc, Sel } from '../page';
-import { firstInBuyBox, inBuyBox } from './buy-box-parties';
+import { buyBoxSeller, firstInBuyBox, partyName, tabularSeller } from './buy-box-parties';
 import { parseLocaleNumber } from './numbers';
 import { clean, linesOf, textOf } from './text';
 
@@ -69,44 +69,19 @@ function sellerIdFromHref(href: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
-/** "Ships from and sold by Amazon.com." / "Expédié et vendu par Amazon." -> the merchant name. */
-const SOLD_BY_RE =
-  /(?:sold by|vendu par|verkauf und versand durch|verkauf durch|vendido y enviado por|vendido por|venduto e spedito da|venduto da|verkocht door|säljs av|sprzedaż przez|sprzedawany przez|販売元)\s*[:：]?\s*([^.,;、]+(?:\.(?:com|co\.uk|de|fr|es|it|nl|se|pl|com\.br|com\.mx|ca|co\.jp|in|com\.au|sg|ae|sa|eg|com\.tr|com\.be))?)/i;
-
+/**
+ * The buy box's seller: the seller link's text, else the tabular seller row (with the id its link
+ * carries), else the seller the offer display or the sentence names (buy-box-parties.ts). Names are
+ * read whole and stop before the seller's rating (docs/parsing.md).
+ */
 export function extractSeller(doc: Doc): { name: string; id: string | null } | null {
   const trigger = firstInBuyBox(doc.byId('sellerProfileTriggerId'));
-  const name = trigger ? textOf(trigger) : '';
+  const name = trigger ? partyName(textOf(trigger)) : null;
   if (trigger && name) return { name, id: sellerIdFromHref(trigger.attr('href')) };
-
-  // 2021+ tabular buy box: the row named "Sold by" in the page language.
-  const rows = doc.q('#tabular-buybox .tabular-buybox-text[tabular-attribute-name]');
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows.eq(i);
-    const label = row.attr('tabular-attribute-name') ?? '';
-    if (
-      inBuyBox(row) &&
-      /sold by|vendido por|vendu par|verkäufer|verkauf|venduto da|verkoper|säljs av|sprzedawca|satıcı|販売元|البائع/i.test(label)
-    ) {
-      const v = textOf(row);
-      if (v) return { name: v, id: sellerIdFromHref(row.find('a').attr('href')) };
-    }
-  }
-  for (const id of ['merchant-info', 'merchantInfoFeature_feature_div']) {
-    const block = firstInBuyBox(doc.byId(id));
-    const m = block ? SOLD_BY_RE.exec(textOf(block)) : null;
-    // "Sold by X and Fulfilled by Amazon." -> X
-    if (m)
-      return {
-        name: clean(
-          m[1]!.replace(
-            /\s+(?:and|y|et|und|e|en|och)\s+(?:fulfilled|gestionado|expédié|versand|spedito|verzonden|enviado|skickas).*$/i,
-            '',
-          ),
-        ),
-        id: null,
-      };
-  }
-  return null;
+  const tabular = tabularSeller(doc);
+  if (tabular) return { name: tabular.name, id: sellerIdFromHref(tabular.row.find('a').attr('href')) };
+  const named = buyBoxSeller(doc);
+  return named ? { name: named, id: null } : null;
 }
 
 // ---------------------------------------------------------------- categories
