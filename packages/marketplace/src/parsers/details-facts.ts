@@ -8,6 +8,7 @@ import { extractParentAsin } from './parent-asin';
 import {
   DIMENSIONS_LABELS,
   FIRST_AVAILABLE_LABELS,
+  firstAvailableLanguage,
   ISBN13_LABELS,
   MANUFACTURER_LABELS,
   MODEL_LABELS,
@@ -81,13 +82,17 @@ function isbn13Of(rows: readonly ProductRow[]): string | null {
 /** The facts of a parsed detail page; `asin` is the page's own ASIN (null when it has none). */
 export function extractFacts(doc: Doc, asin: string | null): DetailsFacts {
   const rows = readProductRows(doc);
-  const dated = pick(rows, FIRST_AVAILABLE_LABELS, (v) => parseReviewDate(v).date !== null);
+  // The date is read in the label's language (docs/parsing.md): each row with its own.
+  let firstAvailable: string | null = null;
+  for (const test of FIRST_AVAILABLE_LABELS)
+    for (const row of rows)
+      if (firstAvailable === null && test(row.key)) firstAvailable = parseReviewDate(row.value, firstAvailableLanguage(row.key)).date;
   return {
     parentAsin: extractParentAsin(doc.source, asin),
     manufacturer: pick(rows, MANUFACTURER_LABELS)?.value ?? null,
     modelNumber: pick(rows, MODEL_LABELS)?.value ?? null,
     ...measures(rows),
-    firstAvailable: dated ? parseReviewDate(dated.value).date : null,
+    firstAvailable,
     isbn13: isbn13Of(rows),
     ratingHistogram: extractRatingHistogram(doc),
   };

@@ -488,6 +488,95 @@ describe('product-details rows', () => {
     expect(facts(bullets([['ISBN-13', 'n/a']])).isbn13).toBeNull();
   });
 
+  it.each<[string, string, [string, string][], Partial<DetailsFacts>]>([
+    [
+      'Mexican import page (techSpec table, weight in words)',
+      'table',
+      [
+        ['Número de modelo del producto', 'A1234-US'],
+        ['Peso del producto', '1,3 Libras'],
+      ],
+      { modelNumber: 'A1234-US', weight: '1,3 Libras' },
+    ],
+    [
+      'Spanish bullets',
+      'bullets',
+      [
+        ['Número de modelo', 'BLSTPB'],
+        ['Peso del artículo', '2,5 Kilogramos'],
+      ],
+      { modelNumber: 'BLSTPB', weight: '2,5 Kilogramos' },
+    ],
+    [
+      'Spanish word order',
+      'bullets',
+      [
+        ['Número del modelo', 'X-1'],
+        ['Peso de producto', '350 Gramos'],
+      ],
+      { modelNumber: 'X-1', weight: '350 Gramos' },
+    ],
+    [
+      'Spanish abbreviation and unit legend',
+      'table',
+      [
+        ['N.º de modelo', 'QX9'],
+        ['Peso (Onzas)', '12 Onzas'],
+      ],
+      { modelNumber: 'QX9', weight: '12 Onzas' },
+    ],
+    [
+      'Portuguese',
+      'bullets',
+      [
+        ['Número do modelo do item', 'PT-7'],
+        ['Peso do produto', '1,2 Quilogramas'],
+      ],
+      { modelNumber: 'PT-7', weight: '1,2 Quilogramas' },
+    ],
+  ])('model and weight rows: %s', (_case, layout, rows, expected) => {
+    expect(facts(layout === 'table' ? techTable(rows) : bullets(rows))).toMatchObject(expected);
+  });
+
+  it.each([
+    ['Abmessungen', '17,5 x 2,3 x 23,4 cm'],
+    ['Maße', '17,5 x 2,3 x 23,4 cm'],
+    ['Produktabmessungen', '17,5 x 2,3 x 23,4 cm'],
+    ['Verpackungsabmessungen', '17,5 x 2,3 x 23,4 cm'],
+    ['Abmessungen (L x B x H)', '17,5 x 2,3 x 23,4 cm'],
+  ])('German book dimensions: %s', (label, value) => {
+    expect(
+      facts(
+        bullets([
+          ['Herausgeber', 'Suhrkamp Verlag (12. März 2019)'],
+          [label, value],
+        ]),
+      ).dimensions,
+    ).toBe(value);
+  });
+
+  it('German "Größe und/oder Gewicht" (pre-2020 bullets) carries the dimensions and the weight', () => {
+    const old =
+      '<div id="detail-bullets"><div class="content"><ul><li><b>Größe und/oder Gewicht:</b> 17,5 x 2,3 x 23,4 cm ; 499 g</li></ul></div></div>';
+    expect(facts(old)).toMatchObject({ dimensions: '17,5 x 2,3 x 23,4 cm', weight: '499 g' });
+  });
+
+  it.each([
+    ['Data de disponibilidade', '27 set. 2020', '2020-09-27'],
+    ['Disponível desde', '3 out. 2019', '2019-10-03'],
+    ['Data da primeira disponibilidade', '12 fevereiro 2021', '2021-02-12'],
+    ['Disponível para compra desde', '7 maio 2022', '2022-05-07'],
+    ['Data de disponibilidade', '27/11/2020', '2020-11-27'],
+  ])('Portuguese first-available "%s" reads its date in Portuguese on any marketplace', (label, value, date) => {
+    expect(facts(bullets([[label, value]])).firstAvailable).toBe(date);
+  });
+
+  it('the label decides the language: a Spanish label reads "ago." as August, an English one reads only its own short months', () => {
+    expect(facts(bullets([['Producto en Amazon.es desde', '3 ago. 2020']])).firstAvailable).toBe('2020-08-03');
+    expect(facts(bullets([['Disponibile su Amazon.it a partire dal', '1 set. 2020']])).firstAvailable).toBe('2020-09-01');
+    expect(facts(bullets([['Date First Available', 'out 3, 2020']])).firstAvailable).toBeNull();
+  });
+
   it('a first-available row without a readable date gives null', () => {
     expect(facts(bullets([['Date First Available', 'unknown']])).firstAvailable).toBeNull();
   });

@@ -7,6 +7,7 @@
  * Each fact lists tiers, best first; a row of an earlier tier wins over any row of a later one.
  */
 import { labelKey } from './product-tables';
+import type { DateLanguage } from './review-date';
 
 export type LabelTest = (key: string) => boolean;
 
@@ -50,34 +51,41 @@ export const MANUFACTURER_LABELS: LabelTest[] = [
 
 /** Model number, then the manufacturer's part number, then the model name (the field's documented fallbacks). */
 export const MODEL_LABELS: LabelTest[] = [
-  oneOf([
-    'Item model number',
-    'Model number',
-    'Model No.',
-    'Modellnummer',
-    "Numéro du modèle de l'article",
-    'Numéro du modèle',
-    'Numéro de modèle',
-    'Número de modelo del producto',
-    'Número de modelo',
-    'Numero modello articolo',
-    'Numero modello',
-    'Numero di modello',
-    'Número do modelo',
-    'Número do modelo do item',
-    'Modelnummer artikel',
-    'Modelnummer',
-    'Numer modelu produktu',
-    'Numer modelu',
-    'Ürün model numarası',
-    'Model numarası',
-    '型番',
-    '商品モデル番号',
-    'メーカー型番',
-    'رقم موديل السلعة',
-    'رقم الموديل',
-    'رقم طراز السلعة',
-  ]),
+  oneOf(
+    [
+      'Item model number',
+      'Model number',
+      'Model No.',
+      'Modellnummer',
+      "Numéro du modèle de l'article",
+      'Numéro du modèle',
+      'Numéro de modèle',
+      'Número de modelo del producto',
+      'Número de modelo',
+      'Numero modello articolo',
+      'Numero modello',
+      'Numero di modello',
+      'Número do modelo',
+      'Número do modelo do item',
+      'Modelnummer artikel',
+      'Modelnummer',
+      'Numer modelu produktu',
+      'Numer modelu',
+      'Ürün model numarası',
+      'Model numarası',
+      '型番',
+      '商品モデル番号',
+      'メーカー型番',
+      'رقم موديل السلعة',
+      'رقم الموديل',
+      'رقم طراز السلعة',
+    ],
+    [
+      // Spanish and Portuguese in every order Amazon writes them: "Número de modelo del producto",
+      // "Número del modelo", "N.º de modelo", "Número de modelo do item".
+      /^(?:numero|n\.?[ºo°]?\.?|num\.?) (?:de |del |do |da )?modelo(?: (?:del|de|do|da) (?:producto|articulo|item|produto))?$/,
+    ],
+  ),
   oneOf([
     'Part Number',
     'Mfr Part Number',
@@ -126,42 +134,50 @@ export const MODEL_LABELS: LabelTest[] = [
   ]),
 ];
 
-const ITEM_WEIGHT = oneOf([
-  'Item Weight',
-  'Product weight',
-  'Weight',
-  'Artikelgewicht',
-  'Produktgewicht',
-  'Gewicht',
-  "Poids de l'article",
-  'Poids du produit',
-  'Poids',
-  'Peso del producto',
-  'Peso del artículo',
-  'Peso',
-  'Peso articolo',
-  'Peso del prodotto',
-  "Peso dell'articolo",
-  'Peso do produto',
-  'Peso do item',
-  'Productgewicht',
-  'Artikelvikt',
-  'Artikelns vikt',
-  'Produktvikt',
-  'Vikt',
-  'Waga produktu',
-  'Waga przedmiotu',
-  'Waga',
-  'Ürün ağırlığı',
-  'Ağırlık',
-  '商品の重量',
-  '商品重量',
-  '本体重量',
-  '重量',
-  'وزن السلعة',
-  'وزن المنتج',
-  'الوزن',
-]);
+const ITEM_WEIGHT = oneOf(
+  [
+    'Item Weight',
+    'Product weight',
+    'Weight',
+    'Artikelgewicht',
+    'Produktgewicht',
+    'Gewicht',
+    "Poids de l'article",
+    'Poids du produit',
+    'Poids',
+    'Peso del producto',
+    'Peso del artículo',
+    'Peso',
+    'Peso articolo',
+    'Peso del prodotto',
+    "Peso dell'articolo",
+    'Peso do produto',
+    'Peso do item',
+    'Productgewicht',
+    'Artikelvikt',
+    'Artikelns vikt',
+    'Produktvikt',
+    'Vikt',
+    'Waga produktu',
+    'Waga przedmiotu',
+    'Waga',
+    'Ürün ağırlığı',
+    'Ağırlık',
+    '商品の重量',
+    '商品重量',
+    '本体重量',
+    '重量',
+    'وزن السلعة',
+    'وزن المنتج',
+    'الوزن',
+  ],
+  [
+    // "Peso del producto", "Peso del artículo", "Peso de producto", "Peso do item", with or without a unit legend ("Peso (kg)").
+    /^peso(?: (?:del|de|do|da|dell'|della) ?(?:producto|articulo|item|produto|articolo|prodotto))?(?: \([^()]*\))?$/,
+    /^(?:item|product) weight \([^()]*\)$/,
+    /^(?:artikel|produkt)?gewicht \([^()]*\)$/,
+  ],
+);
 
 const SHIPPING_WEIGHT = oneOf([
   'Shipping Weight',
@@ -212,6 +228,10 @@ const PRODUCT_DIMENSIONS = oneOf([
   'Produktabmessungen',
   'Artikelabmessungen',
   'Abmessungen',
+  'Maße',
+  'Artikelmaße',
+  'Produktmaße',
+  'Größe und/oder Gewicht',
   'Dimensions du produit',
   "Dimensions de l'article",
   'Dimensiones del producto',
@@ -252,6 +272,8 @@ const PACKAGE_DIMENSIONS = oneOf([
   'Packaging Dimensions',
   'Verpackungsabmessungen',
   'Paketabmessungen',
+  'Verpackungsmaße',
+  'Paketmaße',
   'Dimensions du colis',
   "Dimensions de l'emballage",
   'Dimensiones del paquete',
@@ -289,36 +311,62 @@ export const DIMENSIONS_LABELS = {
 
 const AMAZON_DOMAIN = String.raw`amazon(?:\.[a-z]{2,3}){1,2}`;
 
-export const FIRST_AVAILABLE_LABELS: LabelTest[] = [
-  oneOf(
+/**
+ * "Date First Available" in each language, with the language it is written in: the label's
+ * language, not the marketplace's, decides how its date reads (a Portuguese page on amazon.es
+ * writes "27 set. 2020"; docs/parsing.md).
+ */
+const FIRST_AVAILABLE: [DateLanguage, string[], RegExp[]][] = [
+  [
+    'en',
+    ['Date First Available', 'Date first listed on Amazon'],
+    [new RegExp(`^date first (?:available|listed)(?: (?:at|on) ${AMAZON_DOMAIN})?$`)],
+  ],
+  ['de', [], [new RegExp(`^im angebot (?:von|auf|bei) ${AMAZON_DOMAIN} seit$`)]],
+  [
+    'fr',
+    ['Date de première disponibilité'],
+    [new RegExp(`^date de mise en ligne sur ${AMAZON_DOMAIN}$`), new RegExp(`^disponible sur ${AMAZON_DOMAIN} depuis$`)],
+  ],
+  [
+    'es',
+    ['Fecha de disponibilidad', 'Fecha de primera disponibilidad'],
+    [new RegExp(`^producto en ${AMAZON_DOMAIN} desde$`), new RegExp(`^fecha de disponibilidad en ${AMAZON_DOMAIN}$`), /^disponible desde$/],
+  ],
+  ['it', ['Data di prima disponibilità'], [new RegExp(`^disponibile su ${AMAZON_DOMAIN} a partire dal$`)]],
+  [
+    'pt',
     [
-      'Date First Available',
-      'Date first listed on Amazon',
-      'Datum eerste beschikbaarheid',
-      'Data pierwszej dostępności',
-      'Satışa Sunulduğu İlk Tarih',
-      'Första tillgängliga datum',
-      'Datum för första tillgänglighet',
       'Disponível para compra desde',
-      'Data di prima disponibilità',
-      'Fecha de disponibilidad',
-      'Amazon.co.jp での取り扱い開始日',
-      'Amazon.co.jpでの取り扱い開始日',
-      'تاريخ توفر أول منتج',
-      'تاريخ أول توفر',
+      'Data de disponibilidade',
+      'Disponível desde',
+      'Data da primeira disponibilidade',
+      'Data de primeira disponibilidade',
     ],
     [
-      new RegExp(`^date first (?:available|listed)(?: (?:at|on) ${AMAZON_DOMAIN})?$`),
-      new RegExp(`^im angebot (?:von|auf|bei) ${AMAZON_DOMAIN} seit$`),
-      new RegExp(`^date de mise en ligne sur ${AMAZON_DOMAIN}$`),
-      new RegExp(`^disponible sur ${AMAZON_DOMAIN} depuis$`),
-      new RegExp(`^producto en ${AMAZON_DOMAIN} desde$`),
-      new RegExp(`^fecha de disponibilidad en ${AMAZON_DOMAIN}$`),
-      new RegExp(`^disponibile su ${AMAZON_DOMAIN} a partire dal$`),
-      new RegExp(`^disponivel para compra (?:no site da |na )?${AMAZON_DOMAIN} desde$`),
-      new RegExp(`^datum eerste beschikbaarheid op ${AMAZON_DOMAIN}$`),
+      new RegExp(`^disponivel para compra (?:no site da |na |no )?${AMAZON_DOMAIN} desde$`),
+      new RegExp(`^disponivel (?:na|no|em) ${AMAZON_DOMAIN} desde$`),
+      new RegExp(`^data de disponibilidade (?:na|no|em) ${AMAZON_DOMAIN}$`),
     ],
-  ),
+  ],
+  ['nl', ['Datum eerste beschikbaarheid'], [new RegExp(`^datum eerste beschikbaarheid op ${AMAZON_DOMAIN}$`)]],
+  ['sv', ['Första tillgängliga datum', 'Datum för första tillgänglighet'], []],
+  ['pl', ['Data pierwszej dostępności'], []],
+  ['tr', ['Satışa Sunulduğu İlk Tarih'], []],
 ];
+/** Labels whose dates need no language (Japanese and Arabic dates are numeric or have unique month names). */
+const FIRST_AVAILABLE_ANY = ['Amazon.co.jp での取り扱い開始日', 'Amazon.co.jpでの取り扱い開始日', 'تاريخ توفر أول منتج', 'تاريخ أول توفر'];
+
+const FIRST_AVAILABLE_TESTS: [DateLanguage | undefined, LabelTest][] = [
+  ...FIRST_AVAILABLE.map(([lang, labels, patterns]): [DateLanguage, LabelTest] => [lang, oneOf(labels, patterns)]),
+  [undefined, oneOf(FIRST_AVAILABLE_ANY)],
+];
+
+export const FIRST_AVAILABLE_LABELS: LabelTest[] = [(key) => FIRST_AVAILABLE_TESTS.some(([, test]) => test(key))];
+
+/** The language a first-available label is written in (undefined for one whose dates need none). */
+export function firstAvailableLanguage(key: string): DateLanguage | undefined {
+  return FIRST_AVAILABLE_TESTS.find(([, test]) => test(key))?.[0];
+}
 
 export const ISBN13_LABELS: LabelTest[] = [oneOf(['ISBN-13', 'ISBN 13', 'ISBN13']), oneOf(['ISBN'])];

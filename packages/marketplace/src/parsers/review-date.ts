@@ -134,6 +134,31 @@ for (const [month, names] of Object.entries(MONTH_NAMES)) {
   }
 }
 
+/** Languages whose own month words a caller can name (the language of a label, not of the marketplace). */
+export type DateLanguage = 'en' | 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'sv' | 'pl' | 'tr';
+
+/**
+ * Short month words, January first, that are only months in their own language: Portuguese
+ * "set." and "out." are September and October, words that in other languages are none.
+ */
+const SHORT_MONTHS: Record<DateLanguage, readonly string[]> = {
+  en: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'],
+  de: ['jan', 'feb', 'mär', 'apr', 'mai', 'jun', 'jul', 'aug', 'sep', 'okt', 'nov', 'dez'],
+  fr: ['janv', 'févr', 'mars', 'avr', 'mai', 'juin', 'juil', 'août', 'sept', 'oct', 'nov', 'déc'],
+  es: ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sept', 'oct', 'nov', 'dic'],
+  it: ['gen', 'feb', 'mar', 'apr', 'mag', 'giu', 'lug', 'ago', 'set', 'ott', 'nov', 'dic'],
+  pt: ['jan', 'fev', 'mar', 'abr', 'mai', 'jun', 'jul', 'ago', 'set', 'out', 'nov', 'dez'],
+  nl: ['jan', 'feb', 'mrt', 'apr', 'mei', 'jun', 'jul', 'aug', 'sep', 'okt', 'nov', 'dec'],
+  sv: ['jan', 'feb', 'mar', 'apr', 'maj', 'jun', 'jul', 'aug', 'sep', 'okt', 'nov', 'dec'],
+  pl: ['sty', 'lut', 'mar', 'kwi', 'maj', 'cze', 'lip', 'sie', 'wrz', 'paz', 'lis', 'gru'],
+  tr: ['oca', 'sub', 'mar', 'nis', 'may', 'haz', 'tem', 'agu', 'eyl', 'eki', 'kas', 'ara'],
+};
+const SHORT_MONTH_BY_WORD = new Map<DateLanguage, Map<string, number>>(
+  Object.entries(SHORT_MONTHS).map(([lang, words]) => [lang as DateLanguage, new Map(words.map((w, i) => [fold(w), i + 1]))]),
+);
+/** Languages that write a numeric date day first ("27/11/2020"); English is left out (the US writes month first). */
+const DAY_FIRST: ReadonlySet<DateLanguage> = new Set(['de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'tr']);
+
 function iso(year: number, month: number, day: number): string | null {
   if (year < 1995 || year > 2100 || month < 1 || month > 12 || day < 1 || day > 31) return null;
   const d = new Date(Date.UTC(year, month - 1, day));
@@ -153,13 +178,15 @@ const YMD_RE = /(\d{4})\s*(?:年|년|[./-])\s*(\d{1,2})\s*(?:月|월|[./-])\s*(\
 const DMY_DOTTED_RE = /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/;
 const WORD_RE = /\p{L}+/gu;
 
-function findNumericDate(s: string): DateMatch | null {
+const DMY_SLASHED_RE = /(?<!\d)(\d{1,2})\/(\d{1,2})\/(\d{4})(?!\d)/;
+
+function findNumericDate(s: string, lang?: DateLanguage): DateMatch | null {
   const ymd = YMD_RE.exec(s);
   if (ymd) {
     const date = iso(Number(ymd[1]), Number(ymd[2]), Number(ymd[3]));
     if (date) return { date, start: ymd.index, end: ymd.index + ymd[0].length };
   }
-  const dmy = DMY_DOTTED_RE.exec(s);
+  const dmy = DMY_DOTTED_RE.exec(s) ?? (lang && DAY_FIRST.has(lang) ? DMY_SLASHED_RE.exec(s) : null);
   if (dmy) {
     const date = iso(Number(dmy[3]), Number(dmy[2]), Number(dmy[1]));
     if (date) return { date, start: dmy.index, end: dmy.index + dmy[0].length };
@@ -167,13 +194,14 @@ function findNumericDate(s: string): DateMatch | null {
   return null;
 }
 
-function findMonth(s: string): { month: number; start: number; end: number } | null {
+function findMonth(s: string, lang?: DateLanguage): { month: number; start: number; end: number } | null {
   for (const [name, month] of MULTI_WORD_MONTHS) {
     const at = s.indexOf(name);
     if (at >= 0) return { month, start: at, end: at + name.length };
   }
+  const short = lang ? SHORT_MONTH_BY_WORD.get(lang) : undefined;
   for (const m of s.matchAll(WORD_RE)) {
-    const month = MONTH_BY_WORD.get(m[0]);
+    const month = short?.get(m[0]) ?? MONTH_BY_WORD.get(m[0]);
     if (month) return { month, start: m.index!, end: m.index! + m[0].length };
   }
   return null;
@@ -182,8 +210,8 @@ function findMonth(s: string): { month: number; start: number; end: number } | n
 const YEAR_RE = /(?<!\d)(\d{4})(?!\d)/;
 
 /** Day and year around a month name: "January 6, 2024", "5. März 2023", "3 de junio de 2023", "1er juin 2023". */
-function findNamedDate(s: string): DateMatch | null {
-  const month = findMonth(s);
+function findNamedDate(s: string, lang?: DateLanguage): DateMatch | null {
+  const month = findMonth(s, lang);
   if (!month) return null;
   const yearAfter = YEAR_RE.exec(s.slice(month.end));
   const yearBefore = yearAfter ? null : YEAR_RE.exec(s.slice(0, month.start));
@@ -235,7 +263,11 @@ export interface ReviewDate {
   country: string | null;
 }
 
-export function parseReviewDate(text: string | null | undefined): ReviewDate {
+/**
+ * `lang` is the language the text is written in when the caller knows it (a product-details
+ * label's, docs/parsing.md): its short month words and its numeric order then count too.
+ */
+export function parseReviewDate(text: string | null | undefined, lang?: DateLanguage): ReviewDate {
   const raw = (text ?? '')
     .replace(/[\u200b-\u200f\u202a-\u202e\u2060\ufeff]/g, '')
     .replace(/[\s\u00a0]+/g, ' ')
@@ -243,7 +275,7 @@ export function parseReviewDate(text: string | null | undefined): ReviewDate {
   if (!raw) return { date: null, country: null };
   // Dates are found on the folded text; the country is cut from the raw text at the same place.
   const folded = fold(raw);
-  const match = findNumericDate(folded) ?? findNamedDate(folded);
+  const match = findNumericDate(folded, lang) ?? findNamedDate(folded, lang);
   if (!match) return { date: null, country: null };
   const rawPrefix = sliceRawByFolded(raw, match.start);
   const country = countryBefore(rawPrefix) ?? countryAfter(raw.slice(rawIndexOfFolded(raw, match.end)));

@@ -60,3 +60,23 @@ describe('parseReviewDate', () => {
     expect(parseReviewDate('Reviewed in the United States on February 30, 2023')).toEqual({ date: null, country: null });
   });
 });
+
+describe('parseReviewDate in a named language', () => {
+  it.each<[string, Parameters<typeof parseReviewDate>[1], string | null]>([
+    ['27 set. 2020', 'pt', '2020-09-27'],
+    ['3 out. 2019', 'pt', '2019-10-03'],
+    ['12 fev. 2021', 'pt', '2021-02-12'],
+    ['5 ene. 2022', 'es', '2022-01-05'],
+    ['9 dic. 2018', 'es', '2018-12-09'],
+    ['4 giu 2020', 'it', '2020-06-04'],
+    ['1 mrt. 2020', 'nl', '2020-03-01'],
+    ['27/11/2020', 'pt', '2020-11-27'],
+    // Without a language, words that are months in one language only stay no month, and a
+    // slashed date has no known order.
+    ['27 set. 2020', undefined, null],
+    ['27/11/2020', undefined, null],
+    ['11/27/2020', 'en', null],
+  ])('%s (%s) -> %s', (text, lang, date) => {
+    expect(parseReviewDate(text, lang).date).toBe(date);
+  });
+});
