@@ -173,7 +173,12 @@ export const parsedDetailsSchema = z
       .number()
       .int()
       .nullable()
-      .describe('New offers of the product ("New (12) from ..." -> 12); null for a mixed used & new count'),
+      .describe(
+        'New offers of the product ("New (12) from ..." -> 12, "14 neufs", the own format\'s "21 New from"); null for a mixed used & new count',
+      ),
+    lowestNewPrice: orNull(moneySchema).describe(
+      'The lowest price of a new offer as the page sums it up ("New (12) from $9.99" -> 9.99), else the lowest new offer of its "Other sellers on Amazon" box; null without either (a mixed "New & Used (7) from" is not new)',
+    ),
     isbn13: z.string().nullable().describe('Books: the ISBN-13 without hyphens; null for other products'),
     gtin: z
       .string()

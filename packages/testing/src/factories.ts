@@ -249,6 +249,7 @@ export function detailsItem(asin: string, overrides: Partial<DetailsResultItem> 
     soldBy: null,
     fulfilledByAmazon: null,
     newOffersCount: null,
+    lowestNewPrice: null,
     isbn13: null,
     gtin: null,
     deliveryLocation: null,

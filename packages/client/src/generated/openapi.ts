@@ -1583,8 +1583,10 @@ export interface components {
             soldBy: string | null;
             /** @description true: Amazon ships the buy-box offer; false: the page names another shipper; null: the page does not say */
             fulfilledByAmazon: boolean | null;
-            /** @description New offers of the product ("New (12) from ..." -> 12); null for a mixed used & new count */
+            /** @description New offers of the product ("New (12) from ..." -> 12, "14 neufs", the own format's "21 New from"); null for a mixed used & new count */
             newOffersCount: number | null;
+            /** @description The lowest price of a new offer as the page sums it up ("New (12) from $9.99" -> 9.99), else the lowest new offer of its "Other sellers on Amazon" box; null without either (a mixed "New & Used (7) from" is not new) */
+            lowestNewPrice: components["schemas"]["Money"] | null;
             /** @description Books: the ISBN-13 without hyphens; null for other products */
             isbn13: string | null;
             /** @description The GTIN, EAN or UPC row of the product tables (any marketplace language: "EAN-Code", "Código de barras", "JAN"), digits only; null without one */

@@ -1,6 +1,7 @@
 /**
  * What a details page says about buying the product: its badges, the buy box's coupon, who ships
- * and sells the buy-box offer, "bought in past month", and the count of new offers.
+ * and sells the buy-box offer, "bought in past month", and the count and lowest price of its new
+ * offers (details-new-offers.ts).
  *
  * Every block is looked up by id (the Doc answers ids from an index) and read only where it
  * belongs to this product: carousels lower on the page carry the same badges, deal labels and
@@ -10,14 +11,15 @@ import type { DetailsBadge } from '@crawl/core';
 import { extractBuyBoxParties, fulfilledByAmazon, inBuyBox } from './buy-box-parties';
 import { COUPON_WORD_RE, hiddenByAncestor, normalizeCoupon, shownText } from './coupon-text';
 import type { Doc, DomNode, Sel } from '../page';
-import { parseBoughtPastMonth, parseNewOffersCount } from './sales-counts';
+import { extractNewOffers } from './details-new-offers';
+import { parseBoughtPastMonth } from './sales-counts';
 import { textOf } from './text';
 import type { DetailsItem } from './types';
 
 /** The buying signals of a details item (their meanings are in the item schema, @crawl/core). */
 export type DetailsCommerce = Pick<
   DetailsItem,
-  'badges' | 'coupon' | 'boughtPastMonth' | 'shipsFrom' | 'soldBy' | 'fulfilledByAmazon' | 'newOffersCount'
+  'badges' | 'coupon' | 'boughtPastMonth' | 'shipsFrom' | 'soldBy' | 'fulfilledByAmazon' | 'newOffersCount' | 'lowestNewPrice'
 >;
 
 /** The product's own copies of a block: in the active buying option, and not hidden inline. */
@@ -164,42 +166,18 @@ function extractBoughtPastMonth(doc: Doc): number | null {
   return null;
 }
 
-/** The buy box's offer-listing links ("New (12) from", "14 neufs à partir de"), explicit new-offer block first. */
-const OFFER_LINK_BLOCK_IDS = [
-  'olp-upd-new',
-  'olp-new',
-  'olp_feature_div',
-  'olpLinkWidget_feature_div',
-  'mbc-olp-link',
-  'moreBuyingChoices_feature_div',
-];
-const CONDITION_RE = /[?&]condition=([a-z]+)/i;
-
-function extractNewOffersCount(doc: Doc): number | null {
-  for (const id of OFFER_LINK_BLOCK_IDS) {
-    const blocks = doc.byId(id);
-    for (let b = 0; b < blocks.length; b++) {
-      const links = blocks.eq(b).find('a');
-      const candidates = links.length ? links : blocks.eq(b);
-      for (let i = 0; i < candidates.length; i++) {
-        // A link to all offers ("condition=all") or used ones counts more than new offers.
-        const condition = CONDITION_RE.exec(candidates.eq(i).attr('href') ?? '')?.[1];
-        if (condition && condition.toLowerCase() !== 'new') continue;
-        const n = parseNewOffersCount(shownText(candidates.eq(i), false));
-        if (n !== null) return n;
-      }
-    }
-  }
-  return null;
-}
-
 // ---------------------------------------------------------------- all
 
 /**
  * `seller` is the buy-box seller that details-info.ts read; `soldBy` repeats its name, and only
  * where that found none does the page's own wording (tabular row, e-book "Sold by:") fill it.
+ * `asin` is the page's own ASIN (its format swatch's offer links count), `marketplace` its code.
  */
-export function extractCommerce(doc: Doc, seller: { name: string } | null): DetailsCommerce {
+export function extractCommerce(
+  doc: Doc,
+  seller: { name: string } | null,
+  page: { asin: string | null; marketplace: string } = { asin: null, marketplace: '' },
+): DetailsCommerce {
   const parties = extractBuyBoxParties(doc);
   return {
     badges: extractBadges(doc),
@@ -208,6 +186,6 @@ export function extractCommerce(doc: Doc, seller: { name: string } | null): Deta
     shipsFrom: parties.shipsFrom,
     soldBy: seller?.name ?? parties.soldBy,
     fulfilledByAmazon: fulfilledByAmazon(parties.shipsFrom),
-    newOffersCount: extractNewOffersCount(doc),
+    ...extractNewOffers(doc, page.asin, page.marketplace),
   };
 }

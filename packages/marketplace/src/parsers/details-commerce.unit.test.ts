@@ -3,23 +3,23 @@
  * named in each row), not copied from parser output.
  *
  * Which fixtures carry which field:
- * | fixture                      | badges                                   | coupon                                    | bought | shipsFrom / soldBy / FBA                                    | newOffersCount                               |
+ * | fixture                      | badges                                   | coupon                                    | bought | shipsFrom / soldBy / FBA                                    | newOffersCount / lowestNewPrice                                 |
  * |------------------------------|------------------------------------------|-------------------------------------------|--------|-------------------------------------------------------------|----------------------------------------------|
- * | details-BR-8565042472        | -                                        | -                                         | -      | tabular "Enviado por"/"Vendido por" Amazon.com.br           | - (only format swatches "20 Novo")           |
+ * | details-BR-8565042472        | -                                        | -                                         | -      | tabular "Enviado por"/"Vendido por" Amazon.com.br           | own format swatch "20 Novo a partir de R$ 19,00" (mbc box below) |
  * | details-BR-B085VK7LYQ        | -                                        | -                                         | -      | - (no buy box)                                              | -                                            |
  * | details-BR-B09YRKYRSM        | -                                        | couponLabel "Economize 10%" + "com o cupom." | -   | tabular HiKA / HiKA -> not FBA                              | -                                            |
  * | details-DE-B01GAWQSFW        | - (empty slots)                          | -                                         | -      | - (unavailable, empty #merchant-info)                       | -                                            |
  * | details-ES-B01MUGXRT9        | - (empty slots)                          | -                                         | -      | - (empty #merchant-info)                                    | - ("Ver todas las opciones de compra")       |
  * | details-ES-B07JH148DF        | #acBadge "Opción Amazon"                 | -                                         | 100    | offer-display "Envío desde"/"Vendido por" Amazon (new row)  | - ("Nueva & De segunda mano (23)")           |
- * | details-ES-B08PBWPQ16        | -                                        | -                                         | -      | - (Kindle)                                                  | - (only format swatches)                     |
- * | details-FR-B07H57DNVV        | #acBadge "Amazon's Choice pour ..."      | -                                         | -      | "Expédié et vendu par Amazon."                              | #olp_feature_div "14 neufs" (condition=new)  |
- * | details-UK-1439878676        | -                                        | -                                         | -      | "Dispatched from and sold by Amazon."                       | - (only format swatches)                     |
+ * | details-ES-B08PBWPQ16        | -                                        | -                                         | -      | - (Kindle)                                                  | - (the swatch's offers are the paperback's)  |
+ * | details-FR-B07H57DNVV        | #acBadge "Amazon's Choice pour ..."      | -                                         | -      | "Expédié et vendu par Amazon."                              | #olp_feature_div "14 neufs" à partir de EUR 9,99 (the swatch says 23) |
+ * | details-UK-1439878676        | -                                        | -                                         | -      | "Dispatched from and sold by Amazon."                       | own format swatch "19 New from £44.10"                          |
  * | details-UK-1849757097        | -                                        | - ("Buy 2, save 10%" is a promotion)      | -      | used box "Sold by Goldstone-Books", no shipper              | - ("New & Used (14)")                        |
- * | details-US-0062796984        | zeitgeist "Amazon Charts #7 Most Sold"   | -                                         | -      | "Ships from and sold by Amazon.com."                        | - (only format swatches)                     |
+ * | details-US-0062796984        | zeitgeist "Amazon Charts #7 Most Sold"   | -                                         | -      | "Ships from and sold by Amazon.com."                        | own format swatch "21 New from $9.20" (mbc box from $11.06)     |
  * | details-US-B0011UCPM4        | -                                        | -                                         | -      | Kindle "Sold by: Hachette Book Group", no shipper           | -                                            |
  * | details-US-B01GAWQSFW        | - (empty slots)                          | -                                         | -      | - (unavailable)                                             | -                                            |
  * | details-US-B073WRF565        | #acBadge "Amazon's Choice in Bed Frames" | - (carousel "Save $10.00 with coupon")    | -      | tabular "Ships from"/"Sold by" Amazon.com                   | - ("New & Used (4)")                         |
- * | details-US-B07G2L3JMM        | -                                        | -                                         | -      | "Sold by Direct ChangM and Fulfilled by Amazon."            | #olp-upd-new "New (1) from $29.99"           |
+ * | details-US-B07G2L3JMM        | -                                        | -                                         | -      | "Sold by Direct ChangM and Fulfilled by Amazon."            | #olp-upd-new "New (1) from $29.99"                              |
  * | details-US-B0DR8G428S        | - (AC / CPF / deals only in carousels)   | - ("Up to 20% off if you qualify")        | 200    | offer-display "Ships from" Amazon / "Sold by" Chen Ying Ke Ji | -                                          |
  */
 import { type MarketplaceCode, MARKETPLACES } from '@crawl/core';
@@ -41,11 +41,17 @@ const NONE: DetailsCommerce = {
   soldBy: null,
   fulfilledByAmazon: null,
   newOffersCount: null,
+  lowestNewPrice: null,
 };
 const amazonShipsAndSells = (name: string): Partial<DetailsCommerce> => ({ shipsFrom: name, soldBy: name, fulfilledByAmazon: true });
 
 const EXPECTED: Record<string, DetailsCommerce> = {
-  'details-BR-8565042472.html': { ...NONE, ...amazonShipsAndSells('Amazon.com.br') },
+  'details-BR-8565042472.html': {
+    ...NONE,
+    ...amazonShipsAndSells('Amazon.com.br'),
+    newOffersCount: 20,
+    lowestNewPrice: { amount: 19, currency: 'BRL' },
+  },
   'details-BR-B085VK7LYQ.html': NONE,
   'details-BR-B09YRKYRSM.html': {
     ...NONE,
@@ -58,14 +64,38 @@ const EXPECTED: Record<string, DetailsCommerce> = {
   'details-ES-B01MUGXRT9.html': NONE,
   'details-ES-B07JH148DF.html': { ...NONE, badges: ['amazons_choice'], boughtPastMonth: 100, ...amazonShipsAndSells('Amazon') },
   'details-ES-B08PBWPQ16.html': NONE,
-  'details-FR-B07H57DNVV.html': { ...NONE, badges: ['amazons_choice'], ...amazonShipsAndSells('Amazon'), newOffersCount: 14 },
-  'details-UK-1439878676.html': { ...NONE, ...amazonShipsAndSells('Amazon') },
+  'details-FR-B07H57DNVV.html': {
+    ...NONE,
+    badges: ['amazons_choice'],
+    ...amazonShipsAndSells('Amazon'),
+    newOffersCount: 14,
+    lowestNewPrice: { amount: 9.99, currency: 'EUR' },
+  },
+  'details-UK-1439878676.html': {
+    ...NONE,
+    ...amazonShipsAndSells('Amazon'),
+    newOffersCount: 19,
+    lowestNewPrice: { amount: 44.1, currency: 'GBP' },
+  },
   'details-UK-1849757097.html': { ...NONE, soldBy: 'Goldstone-Books' },
-  'details-US-0062796984.html': { ...NONE, badges: ['best_seller'], ...amazonShipsAndSells('Amazon.com') },
+  'details-US-0062796984.html': {
+    ...NONE,
+    badges: ['best_seller'],
+    ...amazonShipsAndSells('Amazon.com'),
+    newOffersCount: 21,
+    lowestNewPrice: { amount: 9.2, currency: 'USD' },
+  },
   'details-US-B0011UCPM4.html': { ...NONE, soldBy: 'Hachette Book Group' },
   'details-US-B01GAWQSFW.html': NONE,
   'details-US-B073WRF565.html': { ...NONE, badges: ['amazons_choice'], ...amazonShipsAndSells('Amazon.com') },
-  'details-US-B07G2L3JMM.html': { ...NONE, shipsFrom: 'Amazon', soldBy: 'Direct ChangM', fulfilledByAmazon: true, newOffersCount: 1 },
+  'details-US-B07G2L3JMM.html': {
+    ...NONE,
+    shipsFrom: 'Amazon',
+    soldBy: 'Direct ChangM',
+    fulfilledByAmazon: true,
+    newOffersCount: 1,
+    lowestNewPrice: { amount: 29.99, currency: 'USD' },
+  },
   'details-US-B0DR8G428S.html': { ...NONE, boughtPastMonth: 200, shipsFrom: 'Amazon', soldBy: 'Chen Ying Ke Ji', fulfilledByAmazon: true },
 };
 
@@ -84,6 +114,7 @@ const commerceOf = (item: DetailsItem): DetailsCommerce => ({
   soldBy: item.soldBy,
   fulfilledByAmazon: item.fulfilledByAmazon,
   newOffersCount: item.newOffersCount,
+  lowestNewPrice: item.lowestNewPrice,
 });
 
 // One test for the table: toEqual's difference names the page and the field that changed.
@@ -100,6 +131,9 @@ d('parseDetailsPage: commercial fields of every fixture', () => {
 /** extractCommerce on a page body; `seller` as details-info.ts would pass it. */
 const commerce = (body: string, seller: { name: string } | null = null): DetailsCommerce =>
   extractCommerce(new Doc(`<html><body>${body}</body></html>`), seller);
+/** extractCommerce on a page body of `marketplace` whose own ASIN is B0TESTASIN. */
+const commerceIn = (marketplace: string, body: string): DetailsCommerce =>
+  extractCommerce(new Doc(`<html><body>${body}</body></html>`), null, { asin: 'B0TESTASIN', marketplace });
 
 describe('extractCommerce: buy-box parties', () => {
   it.each([
@@ -397,5 +431,123 @@ describe('extractCommerce: counts', () => {
     ['<div id="olp_feature_div"><a href="/gp/offer-listing/B0X?condition=used">2 used from $4.00</a></div>'],
   ])('a count that is not of new offers only is null: %s', (html) => {
     expect(commerce(html).newOffersCount).toBeNull();
+  });
+});
+
+describe('extractCommerce: new offers and their lowest price', () => {
+  const olp = (inner: string) =>
+    `<div id="olpLinkWidget_feature_div"><div id="dynamic-aod-ingress-box"><div class="daodi-content"><a id="aod-ingress-link" href="/gp/offer-listing/B0TESTASIN/ref=dp_olp_NEW_mbc?ie=UTF8&amp;condition=NEW">${inner}</a></div></div></div>`;
+
+  it.each([
+    ['US', 'New (3) from <span class="a-price"><span class="a-offscreen">$12.99</span></span>', 3, 12.99, 'USD'],
+    ['DE', 'Neu (3) ab <span class="a-price"><span class="a-offscreen">12,99 €</span></span>', 3, 12.99, 'EUR'],
+    ['FR', 'Neuf (3) à partir de <span class="a-price"><span class="a-offscreen">12,99 €</span></span>', 3, 12.99, 'EUR'],
+    ['ES', 'Nuevo (3) desde 12,99 €', 3, 12.99, 'EUR'],
+    ['BR', 'Novo (3) a partir de <span class="a-color-price">R$ 1.099,00</span>', 3, 1099, 'BRL'],
+    ['IT', 'Nuovo (3) da 12,99 €', 3, 12.99, 'EUR'],
+    ['NL', 'Nieuw (3) vanaf € 12,99', 3, 12.99, 'EUR'],
+    ['SE', 'Ny (3) från 129,00 kr', 3, 129, 'SEK'],
+    ['PL', 'Nowy (3) od 49,99 zł', 3, 49.99, 'PLN'],
+    ['TR', 'Yeni (3) 129,99 TL', 3, 129.99, 'TRY'],
+    ['JP', '新品 (3点) <span class="a-price"><span class="a-offscreen">￥1,980</span></span>より', 3, 1980, 'JPY'],
+    ['JP', '新品の出品：3点 ￥1,980より', 3, 1980, 'JPY'],
+    ['AE', 'جديد (3) من 49.00 درهم', 3, 49, 'AED'],
+  ])('the all-offers ingress (%s): %s', (marketplace, inner, count, amount, currency) => {
+    const c = commerceIn(marketplace, olp(inner));
+    expect([c.newOffersCount, c.lowestNewPrice]).toEqual([count, { amount, currency }]);
+  });
+
+  it.each([
+    [
+      'the 2016-2019 new-offer block with free shipping',
+      '<div id="olp-upd-new-freeshipping"><span class="a-color-base"><a href="/gp/offer-listing/B0TESTASIN/ref=dp_olp_new_mbc?ie=UTF8&amp;condition=new">New (5) from <span class="a-color-price">$18.40</span></a> &amp; <b>FREE Shipping</b></span></div>',
+      5,
+      18.4,
+    ],
+    [
+      'a link that names only the count, its price beside it',
+      '<div id="olp_feature_div"><span class="olp-padding-right"><a href="/gp/offer-listing/B0TESTASIN?condition=new">14&nbsp;new</a>&nbsp;from&nbsp;<span class="a-color-price">$9.99</span></span></div>',
+      14,
+      9.99,
+    ],
+    [
+      'the ingress link outside any known block',
+      '<div id="rightCol"><span data-action="show-all-offers-display"><a id="aod-ingress-link" href="/gp/offer-listing/B0TESTASIN?condition=NEW">New (2) from $7.25</a></span></div>',
+      2,
+      7.25,
+    ],
+    [
+      'the used-and-new buying option row',
+      '<div id="usedAndNewBuyingOption"><a href="/gp/offer-listing/B0TESTASIN?condition=new"><span>New (6) from</span> <span class="a-price"><span class="a-offscreen">$31.00</span></span></a></div>',
+      6,
+      31,
+    ],
+    [
+      "the page's own format swatch (another format's is not the product's)",
+      '<div id="tmmSwatches"><ul><li class="swatchElement unselected"><span class="tmm-olp-links"><a href="/gp/offer-listing/B0OTHERFMT/ref=tmm_pap_new_olp_0?condition=new">40 New from $2.00</a></span></li>' +
+        '<li class="swatchElement selected"><span class="tmm-olp-links"><span class="olp-used olp-link"><a href="/gp/offer-listing/B0TESTASIN/ref=tmm_hrd_used_olp_sr?condition=used">10 Used from $6.50</a></span><span class="olp-new olp-link"><a href="/gp/offer-listing/B0TESTASIN/ref=tmm_hrd_new_olp_sr?condition=new">21 New <span class="olp-from">from</span> $9.20</a></span></span></li></ul></div>',
+      21,
+      9.2,
+    ],
+    [
+      'an offer-listing block wins over the format swatch',
+      '<div id="olp_feature_div"><a href="/gp/offer-listing/B0TESTASIN?condition=new">14 new</a> from <span class="a-color-price">$9.99</span></div>' +
+        '<div id="tmmSwatches"><a href="/gp/offer-listing/B0TESTASIN?condition=new">23 New from $9.99</a></div>',
+      14,
+      9.99,
+    ],
+    [
+      'a line without a count still gives the price',
+      '<div id="olp_feature_div"><a href="/gp/offer-listing/B0TESTASIN?condition=new">New from $15.00</a></div>',
+      null,
+      15,
+    ],
+  ])('%s', (_, body, count, amount) => {
+    const c = commerceIn('US', body);
+    expect([c.newOffersCount, c.lowestNewPrice]).toEqual([count, { amount, currency: 'USD' }]);
+  });
+
+  const mbc = (rows: string, olpLink = '') =>
+    `<div id="moreBuyingChoices_feature_div"><div id="mbc" class="a-box-group"><div class="a-box"><h5><span id="mbc-title">Other Sellers on Amazon</span></h5></div>${rows}${olpLink}</div></div>`;
+  const mbcRow = (price: string, extra = '') =>
+    `<div class="a-box mbc-offer-row"><div class="a-box-inner"><span class="a-button"><a class="a-button-text" href="/gp/item-dispatch">Add to Cart</a></span><span class="a-size-medium a-color-price">${price}</span><br><span class="a-size-small a-color-secondary">+ $3.99 shipping${extra}</span><div><span>Sold by:</span> <span class="mbcMerchantName">Seller</span></div></div></div>`;
+
+  it('without an offer-listing line: the lowest new offer of the other sellers box (a used row left out)', () => {
+    const c = commerceIn(
+      'US',
+      mbc(
+        mbcRow('$11.06') + mbcRow('$15.63') + mbcRow('$8.00', ' Used - Good'),
+        '<div class="a-box"><span id="mbc-olp-link"><a href="/gp/offer-listing/B0TESTASIN?condition=all">16 new &amp; used</a> from <span class="a-color-price">$6.49</span></span></div>',
+      ),
+    );
+    expect([c.newOffersCount, c.lowestNewPrice]).toEqual([null, { amount: 11.06, currency: 'USD' }]);
+  });
+
+  it('in German: "Andere Verkäufer auf Amazon"', () => {
+    const c = commerceIn(
+      'DE',
+      mbc(mbcRow('EUR 34,90') + mbcRow('EUR 29,95')).replace('Other Sellers on Amazon', 'Andere Verkäufer auf Amazon'),
+    );
+    expect(c.lowestNewPrice).toEqual({ amount: 29.95, currency: 'EUR' });
+  });
+
+  it.each([
+    ['a mixed count', olp('New &amp; Used (7) from $5.00').replace('condition=NEW', 'condition=ALL')],
+    ['a mixed count in Spanish', olp('Nueva &amp; De segunda mano (23) desde 52,01€').replace('condition=NEW', 'condition=ALL')],
+    [
+      'a used-offers filter',
+      '<div id="olp_feature_div"><a href="/gp/offer-listing/B0TESTASIN?f_usedLikeNew=true">New (7) from $5.00</a></div>',
+    ],
+    [
+      'a hidden line',
+      '<div id="olp_feature_div"><div class="aok-hidden"><a href="/gp/offer-listing/B0TESTASIN?condition=new">New (7) from $5.00</a></div></div>',
+    ],
+    [
+      'a "see all buying options" button',
+      '<div id="buybox-see-all-buying-choices"><a href="/gp/offer-listing/B0TESTASIN/ref=dp_olp_unknown_mbc">See All Buying Options</a></div>',
+    ],
+  ])('no new offers: %s', (_, body) => {
+    const c = commerceIn('US', body);
+    expect([c.newOffersCount, c.lowestNewPrice]).toEqual([null, null]);
   });
 });

@@ -175,7 +175,7 @@ export function parseDetailsWithout(page: PageInput, ctx: PageContext, leaveOut:
   const availability = extractAvailability(doc);
   const { mainImage, images } = extractImages(doc);
   const seller = extractSeller(doc);
-  const commerce = extractCommerce(doc, seller);
+  const commerce = extractCommerce(doc, seller, { asin, marketplace });
   const code = isMarketplaceCode(marketplace) ? marketplace : null;
 
   const item: DetailsItem = {

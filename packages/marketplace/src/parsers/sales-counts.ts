@@ -61,16 +61,42 @@ const NEW_WORD_RE =
 const NOT_NEW_WORD_RE =
   /used|gebraucht|occasion|segunda mano|usado|usada|usados|usadas|usato|usati|usata|usate|gebruikt|tweedehands|begagnad|używan|ikinci el|kullanılmış|中古|مستعمل|collectible|sammlerstück|de collection|coleccionable|colecionável|da collezione|refurbished|reconditionné|generalüberholt|reacondicionado|ricondizionato|recondicionado/i;
 
+/** True when the text speaks of used, refurbished or collectible offers. */
+export function mentionsNotNewOffers(text: string): boolean {
+  return NOT_NEW_WORD_RE.test(text);
+}
+
+/** Where a line's count of new offers is: "(12)", "(3点)", a leading "14" ("14 neufs"), "新品の出品：3". */
+const NEW_COUNT_RES = [/\((\d[\d.,]*)\s*(?:点|件)?\)/, /^(\d[\d.,]*)\s*(?=\D)/, /新品(?:の出品)?\s*[：:]?\s*(\d[\d.,]*)\s*(?:点|件)?/];
+
+/** What an offer-listing line says about the product's new offers. */
+export interface NewOffersLine {
+  /** The count of new offers; null when the line names none ("New from $9.99"). */
+  count: number | null;
+  /** The line without its count, where its price is ("New  from $9.99"). */
+  rest: string;
+}
+
 /**
- * The count of new offers in one offer-listing link text: "New (12) from $9.99" -> 12,
- * "14 neufs à partir de EUR 9,99" -> 14, "Neu (3) ab", "新品の出品：3" -> 3. Null when the text
- * is not about new offers or also counts used ones ("New & Used (7) from", "Neu und gebraucht (7)").
+ * An offer-listing line about new offers only ("New (12) from $9.99", "14 neufs à partir de EUR
+ * 9,99", "Neu (3) ab 12,99 €", "Nuevo (3) desde", "Novo (3) a partir de", "新品 (3点) ￥1,980より",
+ * "新品の出品：3"); null when the line is not about new offers or also counts used ones ("New &
+ * Used (7) from", "Neu und gebraucht (7)").
  */
-export function parseNewOffersCount(text: string | null | undefined): number | null {
+export function readNewOffersLine(text: string | null | undefined): NewOffersLine | null {
   const t = clean(text);
-  if (!t || !NEW_WORD_RE.test(t) || NOT_NEW_WORD_RE.test(t)) return null;
-  const m = /\((\d[\d.,]*)\)/.exec(t) ?? /^(\d[\d.,]*)\s*\D/.exec(t) ?? /新品(?:の出品)?\s*[：:]?\s*(\d[\d.,]*)/.exec(t);
-  if (!m) return null;
-  const n = parseLocaleNumber(m[1]!);
-  return n !== null && Number.isInteger(n) ? n : null;
+  if (!t || t.length > 160 || !NEW_WORD_RE.test(t) || NOT_NEW_WORD_RE.test(t)) return null;
+  for (const re of NEW_COUNT_RES) {
+    const m = re.exec(t);
+    if (!m) continue;
+    const n = parseLocaleNumber(m[1]!);
+    if (n === null || !Number.isInteger(n)) continue;
+    return { count: n, rest: t.slice(0, m.index) + ' ' + t.slice(m.index + m[0].length) };
+  }
+  return { count: null, rest: t };
+}
+
+/** The count of new offers in one offer-listing line (readNewOffersLine); null without one. */
+export function parseNewOffersCount(text: string | null | undefined): number | null {
+  return readNewOffersLine(text)?.count ?? null;
 }

@@ -1,4 +1,4 @@
-import { mentionsPastMonthSales, parseBoughtPastMonth, parseNewOffersCount } from './sales-counts';
+import { mentionsPastMonthSales, parseBoughtPastMonth, parseNewOffersCount, readNewOffersLine } from './sales-counts';
 
 describe('parseBoughtPastMonth', () => {
   it.each([
@@ -65,6 +65,12 @@ describe('parseNewOffersCount', () => {
     ['Nuovo (4) da 10,00 €', 4],
     ['新品の出品：3￥1,980より', 3],
     ['新品 (3) ￥1,980より', 3],
+    ['新品 (3点) ￥1,980より', 3],
+    ['新品の出品：3点 ￥1,980より', 3],
+    ['Nieuw (3) vanaf € 12,99', 3],
+    ['Nowy (3) od 49,99 zł', 3],
+    ['Yeni (3) 129,99 TL', 3],
+    ['جديد (3) من 49.00 درهم', 3],
   ])('%s -> %d', (text, expected) => {
     expect(parseNewOffersCount(text)).toBe(expected);
   });
@@ -83,5 +89,15 @@ describe('parseNewOffersCount', () => {
     ['See All Buying Options'],
   ])('%s is not a count of new offers', (text) => {
     expect(parseNewOffersCount(text)).toBeNull();
+  });
+});
+
+describe('readNewOffersLine', () => {
+  it.each([
+    ['New (12) from $9.99', 12, 'New   from $9.99'],
+    ['14 neufs à partir de EUR 9,99', 14, ' neufs à partir de EUR 9,99'],
+    ['New from $15.00', null, 'New from $15.00'],
+  ])('%s: the count, and the rest where the price is', (text, count, rest) => {
+    expect(readNewOffersLine(text)).toEqual({ count, rest });
   });
 });

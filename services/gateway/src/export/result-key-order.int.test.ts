@@ -43,6 +43,7 @@ const DETAILS_ORDER = [
   'soldBy',
   'fulfilledByAmazon',
   'newOffersCount',
+  'lowestNewPrice',
   'isbn13',
   'gtin',
   'deliveryLocation',
