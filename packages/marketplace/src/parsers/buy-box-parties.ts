@@ -158,8 +158,19 @@ function fromOfferDisplay(doc: Doc): BuyBoxParties {
     const fallback = featureParty(node.attribs?.['offer-display-feature-name'] ?? '') ?? featureParty(block);
     assign(out, textOf(label), valueText(text), fallback);
   }
+  // A block shown without its label ("Sold by" left out of the markup): the block's id names the party.
+  for (const [id, party] of FEATURE_BLOCKS) {
+    const block = out[party] === null ? firstInBuyBox(doc.byId(id)) : null;
+    const value = block?.find('.offer-display-feature-text').last();
+    if (value?.length) assign(out, '', valueText(value[0] as DomNode), party);
+  }
   return out;
 }
+
+const FEATURE_BLOCKS: [string, keyof BuyBoxParties][] = [
+  ['fulfillerInfoFeature_feature_div', 'shipsFrom'],
+  ['merchantInfoFeature_feature_div', 'soldBy'],
+];
 
 // ---------------------------------------------------------------- 2021-2022 tabular buy box
 
@@ -347,11 +358,12 @@ function ebookSeller(doc: Doc): string | null {
 }
 
 /**
- * The buy box's seller as the offer display, the tabular rows or the sentence name it (not the
- * e-book publisher): the fallback of the seller link's own text (details-info.ts).
+ * The buy box's seller as the sentence names it: the seller's fallback after its link and its
+ * tabular row (details-info.ts). An offer-display name without a link names no seller, only
+ * `soldBy` (nor does the e-book publisher).
  */
 export function buyBoxSeller(doc: Doc): string | null {
-  return fromOfferDisplay(doc).soldBy ?? fromTabular(doc).soldBy ?? fromSentence(doc).soldBy;
+  return fromSentence(doc).soldBy;
 }
 
 /** The buy box's shipper and seller as the page shows them; null for a party it does not name. */

@@ -71,7 +71,7 @@ function sellerIdFromHref(href: string | undefined): string | null {
 
 /**
  * The buy box's seller: the seller link's text, else the tabular seller row (with the id its link
- * carries), else the seller the offer display or the sentence names (buy-box-parties.ts). Names are
+ * carries), else the seller the merchant-info sentence names (buy-box-parties.ts). Names are
  * read whole and stop before the seller's rating (docs/parsing.md).
  */
 export function extractSeller(doc: Doc): { name: string; id: string | null } | null {
