@@ -194,6 +194,9 @@ export const parsedDetailsSchema = z
     ),
     deliveryPromise: orNull(deliveryPromiseSchema).describe("The primary delivery message's date; null when it names none"),
     unitPrice: orNull(unitPriceSchema).describe('The price per unit shown beside the price ("($0.45 / Ounce)"); null when not shown'),
+    subscribeAndSave: orNull(moneySchema).describe(
+      'The price of the buy box\'s Subscribe & Save option ("Subscribe & Save: $54.00", "Spar-Abo", "定期おトク便"), selected or not; null when the buy box offers none',
+    ),
     couponValue: orNull(couponValueSchema).describe('What `coupon` is worth ("Save 20%" -> percent 20); null without a coupon or a value'),
     stockQuantity: z
       .number()

@@ -256,6 +256,7 @@ export function detailsItem(asin: string, overrides: Partial<DetailsResultItem> 
     shipping: null,
     deliveryPromise: null,
     unitPrice: null,
+    subscribeAndSave: null,
     couponValue: null,
     stockQuantity: null,
     missingFields: [],

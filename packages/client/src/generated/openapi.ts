@@ -1599,6 +1599,8 @@ export interface components {
             deliveryPromise: components["schemas"]["DeliveryPromise"] | null;
             /** @description The price per unit shown beside the price ("($0.45 / Ounce)"); null when not shown */
             unitPrice: components["schemas"]["UnitPrice"] | null;
+            /** @description The price of the buy box's Subscribe & Save option ("Subscribe & Save: $54.00", "Spar-Abo", "定期おトク便"), selected or not; null when the buy box offers none */
+            subscribeAndSave: components["schemas"]["Money"] | null;
             /** @description What `coupon` is worth ("Save 20%" -> percent 20); null without a coupon or a value */
             couponValue: components["schemas"]["CouponValue"] | null;
             /** @description How many are left when the availability message says so ("Only 3 left in stock" in any language); null otherwise */

@@ -5,23 +5,28 @@
  *   falls back to the largest 'main'), classic #twister, "Sold by X and Fulfilled by Amazon.", a
  *   "back to results" breadcrumb, techSpec/detailBullets tables (rank and review rows are no
  *   specifications; the shipping weight loses its link), a 2017-2019 histogram with one row unlinked,
- *   #vpcButton coupon, "New (3) from", a UPC row of two codes, the twister script's parent ASIN, Prime in #priceBadging.
+ *   #vpcButton coupon, "New (3) from", a UPC row of two codes, the 2016-2020 #snsBuyBox price, the
+ *   twister script's parent ASIN, Prime in #priceBadging.
  * - details-JP-2024: "￥2,392", "5つ星のうち4.3", "1,234個の評価", a store byline in Japanese, bidi
  *   marks around the bullets' ":", the Japanese rank formats, a package-size row joined to its weight,
  *   "2023/6/3", the tabular buy box in Japanese, the inline twister, a 2025+ histogram list whose rows
- *   repeat every label, "過去1か月で1000点以上購入されました", Amazon's Choice and deal badges.
+ *   repeat every label, "過去1か月で1000点以上購入されました", Amazon's Choice and deal badges, a
+ *   "JANコード" row, the all-offers ingress "新品 (3点) ￥2,180より", a 定期おトク便 #sns-base-price.
  * - details-ES-book: a book (author byline, no brand), #imgBlkFront with imageGalleryData, the
  *   selected format swatch's "19,85 €", "4,6 de 5 estrellas", "5.182 valoraciones", "nº2.417 en",
  *   ISBN-13 with a hyphen, the book blurb rather than the editorial review, "Vendido y enviado por Amazon."
  * - details-US-2026: a rendered page without scripts: blank .a-offscreen (whole/fraction spans), the
  *   strip's thumbnails, the count in aria-label beside "(12.2K)", offer-display blocks, the 2023+
  *   product facts, a histogram in aria-labels beside counts, best-seller / climate / deal badges; an
- *   Amazon's Choice badge in a carousel is not the product's.
+ *   Amazon's Choice badge in a carousel is not the product's; the all-offers ingress link outside
+ *   the offer blocks, its price in whole/fraction spans.
  * - details-DE-2017-unavailable: "Derzeit nicht verfügbar." in #outOfStock, no price and no reviews,
- *   pre-2020 <b>Key:</b> bullets with #SalesRank, escaped "<br/>" in the description, empty badge slots.
+ *   pre-2020 <b>Key:</b> bullets with #SalesRank and an EAN, escaped "<br/>" in the description, empty
+ *   badge slots, the "Andere Verkäufer auf Amazon" box (its lowest new offer; its mixed count ignored).
  * - details-BR-2022: #corePrice_desktop apex table "R$ 1.169,00" / "R$ 1.399,90", "Marca: Aramis",
  *   buying-option accordion rows (the inactive used row's seller is not the buy box's), the twister
- *   script's labels, a Portuguese coupon, "12 maio 2022".
+ *   script's labels, a Portuguese coupon, "12 maio 2022", a "Código de barras" row, the olp link widget
+ *   "Novo (2) a partir de", a "Programe e Poupe" accordion row.
  * - details-product (the page engine's page): 2023+ corePriceDisplay in German, "4,5 von 5 Sternen".
  */
 import { type MarketplaceCode, MARKETPLACES } from '@crawl/core';
@@ -117,6 +122,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     shipping: null,
     deliveryPromise: null,
     unitPrice: null,
+    subscribeAndSave: { amount: 1110.55, currency: 'BRL' },
     couponValue: { type: 'percent', value: 10 },
     stockQuantity: null,
     ratingHistogram: {
@@ -188,6 +194,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     shipping: null,
     deliveryPromise: null,
     unitPrice: null,
+    subscribeAndSave: null,
     couponValue: null,
     stockQuantity: null,
     ratingHistogram: null,
@@ -266,6 +273,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     shipping: null,
     deliveryPromise: null,
     unitPrice: null,
+    subscribeAndSave: null,
     couponValue: null,
     stockQuantity: null,
     ratingHistogram: null,
@@ -355,6 +363,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     shipping: null,
     deliveryPromise: null,
     unitPrice: null,
+    subscribeAndSave: { amount: 2272, currency: 'JPY' },
     couponValue: null,
     stockQuantity: null,
     ratingHistogram: {
@@ -459,6 +468,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     shipping: null,
     deliveryPromise: null,
     unitPrice: null,
+    subscribeAndSave: { amount: 23.74, currency: 'USD' },
     couponValue: { type: 'percent', value: 5 },
     stockQuantity: null,
     ratingHistogram: {
@@ -553,6 +563,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     shipping: { amount: 0, currency: 'USD' },
     deliveryPromise: { text: 'Friday, August 21', earliest: '2026-08-21', latest: '2026-08-21' },
     unitPrice: { amount: 0.45, currency: 'USD', unit: 'Ounce' },
+    subscribeAndSave: null,
     couponValue: { type: 'amount', value: 3 },
     stockQuantity: 3,
     ratingHistogram: {
@@ -631,6 +642,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     shipping: null,
     deliveryPromise: null,
     unitPrice: null,
+    subscribeAndSave: null,
     couponValue: null,
     stockQuantity: 3,
     ratingHistogram: null,

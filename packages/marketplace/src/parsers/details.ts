@@ -20,6 +20,7 @@ import { deliveryLocationOf } from './delivery-location';
 import { extractFacts } from './details-facts';
 import { extractImages } from './details-media';
 import { extractPrices } from './details-price';
+import { extractSubscribeAndSave } from './details-subscription';
 import { extractVariants } from './details-variants';
 import { parseCount, parseRating } from './numbers';
 import { interstitialKind } from './page-kind';
@@ -203,6 +204,7 @@ export function parseDetailsWithout(page: PageInput, ctx: PageContext, leaveOut:
     gtin: extractGtin(readProductRows(doc)),
     deliveryLocation: code ? deliveryLocationOf(source, code) : null,
     ...(code ? extractLandedCost(doc, code, ctx.fetchedAt ?? new Date(), { coupon: commerce.coupon, availability }) : NO_LANDED_COST),
+    subscribeAndSave: extractSubscribeAndSave(doc, marketplace),
     missingFields: [],
     parserVersion: PARSER_VERSION,
   };

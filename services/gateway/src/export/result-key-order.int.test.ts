@@ -50,6 +50,7 @@ const DETAILS_ORDER = [
   'shipping',
   'deliveryPromise',
   'unitPrice',
+  'subscribeAndSave',
   'couponValue',
   'stockQuantity',
   'missingFields',
