@@ -74,6 +74,30 @@ export const couponValueSchema = z
   .strict()
   .openapi('CouponValue');
 
+/**
+ * The fields a product page nearly always shows, in item order: a details item's `missingFields`
+ * names those its page did not show (null, an empty list or map, availability `unknown`).
+ * Optional things (a coupon, a list price, variants, badges, a subscription) are not among them.
+ * (The details parser reads them as keys of the item, so a name that is not one fails its build.)
+ */
+export const DETAILS_MAIN_FIELDS = [
+  'title',
+  'brand',
+  'price',
+  'rating',
+  'reviewsCount',
+  'availability',
+  'mainImage',
+  'images',
+  'features',
+  'categories',
+  'bestSellersRank',
+  'seller',
+  'specifications',
+  'deliveryLocation',
+  'deliveryPromise',
+] as const;
+
 export const parsedDetailsSchema = z
   .object({
     asin: z.string().describe("The page's own ASIN (a variant page's child ASIN); empty when the page names none"),
@@ -205,7 +229,7 @@ export const parsedDetailsSchema = z
       .describe('How many are left when the availability message says so ("Only 3 left in stock" in any language); null otherwise'),
     missingFields: z
       .array(z.string())
-      .describe('Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage'),
+      .describe(`The main fields the page did not show (null, empty, availability unknown), of: ${DETAILS_MAIN_FIELDS.join(', ')}`),
     parserVersion: z
       .string()
       .describe('The parser release that read the page (items of an older parser may lack later fields: they read as null)'),

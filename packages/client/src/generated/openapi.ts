@@ -1605,7 +1605,7 @@ export interface components {
             couponValue: components["schemas"]["CouponValue"] | null;
             /** @description How many are left when the availability message says so ("Only 3 left in stock" in any language); null otherwise */
             stockQuantity: number | null;
-            /** @description Main fields the page did not have: title, price, rating, reviewsCount, availability, brand, mainImage */
+            /** @description The main fields the page did not show (null, empty, availability unknown), of: title, brand, price, rating, reviewsCount, availability, mainImage, images, features, categories, bestSellersRank, seller, specifications, deliveryLocation, deliveryPromise */
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;

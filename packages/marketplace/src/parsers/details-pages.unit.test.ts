@@ -140,7 +140,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     fulfilledByAmazon: true,
     newOffersCount: 2,
     lowestNewPrice: { amount: 1099, currency: 'BRL' },
-    missingFields: [],
+    missingFields: ['categories', 'bestSellersRank', 'deliveryLocation', 'deliveryPromise'],
     parserVersion: PARSER_VERSION,
   },
   'details-DE-2017-unavailable.html': {
@@ -206,7 +206,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     fulfilledByAmazon: null,
     newOffersCount: null,
     lowestNewPrice: { amount: 29.95, currency: 'EUR' },
-    missingFields: ['price', 'rating', 'reviewsCount'],
+    missingFields: ['price', 'rating', 'reviewsCount', 'seller', 'deliveryLocation', 'deliveryPromise'],
     parserVersion: PARSER_VERSION,
   },
   'details-ES-book.html': {
@@ -285,7 +285,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     fulfilledByAmazon: true,
     newOffersCount: 12,
     lowestNewPrice: { amount: 17.5, currency: 'EUR' },
-    missingFields: ['brand'],
+    missingFields: ['brand', 'features', 'deliveryLocation', 'deliveryPromise'],
     parserVersion: PARSER_VERSION,
   },
   'details-JP-2024.html': {
@@ -381,7 +381,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     fulfilledByAmazon: true,
     newOffersCount: 3,
     lowestNewPrice: { amount: 2180, currency: 'JPY' },
-    missingFields: [],
+    missingFields: ['deliveryLocation', 'deliveryPromise'],
     parserVersion: PARSER_VERSION,
   },
   'details-US-2019.html': {
@@ -486,7 +486,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     fulfilledByAmazon: true,
     newOffersCount: 3,
     lowestNewPrice: { amount: 22.5, currency: 'USD' },
-    missingFields: [],
+    missingFields: ['deliveryLocation', 'deliveryPromise'],
     parserVersion: PARSER_VERSION,
   },
   'details-US-2026.html': {
@@ -581,7 +581,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     fulfilledByAmazon: true,
     newOffersCount: 4,
     lowestNewPrice: { amount: 18.49, currency: 'USD' },
-    missingFields: [],
+    missingFields: ['categories'],
     parserVersion: PARSER_VERSION,
   },
   'details-product.html': {
@@ -654,7 +654,7 @@ const EXPECTED: Record<string, DetailsItem> = {
     fulfilledByAmazon: null,
     newOffersCount: null,
     lowestNewPrice: null,
-    missingFields: [],
+    missingFields: ['seller', 'deliveryLocation', 'deliveryPromise'],
     parserVersion: PARSER_VERSION,
   },
 };

@@ -2,7 +2,7 @@
  * Product detail page (/dp/ASIN) parser. The document is parsed once; the raw
  * HTML string is only probed with indexOf for the few script JSON blobs.
  */
-import { isMarketplaceCode } from '@crawl/core';
+import { DETAILS_MAIN_FIELDS, isMarketplaceCode } from '@crawl/core';
 import { Doc, type LeaveOut, type PageInput, PageSource } from '../page';
 import { classifyAvailability } from './availability';
 import {
@@ -27,7 +27,7 @@ import { interstitialKind } from './page-kind';
 import { leaveOutOfDetails } from './page-regions';
 import { extractGtin } from './product-codes';
 import { readProductRows } from './product-tables';
-import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, nullFields, textOf } from './text';
+import { ASIN_RE, asinFromUrl, clean, linesOf, normalizeOrigin, textOf } from './text';
 import { PARSER_VERSION, type AvailabilityStatus, type DetailsItem, type PageContext } from './types';
 
 /** <meta>/<link> lookups scoped to <head>: a document-wide attribute query costs ~3 ms. */
@@ -146,6 +146,15 @@ function extractIsPrime(doc: Doc): boolean | null {
   return null;
 }
 
+/** A main field the page did not show: null, an empty list or map, or an availability without a message. */
+function notShown(item: DetailsItem, field: keyof DetailsItem): boolean {
+  const value = item[field];
+  if (field === 'availability') return item.availability.status === 'unknown';
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
 const NO_LANDED_COST: DetailsLandedCost = {
   shipping: null,
   deliveryPromise: null,
@@ -208,9 +217,6 @@ export function parseDetailsWithout(page: PageInput, ctx: PageContext, leaveOut:
     missingFields: [],
     parserVersion: PARSER_VERSION,
   };
-  const missing = nullFields(item, ['title', 'price', 'rating', 'reviewsCount']);
-  if (item.availability.status === 'unknown') missing.push('availability');
-  missing.push(...nullFields(item, ['brand', 'mainImage']));
-  item.missingFields = missing;
+  item.missingFields = DETAILS_MAIN_FIELDS.filter((field) => notShown(item, field));
   return item;
 }

@@ -47,7 +47,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'Em estoque.',
     brand: null,
     mainImage: 'https://images-na.ssl-images-amazon.com/images/I/411e-CovmYL._SX358_BO1,204,203,200_.jpg',
-    missingFields: ['brand'],
+    missingFields: ['brand', 'features', 'categories', 'deliveryLocation'],
   },
   // Apparel parent: #corePrice_desktop "Por:" a-price-range R$169,00 - R$199,90 (a range, nothing
   // struck), "Marca: Aramis", no #availability block, landing data-old-hires.
@@ -62,7 +62,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: null,
     brand: 'Aramis',
     mainImage: 'https://m.media-amazon.com/images/I/81kqffaeEDL._AC_SL1500_.jpg',
-    missingFields: ['availability'],
+    missingFields: ['availability', 'bestSellersRank', 'seller', 'deliveryLocation', 'deliveryPromise'],
   },
   // Smartwatch from a marketplace seller, no reviews yet: no #acrPopover, #corePrice "R$272,00" with a
   // clippable coupon beside it (not a price), #availability "Estimativa de envio de 2 a 3 dias." (a
@@ -79,7 +79,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'Estimativa de envio de 2 a 3 dias.',
     brand: 'HIKA',
     mainImage: 'https://m.media-amazon.com/images/I/719aH4BHRCL._AC_SL1500_.jpg',
-    missingFields: ['rating', 'reviewsCount'],
+    missingFields: ['rating', 'reviewsCount', 'categories', 'bestSellersRank', 'deliveryLocation'],
   },
   // Unavailable watch: no price block, no #acrPopover (no reviews), "Derzeit nicht verfügbar.",
   // byline link "Lintimes".
@@ -94,7 +94,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'Derzeit nicht verfügbar.',
     brand: 'Lintimes',
     mainImage: 'https://images-na.ssl-images-amazon.com/images/I/61hmDCa5stL._UL1001_.jpg',
-    missingFields: ['price', 'rating', 'reviewsCount'],
+    missingFields: ['price', 'rating', 'reviewsCount', 'bestSellersRank', 'seller', 'deliveryPromise'],
   },
   // No featured offer ("Ver todas las opciones de compra"): empty #corePrice_desktop and an
   // #availability holding only the hidden all-offers form. "4,1 de 5 estrellas", "5.182 valoraciones".
@@ -110,7 +110,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: null,
     brand: 'Cecotec',
     mainImage: 'https://m.media-amazon.com/images/I/81lde+541vL._AC_SL1500_.jpg',
-    missingFields: ['price', 'availability'],
+    missingFields: ['price', 'availability', 'seller', 'deliveryPromise'],
   },
   // Kindle book, pt-PT UI on amazon.es: no input#ASIN (canonical /dp/B08PBWPQ16), #kindle-price
   // "EUR 2,99", struck #print-list-price "EUR 17,99", "4.3 de 5 estrelas", "1,959 avaliações".
@@ -125,7 +125,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: null,
     brand: null,
     mainImage: 'https://m.media-amazon.com/images/I/41RGCW5hvzL.jpg',
-    missingFields: ['availability', 'brand'],
+    missingFields: ['brand', 'availability', 'features', 'categories', 'seller', 'deliveryPromise'],
   },
   // New and used buying options as accordion rows: the active "Nuevo" row's .priceToPay 63,42 € with
   // "Precio recomendado: 79,99 €" struck, "En stock"; "4,3 de 5 estrellas", "972 valoraciones",
@@ -156,7 +156,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'En stock.',
     brand: null,
     mainImage: 'https://images-na.ssl-images-amazon.com/images/I/715ByyULmYL._SL1200_.jpg',
-    missingFields: ['brand'],
+    missingFields: ['brand', 'features'],
   },
   // Hardcover: #buyNewSection .offer-price "£46.55", "RRP: £53.99" (a-text-strike), "3.1 out of 5 stars".
   'details-UK-1439878676.html': {
@@ -171,7 +171,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'Only 6 left in stock (more on the way).',
     brand: null,
     mainImage: 'https://images-na.ssl-images-amazon.com/images/I/51gOm0nTLXL._SX351_BO1,204,203,200_.jpg',
-    missingFields: ['brand'],
+    missingFields: ['brand', 'features'],
   },
   // Used-only buy box "£4.45" (also the selected #tmmSwatches price), "16 ratings", no #availability.
   'details-UK-1849757097.html': {
@@ -185,7 +185,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: null,
     brand: null,
     mainImage: 'https://m.media-amazon.com/images/I/91EpHNSPFnL._SL1500_.jpg',
-    missingFields: ['availability', 'brand'],
+    missingFields: ['brand', 'availability', 'features'],
   },
   // Book: "Buy New $10.62", "List Price: $14.99", title attr "5.0 out of 5 stars", "11 customer reviews".
   'details-US-0062796984.html': {
@@ -199,7 +199,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'In Stock.',
     brand: null,
     mainImage: 'https://images-na.ssl-images-amazon.com/images/I/518yJPrEaxL._SX328_BO1,204,203,200_.jpg',
-    missingFields: ['brand'],
+    missingFields: ['brand', 'features', 'deliveryLocation', 'deliveryPromise'],
   },
   // Kindle: #kindle-price "$10.99", "21,200 ratings", no #availability, author byline.
   'details-US-B0011UCPM4.html': {
@@ -213,7 +213,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: null,
     brand: null,
     mainImage: 'https://m.media-amazon.com/images/W/MEDIAX_792452-T2/images/I/91c7gvGFyvL._SL1500_.jpg',
-    missingFields: ['availability', 'brand'],
+    missingFields: ['brand', 'availability', 'features', 'seller', 'deliveryPromise'],
   },
   // "Currently unavailable." with no buy-box price; "3.9 out of 5 stars", "12 customer reviews".
   'details-US-B01GAWQSFW.html': {
@@ -227,7 +227,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'Currently unavailable.',
     brand: 'LinTimes',
     mainImage: 'https://images-na.ssl-images-amazon.com/images/I/61hmDCa5stL._UL1001_.jpg',
-    missingFields: ['price'],
+    missingFields: ['price', 'seller', 'deliveryPromise'],
   },
   // corePrice "$112.94", "Visit the Amazon Basics Store", "82,602 ratings"; empty data-old-hires so the
   // largest data-a-dynamic-image key (_AC_ 263x500) is the main image.
@@ -257,7 +257,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'In Stock.',
     brand: 'ChangM',
     mainImage: 'https://images-na.ssl-images-amazon.com/images/I/71mo6NjnxaL._AC_SL1500_.jpg',
-    missingFields: [],
+    missingFields: ['categories', 'deliveryPromise'],
   },
   // 2026 DOM: blank .priceToPay .a-offscreen, whole "35" + fraction "99" in the active (Prime) row,
   // "List Price: $45.99", #acrCustomerReviewText "(226)" with aria-label "226 Reviews".
@@ -273,7 +273,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'In Stock',
     brand: 'charmast',
     mainImage: 'https://m.media-amazon.com/images/I/81lAsPSu2FL._AC_SL1500_.jpg',
-    missingFields: [],
+    missingFields: ['deliveryPromise'],
   },
 };
 
@@ -522,7 +522,8 @@ describe('parseDetailsPage without a product', () => {
       reviewsCount: 1234,
       availability: { status: 'in_stock', text: '在庫あり。' },
       mainImage: 'https://m.media-amazon.com/images/I/71abc._AC_SL1500_.jpg',
-      missingFields: [],
+      // shown: title, brand, price, rating, count, availability, image (its gallery); the page has nothing else
+      missingFields: ['features', 'categories', 'bestSellersRank', 'seller', 'specifications', 'deliveryLocation', 'deliveryPromise'],
     });
   });
 });
