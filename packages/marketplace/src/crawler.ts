@@ -229,6 +229,13 @@ export class Crawler {
       return own;
     };
     try {
+      if (entry.setup && !this.locations.isSettled(entry) && unused) {
+        // Another page's setup is under way. A turn is a moment, not a token: used once the setup
+        // ends, it would leave with every other page that waited, at once (a robot check). It
+        // goes unused; the page takes the exit's next turn after the setup.
+        (unused as ExitLease).done('other');
+        unused = null;
+      }
       let interrupted: { err: unknown } | null = null;
       entry.setup ??= setUpLocation(origin, entry.postalCode, (u, xhr) => this.sendSetup(turn, entry, u, xhr, input, origin)).catch(
         (err: unknown): SetupResult => {

@@ -40,11 +40,12 @@ export const workerEnv = {
   CRAWL_EXIT_MAX_COOLDOWN_MS: envInt(900_000, 1, 86_400_000),
   /**
    * Location sessions of jobs with a postal code (docs/crawling.md, "Delivery location"): at most
-   * this many in the process (a cookie jar each, a few KB), this many per tenant (one tenant's
-   * many postal codes replace its own, not others'), dropped after this long unused.
+   * this many in the process (a cookie jar each, a few KB), optionally at most this many per
+   * tenant (0: no cap of its own; a full process takes from the biggest holder), dropped after
+   * this long unused.
    */
   CRAWL_LOCATION_SESSIONS: envInt(256, 1, 100_000),
-  CRAWL_LOCATION_SESSIONS_PER_TENANT: envInt(16, 1, 100_000),
+  CRAWL_LOCATION_SESSIONS_PER_TENANT: envInt(0, 0, 100_000),
   CRAWL_LOCATION_SESSION_IDLE_MS: envInt(600_000, 1_000, 86_400_000),
   /** Fresh sessions a target whose page shows another location gets before LOCATION_MISMATCH. */
   CRAWL_LOCATION_RETRIES: envInt(1, 0, 5),

@@ -81,7 +81,7 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger, exitEvents: E
       locations: {
         limits: {
           max: config.CRAWL_LOCATION_SESSIONS,
-          perTenant: Math.min(config.CRAWL_LOCATION_SESSIONS_PER_TENANT, config.CRAWL_LOCATION_SESSIONS),
+          perTenant: Math.min(config.CRAWL_LOCATION_SESSIONS_PER_TENANT || config.CRAWL_LOCATION_SESSIONS, config.CRAWL_LOCATION_SESSIONS),
           idleMs: config.CRAWL_LOCATION_SESSION_IDLE_MS,
         },
         retries: config.CRAWL_LOCATION_RETRIES,

@@ -14,15 +14,16 @@ export interface LocationSessionLimits {
   /** Sessions in this process at once; the least recently used goes first. */
   max: number;
   /**
-   * Sessions one tenant may hold at once: a tenant with many postal codes replaces its own
-   * least recently used session, never another tenant's.
+   * Sessions one tenant may hold at once, at which its next one replaces its own least recently
+   * used. A tenant needs one per exit and postal code (one code through 50 exits is 50), so the
+   * default is `max`: what shares a full process is the biggest holder giving up its oldest.
    */
   perTenant: number;
   /** A session unused this long is dropped (its cookies would be stale anyway). */
   idleMs: number;
 }
 
-export const LOCATION_SESSION_LIMITS: LocationSessionLimits = { max: 256, perTenant: 16, idleMs: 10 * 60_000 };
+export const LOCATION_SESSION_LIMITS: LocationSessionLimits = { max: 256, perTenant: 256, idleMs: 10 * 60_000 };
 
 /** How a setup ended: set, refused by the marketplace (not updated), or failed like a page (robot check, 5xx, no token, interrupted). */
 export type SetupOutcome = 'ok' | 'refused' | 'blocked' | 'upstream_error';
@@ -144,6 +145,11 @@ export class LocationSessions {
     if (this.settledEntries.has(entry)) return;
     this.settledEntries.add(entry);
     this.setups[setupOutcome(result)] += 1;
+  }
+
+  /** Whether `entry`'s setup has ended (and been reported): a page that finds it unsettled waits for it. */
+  isSettled(entry: LocationSession): boolean {
+    return this.settledEntries.has(entry);
   }
 
   /** A page through a set-up session showed another place or none. */

@@ -19,8 +19,8 @@ export interface LocationServerState {
   refused: Set<string>;
   /** Postal codes accepted whose pages still show DEFAULT_PLACE. */
   ignored: Set<string>;
-  /** Requests with their method and the token header they carried. */
-  log: { method: string; path: string; token: string | undefined; cookie: string; body: string }[];
+  /** Requests with their method, the token header they carried and when they arrived (ms since epoch). */
+  log: { method: string; path: string; token: string | undefined; cookie: string; body: string; at: number }[];
   /** Address change bodies received. */
   changes: Record<string, unknown>[];
 }
@@ -60,7 +60,7 @@ export async function startLocationServer(): Promise<RecordingServer & { state: 
     req.on('end', () => {
       const token = req.headers['anti-csrftoken-a2z'] as string | undefined;
       const cookies = cookiesOf(req);
-      state.log.push({ method: req.method ?? '', path: req.url ?? '', token, cookie: req.headers.cookie ?? '', body });
+      state.log.push({ method: req.method ?? '', path: req.url ?? '', token, cookie: req.headers.cookie ?? '', body, at: Date.now() });
       const html = (text: string, headers: Record<string, string> = {}) =>
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(text);
       if (req.url === '/') return html(HOME(HOME_TOKEN), { 'set-cookie': `session-id=${++sessions}; Path=/` });
