@@ -14,7 +14,10 @@ import { deleteRedisPrefix, openBenchStore, table } from './processes';
  * `pnpm bench crawl-scale`: crawling through proxy exits against a simulator that behaves like
  * the marketplace: p50 800 ms / p99 3 s latency, 50 exits that each serve robot checks to more
  * than 1 request/s or to a crawler that drops its cookies. Worker settings are the defaults.
- * (a) the parse ceiling of one core on the pages served, (b) 1 worker process, (c) 2.
+ * (a) the parse ceiling of one core on the pages served, (b) 1 worker process, (c) 2, (d) 1
+ * worker with half the targets in jobs that ask for a delivery location (`config.postalCode`,
+ * BENCH_POSTAL_CODES, comma-separated): each (exit, postal code) sets its location once, so (d)
+ * must stay within 10 % of (b) in throughput and worker CPU per page.
  */
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1500);
 const EXITS = Number(process.env.BENCH_EXITS ?? 50);
@@ -34,9 +37,17 @@ const TEMPLATE = 'details-US-B0DR8G428S.html';
 const PARSER_THREADS = Math.max(1, availableParallelism() - 1);
 /** Worker CPU (all threads) per crawled details page, in CPU seconds: the cost a worker pod is sized by. */
 const CPU_PER_PAGE_TARGET = 0.025;
+const POSTAL_CODES = (process.env.BENCH_POSTAL_CODES ?? '10001').split(',').filter(Boolean);
+/** How far (d), with delivery locations, may fall behind (b) in throughput and CPU per page. */
+const LOCATED_TOLERANCE = 0.1;
 
 interface Sample {
   workers: number;
+  /** Half the targets crawled for a postal code (run d). */
+  located: boolean;
+  /** Location setups the workers made (all outcomes), and their sessions' estimated heap at the end. */
+  locationSetups: number;
+  locationSessionKb: number;
   seconds: number;
   targetsPerSec: number;
   workerCpuPerTarget: number;
@@ -99,6 +110,7 @@ async function ceilingPages(sim: string, asins: string[]): Promise<Buffer[]> {
 async function run(
   workers: number,
   ctx: { db: Db; redis: IORedis; gw: string; env: Record<string, string>; sim: string; others: ServiceProcess[] },
+  located = false,
 ): Promise<Sample> {
   const big = await createTenant(ctx.db, { plan: 'enterprise', credits: 10_000_000, name: `bench scale big ${workers}` });
   const small = await createTenant(ctx.db, { plan: 'enterprise', credits: 1_000, name: `bench scale small ${workers}` });
@@ -136,7 +148,7 @@ async function run(
       await postgresCommits(ctx.db),
     ];
     const started = Date.now();
-    const bigJobs = await postBigRun(ctx.gw, big, targets);
+    const bigJobs = located ? await postLocatedRun(ctx.gw, big, targets) : await postBigRun(ctx.gw, big, targets);
 
     // event-loop lag: each scrape reports the p99 since the previous one (packages/observability)
     let lagP99 = 0;
@@ -159,9 +171,9 @@ async function run(
     clearInterval(lagPoll);
     const smallJobSeconds = await small5s;
     // read before the workers stop: since start, so over this run
-    const busy = await Promise.all(
-      ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then(async (r) => metricSum(await r.text(), 'crawl_parse_utilization'))),
-    );
+    const metrics = await Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/metrics`).then((r) => r.text())));
+    const busy = metrics.map((t) => metricSum(t, 'crawl_parse_utilization'));
+    const ofAll = (metric: string) => metrics.reduce((sum, t) => sum + metricSum(t, metric), 0);
     const workerCpu = procs.reduce((sum, p, i) => sum + ((cpuSeconds(p.pid!) ?? 0) - cpu0[i]!), 0);
     const split = procs.map((p, i) => threadCpuSplit(p.pid!, threads0[i]!, threadCpuSeconds(p.pid!), PARSER_THREADS));
     const splitSum = (part: 'main' | 'busiest' | 'rest') => split.reduce((sum, s) => sum + s[part], 0);
@@ -175,6 +187,9 @@ async function run(
     const per100 = (cpu: number) => (cpu / seconds) * (100 / (pages / seconds));
     return {
       workers,
+      located,
+      locationSetups: ofAll('crawl_location_setups_total'),
+      locationSessionKb: ofAll('crawl_location_session_bytes') / 1024,
       seconds,
       targetsPerSec: TARGETS / seconds,
       workerCpuPerTarget: workerCpu / pages,
@@ -195,6 +210,17 @@ async function run(
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
   }
+}
+
+/** The run's targets, the second half in jobs for the postal codes (in turn): the first half's jobs as postBigRun's. */
+async function postLocatedRun(gateway: string, tenant: Parameters<typeof postBigRun>[1], targets: string[]): Promise<string[]> {
+  const half = Math.ceil(targets.length / 2);
+  const ids = await postBigRun(gateway, tenant, targets.slice(0, half));
+  const located = targets.slice(half);
+  const share = Math.ceil(located.length / POSTAL_CODES.length);
+  for (const [i, postalCode] of POSTAL_CODES.entries())
+    ids.push(...(await postBigRun(gateway, tenant, located.slice(i * share, (i + 1) * share), { postalCode })));
+  return ids;
 }
 
 export async function benchCrawlScale(): Promise<void> {
@@ -239,8 +265,9 @@ export async function benchCrawlScale(): Promise<void> {
     const env = { ...common, MARKETPLACE_ORIGIN_OVERRIDE: sim, PROXY_URLS: exitUrls.join(',') };
     // What the workers' exits may send per second in all, read as the workers read their config.
     exitCapacity = loadWorkerConfig({ ...process.env, ...env }).exits.reduce((sum, exit) => sum + exit.rps, 0);
-    for (const workers of [1, 2])
-      samples.push(await run(workers, { db, redis, gw: `http://127.0.0.1:${gwPort}`, env, sim, others: [simulator, gateway] }));
+    const ctx = { db, redis, gw: `http://127.0.0.1:${gwPort}`, env, sim, others: [simulator, gateway] };
+    for (const workers of [1, 2]) samples.push(await run(workers, ctx));
+    samples.push(await run(1, ctx, true));
   } finally {
     await Promise.all([simulator.stop(), gateway.stop()]);
     await sql`delete from job where project_id in (select id from project where name like 'bench scale %')`.execute(db);
@@ -254,7 +281,7 @@ export async function benchCrawlScale(): Promise<void> {
   console.log(
     `\n${TARGETS} details targets through ${EXITS} exits (p50 800 ms, p99 3 s; an exit over 1 request/s is blocked 60 s), default worker settings, everything on this machine's 2 cores:\n${table(
       samples.map((s) => ({
-        workers: `(${s.workers === 1 ? 'b' : 'c'}) ${s.workers}`,
+        workers: `(${s.located ? 'd' : s.workers === 1 ? 'b' : 'c'}) ${s.workers}${s.located ? ', half located' : ''}`,
         'wall s': s.seconds.toFixed(1),
         'targets/s': s.targetsPerSec.toFixed(1),
         'x one-core ceiling': (s.targetsPerSec / ceiling).toFixed(2),
@@ -267,6 +294,8 @@ export async function benchCrawlScale(): Promise<void> {
         'lag p99 ms': s.lagP99Ms.toFixed(0),
         'parser busy %': s.parseBusyPct.toFixed(0),
         'small job s': s.smallJobSeconds?.toFixed(2) ?? 'did not finish',
+        'location setups': s.locationSetups,
+        'sessions KB': s.locationSessionKb.toFixed(0),
       })),
     )}`,
   );
@@ -282,6 +311,7 @@ export async function benchCrawlScale(): Promise<void> {
     )}`,
   );
   const one = samples[0]!;
+  const located = samples.find((s) => s.located)!;
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   // A worker cannot crawl faster than the exits let it: once the parse is faster than that, the
   // exits are the bound it is held to.
@@ -302,6 +332,9 @@ export async function benchCrawlScale(): Promise<void> {
   );
   console.log(
     `event-loop lag p99 < 50 ms: ${verdict(samples.every((s) => s.lagP99Ms < 50))} (${samples.map((s) => s.lagP99Ms.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `(d) half the targets for ${POSTAL_CODES.length} postal code(s): throughput >= ${1 - LOCATED_TOLERANCE}x (b): ${verdict(located.targetsPerSec >= (1 - LOCATED_TOLERANCE) * one.targetsPerSec)} (${(located.targetsPerSec / one.targetsPerSec).toFixed(2)}); worker CPU per page <= ${1 + LOCATED_TOLERANCE}x (b): ${verdict(located.workerCpuPerTarget <= (1 + LOCATED_TOLERANCE) * one.workerCpuPerTarget)} (${(located.workerCpuPerTarget / one.workerCpuPerTarget).toFixed(2)}); ${located.locationSetups} setups for ${EXITS} exits x ${POSTAL_CODES.length} code(s), sessions ${located.locationSessionKb.toFixed(0)} KB`,
   );
   console.log(
     `small job of another tenant < 5 s: ${verdict(samples.every((s) => s.smallJobSeconds !== null && s.smallJobSeconds < 5))} (${samples.map((s) => s.smallJobSeconds?.toFixed(2) ?? '-').join(', ')})`,

@@ -1,12 +1,15 @@
 import type { Db } from '@crawl/db';
 import type { TestTenant } from '@crawl/testing';
 
+/** A details job's `config` (e.g. `{ postalCode }`); none: the API's defaults. */
+export type JobConfig = Record<string, unknown>;
+
 /** Creates a details job through the gateway's API; its id. */
-export async function postDetailsJob(gateway: string, tenant: TestTenant, targets: string[]): Promise<string> {
+export async function postDetailsJob(gateway: string, tenant: TestTenant, targets: string[], config?: JobConfig): Promise<string> {
   const r = await fetch(`${gateway}/v1/key/projects/${tenant.projectId}/jobs`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'details', targets }),
+    body: JSON.stringify({ type: 'details', targets, ...(config ? { config } : {}) }),
   });
   const body = (await r.json()) as { data?: { id: string } };
   if (!body.data) throw new Error(`job creation answered ${r.status}: ${JSON.stringify(body)}`);
@@ -17,9 +20,9 @@ const jobStatus = (db: Db, id: string) =>
   db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', id).executeTakeFirstOrThrow();
 
 /** The run's targets as jobs of at most 1,000 (the API's limit per job); their ids. */
-export async function postBigRun(gateway: string, tenant: TestTenant, targets: string[]): Promise<string[]> {
+export async function postBigRun(gateway: string, tenant: TestTenant, targets: string[], config?: JobConfig): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < targets.length; i += 1000) ids.push(await postDetailsJob(gateway, tenant, targets.slice(i, i + 1000)));
+  for (let i = 0; i < targets.length; i += 1000) ids.push(await postDetailsJob(gateway, tenant, targets.slice(i, i + 1000), config));
   return ids;
 }
 
