@@ -256,6 +256,9 @@ export const parsedSearchCardSchema = z
     image: z.string().nullable().describe("The card's image URL"),
     price: orNull(moneySchema).describe('The card\'s price; null when it shows none (no offer, "see options")'),
     listPrice: orNull(moneySchema).describe('The struck-through price beside it; null when none is shown'),
+    unitPrice: orNull(unitPriceSchema).describe(
+      'The price per unit the card shows beside its price ("($0.45/Ounce)", "(6,24 €/kg)"); null when not shown',
+    ),
     rating: z.number().nullable().describe('Average rating, 0-5; null without ratings'),
     reviewsCount: z.number().int().nullable().describe('Number of ratings ("(84.7K)" -> 84700); null without ratings'),
     isSponsored: z
@@ -274,6 +277,12 @@ export const parsedSearchCardSchema = z
     brand: z.string().nullable().describe('The brand line of the card (or "by X"); null without one, and for an author byline on a book'),
     boughtPastMonth: z.number().int().nullable().describe('"2K+ bought in past month" -> 2000; null when the card does not show it'),
     coupon: z.string().nullable().describe('The card\'s coupon text as shown ("Save 5% with coupon"); null without a coupon'),
+    deliveryText: z
+      .string()
+      .nullable()
+      .describe(
+        'The card\'s delivery line as shown ("FREE delivery Tue, Dec 9", "Lieferung Mittwoch, 10. Dezember"; a 2023+ card\'s primary delivery message); null when it shows none',
+      ),
     deliveryLocation: orNull(deliveryLocationSchema).describe(
       "Where the result page said it delivers to (the page's, the same on each of its cards); null when it names no place",
     ),

@@ -1633,6 +1633,8 @@ export interface components {
             price: components["schemas"]["Money"] | null;
             /** @description The struck-through price beside it; null when none is shown */
             listPrice: components["schemas"]["Money"] | null;
+            /** @description The price per unit the card shows beside its price ("($0.45/Ounce)", "(6,24 €/kg)"); null when not shown */
+            unitPrice: components["schemas"]["UnitPrice"] | null;
             /** @description Average rating, 0-5; null without ratings */
             rating: number | null;
             /** @description Number of ratings ("(84.7K)" -> 84700); null without ratings */
@@ -1649,6 +1651,8 @@ export interface components {
             boughtPastMonth: number | null;
             /** @description The card's coupon text as shown ("Save 5% with coupon"); null without a coupon */
             coupon: string | null;
+            /** @description The card's delivery line as shown ("FREE delivery Tue, Dec 9", "Lieferung Mittwoch, 10. Dezember"; a 2023+ card's primary delivery message); null when it shows none */
+            deliveryText: string | null;
             /** @description Where the result page said it delivers to (the page's, the same on each of its cards); null when it names no place */
             deliveryLocation: components["schemas"]["DeliveryLocation"] | null;
             /** @description The main fields the page did not show, of: title, url, image, price, rating, reviewsCount */

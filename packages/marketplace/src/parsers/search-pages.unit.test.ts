@@ -7,13 +7,16 @@
  *   hidden twin; a book (author link, format link, "$0.00 with Kindle Unlimited" skipped); a card
  *   without a product link (sponsorship unknown); a deal badge with its countdown, a struck price
  *   below the price (no list price); an empty-ASIN widget; the result info bar with a keyword holding
- *   a digit; the 2019+ pagination.
+ *   a digit; the 2019+ pagination; a delivery recipe with its secondary message, a "(…/Count)" unit
+ *   price, a "(2/Pack)" size that is none, a 2019-2022 "Get it as soon as" line.
  * - search-DE-2018: pre-2019 li.s-result-item rows: "[Gesponsert]" prefix and picassoRedirect,
  *   "EUR 12,99" with a struck "EUR 15,99", "4,5 von 5 Sternen" and a plain count link, "von X"
  *   bylines, a pre-2019 coupon line, AMAZONS_CHOICE badge, a book row with a release date and
- *   "EUR 0,00 Kindle Unlimited"; #s-result-count "1-16 von 2.345 Ergebnissen"; #pagnNextLink.
+ *   "EUR 0,00 Kindle Unlimited"; #s-result-count "1-16 von 2.345 Ergebnissen"; #pagnNextLink;
+ *   "Kostenlose Lieferung möglich.", "Lieferung bis Mittwoch, 10. Dezember", "(EUR 2,83/Stück)".
  * - search-JP-2023-last: "￥1,980", "5つ星のうち4.2", "過去1か月で100点以上購入されました", a page
- *   without Prime icons (isPrime null), "49〜50/50件", a disabled next control (last page).
+ *   without Prime icons (isPrime null), "49〜50/50件", a disabled next control (last page), a Japanese
+ *   delivery recipe "お届け日: 12月9日 火曜日", a "(￥396/100 ml)" unit price.
  * - search-results (the page engine's page).
  */
 import { type MarketplaceCode, MARKETPLACES } from '@crawl/core';
@@ -51,6 +54,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           amount: 15.99,
           currency: 'EUR',
         },
+        unitPrice: null,
         rating: 4.5,
         reviewsCount: 1234,
         isSponsored: true,
@@ -59,6 +63,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: 'Greenday',
         boughtPastMonth: null,
         coupon: null,
+        deliveryText: 'Kostenlose Lieferung möglich.',
         deliveryLocation: null,
         missingFields: [],
         parserVersion: PARSER_VERSION,
@@ -75,6 +80,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           currency: 'EUR',
         },
         listPrice: null,
+        unitPrice: { amount: 2.83, currency: 'EUR', unit: 'Stück' },
         rating: 4.1,
         reviewsCount: 87,
         isSponsored: false,
@@ -83,6 +89,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: 'Kochwerk',
         boughtPastMonth: null,
         coupon: '7% sparen mit Coupon',
+        deliveryText: 'Lieferung bis Mittwoch, 10. Dezember',
         deliveryLocation: null,
         missingFields: [],
         parserVersion: PARSER_VERSION,
@@ -99,6 +106,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           currency: 'EUR',
         },
         listPrice: null,
+        unitPrice: null,
         rating: null,
         reviewsCount: null,
         isSponsored: false,
@@ -107,6 +115,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: null,
         boughtPastMonth: null,
         coupon: null,
+        deliveryText: null,
         deliveryLocation: null,
         missingFields: ['image', 'rating', 'reviewsCount'],
         parserVersion: PARSER_VERSION,
@@ -133,6 +142,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           amount: 2480,
           currency: 'JPY',
         },
+        unitPrice: { amount: 396, currency: 'JPY', unit: '100 ml' },
         rating: 4.2,
         reviewsCount: 3456,
         isSponsored: false,
@@ -141,6 +151,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: null,
         boughtPastMonth: 100,
         coupon: null,
+        deliveryText: 'お届け日: 12月9日 火曜日',
         deliveryLocation: null,
         missingFields: [],
         parserVersion: PARSER_VERSION,
@@ -157,6 +168,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           currency: 'JPY',
         },
         listPrice: null,
+        unitPrice: null,
         rating: null,
         reviewsCount: null,
         isSponsored: false,
@@ -165,6 +177,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: null,
         boughtPastMonth: null,
         coupon: null,
+        deliveryText: null,
         deliveryLocation: null,
         missingFields: ['image', 'rating', 'reviewsCount'],
         parserVersion: PARSER_VERSION,
@@ -191,6 +204,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           amount: 39.99,
           currency: 'USD',
         },
+        unitPrice: { amount: 14.99, currency: 'USD', unit: 'Count' },
         rating: 4.5,
         reviewsCount: 84753,
         isSponsored: true,
@@ -199,6 +213,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: null,
         boughtPastMonth: 10000,
         coupon: null,
+        deliveryText: 'FREE delivery Tue, Dec 9',
         deliveryLocation: null,
         missingFields: [],
         parserVersion: PARSER_VERSION,
@@ -215,6 +230,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           currency: 'USD',
         },
         listPrice: null,
+        unitPrice: null,
         rating: 4.2,
         reviewsCount: 1204,
         isSponsored: false,
@@ -223,6 +239,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: 'LUMEN',
         boughtPastMonth: null,
         coupon: 'Save 15% with coupon',
+        deliveryText: null,
         deliveryLocation: null,
         missingFields: [],
         parserVersion: PARSER_VERSION,
@@ -239,6 +256,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           currency: 'USD',
         },
         listPrice: null,
+        unitPrice: null,
         rating: null,
         reviewsCount: null,
         isSponsored: false,
@@ -247,6 +265,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: null,
         boughtPastMonth: null,
         coupon: null,
+        deliveryText: null,
         deliveryLocation: null,
         missingFields: ['rating', 'reviewsCount'],
         parserVersion: PARSER_VERSION,
@@ -260,6 +279,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         image: null,
         price: null,
         listPrice: null,
+        unitPrice: null,
         rating: null,
         reviewsCount: null,
         isSponsored: null,
@@ -268,6 +288,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: null,
         boughtPastMonth: null,
         coupon: null,
+        deliveryText: null,
         deliveryLocation: null,
         missingFields: ['url', 'image', 'price', 'rating', 'reviewsCount'],
         parserVersion: PARSER_VERSION,
@@ -284,6 +305,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           currency: 'USD',
         },
         listPrice: null,
+        unitPrice: null,
         rating: null,
         reviewsCount: null,
         isSponsored: false,
@@ -292,6 +314,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: 'Nordlys Home',
         boughtPastMonth: null,
         coupon: null,
+        deliveryText: 'Get it as soon as Tue, Dec 9',
         deliveryLocation: null,
         missingFields: ['rating', 'reviewsCount'],
         parserVersion: PARSER_VERSION,
@@ -318,6 +341,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
           amount: 39.99,
           currency: 'USD',
         },
+        unitPrice: null,
         rating: 4.4,
         reviewsCount: 2345,
         isSponsored: true,
@@ -326,6 +350,7 @@ const EXPECTED: Record<string, SearchResultsPage> = {
         brand: null,
         boughtPastMonth: 1000,
         coupon: 'Save 10% with coupon',
+        deliveryText: 'FREE delivery Wed, Dec 9',
         deliveryLocation: null,
         missingFields: [],
         parserVersion: PARSER_VERSION,

@@ -22,7 +22,7 @@ import { interstitialKind } from './page-kind';
 import { leaveOutOfSearch } from './page-regions';
 import { cardBrand } from './search-card-brand';
 import { isSponsoredLabel, SPONSORED_WORDS } from './search-labels';
-import { cardSalesSignals } from './search-card-commerce';
+import { cardDeliveryText, cardSalesSignals, cardUnitPrice } from './search-card-commerce';
 import { hasNextResultPage, isNoResultsPage, totalResultsOf } from './search-page-info';
 import { absUrl, ASIN_RE, asinFromUrl, clean, normalizeOrigin, nullFields, textOf } from './text';
 import { PARSER_VERSION, type Money, type PageContext, type SearchItem } from './types';
@@ -297,7 +297,8 @@ export function parseSearchPage(page: PageInput, ctx: PageContext): SearchItem[]
 function parseCards(doc: Doc, ctx: PageContext, source: PageSource): SearchItem[] {
   const marketplace = (ctx.marketplace || '').toUpperCase();
   // the page's, the same on every card; read once
-  const deliveryLocation = isMarketplaceCode(marketplace) ? deliveryLocationOf(source, marketplace) : null;
+  const code = isMarketplaceCode(marketplace) ? marketplace : null;
+  const deliveryLocation = code ? deliveryLocationOf(source, code) : null;
   const origin = ctx.origin;
   const cards = selectCards(doc);
   const items: SearchItem[] = [];
@@ -325,6 +326,7 @@ function parseCards(doc: Doc, ctx: PageContext, source: PageSource): SearchItem[
       image: cardImage(card, origin),
       price,
       listPrice,
+      unitPrice: code ? cardUnitPrice(card, code) : null,
       rating,
       reviewsCount,
       isSponsored,
@@ -332,6 +334,7 @@ function parseCards(doc: Doc, ctx: PageContext, source: PageSource): SearchItem[
       badges: cardBadges(doc, card),
       brand: cardBrand(card),
       ...cardSalesSignals(card),
+      deliveryText: cardDeliveryText(card),
       deliveryLocation,
       missingFields: [],
       parserVersion: PARSER_VERSION,
