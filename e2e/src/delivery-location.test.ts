@@ -21,6 +21,7 @@ it('the same ASIN crawled for two postal codes gives each item the location of i
       stack.createJob(tenant, { type: 'details', targets: ['B0TEST0001', 'B0TEST0002'], config: { postalCode } }),
     ),
   );
+  const byAsin: Record<string, { price: number; earliest: string }>[] = [];
   for (const [id, postalCode] of [
     [east!, '10001'],
     [west!, '94105'],
@@ -29,7 +30,19 @@ it('the same ASIN crawled for two postal codes gives each item the location of i
     expect(job).toMatchObject({ status: 'completed', progress: { succeeded: 2, failed: 0 } });
     const res = await stack.http.get(`/v1/key/jobs/${id}/results`).set(auth(tenant));
     expect(res.body.data).toHaveLength(2);
-    for (const item of res.body.data) expect(item.deliveryLocation).toMatchObject({ postalCode });
+    const seen: Record<string, { price: number; earliest: string }> = {};
+    for (const item of res.body.data) {
+      expect(item.deliveryLocation).toMatchObject({ postalCode });
+      expect(item.deliveryPromise).toMatchObject({ text: expect.any(String), earliest: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+      seen[item.asin] = { price: item.price.amount, earliest: item.deliveryPromise.earliest };
+    }
+    byAsin.push(seen);
+  }
+  // The place moves the price and the delivery date (the simulator draws both from ASIN and code).
+  for (const asin of ['B0TEST0001', 'B0TEST0002']) {
+    const [there, here] = [byAsin[0]![asin]!, byAsin[1]![asin]!];
+    expect(there.price).not.toBe(here.price);
+    expect(there.earliest).not.toBe(here.earliest);
   }
   // one address change per (exit, postal code): the session is reused for the job's second page
   expect(addressChanges()).toBe(2);
@@ -87,12 +100,17 @@ it("an offers listing's panel pages (no deliver-to block of their own) inherit t
   expect(res.body.data.length).toBeGreaterThan(0);
 });
 
-it('a job without a postal code changes no address', async () => {
+it('a job without a postal code changes no address and reports the location it got', async () => {
   const tenant = await stack.tenant();
   stack.simulator.resetLog();
   const id = await stack.createJob(tenant, { type: 'details', targets: ['B0TEST0003'] });
   expect(await stack.waitForJob(id)).toMatchObject({ status: 'completed' });
   expect(stack.simulator.requests().map((r) => r.path.split('?')[0])).toEqual(['/dp/B0TEST0003']);
+  // ... and still reports where its page said it delivers (the place the saved page shows)
+  const res = await stack.http.get(`/v1/key/jobs/${id}/results`).set(auth(tenant));
+  const { deliveryLocation } = res.body.data[0];
+  expect(deliveryLocation).toEqual({ text: expect.any(String), postalCode: expect.stringMatching(/^\d{5}$/) });
+  expect(deliveryLocation.text).toContain(deliveryLocation.postalCode);
 });
 
 it('tracking keeps locations apart: two postal codes are two series, never a change against each other', async () => {

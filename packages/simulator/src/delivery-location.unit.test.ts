@@ -293,10 +293,7 @@ const fixturesDir = defaultFixturesDir();
       return [item?.shipping?.amount, item?.deliveryPromise?.text];
     };
     expect(one!.slice(0, 4).map(promise)).not.toEqual(two!.slice(0, 4).map(promise));
-    // the pages whose delivery message today's parser reads (the 2023+ message of the others is not read yet)
-    const dated = one!.slice(0, 4).flatMap((page) => parseDetailsPage(page, ctx)?.deliveryPromise?.text ?? []);
-    expect(dated.length).toBeGreaterThan(0);
-    for (const text of dated) expect(text).toMatch(/June/);
+    for (const page of one!.slice(0, 4)) expect(parseDetailsPage(page, ctx)?.deliveryPromise?.text).toMatch(/June/);
     for (const i of [4, 5]) {
       const prices = (html: string) => parseSearchPage(html, ctx).map((c) => c.price?.amount);
       expect(prices(one![i]!)).not.toEqual(prices(two![i]!));

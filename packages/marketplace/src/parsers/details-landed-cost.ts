@@ -28,15 +28,30 @@ const DELIVERY_BLOCK_IDS = [
   'delivery-message',
 ];
 
+/**
+ * The buy box's copy of a delivery block: the active buying-option row's; when the active row
+ * has none (a Prime savings upsell opened above the offer), the first copy outside a used-offer
+ * row, which is the new offer's.
+ */
+function offerCopy(sel: Sel): Sel | null {
+  const active = firstInBuyBox(sel);
+  if (active) return active;
+  for (let i = 0; i < sel.length; i++) {
+    const row = sel.eq(i).closest('[data-a-accordion-row-name]');
+    if (!/used/i.test(row.attr('data-a-accordion-row-name') ?? '')) return sel.eq(i);
+  }
+  return null;
+}
+
 function deliveryMessage(doc: Doc): { charge: string; date: string } | null {
-  const tagged = firstInBuyBox(doc.$('[data-csa-c-delivery-price]'));
+  const tagged = offerCopy(doc.$('[data-csa-c-delivery-price]'));
   if (tagged) {
     const charge = tagged.attr('data-csa-c-delivery-price') ?? '';
     const date = tagged.attr('data-csa-c-delivery-time') ?? '';
     if (charge || date) return { charge, date: date || textOf(tagged) };
   }
   for (const id of DELIVERY_BLOCK_IDS) {
-    const block = firstInBuyBox(doc.byId(id));
+    const block = offerCopy(doc.byId(id));
     const text = block ? textOf(block) : '';
     if (text) return { charge: text, date: text };
   }

@@ -257,7 +257,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'In Stock.',
     brand: 'ChangM',
     mainImage: 'https://images-na.ssl-images-amazon.com/images/I/71mo6NjnxaL._AC_SL1500_.jpg',
-    missingFields: ['categories', 'deliveryPromise'],
+    missingFields: ['categories'],
   },
   // 2026 DOM: blank .priceToPay .a-offscreen, whole "35" + fraction "99" in the active (Prime) row,
   // "List Price: $45.99", #acrCustomerReviewText "(226)" with aria-label "226 Reviews".
@@ -273,7 +273,7 @@ const EXPECTED: Record<string, Expected> = {
     availabilityText: 'In Stock',
     brand: 'charmast',
     mainImage: 'https://m.media-amazon.com/images/I/81lAsPSu2FL._AC_SL1500_.jpg',
-    missingFields: ['deliveryPromise'],
+    missingFields: [],
   },
 };
 

@@ -165,6 +165,10 @@ function dayMonthsIn(s: string, lang: string): DayMonth[] {
   });
 }
 
+/** What joins the two dates of a range, with at most a month and a weekday between: "-" (not a word's hyphen), "to", "au", "bis", "a", "から", ... */
+const RANGE_JOIN =
+  /^[^\d]{0,24}?(?:(?<!\p{L})[-–—~〜](?!\p{L})|\b(?:to|and|au|et|bis|und|al|a|y|e|tot|en|do|ile|till|och)\b|から|至)[^\d]{0,24}$/iu;
+
 /** The date `day`/`month` falls on next, from `from` (a promise never lies more than a month back). */
 function resolve(day: number, month: number, from: Date): string {
   let year = from.getUTCFullYear();
@@ -182,7 +186,7 @@ export function deliveryPromiseOf(text: string, fetchedAt: Date, marketplace: Ma
   const s = clean(text);
   const lang = MARKETPLACES[marketplace].lang;
   const found = dayMonthsIn(s, lang);
-  if (!found.length) return null;
+  if (!found.length) return relativeDay(s, fetchedAt, lang);
   // a day without its own month takes the month of the next day that has one ("9 - 12 Dec"), or of the one before ("Dec 9 - 12")
   const months = found.map(
     (d, i) =>
@@ -197,7 +201,10 @@ export function deliveryPromiseOf(text: string, fetchedAt: Date, marketplace: Ma
   const dated = found.map((d, i) => ({ ...d, month: months[i] })).filter((d): d is DayMonth & { month: number } => d.month !== null);
   if (!dated.length) return null;
   const first = dated[0]!;
-  const last = dated[Math.min(dated.length, 2) - 1]!;
+  // a second date is the range's end only when a range word joins them ("9 - 12", "9 au 12",
+  // "9. bis 12."): "vendredi 26 avr. Commandez-le dans les 8 h" is one date, then a countdown
+  const second = dated[1];
+  const last = second && RANGE_JOIN.test(s.slice(first.end, second.at)) ? second : first;
   const earliest = resolve(first.day, first.month, fetchedAt);
   let latest = resolve(last.day, last.month, new Date(`${earliest}T00:00:00Z`));
   if (latest < earliest) latest = earliest;
@@ -220,6 +227,50 @@ function monthEnds(s: string, lang: string, end: number): number[] {
   const after = s.slice(end, end + 20);
   const m = new RegExp(`^\\s?(?:de\\s)?${monthWords(lang).pattern.source}`, 'iu').exec(after);
   return m ? [end + m[0].length] : [];
+}
+
+/** A day named without its date, in a language: its words, and how many days after the fetch it is. */
+interface DayWord {
+  word: string;
+  daysAfter: (fetchedAt: Date) => number;
+}
+const dayWordCache = new Map<string, { re: RegExp; words: Map<string, DayWord> }>();
+
+/**
+ * "today", "tomorrow" and the weekdays' full names in `lang` (Intl's words, so every
+ * marketplace language): a weekday is the next one after the fetch day (the fetch day itself
+ * would say "today").
+ */
+function dayWords(lang: string): { re: RegExp; words: Map<string, DayWord> } {
+  let cached = dayWordCache.get(lang);
+  if (cached) return cached;
+  const words = new Map<string, DayWord>();
+  const relative = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+  for (const n of [0, 1]) {
+    const word = relative.format(n, 'day').toLowerCase();
+    if (!/\d/.test(word)) words.set(word, { word, daysAfter: () => n });
+  }
+  for (let d = 0; d < 7; d++) {
+    const word = new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' })
+      .format(new Date(Date.UTC(2026, 0, 4 + d)))
+      .toLowerCase();
+    words.set(word, { word, daysAfter: (at) => ((d - at.getUTCDay() + 6) % 7) + 1 });
+  }
+  const alternatives = [...words.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  cached = { re: new RegExp(`(?<!\\p{L})(?:${alternatives.join('|')})(?!\\p{L})`, 'iu'), words };
+  dayWordCache.set(lang, cached);
+  return cached;
+}
+
+/** A message that names a day but no date ("FREE delivery: Thursday", "Arrives tomorrow"): that day, after the fetch. */
+function relativeDay(s: string, fetchedAt: Date, lang: string): DeliveryPromise | null {
+  const { re, words } = dayWords(lang);
+  const m = re.exec(s);
+  const day = m ? words.get(m[0].toLowerCase()) : undefined;
+  if (!m || !day) return null;
+  const at = new Date(Date.UTC(fetchedAt.getUTCFullYear(), fetchedAt.getUTCMonth(), fetchedAt.getUTCDate() + day.daysAfter(fetchedAt)));
+  const iso = at.toISOString().slice(0, 10);
+  return { text: m[0], earliest: iso, latest: iso };
 }
 
 const weekdayCache = new Map<string, RegExp>();

@@ -99,6 +99,18 @@ describe('deliveryPromiseOf', () => {
     ['配送料無料 12月9日 火曜日', 'JP', '12月9日', '2026-12-09', '2026-12-09'],
     ['Darmowa dostawa wtorek, 9 grudnia', 'PL', 'wtorek, 9 grudnia', '2026-12-09', '2026-12-09'],
     ['GRATIS bezorging dinsdag 9 december', 'NL', 'dinsdag 9 december', '2026-12-09', '2026-12-09'],
+    // a countdown after the date is no range's end (nor is a word's hyphen a range)
+    ['Livraison GRATUITE vendredi 11 déc. Commandez-le dans les 8 h 5 min', 'FR', 'vendredi 11 déc', '2026-12-11', '2026-12-11'],
+    ['FREE delivery Friday, 11 Dec. Order within 14 hrs 3 mins', 'UK', 'Friday, 11 Dec', '2026-12-11', '2026-12-11'],
+    ['Lieferung 9. bis 12. Dezember', 'DE', '9. bis 12. Dezember', '2026-12-09', '2026-12-12'],
+    ['Livraison du 9 au 12 décembre', 'FR', '9 au 12 décembre', '2026-12-09', '2026-12-12'],
+    // a day without a date: the next such day after the fetch (a Wednesday)
+    ['FREE delivery: Thursday Details', 'US', 'Thursday', '2026-12-03', '2026-12-03'],
+    ['Consegna GRATUITA mercoledì', 'IT', 'mercoledì', '2026-12-09', '2026-12-09'],
+    ['Lieferung morgen', 'DE', 'morgen', '2026-12-03', '2026-12-03'],
+    ['Livraison GRATUITE demain', 'FR', 'demain', '2026-12-03', '2026-12-03'],
+    ['Entrega hoy', 'ES', 'hoy', '2026-12-02', '2026-12-02'],
+    ['明日 お届け', 'JP', '明日', '2026-12-03', '2026-12-03'],
   ] as const)('%j (%s)', (text, marketplace, shown, earliest, latest) => {
     expect(deliveryPromiseOf(text, FETCHED, marketplace)).toEqual({ text: shown, earliest, latest });
   });
