@@ -33,6 +33,10 @@ it('the same ASIN crawled for two postal codes gives each item the location of i
     const seen: Record<string, { price: number; earliest: string }> = {};
     for (const item of res.body.data) {
       expect(item.deliveryLocation).toMatchObject({ postalCode });
+      // where and when the row was seen: the page's URL and the moment it arrived
+      expect(item.sourceUrl).toMatch(new RegExp(`/dp/${item.asin}$`));
+      expect(Date.parse(item.fetchedAt)).toBeGreaterThanOrEqual(Date.parse(job.createdAt));
+      expect(Date.parse(item.fetchedAt)).toBeLessThanOrEqual(Date.parse(job.finishedAt));
       expect(item.deliveryPromise).toMatchObject({ text: expect.any(String), earliest: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
       seen[item.asin] = { price: item.price.amount, earliest: item.deliveryPromise.earliest };
     }

@@ -1,5 +1,6 @@
 import { orNull, z } from './openapi-zod';
 import { moneySchema } from './money';
+import { fetchProvenanceSchema } from './item-provenance';
 
 /**
  * Items of a best-seller list page (zgbs): one per rendered card, in rank order. Layouts: the
@@ -50,6 +51,7 @@ export const bestsellerResultItemSchema = z
     category: z.string().nullable().describe('The list heading, e.g. "Best Sellers in Electronics"'),
   })
   .merge(parsedBestsellerSchema)
+  .merge(fetchProvenanceSchema)
   .strict()
   .openapi('BestsellerResultItem');
 export type BestsellerResultItem = z.infer<typeof bestsellerResultItemSchema>;

@@ -1,6 +1,7 @@
 import { PAGE_STYLES } from './domain';
 import { orNull, z } from './openapi-zod';
 import { moneySchema } from './money';
+import { deliveryLocationSchema, fetchProvenanceSchema } from './item-provenance';
 
 /**
  * Items of an offers page (`/gp/offer-listing/{ASIN}`): one per offer, in page order. Two layouts
@@ -83,6 +84,7 @@ export const parsedOffersPageSchema = z
     asin: z.string().nullable(),
     title: z.string().nullable(),
     totalOffers: z.number().int().nullable().describe('Offer count the page announces, when it does'),
+    deliveryLocation: orNull(deliveryLocationSchema).describe('The place its deliver-to block names; null without one (the panel pages)'),
     hasNextPage: z.boolean(),
     offers: z.array(parsedOfferSchema),
   })
@@ -101,6 +103,12 @@ export const offerResultItemSchema = z
     asin: z.string().describe('The product whose offers these are'),
   })
   .merge(parsedOfferSchema)
+  .extend({
+    deliveryLocation: orNull(deliveryLocationSchema).describe(
+      "Where the listing said it delivers to (a panel page without a deliver-to block: the place the listing's first page named); null when no page named one",
+    ),
+  })
+  .merge(fetchProvenanceSchema)
   .strict()
   .openapi('OfferResultItem');
 export type OfferResultItem = z.infer<typeof offerResultItemSchema>;

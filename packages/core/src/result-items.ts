@@ -1,6 +1,7 @@
 import { orNull, z } from './openapi-zod';
 import { JOB_TYPES } from './domain';
 import { moneySchema } from './money';
+import { deliveryLocationSchema, fetchProvenanceSchema } from './item-provenance';
 
 /**
  * The stored result items of details and search jobs (what `GET /jobs/{id}/results` and the
@@ -15,6 +16,7 @@ import { moneySchema } from './money';
  */
 
 export { moneySchema, type Money } from './money';
+export { deliveryLocationSchema, fetchProvenanceSchema, type DeliveryLocation, type FetchProvenance } from './item-provenance';
 
 export const AVAILABILITY_STATUSES = ['in_stock', 'out_of_stock', 'preorder', 'unknown'] as const;
 export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
@@ -35,18 +37,6 @@ export const ratingPercentagesSchema = z
 export type RatingPercentages = z.infer<typeof ratingPercentagesSchema>;
 
 /** The product fields a details page yields (the parser's output, before the worker adds `target`). */
-/** Where the page says it delivers to (docs/crawling.md, "Delivery location"). */
-export const deliveryLocationSchema = z
-  .object({
-    text: z.string().describe('The place the deliver-to block names, without its words ("Chicago 60601", "Spain")'),
-    postalCode: z
-      .string()
-      .nullable()
-      .describe('The postal code in it, whole or as much as the page shows ("W12"); null when it names none'),
-  })
-  .strict()
-  .openapi('DeliveryLocation');
-
 /** A delivery promise as shown, with its dates. */
 export const deliveryPromiseSchema = z
   .object({
@@ -305,6 +295,7 @@ export type ParsedSearchCard = z.infer<typeof parsedSearchCardSchema>;
 export const detailsResultItemSchema = z
   .object({ target: z.string().describe('The target as submitted (ASIN or product URL)') })
   .merge(parsedDetailsSchema)
+  .merge(fetchProvenanceSchema)
   .strict()
   .openapi('DetailsResultItem');
 /**
@@ -322,6 +313,7 @@ export const searchResultItemSchema = z
       .describe('The result count the page announces ("1-48 of over 30,000 results" -> 30000); null when it does not'),
   })
   .merge(parsedSearchCardSchema)
+  .merge(fetchProvenanceSchema)
   .strict()
   .openapi('SearchResultItem');
 

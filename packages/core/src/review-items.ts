@@ -1,4 +1,5 @@
 import { orNull, z } from './openapi-zod';
+import { fetchProvenanceSchema } from './item-provenance';
 
 /**
  * Items of a customer reviews page (`/product-reviews/{ASIN}`): one per review, in page order,
@@ -86,6 +87,7 @@ export const reviewResultItemSchema = z
   .extend({
     product: reviewsProductSchema.describe("The product's overall rating, ratings count and histogram, as shown on the review page"),
   })
+  .merge(fetchProvenanceSchema)
   .strict()
   .openapi('ReviewResultItem');
 export type ReviewResultItem = z.infer<typeof reviewResultItemSchema>;

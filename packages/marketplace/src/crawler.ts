@@ -6,7 +6,7 @@ import { type FetchPageOptions, type FetchResult, fetchPage } from './egress/fet
 import { type LocationSession, type LocationSessionLimits, LocationSessions } from './egress/location-sessions';
 import { answerTrouble, setUpLocation, type SetupResult } from './egress/location-setup';
 import { checkPageLocation, deliverToBlock } from './egress/page-location';
-import { type CrawlInput, MARKETPLACE_KINDS, pageItems } from './kinds';
+import { type CrawlInput, type FetchedPage, MARKETPLACE_KINDS, pageItems } from './kinds';
 import type { ParsedPage, ParsePool } from './parse-pool';
 import { detectPageKind } from './parsers';
 import type { DeliveryLocation } from './parsers/delivery-location';
@@ -303,6 +303,7 @@ export class Crawler {
     if (result.kind !== 'response')
       return { outcome: this.unfetched(result, url), exit: result.kind === 'network_error' ? 'error' : 'other' };
     const { status, body } = result;
+    const fetchedAt = new Date();
     const blocked = (detail: string) => ({ outcome: fail('BLOCKED', detail, true), exit: 'blocked' as const });
     if (status === 404 || status === 410) return { outcome: fail('NOT_FOUND', `${url} answered ${status}`, false), exit: 'ok' };
     if (status === 429) return blocked(`${url} answered 429 (throttled)`);
@@ -314,7 +315,7 @@ export class Crawler {
     if (status < 200 || status >= 300) return blocked(`${url} answered ${status}`);
     if (isBlank(body)) return { outcome: fail('UPSTREAM_ERROR', `${url} answered an empty page`, true), exit: 'error' };
     if (isSmallRobotCheck(body)) return blocked(`robot check page at ${url}`);
-    const page = await this.parsed(input, body, origin);
+    const page = await this.parsed(input, body, origin, fetchedAt);
     if (page.kind === 'captcha') return blocked(`robot check page at ${url}`);
     if (page.kind === 'signin') {
       const message = MARKETPLACE_KINDS[input.type].signInMessage ?? SIGNIN_MESSAGES.other;
@@ -322,15 +323,20 @@ export class Crawler {
       const retryable = this.options.exits.exits.length > 1;
       return { outcome: { ok: false, code: 'BLOCKED', message, detail: `sign-in wall at ${url}`, retryable, signIn: true }, exit: 'other' };
     }
-    const outcome = this.itemsOf(input, page, status, origin);
+    const outcome = this.itemsOf(input, page, status, { origin, fetchedAt: fetchedAt.toISOString(), sourceUrl: url });
     // Page text can carry NULs or broken surrogates that Postgres cannot store.
     return { outcome: outcome.ok ? { ...outcome, items: sanitizeDeep(outcome.items) } : outcome, exit: 'ok' };
   }
 
   /** Parsed in the pool; a parser that throws is a page without what was asked for. */
-  private async parsed(input: CrawlInput, html: Buffer, origin: string): Promise<ParsedPage | { kind: 'failed'; message: string }> {
+  private async parsed(
+    input: CrawlInput,
+    html: Buffer,
+    origin: string,
+    fetchedAt: Date,
+  ): Promise<ParsedPage | { kind: 'failed'; message: string }> {
     try {
-      return await this.options.parser.parse({ type: input.type, html, marketplace: input.marketplace, origin }, input.tenant);
+      return await this.options.parser.parse({ type: input.type, html, marketplace: input.marketplace, origin, fetchedAt }, input.tenant);
     } catch (err) {
       return { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
     }
@@ -353,11 +359,16 @@ export class Crawler {
   }
 
   /** The page's items, mapped by the module of the job type the page was fetched and parsed for. */
-  private itemsOf(input: CrawlInput, page: ParsedPage | { kind: 'failed'; message: string }, status: number, origin: string): CrawlOutcome {
+  private itemsOf(
+    input: CrawlInput,
+    page: ParsedPage | { kind: 'failed'; message: string },
+    status: number,
+    fetched: FetchedPage,
+  ): CrawlOutcome {
     if (page.kind === 'failed') return fail('PARSE_ERROR', `the parser failed: ${page.message}`, false);
     if (page.kind === 'captcha' || page.kind === 'signin' || page.kind !== input.type)
       return fail('PARSE_ERROR', `a ${input.type} target got a ${page.kind} page`, false);
-    const items = pageItems(input, page, origin);
+    const items = pageItems(input, page, fetched);
     if ('error' in items) return fail('PARSE_ERROR', items.error, false);
     return { ok: true, type: page.kind, status, ...items };
   }

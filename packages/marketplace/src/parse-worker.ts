@@ -22,6 +22,8 @@ export interface ParseRequest {
   marketplace: string;
   /** 'https://www.amazon.de': base of relative URLs. */
   origin: string;
+  /** When the page arrived: relative dates on it ("Tomorrow", "Dec 9 - 12") are resolved against it. */
+  fetchedAt?: Date;
 }
 
 /**
@@ -43,7 +45,7 @@ export function parsePage(req: ParseRequest): ParsedPage {
   const source = PageSource.of(req.html);
   const interstitial = interstitialKind(source, req.type);
   if (interstitial) return { kind: interstitial };
-  const ctx = { marketplace: req.marketplace, origin: req.origin };
+  const ctx = { marketplace: req.marketplace, origin: req.origin, ...(req.fetchedAt ? { fetchedAt: req.fetchedAt } : {}) };
   return { kind: req.type, ...MARKETPLACE_KINDS[req.type].parse(source, ctx) } as ContentPage;
 }
 

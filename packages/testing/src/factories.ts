@@ -212,6 +212,9 @@ export function jobRow(overrides: Partial<JobRow> = {}): JobRow {
   };
 }
 
+/** When the factories' items say their page was fetched. */
+export const FETCHED_AT = '2026-12-01T12:00:00.000Z';
+
 /** A complete details result item as the worker stores it (every field of the schema), with overrides. */
 export function detailsItem(asin: string, overrides: Partial<DetailsResultItem> = {}): DetailsResultItem {
   return {
@@ -261,6 +264,8 @@ export function detailsItem(asin: string, overrides: Partial<DetailsResultItem> 
     stockQuantity: null,
     missingFields: [],
     parserVersion: 'test',
+    fetchedAt: FETCHED_AT,
+    sourceUrl: `https://www.amazon.com/dp/${asin}`,
     ...overrides,
   };
 }
@@ -293,6 +298,8 @@ export function searchItem(keyword: string, position: number, overrides: Partial
     deliveryLocation: null,
     missingFields: [],
     parserVersion: 'test',
+    fetchedAt: FETCHED_AT,
+    sourceUrl: `https://www.amazon.com/s?k=${encodeURIComponent(keyword)}`,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { type BestsellerListPage, type BestsellerResultItem, bestsellerListPage } from '@crawl/core';
 import { type BestsellersPage, PARSER_VERSION, parseBestsellersPage } from '../parsers';
-import type { MarketplaceKind } from './types';
+import { type MarketplaceKind, provenanceOf } from './types';
 
 /** The card fields a best-seller item has no value for when the page lists it only in its data. */
 const LAZY_MISSING = ['title', 'image', 'price', 'rating', 'reviewsCount'];
@@ -21,9 +21,15 @@ export const bestsellers: MarketplaceKind<{ page: BestsellersPage | null }> = {
   },
   expectedAsin: () => null,
   parse: (page, ctx) => ({ page: parseBestsellersPage(page, ctx) }),
-  items(input, { page }, origin) {
+  items(input, { page }, fetched) {
+    const provenance = provenanceOf(fetched);
     if (!page) return { error: 'the page is not a best-seller list' };
-    const cards = page.items.map((item): BestsellerResultItem => ({ target: input.target, category: page.category, ...item }));
+    const cards = page.items.map((item): BestsellerResultItem => ({
+      target: input.target,
+      category: page.category,
+      ...item,
+      ...provenance,
+    }));
     // Ranked products the page lists only in its data (rendered on scroll): kept, with the card fields null.
     const lazy = page.lazyItems.map((l): BestsellerResultItem => ({
       target: input.target,
@@ -31,13 +37,14 @@ export const bestsellers: MarketplaceKind<{ page: BestsellersPage | null }> = {
       rank: l.rank,
       asin: l.asin,
       title: null,
-      url: `${origin}/dp/${l.asin}`,
+      url: `${fetched.origin}/dp/${l.asin}`,
       image: null,
       price: null,
       rating: null,
       reviewsCount: null,
       missingFields: LAZY_MISSING,
       parserVersion: PARSER_VERSION,
+      ...provenance,
     }));
     const items = [...cards, ...lazy].sort((a, b) => a.rank - b.rank);
     if (!items.length) return { error: 'the best-seller list has no items' };

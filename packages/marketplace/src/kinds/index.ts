@@ -4,9 +4,9 @@ import { details } from './details';
 import { offers } from './offers';
 import { reviews } from './reviews';
 import { search } from './search';
-import type { CrawlInput, MarketplaceKind, PageItems } from './types';
+import type { CrawlInput, FetchedPage, MarketplaceKind, PageItems } from './types';
 
-export type { CrawlInput, MarketplaceKind, PageItems } from './types';
+export type { CrawlInput, FetchedPage, MarketplaceKind, PageItems } from './types';
 
 /**
  * How each job type is crawled: URL, parser, items, paging. Typed by JobType: a type without
@@ -27,8 +27,8 @@ export type ParsedOf<T extends JobType> = ReturnType<(typeof MARKETPLACE_KINDS)[
 export type ContentPage = { [T in JobType]: { kind: T } & ParsedOf<T> }[JobType];
 
 /** The items of a parsed page, by the kind of the job it was fetched for. */
-export function pageItems(input: CrawlInput, page: ContentPage, origin: string): PageItems {
+export function pageItems(input: CrawlInput, page: ContentPage, fetched: FetchedPage): PageItems {
   const { kind, ...parsed } = page;
   // `kind` and `parsed` come from the same page: the registry entry is that type's.
-  return (MARKETPLACE_KINDS[kind] as MarketplaceKind<object>).items(input, parsed, origin);
+  return (MARKETPLACE_KINDS[kind] as MarketplaceKind<object>).items(input, parsed, fetched);
 }

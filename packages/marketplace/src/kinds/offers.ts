@@ -1,7 +1,7 @@
 import { asinOfTarget, MAX_OFFER_PAGES, type OfferResultItem, type ResultItem } from '@crawl/core';
 import { type OffersPage, parseOffersPage } from '../parsers';
 import { productAsin } from './target-asin';
-import type { MarketplaceKind } from './types';
+import { type MarketplaceKind, provenanceOf } from './types';
 
 /** Offers a legacy listing page shows: page n starts at offer `(n - 1) * 10`. */
 const LEGACY_OFFERS_PER_PAGE = 10;
@@ -30,11 +30,18 @@ export const offers: MarketplaceKind<{ page: OffersPage | null }> = {
   },
   expectedAsin: (target) => asinOfTarget(target),
   parse: (page, ctx) => ({ page: parseOffersPage(page, ctx) }),
-  items(input, { page }) {
+  items(input, { page }, fetched) {
     const wanted = asinOfTarget(input.target);
     if (!page || !wanted) return { error: 'the page is not an offer listing' };
     if (page.asin && page.asin !== wanted) return { error: `the page lists offers of ${page.asin}, not ${wanted}` };
-    const items = page.offers.map((offer): OfferResultItem => ({ target: input.target, asin: wanted, ...offer }));
+    const { deliveryLocation } = page;
+    const items = page.offers.map((offer): OfferResultItem => ({
+      target: input.target,
+      asin: wanted,
+      ...offer,
+      deliveryLocation,
+      ...provenanceOf(fetched),
+    }));
     return { items, hasNextPage: page.hasNextPage, noResults: items.length === 0, pageStyle: page.layout };
   },
   /**
@@ -48,11 +55,20 @@ export const offers: MarketplaceKind<{ page: OffersPage | null }> = {
    * condition and price), so a real offer could not be told from one shifted between two page
    * fetches. A dropped real offer would be silent, and could move the lowest new price; a
    * repeat is visible in the rows and changes no minimum.
+   *
+   * Location: the panel's further pages carry no deliver-to block of their own; their offers
+   * carry the place the listing's earlier pages named.
    */
   continueItems(before: ResultItem[], pageItems: ResultItem[]): ResultItem[] {
     const offers = pageItems as OfferResultItem[];
     const kept = before.length ? offers.filter((offer) => offer.isBuyBox !== true) : offers;
-    return kept.map((offer, i) => ({ ...offer, position: before.length + i + 1 }));
+    // a panel page names no place: it delivers where the listing's first page said
+    const listed = (before as OfferResultItem[]).find((offer) => offer.deliveryLocation)?.deliveryLocation ?? null;
+    return kept.map((offer, i) => ({
+      ...offer,
+      position: before.length + i + 1,
+      deliveryLocation: offer.deliveryLocation ?? listed,
+    }));
   },
   noResultsMessage: 'the marketplace lists no offers for this product',
   truncatedMessage: (pages) =>

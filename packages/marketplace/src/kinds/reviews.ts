@@ -1,7 +1,7 @@
 import { asinOfTarget, type ReviewResultItem } from '@crawl/core';
 import { parseReviewsPage, type ReviewsPage } from '../parsers';
 import { productAsin } from './target-asin';
-import type { MarketplaceKind } from './types';
+import { type MarketplaceKind, provenanceOf } from './types';
 
 /** `{origin}/product-reviews/{ASIN}?pageNumber={n}` (plus `&sortBy=`): one item per review, with its page. */
 export const reviews: MarketplaceKind<{ page: ReviewsPage | null }> = {
@@ -13,7 +13,7 @@ export const reviews: MarketplaceKind<{ page: ReviewsPage | null }> = {
   },
   expectedAsin: (target) => asinOfTarget(target),
   parse: (page, ctx) => ({ page: parseReviewsPage(page, ctx) }),
-  items(input, { page }) {
+  items(input, { page }, fetched) {
     const wanted = asinOfTarget(input.target);
     if (!page || !wanted) return { error: 'the page is not a review page' };
     if (page.product.asin && page.product.asin !== wanted)
@@ -25,6 +25,7 @@ export const reviews: MarketplaceKind<{ page: ReviewsPage | null }> = {
       page: pageNo,
       ...review,
       product: page.product,
+      ...provenanceOf(fetched),
     }));
     return { items, hasNextPage: page.hasNextPage, noResults: items.length === 0 };
   },

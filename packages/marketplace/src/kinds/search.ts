@@ -1,6 +1,6 @@
 import type { ResultItem, SearchResultItem } from '@crawl/core';
 import { parseSearchResults, type SearchResultsPage } from '../parsers';
-import type { MarketplaceKind } from './types';
+import { type MarketplaceKind, provenanceOf } from './types';
 
 /**
  * `{origin}/s?k={keyword}` plus `&page={n}` for result page n > 1: one item per result card,
@@ -15,7 +15,7 @@ export const search: MarketplaceKind<SearchResultsPage> = {
   },
   expectedAsin: () => null,
   parse: (page, ctx) => parseSearchResults(page, ctx),
-  items(input, page) {
+  items(input, page, fetched) {
     if (page.noResults) return { items: [], hasNextPage: false, noResults: true };
     if (!page.cards.length) return { error: 'the page has no search result cards' };
     const pageNo = input.page ?? 1;
@@ -24,6 +24,7 @@ export const search: MarketplaceKind<SearchResultsPage> = {
       page: pageNo,
       totalResults: page.totalResults,
       ...card,
+      ...provenanceOf(fetched),
     }));
     return { items, hasNextPage: page.hasNextPage, noResults: false };
   },

@@ -1,4 +1,4 @@
-import type { JobOptions, JobSpec, PageStyle, ResultItem, ReviewSort } from '@crawl/core';
+import type { FetchProvenance, JobOptions, JobSpec, PageStyle, ResultItem, ReviewSort } from '@crawl/core';
 import type { StillWanted } from '../egress/exits';
 import type { PageContext, PageSource } from '../parsers';
 
@@ -26,6 +26,17 @@ export interface CrawlInput extends Pick<JobSpec, 'type' | 'marketplace' | 'lang
 }
 
 /**
+ * The fetch a page came from: its origin (the base of the URLs items build), and the provenance
+ * every item carries (docs/results.md, "Where and when a row was seen").
+ */
+export interface FetchedPage extends FetchProvenance {
+  origin: string;
+}
+
+/** The provenance keys of an item of `page`: the last keys of every result item. */
+export const provenanceOf = (page: FetchedPage): FetchProvenance => ({ fetchedAt: page.fetchedAt, sourceUrl: page.sourceUrl });
+
+/**
  * The items of a parsed page, each with the submitted target, whether a next page exists, and
  * whether the page is the marketplace's genuine "no results" answer; or why the page holds
  * nothing of what was asked (a PARSE_ERROR: another product's page, an empty list).
@@ -51,8 +62,8 @@ export interface MarketplaceKind<Parsed extends object> {
   expectedAsin(target: string): string | null;
   /** Runs in a parse thread: the page's data for `items` (a robot check or sign-in wall never gets here). */
   parse(page: PageSource, ctx: PageContext): Parsed;
-  /** The result items of a parsed page (see PageItems). */
-  items(input: CrawlInput, parsed: Parsed, origin: string): PageItems;
+  /** The result items of a parsed page (see PageItems), each ending in the page's provenanceOf. */
+  items(input: CrawlInput, parsed: Parsed, page: FetchedPage): PageItems;
   /**
    * Page n's items after the items of pages 1..n-1 (multi-page types): e.g. search positions
    * continue across pages. Absent: the page's items are kept as they are.

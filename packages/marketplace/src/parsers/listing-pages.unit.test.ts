@@ -44,6 +44,7 @@ const OFFERS: Record<string, OffersPage> = {
     asin: 'B0TESTLAMP',
     title: 'Tischleuchte Lumo, Eiche',
     totalOffers: 2,
+    deliveryLocation: null,
     hasNextPage: false,
     offers: [
       {
@@ -119,6 +120,7 @@ const OFFERS: Record<string, OffersPage> = {
     asin: '1133958095',
     title: 'Field Guide to Lamps',
     totalOffers: null,
+    deliveryLocation: null,
     hasNextPage: true,
     offers: [
       {
@@ -191,6 +193,7 @@ const OFFERS: Record<string, OffersPage> = {
     asin: null,
     title: 'Kettle "Brew" 1.7 L, 3000 W – Stainless Steel',
     totalOffers: null,
+    deliveryLocation: null,
     hasNextPage: false,
     offers: [
       {

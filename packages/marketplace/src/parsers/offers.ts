@@ -17,7 +17,9 @@
  * time and loads more on "See more" (#aod-show-more-offers) until "End of results"
  * (#aod-end-of-results); whichever of the two is hidden carries `aok-hidden` or `aod-hide`.
  */
+import { isMarketplaceCode } from '@crawl/core';
 import { Doc, type DomNode, type PageInput, PageSource } from '../page';
+import { deliveryLocationOf } from './delivery-location';
 import { ancestorOf, elementsUnder, firstOf, hasClass, nodeText } from './node-walk';
 import { currencyForMarketplace, parseMoney } from './numbers';
 import { interstitialKind } from './page-kind';
@@ -408,7 +410,9 @@ export function parseOffersPage(html: PageInput, ctx: PageContext): OffersPage |
   const marketplace = (ctx.marketplace || '').toUpperCase();
   const legacyRows = doc.$('.olpOffer').toArray() as DomNode[];
   const total = totalOffers(doc);
-  const page = { asin: pageAsin(doc), title: pageTitle(doc), totalOffers: total };
+  // the listing's own deliver-to block; the panel's further pages have none (the crawler fills them in)
+  const deliveryLocation = isMarketplaceCode(marketplace) ? deliveryLocationOf(source, marketplace) : null;
+  const page = { asin: pageAsin(doc), title: pageTitle(doc), totalOffers: total, deliveryLocation };
   if (legacyRows.length || doc.byId('olpOfferList').length) {
     const offers = legacyRows.map((node, i) => parseLegacyRow(doc, node, i + 1, marketplace));
     return { layout: 'offer-listing', ...page, hasNextPage: hasNextPageLink(doc), offers };

@@ -389,6 +389,15 @@ describe('parseOffersPage: All Offers Display layout (2021+)', () => {
     ]);
   });
 
+  it("the listing's deliver-to block is the page's delivery location; a panel page without one names none", () => {
+    const nav =
+      '<div id="nav-belt"><div id="glow-ingress-block"><span id="glow-ingress-line1">Liefern an Berlin 10115</span>' +
+      '<span id="glow-ingress-line2">Standort aktualisieren</span></div></div>';
+    const withNav = aodPage({ total: 2, endShown: true }).replace('<body>', `<body>${nav}`);
+    expect(parseOffersPage(withNav, DE)!.deliveryLocation).toEqual({ text: 'Berlin 10115', postalCode: '10115' });
+    expect(parseOffersPage(aodPage({ total: 2, endShown: true }), DE)!.deliveryLocation).toBeNull();
+  });
+
   it('more offers announced than listed, end of results hidden: there is a next page', () => {
     expect(parseOffersPage(aodPage({ total: 12, endShown: false }), DE)!.hasNextPage).toBe(true);
     expect(parseOffersPage(aodPage({ total: 12, endShown: true }), DE)!.hasNextPage).toBe(false);

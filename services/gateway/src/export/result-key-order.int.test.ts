@@ -55,6 +55,8 @@ const DETAILS_ORDER = [
   'stockQuantity',
   'missingFields',
   'parserVersion',
+  'fetchedAt',
+  'sourceUrl',
 ];
 const SEARCH_ORDER = [
   'keyword',
@@ -81,6 +83,8 @@ const SEARCH_ORDER = [
   'deliveryLocation',
   'missingFields',
   'parserVersion',
+  'fetchedAt',
+  'sourceUrl',
 ];
 
 let h: Harness;
@@ -154,9 +158,9 @@ it.each([
 
 it('CSV columns follow the same order, with money and nested objects split', () => {
   expect(csvHeader('search')).toBe(
-    'keyword,page,total_results,position,organic_position,asin,title,url,image,price_amount,price_currency,list_price_amount,list_price_currency,rating,reviews_count,is_sponsored,is_prime,badges,brand,bought_past_month,coupon,delivery_location_text,delivery_location_postal_code,missing_fields,parser_version\r\n',
+    'keyword,page,total_results,position,organic_position,asin,title,url,image,price_amount,price_currency,list_price_amount,list_price_currency,unit_price_amount,unit_price_currency,unit_price_unit,rating,reviews_count,is_sponsored,is_prime,badges,brand,bought_past_month,coupon,delivery_text,delivery_location_text,delivery_location_postal_code,missing_fields,parser_version,fetched_at,source_url\r\n',
   );
   expect(csvHeader('details')).toBe(
-    'target,asin,url,title,brand,price_amount,price_currency,list_price_amount,list_price_currency,rating,reviews_count,availability_status,availability_text,main_image,images,features,description,categories,best_sellers_rank,seller_name,seller_id,is_prime,variants,specifications,parent_asin,manufacturer,model_number,weight,dimensions,first_available,rating_histogram_1,rating_histogram_2,rating_histogram_3,rating_histogram_4,rating_histogram_5,badges,coupon,bought_past_month,ships_from,sold_by,fulfilled_by_amazon,new_offers_count,isbn13,delivery_location_text,delivery_location_postal_code,shipping_amount,shipping_currency,delivery_promise_text,delivery_promise_earliest,delivery_promise_latest,unit_price_amount,unit_price_currency,unit_price_unit,coupon_value_type,coupon_value_value,stock_quantity,missing_fields,parser_version\r\n',
+    'target,asin,url,title,brand,price_amount,price_currency,list_price_amount,list_price_currency,rating,reviews_count,availability_status,availability_text,main_image,images,features,description,categories,best_sellers_rank,seller_name,seller_id,is_prime,variants,specifications,parent_asin,manufacturer,model_number,weight,dimensions,first_available,rating_histogram_1,rating_histogram_2,rating_histogram_3,rating_histogram_4,rating_histogram_5,badges,coupon,bought_past_month,ships_from,sold_by,fulfilled_by_amazon,new_offers_count,lowest_new_price_amount,lowest_new_price_currency,isbn13,gtin,delivery_location_text,delivery_location_postal_code,shipping_amount,shipping_currency,delivery_promise_text,delivery_promise_earliest,delivery_promise_latest,unit_price_amount,unit_price_currency,unit_price_unit,subscribe_and_save_amount,subscribe_and_save_currency,coupon_value_type,coupon_value_value,stock_quantity,missing_fields,parser_version,fetched_at,source_url\r\n',
   );
 });

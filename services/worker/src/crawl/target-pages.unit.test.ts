@@ -27,6 +27,9 @@ const offer = (position: number, price: number, over: Partial<OfferResultItem> =
   deliveryText: null,
   missingFields: [],
   parserVersion: 'test',
+  deliveryLocation: null,
+  fetchedAt: '2026-12-01T12:00:00.000Z',
+  sourceUrl: `${ORIGIN}/gp/offer-listing/${ASIN}`,
   ...over,
 });
 
@@ -95,6 +98,17 @@ describe('offers: pages of a listing', () => {
       [5, false, 23],
     ]);
     expect(productSnapshots('offers', result.items).get(ASIN)).toMatchObject({ price: 20, lowestNewPrice: 18.5 });
+  });
+
+  it("the panel's later pages, which name no place, carry the place the listing's first page named", async () => {
+    const chicago = { text: 'Chicago 60601', postalCode: '60601' };
+    const page1 = { ...aodPage1, items: aodPage1.items.map((o) => ({ ...o, deliveryLocation: chicago })) };
+    const { deps } = marketplace([page1, aodPage2]);
+    const result = await crawlTargetPages(deps, target(), firstAttempt);
+    if (result.kind !== 'succeeded') throw new Error(`the listing was not crawled: ${result.kind}`);
+    const offers = result.items as OfferResultItem[];
+    expect(offers).toHaveLength(5);
+    expect(offers.map((o) => o.deliveryLocation)).toEqual(offers.map(() => chicago));
   });
 
   it('a legacy listing: page n by startIndex, 10 offers a page', async () => {
