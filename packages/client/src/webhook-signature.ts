@@ -29,7 +29,7 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
  * dependencies; webhook-event-names.unit.test.ts fails when the two differ. The body's `event` stays a
  * plain string, so a receiver built today still parses an event added later.
  */
-export const WEBHOOK_EVENT_NAMES = ['job.completed', 'job.failed', 'schedule.triggered', 'product.changed'] as const;
+export const WEBHOOK_EVENT_NAMES = ['job.completed', 'job.failed', 'schedule.triggered', 'product.changed', 'product.alert'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
 /** JSON body of a delivery. Parse it only AFTER verifying the raw bytes. */

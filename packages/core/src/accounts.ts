@@ -222,6 +222,9 @@ export const AUDIT_ACTIONS = [
   'schedule.created',
   'schedule.updated',
   'schedule.deleted',
+  'alert_rule.created',
+  'alert_rule.updated',
+  'alert_rule.deleted',
   // the operator, through the admin CLI (actor null)
   'user.disabled',
   'user.enabled',

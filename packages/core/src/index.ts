@@ -23,3 +23,5 @@ export * from './accounts';
 export * from './field-docs';
 export * from './turn-batcher';
 export * from './job-spec';
+export * from './alert-conditions';
+export * from './alert-rules';

@@ -3,6 +3,7 @@ import { inSchemaOrder } from './schema-order';
 import { JOB_STATUSES, JOB_TYPES, REVIEW_SORTS, TARGET_ERROR_CODES, TARGET_NOTE_CODES } from './domain';
 import { MAX_PAGES_ANY_TYPE } from './kinds';
 import { marketplaceCodeSchema } from './marketplaces';
+import { alertConditionSchema, alertValueSchema } from './alert-conditions';
 
 /**
  * The one definition of every webhook event's `data` and of the delivery envelope (see
@@ -173,12 +174,43 @@ export const scheduleTriggeredDataSchema = z
   .strict()
   .openapi('ScheduleTriggeredData');
 
+/**
+ * `product.alert`: an alert rule's condition became true for a tracked product (docs/alerts.md).
+ * `value` is what the condition looked at on the new snapshot, `previous` the same field before
+ * it, `baseline` the price a percentage was computed against (null for other conditions).
+ */
+export const productAlertDataSchema = z
+  .object({
+    alertId: z.string().describe('The alert (GET …/alerts lists it); one alert is one event, whatever its deliveries'),
+    ruleId: z.string(),
+    ruleName: z.string(),
+    asin: z.string(),
+    marketplace: z.string(),
+    postalCode: seriesPostalCodeSchema,
+    condition: alertConditionSchema,
+    value: alertValueSchema.describe(
+      'What the condition looked at on the new snapshot (the price, the availability status, the seller, …)',
+    ),
+    previous: alertValueSchema.describe('The same field as the product page showed it before; null when it was not observed'),
+    baseline: z
+      .number()
+      .nullable()
+      .describe('price_drop_pct and price_rise_pct: the price the percentage was computed against; null for other conditions'),
+    jobId: z.string().describe('The job whose crawl made the condition true'),
+    // the product's merged last known state, as product.changed carries it (a named schema: no description, or the document gets an allOf)
+    snapshot: productSnapshotSchema,
+  })
+  .strict()
+  .openapi('ProductAlertData');
+export type ProductAlertData = z.infer<typeof productAlertDataSchema>;
+
 /** Event name -> schema of its `data`. The keys are the event names (EVENT_TYPES). */
 export const WEBHOOK_EVENT_DATA = {
   'job.completed': jobCompletedDataSchema,
   'job.failed': jobFailedDataSchema,
   'schedule.triggered': scheduleTriggeredDataSchema,
   'product.changed': productChangedDataSchema,
+  'product.alert': productAlertDataSchema,
 } as const;
 
 export type EventType = keyof typeof WEBHOOK_EVENT_DATA;
@@ -205,6 +237,7 @@ export const WEBHOOK_DELIVERY_COMPONENTS = {
   'job.failed': 'JobFailedDelivery',
   'schedule.triggered': 'ScheduleTriggeredDelivery',
   'product.changed': 'ProductChangedDelivery',
+  'product.alert': 'ProductAlertDelivery',
 } as const satisfies Record<EventType, string>;
 
 export const WEBHOOK_DELIVERY_BODIES = {
@@ -212,6 +245,7 @@ export const WEBHOOK_DELIVERY_BODIES = {
   'job.failed': envelope('job.failed').openapi(WEBHOOK_DELIVERY_COMPONENTS['job.failed']),
   'schedule.triggered': envelope('schedule.triggered').openapi(WEBHOOK_DELIVERY_COMPONENTS['schedule.triggered']),
   'product.changed': envelope('product.changed').openapi(WEBHOOK_DELIVERY_COMPONENTS['product.changed']),
+  'product.alert': envelope('product.alert').openapi(WEBHOOK_DELIVERY_COMPONENTS['product.alert']),
 } as const;
 
 /** The JSON body of a delivery, `webhookDeliveryBody` serializes it. */
@@ -220,6 +254,7 @@ export const webhookDeliverySchema = z.discriminatedUnion('event', [
   WEBHOOK_DELIVERY_BODIES['job.failed'],
   WEBHOOK_DELIVERY_BODIES['schedule.triggered'],
   WEBHOOK_DELIVERY_BODIES['product.changed'],
+  WEBHOOK_DELIVERY_BODIES['product.alert'],
 ]);
 export type WebhookDeliveryBody = z.infer<typeof webhookDeliverySchema>;
 

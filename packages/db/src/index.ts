@@ -34,3 +34,5 @@ export * from './repositories/schedule.repository';
 export * from './repositories/tracking.repository';
 export * from './repositories/analytics.repository';
 export * from './repositories/retention.repository';
+export * from './repositories/alert-rule.repository';
+export * from './repositories/alert-state.repository';

@@ -23,6 +23,7 @@ import * as m202612020100 from './migrations/202612020100_signup_credit_grants';
 import * as m202612020300 from './migrations/202612020300_organization_project_limit';
 import * as m202612020400 from './migrations/202612020400_job_postal_code';
 import * as m202612021000 from './migrations/202612021000_tracking_per_location';
+import * as m202612031000 from './migrations/202612031000_alert_rules';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202612020300_organization_project_limit': m202612020300,
   '202612020400_job_postal_code': m202612020400,
   '202612021000_tracking_per_location': m202612021000,
+  '202612031000_alert_rules': m202612031000,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

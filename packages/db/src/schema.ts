@@ -1,5 +1,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type {
+  AlertCondition,
+  AlertStatus,
+  AlertValue,
   AuditAction,
   EventType,
   KeyScope,
@@ -93,11 +96,27 @@ export type EventTable = Narrow<G.Event, { type: EventType; data: Json<Record<st
 export type IdempotencyKeyTable = Narrow<G.IdempotencyKey, { response_body: ColumnType<unknown, string | null, string | null> }>;
 export type WebhookDeliveryTable = Narrow<G.WebhookDelivery, { status: Generated<DeliveryStatus> }>;
 export type ScheduleTable = Narrow<G.Schedule, { crawl_config: Json<StoredJobSpec>; last_run_status: RunStatus | null }>;
-export type TrackedTargetTable = Narrow<G.TrackedTarget, { latest_snapshot: NullableJson<ProductSnapshotData> }>;
+export type TrackedTargetTable = Narrow<
+  G.TrackedTarget,
+  { latest_snapshot: NullableJson<ProductSnapshotData>; page_state: NullableJson<ProductSnapshotData> }
+>;
 export type ProductSnapshotTable = Narrow<
   G.ProductSnapshot,
   { source: JobType; snapshot: Json<ProductSnapshotData>; changes: Json<FieldChangeData[]> }
 >;
+export type AlertRuleTable = Narrow<G.AlertRule, { condition: Json<AlertCondition>; marketplace: MarketplaceCode | null }>;
+export type AlertTable = Narrow<
+  G.Alert,
+  {
+    status: AlertStatus;
+    condition: Json<AlertCondition>;
+    value: Json<AlertValue>;
+    previous: Json<AlertValue>;
+    snapshot: Json<ProductSnapshotData>;
+  }
+>;
+export type AlertRuleDayTable = G.AlertRuleDay;
+export type AlertMailTable = Narrow<G.AlertMail, { status: Generated<'pending' | 'sent' | 'skipped' | 'failed'> }>;
 export type WebhookConfigTable = Narrow<G.WebhookConfig, { trigger_action: EventType }>;
 export type WebhookAttemptTable = Narrow<G.WebhookAttempt, { event_type: EventType }>;
 
@@ -130,6 +149,11 @@ export interface Database {
   schedule_run: G.ScheduleRun;
   tracked_target: TrackedTargetTable;
   product_snapshot: ProductSnapshotTable;
+  alert_rule: AlertRuleTable;
+  alert_rule_state: G.AlertRuleState;
+  alert_rule_day: AlertRuleDayTable;
+  alert: AlertTable;
+  alert_mail: AlertMailTable;
 }
 
 /** The generated schema and ours cover the same tables: a new table must be listed above. */

@@ -1,4 +1,4 @@
-import type { EventType } from '@crawl/core';
+import type { AlertCondition, AlertValue, EventType, ProductAlertData } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
 import { type JobResource, toJobResource } from './job-resource';
 import type { FieldChange, ProductSnapshot } from './product-snapshot';
@@ -31,5 +31,37 @@ export function productChangedData(input: {
     jobId: input.jobId,
     changes: input.changes,
     snapshot: input.merged,
+  };
+}
+
+/** The `data` of a product.alert event (docs/alerts.md); `snapshot` is the merged last known state, as product.changed's. */
+export function productAlertData(input: {
+  alertId: string;
+  ruleId: string;
+  ruleName: string;
+  asin: string;
+  marketplace: string;
+  /** '' or null: the series of jobs without a postal code. */
+  postalCode: string | null;
+  condition: AlertCondition;
+  value: AlertValue;
+  previous: AlertValue;
+  baseline: number | null;
+  jobId: string;
+  snapshot: ProductSnapshot;
+}): ProductAlertData {
+  return {
+    alertId: input.alertId,
+    ruleId: input.ruleId,
+    ruleName: input.ruleName,
+    asin: input.asin,
+    marketplace: input.marketplace,
+    postalCode: input.postalCode || null,
+    condition: input.condition,
+    value: input.value,
+    previous: input.previous,
+    baseline: input.baseline,
+    jobId: input.jobId,
+    snapshot: input.snapshot,
   };
 }

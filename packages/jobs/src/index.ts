@@ -14,3 +14,5 @@ export * from './internal-failure';
 export * from './retention';
 export * from './kinds';
 export * from './job-intake';
+export * from './alert-conditions';
+export * from './alert-evaluation';

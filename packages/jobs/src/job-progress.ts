@@ -1,5 +1,6 @@
 import { type ResultItem, type TargetErrorCode, type TargetNoteCode } from '@crawl/core';
 import type {
+  AlertStateRepository,
   CreditRepository,
   Db,
   EventRepository,
@@ -11,6 +12,8 @@ import type {
   Database,
   TrackingRepository,
 } from '@crawl/db';
+import { PAGE_SOURCES } from './alert-conditions';
+import { evaluateAlertRules, type ObservedProduct } from './alert-evaluation';
 import { jobFinishedEvent, productChangedData } from './event-data';
 import { consumedCredits } from './job-credits';
 import { JOBS_KINDS, productSnapshots } from './kinds';
@@ -25,6 +28,8 @@ export interface JobProgressDeps {
   credits: CreditRepository;
   events: EventRepository;
   tracking: TrackingRepository;
+  /** Alert rules' state, alerts and their mails, written with the snapshots (docs/alerts.md). */
+  alerts: AlertStateRepository;
   /**
    * The organization's release window: a finished target frees a slot, refilled at once. The
    * worker always passes it; without it nothing is released after an outcome (only the
@@ -142,10 +147,19 @@ async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, 
   if (!byAsin.size) return;
   // one series per delivery location: a job's observations are compared only with its own postal code's
   const series = { projectId: job.project_id, marketplace: job.marketplace, postalCode: job.postal_code ?? '' };
-  const known = await deps.tracking.lockTargets(trx, series, [...byAsin.keys()]);
+  const known = await deps.tracking.lockSeries(trx, series, [...byAsin.keys()]);
+  // Alert rules read the state product pages showed (docs/alerts.md): a search card never moves it.
+  const page = PAGE_SOURCES.includes(job.type);
+  const observed: ObservedProduct[] = [];
   const writes = [...byAsin].map(([asin, snapshot]) => {
-    const { changes, merged } = diffSnapshot((known.get(asin) as ProductSnapshot | null) ?? null, snapshot);
-    return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes };
+    const target = known.get(asin);
+    const { changes, merged } = diffSnapshot((target?.latest as ProductSnapshot | null) ?? null, snapshot);
+    if (!page) return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes };
+    const before = (target?.page as ProductSnapshot | null) ?? null;
+    const pageDiff = diffSnapshot(before, snapshot);
+    observed.push({ asin, source: job.type, observed: snapshot, before, after: pageDiff.merged, changes: pageDiff.changes, merged });
+    const pagePrice = job.type === 'details' || job.type === 'offers' ? snapshot.price : null;
+    return { asin, snapshot: { ...snapshot }, merged: { ...merged }, changes, page: { ...pageDiff.merged }, pagePrice };
   });
   await deps.tracking.recordSnapshots(trx, { ...series, jobId: job.id, source: job.type }, writes);
   for (const w of writes.filter((x) => x.changes.length)) {
@@ -162,4 +176,5 @@ async function trackProducts(deps: JobProgressDeps, trx: Transaction<Database>, 
       }),
     });
   }
+  await evaluateAlertRules(deps, trx, series, job.id, observed);
 }

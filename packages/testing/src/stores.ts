@@ -7,6 +7,7 @@ import {
   JobTargetRepository,
   ResultRepository,
   TrackingRepository,
+  AlertStateRepository,
 } from '@crawl/db';
 import { QueueProducer } from '@crawl/queue';
 import { createRedisConnection, type Redis } from '@crawl/redis';
@@ -66,5 +67,6 @@ export function progressRepositories(db: Db) {
     credits: new CreditRepository(db),
     events: new EventRepository(db),
     tracking: new TrackingRepository(db),
+    alerts: new AlertStateRepository(),
   };
 }

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import {
   AccountTokenRepository,
+  AlertRuleRepository,
   ApiKeyRepository,
   AuditLogRepository,
   InvitationRepository,
@@ -199,6 +200,7 @@ export function buildGatewayContext(options: ContextOptions): GatewayContext {
     memberships: new MembershipRepository(db),
     jobs,
     schedules: new ScheduleRepository(db),
+    alertRules: new AlertRuleRepository(db),
     broadcast: new Broadcast(redis, accountChangesChannel(options.queuePrefix)),
     log: options.log,
   });

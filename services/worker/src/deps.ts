@@ -8,6 +8,7 @@ import {
   ReleaseWindowRepository,
   ResultRepository,
   TrackingRepository,
+  AlertStateRepository,
 } from '@crawl/db';
 import { ReleaseWindow } from '@crawl/jobs';
 import { Crawler, type ExitEvents, ExitPool, createParsePool, type ParsePool } from '@crawl/marketplace';
@@ -27,6 +28,7 @@ export interface WorkerDeps {
   credits: CreditRepository;
   events: EventRepository;
   tracking: TrackingRepository;
+  alerts: AlertStateRepository;
   crawler: Crawler;
   exits: ExitPool;
   parser: ParsePool;
@@ -70,6 +72,7 @@ export function buildWorkerDeps(config: WorkerConfig, log: Logger, exitEvents: E
     credits: new CreditRepository(db),
     events: new EventRepository(db),
     tracking: new TrackingRepository(db),
+    alerts: new AlertStateRepository(),
     exits,
     parser,
     crawler: new Crawler({

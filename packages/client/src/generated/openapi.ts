@@ -387,6 +387,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/key/projects/{projectId}/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List alert rules
+         * @description The project's alert rules, oldest first, each with its state (products firing or cooling down, today's alerts).
+         */
+        get: operations["listAlertRules"];
+        put?: never;
+        /**
+         * Create an alert rule
+         * @description A rule watches the project's tracked products (all, or its `asins`, `marketplace` and `postalCode`) and sends `product.alert` when its condition turns true on a new snapshot; at most 100 rules per project.
+         */
+        post: operations["createAlertRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key/alert-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an alert rule
+         * @description One alert rule with its state.
+         */
+        get: operations["getAlertRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an alert rule
+         * @description Delete a rule; the alerts it fired stay in the list of alerts.
+         */
+        delete: operations["deleteAlertRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an alert rule
+         * @description Change any field of a rule; null clears a scope. A new `condition` starts the rule's products afresh.
+         */
+        patch: operations["updateAlertRule"];
+        trace?: never;
+    };
+    "/v1/key/projects/{projectId}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List alerts
+         * @description Alerts the rules fired, newest first: `sent` (a product.alert event went to the subscribed webhooks) or `suppressed` (past the rule’s maxPerDay).
+         */
+        get: operations["listAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/key/projects/{projectId}/usage": {
         parameters: {
             query?: never;
@@ -1029,6 +1101,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "product.alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.alert delivery
+         * @description An alert rule's condition turned true for a tracked product on a new product-page snapshot (docs/alerts.md). `data` names the rule, the condition, the value it looked at, the value before, the baseline of a percentage, and the merged last known snapshot.
+         */
+        post: operations["productAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1304,6 +1396,86 @@ export interface components {
             createdAt: string;
             projectId: string;
             data: components["schemas"]["ProductChangedData"];
+            /**
+             * @description Present (true) only on test deliveries
+             * @enum {boolean}
+             */
+            test?: true;
+        };
+        AlertCondition: {
+            /** @enum {string} */
+            type: "price_below";
+            value: number;
+        } | {
+            /** @enum {string} */
+            type: "price_above";
+            value: number;
+        } | {
+            /** @enum {string} */
+            type: "price_drop_pct";
+            value: number;
+            /** @enum {string} */
+            baseline: "previous" | "median_7d" | "median_30d";
+        } | {
+            /** @enum {string} */
+            type: "price_rise_pct";
+            value: number;
+            /** @enum {string} */
+            baseline: "previous" | "median_7d" | "median_30d";
+        } | {
+            /** @enum {string} */
+            type: "back_in_stock";
+        } | {
+            /** @enum {string} */
+            type: "out_of_stock";
+        } | {
+            /** @enum {string} */
+            type: "seller_changed";
+        } | {
+            /** @enum {string} */
+            type: "rating_below";
+            value: number;
+        } | {
+            /** @enum {string} */
+            type: "field_changed";
+            /** @enum {string} */
+            field: "price" | "listPrice" | "currency" | "availability" | "rating" | "reviewsCount" | "title" | "seller" | "bestSellersRank" | "isPrime" | "mainImage" | "lowestNewPrice";
+        };
+        ProductAlertData: {
+            /** @description The alert (GET …/alerts lists it); one alert is one event, whatever its deliveries */
+            alertId: string;
+            ruleId: string;
+            ruleName: string;
+            asin: string;
+            marketplace: string;
+            /** @description The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own */
+            postalCode: string | null;
+            condition: components["schemas"]["AlertCondition"];
+            /** @description What the condition looked at on the new snapshot (the price, the availability status, the seller, …) */
+            value: number | string | boolean | {
+                category: string;
+                rank: number;
+            } | null;
+            /** @description The same field as the product page showed it before; null when it was not observed */
+            previous: number | string | boolean | {
+                category: string;
+                rank: number;
+            } | null;
+            /** @description price_drop_pct and price_rise_pct: the price the percentage was computed against; null for other conditions */
+            baseline: number | null;
+            /** @description The job whose crawl made the condition true */
+            jobId: string;
+            snapshot: components["schemas"]["ProductSnapshot"];
+        };
+        ProductAlertDelivery: {
+            /** @description The delivery id (also the X-Service-Delivery header): deduplicate on it */
+            id: string;
+            /** @enum {string} */
+            event: "product.alert";
+            /** Format: date-time */
+            createdAt: string;
+            projectId: string;
+            data: components["schemas"]["ProductAlertData"];
             /**
              * @description Present (true) only on test deliveries
              * @enum {boolean}
@@ -1609,6 +1781,13 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         SearchResultItem: {
             /** @description The keyword as submitted */
@@ -1659,6 +1838,13 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         OfferSeller: {
             name: string;
@@ -1692,6 +1878,15 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
+            /** @description Where the listing said it delivers to (a panel page without a deliver-to block: the place the listing's first page named); null when no page named one */
+            deliveryLocation: components["schemas"]["DeliveryLocation"] | null;
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         BestsellerResultItem: {
             /** @description The best-seller list URL as submitted */
@@ -1718,6 +1913,13 @@ export interface components {
             missingFields: string[];
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         RatingHistogram: {
             fiveStar: number | null;
@@ -1770,6 +1972,13 @@ export interface components {
             /** @description The parser release that read the page (items of an older parser may lack later fields: they read as null) */
             parserVersion: string;
             product: components["schemas"]["ReviewsProductSummary"];
+            /**
+             * Format: date-time
+             * @description When the page the item was read from arrived (ISO 8601, UTC); null on items stored before it was recorded
+             */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from (the result page, the offers panel page); null on items stored before it was recorded */
+            sourceUrl: string | null;
         };
         ResultItem: components["schemas"]["DetailsResultItem"] | components["schemas"]["SearchResultItem"] | components["schemas"]["OfferResultItem"] | components["schemas"]["BestsellerResultItem"] | components["schemas"]["ReviewResultItem"];
         LlmExportItem: {
@@ -1855,11 +2064,35 @@ export interface components {
             isbn13: string | null;
             /** @description Search: the result count the card's page announces */
             totalResults: number | null;
+            /** @description Details, search and offers: the place the page delivers to, as named */
+            deliveryLocation: string | null;
+            /** @description The postal code in `deliveryLocation` (as much as the page shows) */
+            postalCode: string | null;
+            /** @description Details: the delivery date as shown; search and offers: the delivery line */
+            deliveryPromise: string | null;
+            /** @description Details: ISO yyyy-mm-dd of the earliest delivery */
+            deliveryDate: string | null;
+            /** @description Details and search: the price per `unitPriceUnit`, in `currency` */
+            unitPrice: number | null;
+            /** @description Details and search: the unit as shown ("Ounce", "kg") */
+            unitPriceUnit: string | null;
+            /** @description Details: how many are left, when the page says */
+            stockQuantity: number | null;
+            /** @description Details: the lowest new offer's price, in `currency` */
+            lowestNewPrice: number | null;
+            /** @description Details: the Subscribe & Save price, in `currency` */
+            subscribeAndSave: number | null;
+            /** @description Details: the GTIN / EAN / UPC, digits only */
+            gtin: string | null;
+            /** @description When the page the item was read from arrived (ISO 8601) */
+            fetchedAt: string | null;
+            /** @description The URL that page was fetched from */
+            sourceUrl: string | null;
             missingFields: string[];
         };
         LlmExport: {
             /** @enum {string} */
-            schemaVersion: "1.2";
+            schemaVersion: "1.3";
             /** Format: date-time */
             generatedAt: string;
             job: {
@@ -1974,7 +2207,7 @@ export interface components {
             name: string | null;
             url: string;
             /** @enum {string} */
-            triggerAction: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            triggerAction: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
             enabled: boolean;
             /** @description The signing secret; keep it confidential. Masked (its first 8 characters, then dots) for a `read` key or a viewer */
             secret: string;
@@ -1998,7 +2231,7 @@ export interface components {
             deliveryId: string | null;
             webhookId: string;
             /** @enum {string} */
-            event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
             attempt: number;
             success: boolean;
             /** @description null when no HTTP response was received */
@@ -2027,7 +2260,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @enum {string} */
-            triggerAction: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            triggerAction: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
             /** @default true */
             enabled?: boolean;
             secret?: string;
@@ -2042,12 +2275,12 @@ export interface components {
             error: string | null;
             deliveryId: string;
             /** @enum {string} */
-            event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
         };
         TestWebhookBody: {
             webhookId: string;
             /** @enum {string} */
-            triggerAction?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            triggerAction?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
         };
         WebhookAttempt: {
             /** @description 1-5: the automatic schedule; higher: resends and replays (5 at most per delivery) */
@@ -2069,7 +2302,7 @@ export interface components {
             id: string;
             webhookId: string;
             /** @enum {string} */
-            event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            event: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
             /**
              * @description pending: an attempt is due or in flight; delivered: a 2xx was received; failed: no attempt is left; cancelled: its webhook configuration was deleted before the delivery was made (never sent again)
              * @enum {string}
@@ -2102,7 +2335,7 @@ export interface components {
             to?: string;
             webhookId?: string;
             /** @enum {string} */
-            event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+            event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
             /**
              * @description At most 1000 per call
              * @default 1000
@@ -2196,6 +2429,103 @@ export interface components {
                 to: number;
                 delta: number;
             }[];
+        };
+        AlertRule: {
+            id: string;
+            projectId: string;
+            name: string;
+            condition: components["schemas"]["AlertCondition"];
+            /** @description null: every tracked product of the project */
+            asins: string[] | null;
+            marketplace: components["schemas"]["MarketplaceCode"] | null;
+            /** @description null: every delivery location */
+            postalCode: string | null;
+            cooldownSeconds: number;
+            maxPerDay: number;
+            enabled: boolean;
+            notify: {
+                members: string[];
+            };
+            /** @description What the rule is doing; every product it watches and that is neither firing nor cooling down is armed */
+            state: {
+                /** @description Products whose condition holds now (fired, or true since before the rule saw them) */
+                firing: number;
+                /** @description Products that had an alert less than `cooldownSeconds` ago */
+                coolingDown: number;
+                /** Format: date-time */
+                lastAlertAt: string | null;
+                /** @description Alerts sent this UTC day */
+                alertsToday: number;
+                /** @description Alerts past `maxPerDay` this UTC day, recorded and not sent */
+                suppressedToday: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateAlertRuleBody: {
+            name: string;
+            condition: components["schemas"]["AlertCondition"];
+            /** @description ASINs or product URLs (at most 1,000); absent or null: every tracked product of the project */
+            asins?: string[] | null;
+            /** @description Only products of this marketplace; absent or null: every marketplace */
+            marketplace?: string | null;
+            /** @description Only the series crawled for this delivery location (needs `marketplace`); absent or null: every location's */
+            postalCode?: string | null;
+            /** @description Quiet time per product after an alert (default 3600) */
+            cooldownSeconds?: number;
+            /** @description Alerts per UTC day of the rule; past it they are recorded as suppressed (default 20) */
+            maxPerDay?: number;
+            /** @description default true */
+            enabled?: boolean;
+            notify?: {
+                /** @description User ids of the organization's verified members, mailed once per alert (docs/alerts.md) */
+                members: string[];
+            } | null;
+        };
+        UpdateAlertRuleBody: {
+            name?: string;
+            condition?: components["schemas"]["AlertCondition"];
+            asins?: string[] | null;
+            marketplace?: string | null;
+            postalCode?: string | null;
+            cooldownSeconds?: number;
+            maxPerDay?: number;
+            enabled?: boolean;
+            notify?: {
+                /** @description User ids of the organization's verified members, mailed once per alert (docs/alerts.md) */
+                members: string[];
+            } | null;
+        };
+        Alert: {
+            id: string;
+            ruleId: string;
+            /** @description The rule name when the alert fired */
+            ruleName: string;
+            /**
+             * @description `sent`: a product.alert event went out; `suppressed`: past the rule’s maxPerDay, not sent
+             * @enum {string}
+             */
+            status: "sent" | "suppressed";
+            asin: string;
+            marketplace: string;
+            /** @description The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own */
+            postalCode: string | null;
+            condition: components["schemas"]["AlertCondition"];
+            value: number | string | boolean | {
+                category: string;
+                rank: number;
+            } | null;
+            previous: number | string | boolean | {
+                category: string;
+                rank: number;
+            } | null;
+            baseline: number | null;
+            jobId: string;
+            snapshot: components["schemas"]["ProductSnapshot"];
+            /** Format: date-time */
+            createdAt: string;
         };
         LedgerEntry: {
             /** @description null for grants (organization-wide) */
@@ -2437,7 +2767,7 @@ export interface components {
         AuditLogEntry: {
             id: string;
             /** @enum {string} */
-            action: "signup" | "email.verified" | "session.created" | "password.changed" | "password.reset" | "project.created" | "project.renamed" | "project.archived" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "webhooks.changed" | "schedule.created" | "schedule.updated" | "schedule.deleted" | "user.disabled" | "user.enabled" | "plan.changed" | "credits.granted" | "limits.changed";
+            action: "signup" | "email.verified" | "session.created" | "password.changed" | "password.reset" | "project.created" | "project.renamed" | "project.archived" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "webhooks.changed" | "schedule.created" | "schedule.updated" | "schedule.deleted" | "alert_rule.created" | "alert_rule.updated" | "alert_rule.deleted" | "user.disabled" | "user.enabled" | "plan.changed" | "credits.granted" | "limits.changed";
             /**
              * @description `user`: a user of the organization did it, signed in or with one of their API keys (`actor` says who); `operator`: the service operator did it with the admin CLI (plans, credits, limits, disabling a user), and `actor` is null
              * @enum {string}
@@ -5853,7 +6183,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed" | "cancelled";
-                event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                event?: "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
                 webhookId?: string;
                 from?: string;
                 to?: string;
@@ -6855,6 +7185,1020 @@ export interface operations {
             };
             /** @description GONE: the results of this job were deleted (DELETE /jobs/{jobId}) or purged by the retention of the plan; the job remains */
             410: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAlertRules: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AlertRule"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAlertRuleBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Path of the alert rule */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AlertRule"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AlertRule"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAlertRuleBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AlertRule"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAlerts: {
+        parameters: {
+            query?: {
+                ruleId?: string;
+                asin?: string;
+                from?: string;
+                to?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Alert"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;
@@ -10430,7 +11774,7 @@ export interface operations {
             query?: never;
             header: {
                 "X-Service-Signature": string;
-                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
                 "X-Service-Delivery": string;
                 "X-Service-Webhook-Id": string;
             };
@@ -10457,7 +11801,7 @@ export interface operations {
             query?: never;
             header: {
                 "X-Service-Signature": string;
-                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
                 "X-Service-Delivery": string;
                 "X-Service-Webhook-Id": string;
             };
@@ -10484,7 +11828,7 @@ export interface operations {
             query?: never;
             header: {
                 "X-Service-Signature": string;
-                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
                 "X-Service-Delivery": string;
                 "X-Service-Webhook-Id": string;
             };
@@ -10511,7 +11855,7 @@ export interface operations {
             query?: never;
             header: {
                 "X-Service-Signature": string;
-                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed";
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
                 "X-Service-Delivery": string;
                 "X-Service-Webhook-Id": string;
             };
@@ -10521,6 +11865,33 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProductChangedDelivery"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the delivery; anything else, or no answer in time, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Signature": string;
+                "X-Service-Event": "job.completed" | "job.failed" | "schedule.triggered" | "product.changed" | "product.alert";
+                "X-Service-Delivery": string;
+                "X-Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductAlertDelivery"];
             };
         };
         responses: {

@@ -35,6 +35,67 @@ export interface AccountToken {
   user_id: string;
 }
 
+export interface Alert {
+  asin: string;
+  baseline: number | null;
+  condition: Json;
+  created_at: Generated<Timestamp>;
+  id: string;
+  job_id: string;
+  marketplace: string;
+  postal_code: string;
+  previous: Json;
+  project_id: string;
+  rule_id: string;
+  rule_name: string;
+  snapshot: Json;
+  status: string;
+  value: Json;
+}
+
+export interface AlertMail {
+  alert_id: string;
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  next_attempt_at: Generated<Timestamp>;
+  project_id: string;
+  status: Generated<string>;
+  user_id: string;
+}
+
+export interface AlertRule {
+  asins: string[] | null;
+  condition: Json;
+  cooldown_seconds: number;
+  created_at: Generated<Timestamp>;
+  enabled: boolean;
+  id: string;
+  marketplace: string | null;
+  max_per_day: number;
+  name: string;
+  notify_members: Generated<string[]>;
+  organization_id: string;
+  postal_code: string | null;
+  project_id: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface AlertRuleDay {
+  day: Timestamp;
+  rule_id: string;
+  sent: Generated<number>;
+  suppressed: Generated<number>;
+}
+
+export interface AlertRuleState {
+  asin: string;
+  firing: boolean;
+  last_alert_at: Timestamp | null;
+  marketplace: string;
+  postal_code: string;
+  rule_id: string;
+}
+
 export interface ApiKey {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp | null;
@@ -194,6 +255,7 @@ export interface ProductSnapshot {
   id: Generated<number>;
   job_id: string;
   marketplace: string;
+  page_price: number | null;
   postal_code: Generated<string>;
   project_id: string;
   snapshot: Json;
@@ -248,6 +310,7 @@ export interface TrackedTarget {
   last_seen_at: Generated<Timestamp>;
   latest_snapshot: Json | null;
   marketplace: string;
+  page_state: Json | null;
   postal_code: Generated<string>;
   project_id: string;
 }
@@ -335,6 +398,11 @@ export interface WebhookReplay {
 
 export interface DB {
   account_token: AccountToken;
+  alert: Alert;
+  alert_mail: AlertMail;
+  alert_rule: AlertRule;
+  alert_rule_day: AlertRuleDay;
+  alert_rule_state: AlertRuleState;
   api_key: ApiKey;
   app_user: AppUser;
   audit_log: AuditLog;

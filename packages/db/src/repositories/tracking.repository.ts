@@ -34,6 +34,19 @@ export interface SnapshotWrite {
   snapshot: Record<string, unknown>;
   merged: Record<string, unknown>;
   changes: { field: string; from: unknown; to: unknown }[];
+  /**
+   * A product page's observation (details, offers, reviews): the product's last known state as
+   * product pages showed it, which alert rules read (docs/alerts.md); absent for a search card.
+   */
+  page?: Record<string, unknown>;
+  /** The price a details or offers crawl saw (the alert rules' medians); null or absent otherwise. */
+  pagePrice?: number | null;
+}
+
+/** A tracked product's last known states, locked: all observations merged, and product pages' only. */
+export interface LockedTarget {
+  latest: Record<string, unknown> | null;
+  page: Record<string, unknown> | null;
 }
 
 /** Tracked targets (latest known state per product) and their snapshot history. */
@@ -46,6 +59,12 @@ export class TrackingRepository {
    * known snapshots (null for products never seen before).
    */
   async lockTargets(trx: Transaction<Database>, scope: SeriesScope, asins: string[]): Promise<Map<string, Record<string, unknown> | null>> {
+    const locked = await this.lockSeries(trx, scope, asins);
+    return new Map([...locked].map(([asin, t]) => [asin, t.latest]));
+  }
+
+  /** `lockTargets`, with each product's state as product pages showed it (`page_state`). */
+  async lockSeries(trx: Transaction<Database>, scope: SeriesScope, asins: string[]): Promise<Map<string, LockedTarget>> {
     const sorted = [...new Set(asins)].sort();
     if (!sorted.length) return new Map();
     const { projectId, marketplace, postalCode } = scope;
@@ -56,7 +75,7 @@ export class TrackingRepository {
       .execute();
     const rows = await trx
       .selectFrom('tracked_target')
-      .select(['asin', 'latest_snapshot'])
+      .select(['asin', 'latest_snapshot', 'page_state'])
       .where('project_id', '=', projectId)
       .where('marketplace', '=', marketplace)
       .where('postal_code', '=', postalCode)
@@ -64,7 +83,7 @@ export class TrackingRepository {
       .orderBy('asin')
       .forUpdate()
       .execute();
-    return new Map(rows.map((r) => [r.asin, r.latest_snapshot]));
+    return new Map(rows.map((r) => [r.asin, { latest: r.latest_snapshot, page: r.page_state }]));
   }
 
   /** Stores one snapshot per product and moves each tracked target on, in two statements. */
@@ -87,17 +106,22 @@ export class TrackingRepository {
           snapshot: JSON.stringify(w.snapshot),
           changes: JSON.stringify(w.changes),
           change_count: w.changes.length,
+          page_price: w.pagePrice ?? null,
         })),
       )
       .execute();
-    const values = writes.map((w) => sql`(${w.asin}, ${JSON.stringify(w.merged)}::jsonb, ${w.changes.length}::int)`);
+    const values = writes.map(
+      (w) =>
+        sql`(${w.asin}, ${JSON.stringify(w.merged)}::jsonb, ${w.changes.length}::int, ${w.page ? JSON.stringify(w.page) : null}::jsonb)`,
+    );
     await sql`
       update tracked_target t
       set latest_snapshot = v.merged,
+          page_state = coalesce(v.page, t.page_state),
           change_count = t.change_count + v.changes,
           last_seen_at = now(),
           last_changed_at = case when v.changes > 0 then now() else t.last_changed_at end
-      from (values ${sql.join(values)}) as v(asin, merged, changes)
+      from (values ${sql.join(values)}) as v(asin, merged, changes, page)
       where t.project_id = ${scope.projectId} and t.marketplace = ${scope.marketplace}
         and t.postal_code = ${scope.postalCode} and t.asin = v.asin`.execute(trx);
   }

@@ -131,9 +131,16 @@ export function authenticate(deps: AuthDeps) {
 }
 
 /** The path parameter that tells which project a `/v1/key` route acts in, if any. */
-export type ProjectParam = 'projectId' | 'jobId' | 'scheduleId';
+export type ProjectParam = 'projectId' | 'jobId' | 'scheduleId' | 'ruleId';
 
-const NOT_FOUND: Record<ProjectParam, string> = { projectId: 'Project', jobId: 'Job', scheduleId: 'Schedule' };
+const NOT_FOUND: Record<ProjectParam, string> = { projectId: 'Project', jobId: 'Job', scheduleId: 'Schedule', ruleId: 'Alert rule' };
+
+/** The project of the job, schedule or alert rule a path names. */
+function projectOfResource(directory: Directory, param: Exclude<ProjectParam, 'projectId'>, id: string): Promise<string | undefined> {
+  if (param === 'jobId') return directory.projectOfJob(id);
+  if (param === 'scheduleId') return directory.projectOfSchedule(id);
+  return directory.projectOfAlertRule(id);
+}
 
 /**
  * Before every `/v1/key` route. A key: a path naming a project must name the key's own (403).
@@ -152,8 +159,7 @@ export function projectAccess(deps: { directory: Directory; rateLimiter: RateLim
     }
     if (!param) throw new AppError('FORBIDDEN', 'This operation describes an API key: call it with the key as a Bearer token.');
     const id = String(req.params[param]);
-    const projectId =
-      param === 'projectId' ? id : param === 'jobId' ? await deps.directory.projectOfJob(id) : await deps.directory.projectOfSchedule(id);
+    const projectId = param === 'projectId' ? id : await projectOfResource(deps.directory, param, id);
     const project = projectId ? await deps.directory.project(projectId) : undefined;
     const what = `${NOT_FOUND[param]} ${id}`;
     if (!project) throw new AppError('NOT_FOUND', `${what} not found.`);

@@ -1,4 +1,5 @@
 import type {
+  AlertRuleRepository,
   ApiKeyRepository,
   JobRepository,
   KeyRecord,
@@ -29,6 +30,7 @@ export interface DirectoryOptions {
   memberships: MembershipRepository;
   jobs: JobRepository;
   schedules: ScheduleRepository;
+  alertRules: AlertRuleRepository;
   broadcast: Broadcast;
   log: Logger;
 }
@@ -118,6 +120,14 @@ export class Directory {
     return this.ownerCache.get(
       `schedule:${scheduleId}`,
       () => this.options.schedules.projectOf(scheduleId),
+      () => [],
+    );
+  }
+
+  projectOfAlertRule(ruleId: string): Promise<string | undefined> {
+    return this.ownerCache.get(
+      `alert_rule:${ruleId}`,
+      () => this.options.alertRules.projectOf(ruleId),
       () => [],
     );
   }

@@ -132,9 +132,9 @@ it('renders a nullable named schema as one that accepts null, and has no allOf (
   for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref.split('/').pop()!);
 });
 
-it('documents the four webhook events with their delivery headers and the signature scheme', async () => {
+it('documents the webhook events with their delivery headers and the signature scheme', async () => {
   const doc = (await h.http.get('/openapi.json')).body;
-  expect(Object.keys(doc.webhooks)).toEqual(['job.completed', 'job.failed', 'schedule.triggered', 'product.changed']);
+  expect(Object.keys(doc.webhooks)).toEqual(['job.completed', 'job.failed', 'schedule.triggered', 'product.changed', 'product.alert']);
   for (const [event, item] of Object.entries<{
     post: { parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: Record<string, { schema: unknown }> } };
   }>(doc.webhooks)) {

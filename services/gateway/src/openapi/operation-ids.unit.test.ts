@@ -51,6 +51,12 @@ it('the operationIds stay what generated clients were built with', () => {
     'GET /v1/key/projects/{projectId}/tracked-targets': 'listTrackedTargets',
     'GET /v1/key/projects/{projectId}/tracked-targets/{asin}/timeline': 'getTrackedTargetTimeline',
     'GET /v1/key/projects/{projectId}/compare': 'compareJobs',
+    'POST /v1/key/projects/{projectId}/alert-rules': 'createAlertRule',
+    'GET /v1/key/projects/{projectId}/alert-rules': 'listAlertRules',
+    'GET /v1/key/alert-rules/{ruleId}': 'getAlertRule',
+    'PATCH /v1/key/alert-rules/{ruleId}': 'updateAlertRule',
+    'DELETE /v1/key/alert-rules/{ruleId}': 'deleteAlertRule',
+    'GET /v1/key/projects/{projectId}/alerts': 'listAlerts',
     'GET /v1/key/projects/{projectId}/usage': 'getUsage',
     'GET /v1/key/projects/{projectId}/analytics': 'getAnalytics',
     'GET /v1/key/me': 'getCurrentApiKey',
@@ -89,6 +95,7 @@ it('the operationIds stay what generated clients were built with', () => {
     'POST webhook job.failed': 'jobFailed',
     'POST webhook schedule.triggered': 'scheduleTriggered',
     'POST webhook product.changed': 'productChanged',
+    'POST webhook product.alert': 'productAlert',
   };
   const current = operationIds();
   expect(Object.fromEntries(Object.keys(current).map((op) => [op, published[op] ?? 'not in the published list above']))).toEqual(current);

@@ -23,6 +23,8 @@ const WHEN: Record<EventType, string> = {
     "Accepted as a trigger and sent by test deliveries; scheduled runs do not emit it live (their jobs' events carry `scheduleId`).",
   'product.changed':
     'A monitored field of a product changed between two crawls (details, or search: a card is compared only on what it shows). `data` has the changes and the merged last known snapshot.',
+  'product.alert':
+    "An alert rule's condition turned true for a tracked product on a new product-page snapshot (docs/alerts.md). `data` names the rule, the condition, the value it looked at, the value before, the baseline of a percentage, and the merged last known snapshot.",
 };
 
 const SIGNATURE_SCHEME = `HMAC-SHA256 keyed with the webhook's secret over \`<t>.<raw body>\`, hex-encoded as \`v1\`. Verify with a constant-time comparison on the raw, unparsed body, and reject a \`t\` outside your tolerance (the client's \`verify\` uses 5 minutes). A delivery that does not get a 2xx in time (10 s by default) is retried, ${WEBHOOK_MAX_ATTEMPTS} attempts in all, with exponential backoff (80 s x${WEBHOOK_BACKOFF_FACTOR} per attempt by default: the attempts span about a day), then stays replayable (\`POST .../webhooks/replay\`, \`.../deliveries/{deliveryId}/resend\`); deduplicate on the delivery id. While a secret rotation is in progress the header carries two \`v1=\` values (new secret, then previous one): accept the delivery if any matches.`;

@@ -1,4 +1,5 @@
 import type { OperationDoc } from './operation';
+import { alertsResource } from './alerts/alerts.routes';
 import { analyticsResource } from './analytics/analytics.routes';
 import { consoleResource } from './console/console.routes';
 import { docsResource } from './docs/docs.routes';
@@ -26,6 +27,7 @@ export const API_RESOURCES: Resource<any>[] = [
   schedulesResource,
   webhooksResource,
   trackingResource,
+  alertsResource,
   usageResource,
   analyticsResource,
 ];

@@ -27,6 +27,7 @@ export const TAGS = {
   Organizations: 'Organizations, their projects, members, invitations and audit log',
   'API keys': "A project's API keys: create, rotate with an overlap, revoke; and the calling key itself",
   Analytics: 'Aggregates of the crawls of a project',
+  Alerts: "Alert rules over a project's tracked products, and the alerts they fired",
   Operations: 'Health checks and this document (no API key)',
 } as const;
 
@@ -77,6 +78,7 @@ export const PATH_PARAMS: Record<string, ZodTypeAny> = {
   invitationId: z.string(),
   deliveryId: z.string(),
   asin: z.string().openapi({ example: 'B0DR8G428S' }),
+  ruleId: z.string().openapi({ example: 'alr_5m0c2v8n4b1x7z3q' }),
 };
 
 /** The names of a path's parameters, in order (`/jobs/{jobId}/results` -> `['jobId']`). */

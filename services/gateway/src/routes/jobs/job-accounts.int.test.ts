@@ -7,6 +7,7 @@ import {
   RetentionRepository,
   sql,
   TrackingRepository,
+  AlertStateRepository,
 } from '@crawl/db';
 import { DEFAULT_RETENTION_DAYS, recordTargetOutcome, runRetentionSweep, type TargetOutcome } from '@crawl/jobs';
 import { createTenant, detailsItem, type TestTenant } from '@crawl/testing';
@@ -33,6 +34,7 @@ const progressDeps = () => ({
   credits: new CreditRepository(h.deps.db),
   events: new EventRepository(h.deps.db),
   tracking: new TrackingRepository(h.deps.db),
+  alerts: new AlertStateRepository(),
 });
 
 const ok = (asin: string): TargetOutcome => ({ kind: 'succeeded', items: [detailsItem(asin)], attempts: 1 });

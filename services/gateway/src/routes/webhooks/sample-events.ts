@@ -1,6 +1,6 @@
 import type { EventType, WebhookEventData } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
-import { diffSnapshot, jobFinishedEvent, productChangedData, snapshotOf } from '@crawl/jobs';
+import { diffSnapshot, jobFinishedEvent, productAlertData, productChangedData, snapshotOf } from '@crawl/jobs';
 
 /**
  * Sample `data` of each event, for test deliveries (`POST …/webhooks/test`). Built by the live
@@ -19,6 +19,8 @@ export function sampleEventData(event: EventType, projectId: string, now: Date =
       return { scheduleId: 'sch_sample0000000000', jobId: SAMPLE_JOB_ID, firedAt: now.toISOString() };
     case 'product.changed':
       return sampleProductChanged() as WebhookEventData<'product.changed'>;
+    case 'product.alert':
+      return sampleProductAlert();
   }
 }
 
@@ -78,4 +80,23 @@ function sampleProductChanged() {
   const after = { ...before, price: { amount: 24.99, currency: 'USD' }, reviewsCount: 1291 };
   const { changes, merged } = diffSnapshot(snapshotOf('product', before), snapshotOf('product', after));
   return productChangedData({ asin: SAMPLE_ASIN, marketplace: 'US', postalCode: null, jobId: SAMPLE_JOB_ID, changes, merged });
+}
+
+/** The sample product's price drop as a `price_below` rule announces it, through the live producer. */
+function sampleProductAlert() {
+  const changed = sampleProductChanged();
+  return productAlertData({
+    alertId: 'alt_sample0000000000',
+    ruleId: 'alr_sample0000000000',
+    ruleName: 'Headphones under $25',
+    asin: SAMPLE_ASIN,
+    marketplace: 'US',
+    postalCode: null,
+    condition: { type: 'price_below', value: 25 },
+    value: changed.snapshot.price,
+    previous: 29.99,
+    baseline: null,
+    jobId: SAMPLE_JOB_ID,
+    snapshot: changed.snapshot,
+  });
 }

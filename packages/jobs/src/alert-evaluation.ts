@@ -1,0 +1,108 @@
+import type { AlertWrite, AlertStateRepository, Database, EventRepository, RuleSeriesState, SeriesScope, Transaction } from '@crawl/db';
+import { decide, evaluateCondition, needsMedians, type PageObservation } from './alert-conditions';
+import { productAlertData } from './event-data';
+import type { ProductSnapshot } from './product-snapshot';
+
+export interface AlertEvaluationDeps {
+  alerts: AlertStateRepository;
+  events: EventRepository;
+}
+
+/** One product of a crawl, as the tracking transaction recorded it. */
+export interface ObservedProduct extends PageObservation {
+  asin: string;
+  /** The product's merged last known state (what product.changed carries). */
+  merged: ProductSnapshot;
+}
+
+/**
+ * Evaluates the project's enabled rules in scope on a crawl's product-page observations, inside
+ * the tracking transaction that recorded them (docs/alerts.md): state per (rule, series),
+ * alerts sent or suppressed by the rule's daily cap, the `product.alert` events in the outbox and
+ * the members' mails in theirs. All of it commits with the snapshots or not at all, so a worker
+ * killed in between loses no alert and a redelivered task (whose target is already recorded)
+ * sends none twice. Costs one query when no rule is in scope.
+ */
+export async function evaluateAlertRules(
+  deps: AlertEvaluationDeps,
+  trx: Transaction<Database>,
+  series: SeriesScope,
+  jobId: string,
+  products: ObservedProduct[],
+): Promise<number> {
+  const observed = products;
+  if (!observed.length) return 0;
+  const asins = observed.map((p) => p.asin);
+  const rules = await deps.alerts.rulesInScope(trx, series, asins);
+  if (!rules.length) return 0;
+  const [states, medians] = await Promise.all([
+    deps.alerts.states(
+      trx,
+      series,
+      rules.map((r) => r.id),
+      asins,
+    ),
+    rules.some((r) => needsMedians(r.condition)) ? deps.alerts.priceMedians(trx, series, asins) : Promise.resolve(undefined),
+  ]);
+  const stateOf = new Map(states.map((s) => [`${s.ruleId} ${s.asin}`, s]));
+  const now = new Date();
+  const changed: RuleSeriesState[] = [];
+  const fired: { rule: (typeof rules)[number]; write: Omit<AlertWrite, 'status'> }[] = [];
+  for (const rule of rules) {
+    for (const product of observed) {
+      if (rule.asins && !rule.asins.includes(product.asin)) continue;
+      const result = evaluateCondition(rule.condition, product, medians?.get(product.asin));
+      const state = stateOf.get(`${rule.id} ${product.asin}`);
+      const decision = decide(result, product, state, rule.cooldownSeconds, now);
+      if (!decision) continue;
+      const alert = decision.verdict === 'alert';
+      if (alert || (state ? state.firing !== decision.firing : decision.firing)) {
+        changed.push({
+          ruleId: rule.id,
+          asin: product.asin,
+          firing: decision.firing,
+          lastAlertAt: alert ? now : (state?.lastAlertAt ?? null),
+        });
+      }
+      if (!alert) continue;
+      fired.push({
+        rule,
+        write: {
+          ruleId: rule.id,
+          ruleName: rule.name,
+          asin: product.asin,
+          condition: rule.condition,
+          value: result.value,
+          previous: result.previous,
+          baseline: result.baseline,
+          jobId,
+          snapshot: product.merged,
+        },
+      });
+    }
+  }
+  await deps.alerts.saveStates(trx, series, changed);
+  if (!fired.length) return 0;
+  // the daily caps, rule by rule in id order (rules came sorted): concurrent crawls lock them alike
+  const writes: AlertWrite[] = [];
+  for (const rule of rules) {
+    const mine = fired.filter((f) => f.rule.id === rule.id);
+    if (!mine.length) continue;
+    const allowed = await deps.alerts.takeDailyAllowance(trx, rule.id, mine.length, rule.maxPerDay);
+    mine.forEach((f, i) => writes.push({ ...f.write, status: i < allowed ? 'sent' : 'suppressed' }));
+  }
+  const ids = await deps.alerts.insertAlerts(trx, series, writes);
+  const mails: { alertId: string; userId: string }[] = [];
+  for (const [i, write] of writes.entries()) {
+    if (write.status !== 'sent') continue;
+    const alertId = ids[i]!;
+    await deps.events.insert(trx, {
+      projectId: series.projectId,
+      type: 'product.alert',
+      data: productAlertData({ alertId, marketplace: series.marketplace, postalCode: series.postalCode, ...write }),
+    });
+    for (const userId of rules.find((r) => r.id === write.ruleId)!.notifyMembers) mails.push({ alertId, userId });
+  }
+  await deps.alerts.queueMails(trx, series.projectId, mails);
+  return writes.length;
+}
