@@ -56,7 +56,7 @@ it('exports a completed job as json, csv and llm with stable columns and a filen
 
   const llm = await stack.http.get(`/v1/key/jobs/${id}/export?format=llm`).set(auth(tenant));
   expect(llm.headers['content-disposition']).toBe(`attachment; filename="${id}-details.llm.json"`);
-  expect(llm.body).toMatchObject({ schemaVersion: '1.2', job: { id, type: 'details', marketplace: 'US', resultsCount: 2 } });
+  expect(llm.body).toMatchObject({ schemaVersion: '1.3', job: { id, type: 'details', marketplace: 'US', resultsCount: 2 } });
   expect(llm.body.items).toHaveLength(2);
   expect(validateLlm(llm.body)).toEqual([]);
   const keys = Object.keys(llm.body.items[0]);
@@ -64,6 +64,10 @@ it('exports a completed job as json, csv and llm with stable columns and a filen
   for (const item of llm.body.items) {
     expect(Object.keys(item)).toEqual(keys);
     expect(item.source).toBe('details');
+    // where and when: the row's own page, its place and the moment it arrived
+    expect(item.sourceUrl).toMatch(new RegExp(`/dp/${item.asin}$`));
+    expect(Number.isNaN(Date.parse(item.fetchedAt))).toBe(false);
+    expect(item.deliveryLocation).toEqual(expect.any(String));
   }
 });
 

@@ -330,9 +330,10 @@ export type SearchResultItem = z.infer<typeof searchResultItemSchema>;
 
 /**
  * Version of the `llm` export contract. Bump the major on any breaking change. 1.1 added the
- * offer and review keys (`condition` ... `variant`) for the offers, bestsellers and reviews job types.
+ * offer and review keys (`condition` ... `variant`) for the offers, bestsellers and reviews job
+ * types; 1.3 the place, landed cost and provenance keys (`deliveryLocation` ... `sourceUrl`).
  */
-export const LLM_SCHEMA_VERSION = '1.2';
+export const LLM_SCHEMA_VERSION = '1.3';
 
 /**
  * One item of the `llm` export: the same keys in the same order for every kind of row (null
@@ -393,6 +394,18 @@ export const llmExportItemSchema = z
     newOffersCount: z.number().int().nullable().describe('Details'),
     isbn13: z.string().nullable().describe('Details: books'),
     totalResults: z.number().int().nullable().describe("Search: the result count the card's page announces"),
+    deliveryLocation: z.string().nullable().describe('Details, search and offers: the place the page delivers to, as named'),
+    postalCode: z.string().nullable().describe('The postal code in `deliveryLocation` (as much as the page shows)'),
+    deliveryPromise: z.string().nullable().describe('Details: the delivery date as shown; search and offers: the delivery line'),
+    deliveryDate: z.string().nullable().describe('Details: ISO yyyy-mm-dd of the earliest delivery'),
+    unitPrice: z.number().nullable().describe('Details and search: the price per `unitPriceUnit`, in `currency`'),
+    unitPriceUnit: z.string().nullable().describe('Details and search: the unit as shown ("Ounce", "kg")'),
+    stockQuantity: z.number().int().nullable().describe('Details: how many are left, when the page says'),
+    lowestNewPrice: z.number().nullable().describe("Details: the lowest new offer's price, in `currency`"),
+    subscribeAndSave: z.number().nullable().describe('Details: the Subscribe & Save price, in `currency`'),
+    gtin: z.string().nullable().describe('Details: the GTIN / EAN / UPC, digits only'),
+    fetchedAt: z.string().nullable().describe('When the page the item was read from arrived (ISO 8601)'),
+    sourceUrl: z.string().nullable().describe('The URL that page was fetched from'),
     missingFields: z.array(z.string()),
   })
   .strict()

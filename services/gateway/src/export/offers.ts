@@ -14,5 +14,8 @@ export const offers: ExportKind<'offers'> = {
     isBuyBox: item.isBuyBox,
     fulfilledByAmazon: item.fulfilledByAmazon,
     shipsFrom: item.shipsFrom,
+    deliveryLocation: item.deliveryLocation?.text ?? null,
+    postalCode: item.deliveryLocation?.postalCode ?? null,
+    deliveryPromise: item.deliveryText,
   }),
 };

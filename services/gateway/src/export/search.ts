@@ -24,5 +24,10 @@ export const search: ExportKind<'search'> = {
     coupon: item.coupon,
     boughtPastMonth: item.boughtPastMonth,
     totalResults: item.totalResults,
+    deliveryLocation: item.deliveryLocation?.text ?? null,
+    postalCode: item.deliveryLocation?.postalCode ?? null,
+    deliveryPromise: item.deliveryText,
+    unitPrice: item.unitPrice?.amount ?? null,
+    unitPriceUnit: item.unitPrice?.unit ?? null,
   }),
 };

@@ -76,6 +76,18 @@ export function llmItem(job: JobRow, item: ResultItem): LlmExportItem {
     newOffersCount: v.newOffersCount ?? null,
     isbn13: v.isbn13 ?? null,
     totalResults: v.totalResults ?? null,
+    deliveryLocation: v.deliveryLocation ?? null,
+    postalCode: v.postalCode ?? null,
+    deliveryPromise: v.deliveryPromise ?? null,
+    deliveryDate: v.deliveryDate ?? null,
+    unitPrice: v.unitPrice ?? null,
+    unitPriceUnit: v.unitPriceUnit ?? null,
+    stockQuantity: v.stockQuantity ?? null,
+    lowestNewPrice: v.lowestNewPrice ?? null,
+    subscribeAndSave: v.subscribeAndSave ?? null,
+    gtin: v.gtin ?? null,
+    fetchedAt: item.fetchedAt,
+    sourceUrl: item.sourceUrl,
     missingFields: item.missingFields,
   };
 }
