@@ -9,6 +9,7 @@ import { benchWebhooks } from './webhooks.bench';
 import { benchRetention } from './retention.bench';
 import { benchStoredItems } from './stored-items.bench';
 import { benchSignin } from './signin.bench';
+import { benchAlerts } from './alerts.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   retention: benchRetention,
   'stored-items': benchStoredItems,
   signin: benchSignin,
+  alerts: benchAlerts,
 };
 
 async function main(): Promise<void> {

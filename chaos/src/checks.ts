@@ -308,9 +308,9 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
   // 10. Receiver side: got each delivered delivery, signed, answered 2xx; one delivery id per (event, webhook).
   const delivered = await rows<{ id: string; webhook_id: string; event_type: string; subject: string }>(
     db,
-    sql`select d.id, d.webhook_id, d.event_type, e.data->>'id' as subject
+    sql`select d.id, d.webhook_id, d.event_type, coalesce(e.data->>'id', e.data->>'alertId') as subject
         from webhook_delivery d join event e on e.id = d.event_id
-        where d.project_id = any(${projects}::text[]) and d.event_type in ('job.completed', 'job.failed')`,
+        where d.project_id = any(${projects}::text[]) and d.event_type in ('job.completed', 'job.failed', 'product.alert')`,
   );
   const receipts = input.receivers.flatMap((r) => r.receipts.map((x) => ({ ...x, receiver: r.kind })));
   const okReceipt = new Set(
@@ -343,6 +343,34 @@ export async function runChecks(input: CheckInput): Promise<CheckResult[]> {
     'webhooks received, signed, one id per event',
     notReceived.length === 0 && badSig.length === 0 && badBody.length === 0 && multi.length === 0 && delivered.length > 0,
     `${delivered.length} deliveries; not received with 2xx: ${notReceived.length}${sample(notReceived)}; bad signature: ${badSig.length}${sample(badSig.map((x) => `${x.deliveryId} ${x.signature}`))}; body id != header: ${badBody.length}; >1 delivery id per (webhook, event, job): ${multi.length}${sample(multi)}; 2xx twice (after a timeout): ${redelivered}; ${perKind}`,
+  );
+
+  // 10b. Alert rules (docs/alerts.md): every sent alert has exactly one product.alert event, every
+  // event one sent alert; a suppressed alert none; no target recorded twice made a second alert.
+  const [alertCounts] = await rows<{ sent: number; suppressed: number; events: number }>(
+    db,
+    sql`select (select count(*)::int from alert where project_id = any(${projects}::text[]) and status = 'sent') as sent,
+               (select count(*)::int from alert where project_id = any(${projects}::text[]) and status = 'suppressed') as suppressed,
+               (select count(*)::int from event where project_id = any(${projects}::text[]) and type = 'product.alert') as events`,
+  );
+  const alertMismatch = await rows<{ alert_id: string; status: string | null; events: number }>(
+    db,
+    sql`select coalesce(a.id, e.data->>'alertId') as alert_id, a.status, count(e.id)::int as events
+        from alert a full join (select * from event where type = 'product.alert') e on e.data->>'alertId' = a.id
+        where coalesce(a.project_id, e.project_id) = any(${projects}::text[])
+        group by 1, 2
+        having (a.status = 'sent' and count(e.id) <> 1) or (a.status = 'suppressed' and count(e.id) <> 0) or a.status is null
+        limit 10`,
+  );
+  const alertDuplicates = await rows<{ rule_id: string; asin: string; job_id: string; n: number }>(
+    db,
+    sql`select rule_id, asin, job_id, count(*)::int as n from alert where project_id = any(${projects}::text[])
+        group by rule_id, asin, postal_code, job_id having count(*) > 1 limit 10`,
+  );
+  add(
+    'alerts: one event per sent alert, none twice',
+    alertMismatch.length === 0 && alertDuplicates.length === 0 && alertCounts!.sent > 0,
+    `${alertCounts!.sent} sent, ${alertCounts!.suppressed} suppressed, ${alertCounts!.events} product.alert events; alert/event mismatches ${alertMismatch.length}${sample(alertMismatch)}; alerts twice for one (rule, product, job) ${alertDuplicates.length}${sample(alertDuplicates)}`,
   );
 
   // 11. API answers: only 2xx/4xx/503, nothing over 10 s, network errors only to a gateway the run had killed.

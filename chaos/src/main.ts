@@ -60,7 +60,22 @@ const BASELINE_FAULTS = [
   { fault: { kind: 'reset' }, probability: 0.01 },
   { fault: { kind: 'empty' }, probability: 0.01 },
   { fault: { kind: 'latency', ms: 400 }, probability: 0.1 },
+  // The alert rules' products: every other crawl shows a price with a 1 put in front (29.99 -> 129.99).
+  {
+    match: '/dp/B0ALERT',
+    fault: {
+      kind: 'rewrite',
+      replace: [
+        ['a-price-whole">', 'a-price-whole">1'],
+        ['a-offscreen">$', 'a-offscreen">$1'],
+      ],
+    },
+    probability: 0.5,
+  },
 ];
+
+/** The products the chaos run's alert rules watch (BASELINE_FAULTS moves their price). */
+const ALERT_ASINS = ['B0ALERT001', 'B0ALERT002'];
 
 const started = Date.now();
 const stamp = () => `[${String(Math.round((Date.now() - started) / 1000)).padStart(4)}s]`;
@@ -258,12 +273,15 @@ async function main(): Promise<number> {
   const webhookReceiver = new Map<string, WebhookReceiver>();
   for (const t of tenants) {
     const configs = receivers.flatMap((r) =>
-      (['job.completed', 'job.failed'] as const).map((trigger) => ({
-        name: `${r.kind} ${trigger}`,
-        url: r.url,
-        triggerAction: trigger,
-        secret: `whsec_chaos_${t.index}_${r.kind}_${trigger}_${randomBytes(6).toString('hex')}`,
-      })),
+      // the first tenant's alert rules send product.alert too (docs/alerts.md): rules under worker kills
+      (t.index === 0 ? (['job.completed', 'job.failed', 'product.alert'] as const) : (['job.completed', 'job.failed'] as const)).map(
+        (trigger) => ({
+          name: `${r.kind} ${trigger}`,
+          url: r.url,
+          triggerAction: trigger,
+          secret: `whsec_chaos_${t.index}_${r.kind}_${trigger}_${randomBytes(6).toString('hex')}`,
+        }),
+      ),
     );
     const res = await api.call(t, 'PATCH', 'PATCH /projects/:id/webhooks', `/v1/key/projects/${t.projectId}/webhooks`, {
       body: { configs },
@@ -288,6 +306,28 @@ async function main(): Promise<number> {
     await createSchedule(api, tenants[1]!, { cron: '*/5 * * * * *', crawlConfig: { type: 'search', targets: ['portable charger'] } }),
   );
   log(`schedules: ${scheduleIds.join(', ')} (every 5 s)`);
+  // Alert rules: two products whose price the baseline faults change on every other crawl,
+  // crawled every 5 s by a schedule of the first tenant, watched by two rules.
+  for (const rule of [
+    { name: 'any price change', condition: { type: 'field_changed', field: 'price' }, cooldownSeconds: 0, maxPerDay: 10_000 },
+    { name: 'over 100', condition: { type: 'price_above', value: 100 }, cooldownSeconds: 0, maxPerDay: 10_000 },
+  ]) {
+    const res = await api.call(
+      tenants[0]!,
+      'POST',
+      'POST /projects/:id/alert-rules',
+      `/v1/key/projects/${tenants[0]!.projectId}/alert-rules`,
+      {
+        body: rule,
+      },
+    );
+    if (res.status !== 201) throw new Error(`alert rule creation answered ${res.status}: ${JSON.stringify(res.json)}`);
+  }
+  const alertScheduleId = await createSchedule(api, tenants[0]!, {
+    cron: '*/5 * * * * *',
+    crawlConfig: { type: 'details', targets: ALERT_ASINS },
+  });
+  log(`alert rules: 2 rules of ${tenants[0]!.projectId} over ${ALERT_ASINS.join(', ')} (schedule ${alertScheduleId})`);
 
   // --- samplers ---------------------------------------------------------------------------
   const logical = () => [
@@ -344,6 +384,7 @@ async function main(): Promise<number> {
   for (const [i, id] of scheduleIds.entries()) {
     if (!(await disableSchedule(api, tenants[i]!, id))) log(`could not disable schedule ${id}`);
   }
+  if (!(await disableSchedule(api, tenants[0]!, alertScheduleId))) log(`could not disable schedule ${alertScheduleId}`);
   log(
     `load stopped after ${Math.round((Date.now() - t0) / 1000)} s: ${api.records.length} requests, ${accepted.size} jobs accepted; schedules disabled; waiting for quiescence`,
   );

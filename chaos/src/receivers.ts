@@ -65,9 +65,10 @@ export class WebhookReceiver {
         let subjectId: string | null = null;
         let bodyId: string | null = null;
         try {
-          const body = JSON.parse(raw.toString('utf8')) as { id?: string; data?: { id?: string } };
+          const body = JSON.parse(raw.toString('utf8')) as { id?: string; data?: { id?: string; alertId?: string } };
           bodyId = body.id ?? null;
-          subjectId = body.data?.id ?? null;
+          // a job event's subject is the job, a product.alert's its alert
+          subjectId = body.data?.id ?? body.data?.alertId ?? null;
         } catch {
           // recorded as not matching
         }

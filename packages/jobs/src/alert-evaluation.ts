@@ -83,26 +83,31 @@ export async function evaluateAlertRules(
   }
   await deps.alerts.saveStates(trx, series, changed);
   if (!fired.length) return 0;
-  // the daily caps, rule by rule in id order (rules came sorted): concurrent crawls lock them alike
-  const writes: AlertWrite[] = [];
-  for (const rule of rules) {
-    const mine = fired.filter((f) => f.rule.id === rule.id);
-    if (!mine.length) continue;
-    const allowed = await deps.alerts.takeDailyAllowance(trx, rule.id, mine.length, rule.maxPerDay);
-    mine.forEach((f, i) => writes.push({ ...f.write, status: i < allowed ? 'sent' : 'suppressed' }));
-  }
+  // the daily caps of every rule that fired, in one statement (day rows locked in rule id order)
+  const counts = new Map<string, number>();
+  for (const f of fired) counts.set(f.rule.id, (counts.get(f.rule.id) ?? 0) + 1);
+  const allowances = await deps.alerts.takeDailyAllowances(
+    trx,
+    rules.filter((r) => counts.has(r.id)).map((r) => ({ ruleId: r.id, count: counts.get(r.id)!, maxPerDay: r.maxPerDay })),
+  );
+  const used = new Map<string, number>();
+  const writes: AlertWrite[] = fired.map((f) => {
+    const n = used.get(f.rule.id) ?? 0;
+    used.set(f.rule.id, n + 1);
+    return { ...f.write, status: n < (allowances.get(f.rule.id) ?? 0) ? 'sent' : 'suppressed' };
+  });
   const ids = await deps.alerts.insertAlerts(trx, series, writes);
-  const mails: { alertId: string; userId: string }[] = [];
-  for (const [i, write] of writes.entries()) {
-    if (write.status !== 'sent') continue;
-    const alertId = ids[i]!;
-    await deps.events.insert(trx, {
+  const sent = writes.map((write, i) => ({ write, alertId: ids[i]! })).filter((x) => x.write.status === 'sent');
+  await deps.events.insertMany(
+    trx,
+    sent.map(({ write, alertId }) => ({
       projectId: series.projectId,
-      type: 'product.alert',
+      type: 'product.alert' as const,
       data: productAlertData({ alertId, marketplace: series.marketplace, postalCode: series.postalCode, ...write }),
-    });
-    for (const userId of rules.find((r) => r.id === write.ruleId)!.notifyMembers) mails.push({ alertId, userId });
-  }
+    })),
+  );
+  const notify = new Map(rules.map((r) => [r.id, r.notifyMembers]));
+  const mails = sent.flatMap(({ write, alertId }) => notify.get(write.ruleId)!.map((userId) => ({ alertId, userId })));
   await deps.alerts.queueMails(trx, series.projectId, mails);
   return writes.length;
 }

@@ -134,24 +134,30 @@ export class AlertStateRepository {
   }
 
   /**
-   * Counts `count` alerts of a rule on today's UTC day and answers how many of them may be sent
-   * (the rest are suppressed). The day's row is locked: concurrent crawls firing one rule
-   * never send more than its `maxPerDay` together. Callers take rules in id order (no deadlock).
+   * Counts each rule's new alerts on today's UTC day and answers how many of them may be sent
+   * (the rest are suppressed), in one statement. The day rows are locked in rule id order:
+   * concurrent crawls firing one rule never send more than its `maxPerDay` together, and never
+   * deadlock on two rules.
    */
-  async takeDailyAllowance(trx: Transaction<Database>, ruleId: string, count: number, maxPerDay: number): Promise<number> {
-    const { rows } = await sql<{ sent_before: number }>`
-      with day as (
-        insert into alert_rule_day (rule_id, day, sent, suppressed)
-        values (${ruleId}, (now() at time zone 'utc')::date, 0, 0)
-        on conflict (rule_id, day) do update set sent = alert_rule_day.sent
-        returning sent
-      )
-      select sent as sent_before from day`.execute(trx);
-    const sentBefore = rows[0]!.sent_before;
-    const allowed = Math.max(0, Math.min(count, maxPerDay - sentBefore));
+  async takeDailyAllowances(
+    trx: Transaction<Database>,
+    wanted: { ruleId: string; count: number; maxPerDay: number }[],
+  ): Promise<Map<string, number>> {
+    if (!wanted.length) return new Map();
+    const sorted = [...wanted].sort((a, b) => (a.ruleId < b.ruleId ? -1 : 1));
+    // locks (or makes) each rule's row of the day and reads what it sent so far
+    const { rows } = await sql<{ rule_id: string; sent: number }>`
+      insert into alert_rule_day (rule_id, day, sent, suppressed)
+      select rule_id, (now() at time zone 'utc')::date, 0, 0 from unnest(${sorted.map((w) => w.ruleId)}::text[]) as w(rule_id) order by rule_id
+      on conflict (rule_id, day) do update set sent = alert_rule_day.sent
+      returning rule_id, sent`.execute(trx);
+    const sentBefore = new Map(rows.map((r) => [r.rule_id, r.sent]));
+    const allowed = new Map(sorted.map((w) => [w.ruleId, Math.max(0, Math.min(w.count, w.maxPerDay - (sentBefore.get(w.ruleId) ?? 0)))]));
     await sql`
-      update alert_rule_day set sent = sent + ${allowed}::int, suppressed = suppressed + ${count - allowed}::int
-      where rule_id = ${ruleId} and day = (now() at time zone 'utc')::date`.execute(trx);
+      update alert_rule_day d set sent = d.sent + v.allowed, suppressed = d.suppressed + v.n - v.allowed
+      from unnest(${sorted.map((w) => w.ruleId)}::text[], ${sorted.map((w) => allowed.get(w.ruleId)!)}::int[], ${sorted.map((w) => w.count)}::int[])
+        as v(rule_id, allowed, n)
+      where d.rule_id = v.rule_id and d.day = (now() at time zone 'utc')::date`.execute(trx);
     return allowed;
   }
 

@@ -26,6 +26,21 @@ export class EventRepository {
     return id;
   }
 
+  /** `insert` for several events of one transaction: one statement and one NOTIFY. Returns their ids in order. */
+  async insertMany(
+    trx: Transaction<Database>,
+    events: { projectId: string; type: EventType; data: Record<string, unknown> }[],
+  ): Promise<string[]> {
+    if (!events.length) return [];
+    const ids = events.map(() => newId('evt'));
+    await trx
+      .insertInto('event')
+      .values(events.map((e, i) => ({ id: ids[i]!, project_id: e.projectId, type: e.type, data: JSON.stringify(e.data) })))
+      .execute();
+    await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
+    return ids;
+  }
+
   async listForProject(projectId: string): Promise<EventRow[]> {
     return this.db.selectFrom('event').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
   }
