@@ -19,6 +19,7 @@ import { SignedInLayout } from './shell/signed-in-layout';
 import { ErrorNotice } from './ui/forms';
 
 /** Signed-in pages load with their route: the sign-in page's JavaScript stays small. */
+const AlertsPage = lazyRouteComponent(() => import('./features/alerts/alerts.page'), 'AlertsPage');
 const AuditLogPage = lazyRouteComponent(() => import('./features/audit-log/audit-log.page'), 'AuditLogPage');
 const JobPage = lazyRouteComponent(() => import('./features/jobs/job.page'), 'JobPage');
 const JobsPage = lazyRouteComponent(() => import('./features/jobs/jobs.page'), 'JobsPage');
@@ -134,12 +135,14 @@ const routes = [
     offset: int(s.offset),
   })),
   projectPage('schedules', SchedulesPage),
-  projectPage('tracking', TrackingPage, (s): { asin?: string; marketplace?: string; from?: string; to?: string } => ({
+  projectPage('tracking', TrackingPage, (s): { asin?: string; marketplace?: string; postalCode?: string; from?: string; to?: string } => ({
     asin: text(s.asin),
     marketplace: text(s.marketplace),
+    postalCode: text(s.postalCode),
     from: text(s.from),
     to: text(s.to),
   })),
+  projectPage('alerts', AlertsPage, (s): { offset?: number } => ({ offset: int(s.offset) })),
   projectPage('members', MembersPage),
   projectPage('projects', ProjectsPage),
   projectPage('audit-log', AuditLogPage, (s): { offset?: number } => ({ offset: int(s.offset) })),

@@ -14,6 +14,7 @@ const SECTIONS = [
   { label: 'Webhooks', to: '/console/projects/$projectId/webhooks' },
   { label: 'Schedules', to: '/console/projects/$projectId/schedules' },
   { label: 'Tracking', to: '/console/projects/$projectId/tracking' },
+  { label: 'Alerts', to: '/console/projects/$projectId/alerts' },
   { label: 'Members', to: '/console/projects/$projectId/members' },
 ] as const;
 
