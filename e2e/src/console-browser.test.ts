@@ -164,7 +164,7 @@ describe('the console', () => {
       await page.getByRole('heading', { name: 'Jobs' }).waitFor();
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Members' }).waitFor();
-      for (const link of ['Jobs', 'API keys', 'Usage', 'Webhooks', 'Schedules', 'Tracking', 'Members']) {
+      for (const link of ['Jobs', 'API keys', 'Usage', 'Webhooks', 'Schedules', 'Tracking', 'Alerts', 'Members']) {
         await expect(nav.getByRole('link', { name: link }).count()).resolves.toBe(1);
       }
       // the switcher appears once the list of projects has loaded, which can come after the page's heading
@@ -352,6 +352,151 @@ describe('the console', () => {
   );
 
   maybe(
+    'alert rules: made in the dialog (a 400, then the corrected form is sent again), a fired alert in Recent alerts links to the timeline; disabled, deleted',
+    async () => {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
+      await page.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
+      await page.getByText('No alert rules yet').waitFor();
+      await check('alerts-empty');
+
+      await page.getByRole('button', { name: 'New alert rule' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('Mug under $5');
+      // every condition type of the API is offered
+      const condition = dialog.getByRole('combobox', { name: 'Condition' });
+      await expect(
+        condition.locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value)),
+      ).resolves.toEqual([
+        'price_below',
+        'price_above',
+        'price_drop_pct',
+        'price_rise_pct',
+        'back_in_stock',
+        'out_of_stock',
+        'seller_changed',
+        'rating_below',
+        'field_changed',
+      ]);
+      // a percentage takes a value and a baseline; a stock condition neither
+      await condition.selectOption('price_drop_pct');
+      await dialog.getByRole('combobox', { name: 'Baseline' }).selectOption('median_7d');
+      await condition.selectOption('out_of_stock');
+      await expect(dialog.getByRole('textbox', { name: 'Value' }).count()).resolves.toBe(0);
+      await expect(dialog.getByRole('combobox', { name: 'Baseline' }).count()).resolves.toBe(0);
+      await condition.selectOption('price_below');
+      await dialog.getByRole('textbox', { name: 'Value' }).fill('5');
+      await dialog.getByRole('textbox', { name: 'ASINs' }).fill('B0CONS0001\nnot an asin');
+      await expect(dialog.getByRole('textbox', { name: /^Cooldown/ }).inputValue()).resolves.toBe('3600');
+      await expect(dialog.getByRole('textbox', { name: 'Alerts per day' }).inputValue()).resolves.toBe('20');
+      await check('alerts-new-rule');
+      // the API's 400, in the dialog's alert and at the line of the textbox it is about
+      expectedStatuses.add(400);
+      await dialog.getByRole('button', { name: 'Create rule' }).click();
+      await dialog.getByRole('alert').waitFor();
+      await expect(dialog.getByRole('alert').textContent()).resolves.toMatch(/asins/);
+      await dialog.getByText(/^Line 2: /).waitFor();
+      await check('alerts-new-rule-error');
+      // corrected and sent again: the form takes it
+      await dialog.getByRole('textbox', { name: 'ASINs' }).fill('B0CONS0001');
+      await dialog.getByRole('button', { name: 'Create rule' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const rules = page.getByRole('table', { name: 'Alert rules' });
+      const priceRule = rules.getByRole('row').filter({ hasText: 'Mug under $5' });
+      await priceRule.getByText('Armed').waitFor();
+
+      await page.getByRole('button', { name: 'New alert rule' }).click();
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('Mug out of stock');
+      await dialog.getByRole('combobox', { name: 'Condition' }).selectOption('out_of_stock');
+      await dialog.getByRole('textbox', { name: 'ASINs' }).fill('B0CONS0001');
+      await dialog.getByRole('combobox', { name: 'Marketplace' }).selectOption('US');
+      await dialog.getByRole('button', { name: 'Create rule' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const stockRule = rules.getByRole('row').filter({ hasText: 'Mug out of stock' });
+      await stockRule.waitFor();
+
+      // B0CONS0001 was crawled in stock before; a crawl of its page out of stock fires the rule once
+      stack.simulator.setFaults([
+        { match: 'B0CONS0001', fault: { kind: 'rewrite', replace: [[' In Stock ', ' Currently unavailable. ']] } },
+      ]);
+      try {
+        const created = await fetch(`${origin}/v1/key/projects/${projectId}/jobs`, {
+          method: 'POST',
+          headers: bearer(fullKey),
+          body: JSON.stringify({ type: 'details', targets: ['B0CONS0001'] }),
+        });
+        expect(created.status).toBe(202);
+        await stack.waitForJob(((await created.json()) as { data: { id: string } }).data.id);
+      } finally {
+        stack.simulator.clearFaults();
+      }
+      await page.reload();
+      const recent = page.getByRole('table', { name: 'Recent alerts' });
+      const fired = recent.getByRole('row').filter({ hasText: 'Mug out of stock' });
+      await fired.waitFor();
+      await expect(recent.getByRole('row').count()).resolves.toBe(2);
+      await fired.getByText('out of stock', { exact: true }).waitFor();
+      await fired.getByText('sent', { exact: true }).waitFor();
+      await expect(fired.locator('time').first().textContent()).resolves.toMatch(ZONED);
+      await stockRule.getByText('Firing: 1 product').waitFor();
+      await stockRule.getByText('Cooling down: 1').waitFor();
+      await expect(priceRule.getByText('Armed').count()).resolves.toBe(1);
+      await check('alerts');
+      for (const [width, height] of [
+        [1440, 900],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await screenshot(page, `alerts-${width}`);
+        await page.getByRole('button', { name: 'New alert rule' }).click();
+        await dialog.getByRole('combobox', { name: 'Condition' }).selectOption('price_drop_pct');
+        await screenshot(page, `alerts-new-rule-${width}`);
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'detached' });
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+
+      // the product's timeline in Tracking, at the alert's marketplace and location
+      await fired.getByRole('link', { name: /^B0CONS0001/ }).click();
+      await page.getByRole('heading', { name: 'Tracking', level: 1 }).waitFor();
+      const url = new URL(page.url());
+      expect(url.pathname).toBe(`/console/projects/${projectId}/tracking`);
+      expect(Object.fromEntries(url.searchParams)).toEqual({ asin: 'B0CONS0001', marketplace: 'US' });
+      await page.getByRole('table', { name: 'Snapshots of B0CONS0001' }).waitFor();
+      await page.goBack();
+
+      await priceRule.getByRole('button', { name: 'Disable' }).click();
+      await priceRule.getByText('Disabled').waitFor();
+      await priceRule.getByRole('button', { name: 'Enable' }).waitFor();
+      await priceRule.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete rule' }).waitFor();
+      await check('alerts-delete-confirm');
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete rule' }).click();
+      await priceRule.waitFor({ state: 'detached' });
+      await expect(rules.getByRole('row').count()).resolves.toBe(2);
+      // the rules' writes are in the API as the console made them
+      const listed = await sessionApi('GET', `/v1/key/projects/${projectId}/alert-rules`);
+      expect(listed.body.data.map((r: { name: string; asins: string[] }) => [r.name, r.asins])).toEqual([
+        ['Mug out of stock', ['B0CONS0001']],
+      ]);
+
+      // the page with its route's chunks stays in the budget (docs/console.md, "Serving")
+      const { page: fresh } = await watchedPage(browser, origin);
+      await fresh.context().addCookies(await page.context().cookies());
+      const scripts: Promise<number>[] = [];
+      fresh.on('response', (res) => {
+        if (res.request().resourceType() === 'script') scripts.push(res.body().then(() => Number(res.headers()['content-length'] ?? 0)));
+      });
+      await fresh.goto(`${origin}/console/projects/${projectId}/alerts`);
+      await fresh.getByRole('table', { name: 'Alert rules' }).waitFor();
+      const total = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+      console.log(`console: the alerts page loads ${scripts.length} scripts, ${(total / 1024).toFixed(1)} KB compressed`);
+      expect(total).toBeLessThanOrEqual(250 * 1024);
+      await fresh.context().close();
+    },
+    STEP_MS,
+  );
+
+  maybe(
     'usage shows the balance and credits per day as a chart with its table twin; every other page passes axe',
     async () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
@@ -391,7 +536,7 @@ describe('the console', () => {
       const { page: narrow, problems: narrowProblems } = await watchedPage(browser, origin, { width: 360, height: 740 });
       await narrow.context().addCookies(await page.context().cookies());
       try {
-        for (const path of ['jobs', 'keys', 'usage', 'webhooks', 'schedules', 'tracking', 'members', 'projects', 'audit-log']) {
+        for (const path of ['jobs', 'keys', 'usage', 'webhooks', 'schedules', 'tracking', 'alerts', 'members', 'projects', 'audit-log']) {
           await narrow.goto(`${origin}/console/projects/${projectId}/${path}`);
           await narrow.getByRole('heading', { level: 1 }).waitFor();
           await narrow.waitForLoadState('networkidle');
