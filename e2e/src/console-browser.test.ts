@@ -474,7 +474,9 @@ describe('the console', () => {
       await priceRule.waitFor({ state: 'detached' });
       await expect(rules.getByRole('row').count()).resolves.toBe(2);
       // the rules' writes are in the API as the console made them
-      const listed = await sessionApi('GET', `/v1/key/projects/${projectId}/alert-rules`);
+      const listed = (await sessionApi('GET', `/v1/key/projects/${projectId}/alert-rules`)) as {
+        body: { data: { name: string; asins: string[] }[] };
+      };
       expect(listed.body.data.map((r: { name: string; asins: string[] }) => [r.name, r.asins])).toEqual([
         ['Mug out of stock', ['B0CONS0001']],
       ]);
