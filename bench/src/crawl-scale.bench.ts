@@ -266,8 +266,10 @@ export async function benchCrawlScale(): Promise<void> {
     // What the workers' exits may send per second in all, read as the workers read their config.
     exitCapacity = loadWorkerConfig({ ...process.env, ...env }).exits.reduce((sum, exit) => sum + exit.rps, 0);
     const ctx = { db, redis, gw: `http://127.0.0.1:${gwPort}`, env, sim, others: [simulator, gateway] };
-    for (const workers of [1, 2]) samples.push(await run(workers, ctx));
+    // (d) right after (b): the two compared, in conditions as close as one run gives
+    samples.push(await run(1, ctx));
     samples.push(await run(1, ctx, true));
+    samples.push(await run(2, ctx));
   } finally {
     await Promise.all([simulator.stop(), gateway.stop()]);
     await sql`delete from job where project_id in (select id from project where name like 'bench scale %')`.execute(db);
