@@ -10,3 +10,5 @@ export {
   type RecentKey,
 } from './templates';
 export { readOutbox, type OutboxEntry } from './outbox';
+export { alertMail, type AlertMailInput } from './alert-template';
+export { DEFAULT_MAIL_LIMITS, MailThrottle, type MailLane, type MailThrottleLimits } from './mail-throttle';

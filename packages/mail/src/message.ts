@@ -1,6 +1,6 @@
-/** One account mail, ready to send: both parts rendered, the recipient and its action link. */
+/** One mail (an account's, or an alert's to a member), ready to send: both parts rendered, the recipient and its action link. */
 export interface MailMessage {
-  kind: 'verify-email' | 'signup-email-taken' | 'signup-pending' | 'password-reset' | 'password-changed' | 'invitation';
+  kind: 'verify-email' | 'signup-email-taken' | 'signup-pending' | 'password-reset' | 'password-changed' | 'invitation' | 'alert';
   to: string;
   subject: string;
   text: string;

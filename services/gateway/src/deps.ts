@@ -21,13 +21,12 @@ import {
 } from '@crawl/db';
 import type { Logger, Registry } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
-import { createMailer } from '@crawl/mail';
+import { createMailer, DEFAULT_MAIL_LIMITS, MailThrottle } from '@crawl/mail';
 import { accountChangesChannel, Broadcast, createRedisConnection, LeaseSemaphore, type Redis } from '@crawl/redis';
 import type { AccountDeps } from './accounts/account-deps';
 import { type AccountOptions, DEFAULT_ACCOUNT_OPTIONS } from './accounts/account-options';
 import { Directory } from './access/directory';
 import { MailSender } from './accounts/mail-sender';
-import { DEFAULT_MAIL_LIMITS, MailThrottle } from './accounts/mail-throttle';
 import { InvitationThrottle } from './accounts/invitation-throttle';
 import { AfterAnswer } from './accounts/after-answer';
 import { DeviceCookies } from './access/device-cookie';

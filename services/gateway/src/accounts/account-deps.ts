@@ -18,7 +18,7 @@ import type { DeviceCookies } from '../access/device-cookie';
 import type { Directory } from '../access/directory';
 import type { InvitationThrottle } from './invitation-throttle';
 import type { MailSender } from './mail-sender';
-import type { MailThrottle } from './mail-throttle';
+import type { MailThrottle } from '@crawl/mail';
 import type { PasswordHasher } from '../access/passwords';
 import type { SessionSettings } from '../access/sessions';
 import type { WindowLimit } from '../access/window-limit';

@@ -1,7 +1,7 @@
 import { DEFAULT_HASHER_OPTIONS, type PasswordHasherOptions } from '../access/passwords';
 import type { SignupMode } from './account-deps';
 import { DEFAULT_INVITATION_LIMITS, type InvitationLimits } from './invitation-throttle';
-import { DEFAULT_MAIL_LIMITS, type MailThrottleLimits } from './mail-throttle';
+import { DEFAULT_MAIL_LIMITS, type MailThrottleLimits } from '@crawl/mail';
 
 export interface AccountOptions {
   /** Where the service is reached: mail links start with it, and `http:` drops the cookie's Secure flag. */

@@ -14,7 +14,7 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Bounds the invitation mails an organization and an inviter send, on top of the mail limits
- * per client address and per recipient (mail-throttle.ts): an invitation goes to any address
+ * per client address and per recipient (MailThrottle in @crawl/mail): an invitation goes to any address
  * with the organization's name, which anyone who signs up chooses, in its subject, so a few
  * client addresses could otherwise send a spam run under our name.
  *

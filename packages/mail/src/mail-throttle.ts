@@ -16,9 +16,11 @@ export const DEFAULT_MAIL_LIMITS: MailThrottleLimits = { perAddressPerHour: 30, 
  * Whose request a recipient's mail answers, each lane with a budget of its own, so strangers
  * cannot spend the owner's: `anonymous` (anyone who types the address), `trusted` (a browser that
  * proved it knows the account: access/device-cookie.ts), `notice` (mails that only inform, such as
- * a repeated sign-up's).
+ * a repeated sign-up's), `alert` (alert rules' mails to members: docs/alerts.md, "Mail to members"),
+ * held to the same hourly limit as the anonymous lane, so a busy rule can never spend the budget
+ * a password reset needs.
  */
-export type MailLane = 'anonymous' | 'trusted' | 'notice';
+export type MailLane = 'anonymous' | 'trusted' | 'notice' | 'alert';
 
 const HOUR_MS = 3_600_000;
 
