@@ -149,3 +149,26 @@ export function parseEnvOrExit<T extends z.ZodRawShape>(shape: T, env: Record<st
     exitOnConfigError(err);
   }
 }
+
+const unsetWhenEmpty = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
+
+/** Mail sent outside a request (the scheduler's alert mails: docs/alerts.md); read like the gateway's account mail settings. */
+export const mailEnv = {
+  /** Where users reach the console: mail links start with it. */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:/.test(v), 'an http(s) URL')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .default('http://localhost:8080'),
+  /** `smtp://user:pass@host:587` or `smtps://...`; unset: mail is written to MAIL_OUTBOX_DIR. */
+  SMTP_URL: unsetWhenEmpty(
+    z
+      .string()
+      .url()
+      .refine((v) => /^smtps?:/.test(v), 'an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_OUTBOX_DIR: unsetWhenEmpty(z.string().min(1).optional()),
+  MAIL_FROM: z.string().min(3).default('Crawl Data Service <no-reply@localhost>'),
+};

@@ -36,3 +36,4 @@ export * from './repositories/analytics.repository';
 export * from './repositories/retention.repository';
 export * from './repositories/alert-rule.repository';
 export * from './repositories/alert-state.repository';
+export * from './repositories/alert-mail.repository';

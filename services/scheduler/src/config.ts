@@ -1,4 +1,4 @@
-import { crawlWindowEnv, envInt, logEnv, parseEnv, postgresEnv, redisEnv } from '@crawl/config';
+import { crawlWindowEnv, envInt, logEnv, mailEnv, parseEnv, postgresEnv, redisEnv, secretsEnv } from '@crawl/config';
 import { DEFAULT_RETENTION_DAYS } from '@crawl/jobs';
 
 export const schedulerEnv = {
@@ -19,6 +19,11 @@ export const schedulerEnv = {
   RETENTION_INTERVAL_MS: envInt(600_000, 1_000),
   /** Rows per purge statement: each is a short transaction of its own, so API requests never wait long behind one. */
   RETENTION_BATCH_SIZE: envInt(5_000, 1, 100_000),
+  /** Alert mails to members (docs/alerts.md): the same mail settings as the gateway's. */
+  ...mailEnv,
+  NODE_ENV: secretsEnv.NODE_ENV,
+  /** How often alert_mail is asked for due mails besides the wake-ups of new ones: covers retries and other replicas' crashes. */
+  ALERT_MAIL_POLL_MS: envInt(5_000, 100),
 };
 
 export function loadSchedulerConfig(env: Record<string, string | undefined>) {

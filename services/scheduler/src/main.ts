@@ -1,4 +1,7 @@
+import path from 'node:path';
 import {
+  ALERT_MAIL_CHANNEL,
+  AlertMailRepository,
   CreditRepository,
   createDb,
   IdempotencyRepository,
@@ -11,9 +14,11 @@ import {
   ScheduleRepository,
 } from '@crawl/db';
 import { JobService, ReleaseWindow, reconcileQueuedJobs } from '@crawl/jobs';
-import { createLogger, ShutdownRegistry, runServiceMain } from '@crawl/observability';
+import { createMailer, DEFAULT_MAIL_LIMITS, MailThrottle } from '@crawl/mail';
+import { createLogger, type Logger, ShutdownRegistry, runServiceMain } from '@crawl/observability';
 import { QueueProducer } from '@crawl/queue';
 import { createRedisConnection } from '@crawl/redis';
+import { AlertMailSender, DEFAULT_ALERT_MAIL_SETTINGS } from './alert-mail-sender';
 import { loadSchedulerConfig, type SchedulerConfig } from './config';
 import { RetentionLoop, retentionPolicy } from './retention-loop';
 import { ScheduleLoop } from './schedule-loop';
@@ -22,7 +27,39 @@ export interface SchedulerHandle {
   close(): Promise<void>;
 }
 
-/** Starts the schedule loop, the queued-job reconciler and the retention sweep. */
+/**
+ * The alert mail sender, or null in production without SMTP_URL or MAIL_OUTBOX_DIR: mails then
+ * stay pending (never lost) until one is set, as the gateway refuses to write account mail there.
+ */
+function alertMailSender(
+  config: SchedulerConfig,
+  db: ReturnType<typeof createDb>,
+  redis: ReturnType<typeof createRedisConnection>,
+  log: Logger,
+) {
+  const production = config.NODE_ENV === 'production';
+  if (production && !config.SMTP_URL && !config.MAIL_OUTBOX_DIR) {
+    log.warn('alert mails are not sent: set SMTP_URL (or MAIL_OUTBOX_DIR) on the scheduler');
+    return null;
+  }
+  return new AlertMailSender({
+    mails: new AlertMailRepository(db),
+    mailer: createMailer({
+      smtpUrl: config.SMTP_URL,
+      outboxDir: path.resolve(config.MAIL_OUTBOX_DIR ?? '.mail-outbox'),
+      from: config.MAIL_FROM,
+      log,
+      logLinks: !production,
+    }),
+    // the gateway's key prefix and limits: one budget per recipient across services
+    throttle: new MailThrottle(redis, `${config.QUEUE_PREFIX}:mail`, DEFAULT_MAIL_LIMITS),
+    links: { publicUrl: config.PUBLIC_URL },
+    log,
+    settings: DEFAULT_ALERT_MAIL_SETTINGS,
+  });
+}
+
+/** Starts the schedule loop, the queued-job reconciler, the retention sweep and the alert mail sender. */
 export async function startScheduler(config: SchedulerConfig, shutdown?: ShutdownRegistry): Promise<SchedulerHandle> {
   const log = createLogger({ level: config.LOG_LEVEL, service: 'scheduler' });
   const registry = shutdown ?? new ShutdownRegistry(log);
@@ -48,13 +85,27 @@ export async function startScheduler(config: SchedulerConfig, shutdown?: Shutdow
   loop.start();
   const retention = new RetentionLoop(new RetentionRepository(db), retentionPolicy(config), config.RETENTION_INTERVAL_MS, log);
   retention.start();
+  const mails = alertMailSender(config, db, redis, log);
+  const stopMailListening = mails
+    ? listen(
+        config.DATABASE_URL,
+        ALERT_MAIL_CHANNEL,
+        () => mails.wake(),
+        (err) => log.warn({ err }, 'alert mail listener error'),
+      )
+    : null;
+  const mailPoll = mails ? setInterval(() => mails.wake(), config.ALERT_MAIL_POLL_MS) : null;
+  mails?.wake();
 
   registry.add('intake', 'schedule loop', async () => {
     clearInterval(reconcile);
     await stopListening();
     await loop.stop();
     await retention.stop();
+    if (mailPoll) clearInterval(mailPoll);
+    await stopMailListening?.();
   });
+  registry.add('drain', 'alert mail sender', async () => mails?.close());
   registry.add('producers', 'scheduler producer', () => producer.close());
   registry.add('connections', 'scheduler pools', async () => {
     redis.disconnect();
