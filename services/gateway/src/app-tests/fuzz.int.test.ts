@@ -13,6 +13,7 @@ jest.setTimeout(300_000);
 let h: Harness;
 let tenant: TestTenant;
 let jobId: string;
+let ruleId: string;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -22,6 +23,11 @@ beforeAll(async () => {
     .set(bearer(tenant.apiKey))
     .send({ type: 'search', targets: ['fuzz'] });
   jobId = res.body.data.id;
+  const rule = await h.http
+    .post(`/v1/key/projects/${tenant.projectId}/alert-rules`)
+    .set(bearer(tenant.apiKey))
+    .send({ name: 'fuzz', condition: { type: 'price_below', value: 10 } });
+  ruleId = rule.body.data.id;
 });
 afterAll(() => h.close());
 
@@ -84,7 +90,7 @@ const queryArb = fc
   .array(
     fc.tuple(
       fc.oneof(
-        fc.constantFrom('status', 'q', 'from', 'to', 'limit', 'offset', 'format', 'marketplace', 'changedSince'),
+        fc.constantFrom('status', 'q', 'from', 'to', 'limit', 'offset', 'format', 'marketplace', 'changedSince', 'ruleId', 'asin'),
         fc.string({ maxLength: 8 }),
       ),
       fc.oneof(
@@ -109,12 +115,16 @@ const getPaths = () => [
   `/v1/key/jobs/${jobId}`,
   `/v1/key/jobs/${jobId}/results`,
   `/v1/key/jobs/${jobId}/export`,
+  `/v1/key/projects/${tenant.projectId}/alert-rules`,
+  `/v1/key/projects/${tenant.projectId}/alerts`,
+  `/v1/key/alert-rules/${ruleId}`,
 ];
 const postPaths = () => [
   `/v1/key/projects/${tenant.projectId}/jobs`,
   `/v1/key/jobs/${jobId}/retry`,
   `/v1/key/jobs/${jobId}/cancel`,
   `/v1/key/projects/${tenant.projectId}/webhooks/test`,
+  `/v1/key/projects/${tenant.projectId}/alert-rules`,
 ];
 
 it('random JSON bodies to every POST endpoint', async () => {
@@ -158,6 +168,73 @@ it('random JSON bodies to PATCH webhooks', async () => {
   );
 });
 
+const conditionArb = fc.oneof(
+  fc.record(
+    {
+      type: fc.oneof(
+        fc.constantFrom(
+          'price_below',
+          'price_above',
+          'price_drop_pct',
+          'price_rise_pct',
+          'back_in_stock',
+          'out_of_stock',
+          'seller_changed',
+        ),
+        fc.constantFrom('rating_below', 'field_changed'),
+        fc.string(),
+      ),
+      value: fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, 99.99, 100, -1, 1e308), fc.jsonValue({ maxDepth: 0 })),
+      baseline: fc.oneof(fc.constantFrom('previous', 'median_7d', 'median_30d'), fc.jsonValue({ maxDepth: 0 })),
+      field: fc.oneof(fc.constantFrom('title', 'price', 'seller'), fc.string()),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+const ruleBodyArb = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.record(
+    {
+      name: fc.oneof(fc.string({ maxLength: 120 }), fc.fullUnicodeString({ maxLength: 20 }), fc.jsonValue({ maxDepth: 0 })),
+      condition: conditionArb,
+      asins: fc.oneof(fc.array(targetLike, { maxLength: 5 }), fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
+      marketplace: fc.oneof(fc.constantFrom('US', 'DE', 'xx', null), fc.string()),
+      postalCode: fc.oneof(fc.constantFrom('10001', 'SW1A 1AA', null), fc.string()),
+      cooldownSeconds: fc.oneof(fc.integer(), fc.double(), fc.jsonValue({ maxDepth: 0 })),
+      maxPerDay: fc.oneof(fc.integer(), fc.jsonValue({ maxDepth: 0 })),
+      enabled: fc.jsonValue({ maxDepth: 0 }),
+      notify: fc.oneof(
+        fc.record({ members: fc.oneof(fc.array(fc.string(), { maxLength: 22 }), fc.jsonValue({ maxDepth: 1 })) }),
+        fc.constant(null),
+      ),
+      extra: fc.jsonValue({ maxDepth: 1 }),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+it('random alert rule bodies to POST and PATCH alert rules', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.boolean(), ruleBodyArb, async (create, body) => {
+      const req = create ? h.http.post(`/v1/key/projects/${tenant.projectId}/alert-rules`) : h.http.patch(`/v1/key/alert-rules/${ruleId}`);
+      const res = await req.set(bearer(tenant.apiKey)).set('content-type', 'application/json').send(JSON.stringify(body));
+      expectWellFormed(res);
+    }),
+    { numRuns: 600 },
+  );
+});
+
+it('malformed raw bodies to PATCH alert rules', async () => {
+  await fc.assert(
+    fc.asyncProperty(rawBodyArb, fc.constantFrom('application/json', 'text/plain', 'application/merge-patch+json'), async (raw, type) => {
+      const res = await h.http.patch(`/v1/key/alert-rules/${ruleId}`).set(bearer(tenant.apiKey)).set('content-type', type).send(raw);
+      expectWellFormed(res);
+    }),
+    { numRuns: 300 },
+  );
+});
+
 it('malformed raw bodies and content types to every POST endpoint', async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -197,7 +274,7 @@ it('random ids and path segments', async () => {
         fc.fullUnicodeString({ minLength: 1, maxLength: 40 }),
         fc.constantFrom('..', '%2e%2e', '%', '%zz', 'job_', 'prj_0000000000000000'),
       ),
-      fc.constantFrom('/v1/key/jobs/', '/v1/key/projects/', '/v1/key/jobs/x/', '/v1/key/projects/x/jobs/'),
+      fc.constantFrom('/v1/key/jobs/', '/v1/key/projects/', '/v1/key/jobs/x/', '/v1/key/projects/x/jobs/', '/v1/key/alert-rules/'),
       fc.boolean(),
       async (id, prefix, rawPercent) => {
         const encoded = encodeURIComponent(id);

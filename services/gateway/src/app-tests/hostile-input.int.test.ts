@@ -176,3 +176,152 @@ it.each(['gzip', 'deflate', 'br'])(
     expect(await stored()).toEqual(before);
   },
 );
+
+describe('alert rules', () => {
+  const rules = () => path('/v1/key/projects/PROJECT/alert-rules');
+  const ruleCount = async () =>
+    Number(
+      (
+        await h.deps.db
+          .selectFrom('alert_rule')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('project_id', '=', tenant.projectId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const post = (raw: string, type = 'application/json') =>
+    h.http.post(rules()).set(bearer(tenant.apiKey)).set('content-type', type).send(raw);
+  let ruleId: string;
+
+  beforeAll(async () => {
+    const res = await h.http
+      .post(rules())
+      .set(bearer(tenant.apiKey))
+      .send({ name: 'hostile base', condition: { type: 'price_below', value: 10 } });
+    expect(res.status).toBe(201);
+    ruleId = res.body.data.id;
+  });
+
+  it.each(['{', '{"name":', '[', 'null', '"x"', '1e999999', '{"name":"a","condition":{"type":"back_in_stock"}', '\u0000'])(
+    'malformed JSON %j is a 400 and stores no rule',
+    async (raw) => {
+      const before = await ruleCount();
+      const res = await post(raw);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: expect.stringMatching(/^[A-Z_]+$/), requestId: expect.any(String) });
+      expect(await ruleCount()).toBe(before);
+      const patch = await h.http
+        .patch(`/v1/key/alert-rules/${ruleId}`)
+        .set(bearer(tenant.apiKey))
+        .set('content-type', 'application/json')
+        .send(raw);
+      expect(patch.status).toBe(400);
+    },
+  );
+
+  it.each([
+    [{ name: 5, condition: { type: 'back_in_stock' } }, 'body.name'],
+    [{ name: 'x', condition: 'price_below' }, 'body.condition'],
+    [{ name: 'x', condition: { type: 'price_below', value: '19.99' } }, 'body.condition.value'],
+    [{ name: 'x', condition: { type: 'back_in_stock' }, asins: 'B0DR8G428S' }, 'body.asins'],
+    [{ name: 'x', condition: { type: 'back_in_stock' }, cooldownSeconds: -1 }, 'body.cooldownSeconds'],
+    [{ name: 'x', condition: { type: 'back_in_stock' }, maxPerDay: 1e9 }, 'body.maxPerDay'],
+    [{ name: 'x', condition: { type: 'back_in_stock' }, enabled: 'yes' }, 'body.enabled'],
+    [{ name: 'x', condition: { type: 'back_in_stock' }, notify: { members: 'usr_x' } }, 'body.notify.members'],
+    [{ name: 'x', condition: { type: 'back_in_stock' }, postalCode: '10001' }, 'body.postalCode'],
+  ])('wrong types %j are a 400 naming %s', async (body, field) => {
+    const before = await ruleCount();
+    const res = await h.http.post(rules()).set(bearer(tenant.apiKey)).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContainEqual(
+      expect.stringMatching(new RegExp(`^${field.replace(/\./g, '\\.')}`)),
+    );
+    expect(await ruleCount()).toBe(before);
+  });
+
+  it('unknown fields are a 400 on creation and on change, and change nothing', async () => {
+    const before = await ruleCount();
+    const created = await h.http
+      .post(rules())
+      .set(bearer(tenant.apiKey))
+      .send({ name: 'x', condition: { type: 'back_in_stock', extra: 1 }, projectId: 'prj_0000000000000000', __proto__: { admin: true } });
+    expect(created.status).toBe(400);
+    expect(created.body.error.code).toBe('VALIDATION_ERROR');
+    const patched = await h.http.patch(`/v1/key/alert-rules/${ruleId}`).set(bearer(tenant.apiKey)).send({ enabled: false, id: 'alr_x' });
+    expect(patched.status).toBe(400);
+    const got = await h.http.get(`/v1/key/alert-rules/${ruleId}`).set(bearer(tenant.apiKey));
+    expect(got.body.data).toMatchObject({ id: ruleId, enabled: true, name: 'hostile base' });
+    expect(await ruleCount()).toBe(before);
+  });
+
+  it.each(BAD_STRINGS)('a rule name with %j is a 400 and stores nothing', async (bad) => {
+    const before = await ruleCount();
+    const res = await post(JSON.stringify({ name: `rule ${bad}`, condition: { type: 'back_in_stock' } }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe('body.name');
+    expect(await ruleCount()).toBe(before);
+  });
+
+  it('huge bodies: too many ASINs or members are a 400, a body over 1 MiB a 413, and nothing is stored', async () => {
+    const before = await ruleCount();
+    const asins = Array.from({ length: 1_001 }, (_, i) => `B0${String(i).padStart(8, '0')}`);
+    const many = await h.http
+      .post(rules())
+      .set(bearer(tenant.apiKey))
+      .send({ name: 'x', condition: { type: 'back_in_stock' }, asins });
+    expect(many.status).toBe(400);
+    const members = await h.http
+      .post(rules())
+      .set(bearer(tenant.apiKey))
+      .send({ name: 'x', condition: { type: 'back_in_stock' }, notify: { members: Array.from({ length: 21 }, (_, i) => `usr_${i}`) } });
+    expect(members.status).toBe(400);
+    const long = await h.http
+      .post(rules())
+      .set(bearer(tenant.apiKey))
+      .send({ name: 'n'.repeat(101), condition: { type: 'back_in_stock' } });
+    expect(long.status).toBe(400);
+    const huge = await post(JSON.stringify({ name: 'x', condition: { type: 'back_in_stock' }, pad: 'x'.repeat(1_100_000) }));
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await ruleCount()).toBe(before);
+  });
+
+  it('foreign and malformed ids are 404; members of no organization of the project are a 400', async () => {
+    const other = await createTenant(h.deps.db, { credits: 100 });
+    const foreign = await h.http
+      .post(`/v1/key/projects/${other.projectId}/alert-rules`)
+      .set(bearer(other.apiKey))
+      .send({ name: 'foreign', condition: { type: 'back_in_stock' } });
+    expect(foreign.status).toBe(201);
+    for (const id of [foreign.body.data.id, 'alr_0000000000000000', '..%2F..%2Fetc%2Fpasswd', 'alr_' + 'a'.repeat(5000), '%2e%2e']) {
+      for (const res of [
+        await h.http.get(`/v1/key/alert-rules/${id}`).set(bearer(tenant.apiKey)),
+        await h.http.patch(`/v1/key/alert-rules/${id}`).set(bearer(tenant.apiKey)).send({ enabled: false }),
+        await h.http.delete(`/v1/key/alert-rules/${id}`).set(bearer(tenant.apiKey)),
+      ])
+        expect([id, res.status]).toEqual([id, 404]);
+    }
+    const still = await h.http.get(`/v1/key/alert-rules/${foreign.body.data.id}`).set(bearer(other.apiKey));
+    expect(still.body.data.enabled).toBe(true);
+    const notify = await h.http
+      .post(rules())
+      .set(bearer(tenant.apiKey))
+      .send({ name: 'x', condition: { type: 'back_in_stock' }, notify: { members: [other.userId] } });
+    expect(notify.status).toBe(400);
+  });
+
+  it('bad list queries are 400s', async () => {
+    for (const [p, q] of [
+      ['alert-rules', 'limit=0'],
+      ['alert-rules', 'limit=101'],
+      ['alert-rules', 'offset=-1'],
+      ['alerts', 'from=2026-13-45'],
+      ['alerts', 'limit=1e3'],
+      ['alerts', 'asin=%00'],
+    ]) {
+      const res = await h.http.get(`${path(`/v1/key/projects/PROJECT/${p}`)}?${q}`).set(bearer(tenant.apiKey));
+      expect([p, q, res.status]).toEqual([p, q, 400]);
+    }
+  });
+});

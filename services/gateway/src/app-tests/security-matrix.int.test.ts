@@ -14,6 +14,8 @@ let revokedKey: string;
 let jobId: string;
 let strangerJobId: string;
 let scheduleId: string;
+let ruleId: string;
+let strangerRuleId: string;
 /** Console sessions: members of the owner's organization by role, and a member of the stranger's only. */
 const sessions = {} as Record<Role | 'outsider', SignedIn>;
 
@@ -41,6 +43,16 @@ beforeAll(async () => {
     .set(bearer(stranger.apiKey))
     .send({ type: 'search', targets: ['stranger secret keyword'] });
   strangerJobId = other.body.data.id;
+  const rule = await h.http
+    .post(`/v1/key/projects/${owner.projectId}/alert-rules`)
+    .set(bearer(owner.apiKey))
+    .send({ name: 'owner secret keyword rule', condition: { type: 'back_in_stock' } });
+  ruleId = rule.body.data.id;
+  const strangerRule = await h.http
+    .post(`/v1/key/projects/${stranger.projectId}/alert-rules`)
+    .set(bearer(stranger.apiKey))
+    .send({ name: 'stranger secret rule', condition: { type: 'price_below', value: 10 } });
+  strangerRuleId = strangerRule.body.data.id;
   for (const role of ['owner', 'admin', 'developer', 'viewer'] as const) sessions[role] = await member(h, owner.organizationId, role);
   sessions.outsider = await member(h, stranger.organizationId, 'owner');
 });
@@ -89,6 +101,17 @@ const endpoints: Endpoint[] = [
   },
   { method: 'post', path: () => `/v1/key/jobs/${jobId}/retry`, body: { targets: 'failed' }, scope: 'job' },
   { method: 'delete', path: () => `/v1/key/jobs/${jobId}`, scope: 'job' },
+  {
+    method: 'post',
+    path: () => `/v1/key/projects/${owner.projectId}/alert-rules`,
+    body: { name: 'x', condition: { type: 'out_of_stock' } },
+    scope: 'project',
+  },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/alert-rules`, scope: 'project' },
+  { method: 'get', path: () => `/v1/key/alert-rules/${ruleId}`, scope: 'job' },
+  { method: 'patch', path: () => `/v1/key/alert-rules/${ruleId}`, body: { enabled: false }, scope: 'job' },
+  { method: 'delete', path: () => `/v1/key/alert-rules/${ruleId}`, scope: 'job' },
+  { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/alerts`, scope: 'project' },
 ];
 
 const credentials: [string, () => Record<string, string>][] = [
@@ -157,7 +180,7 @@ describe.each(endpoints)('console session on $method $scope endpoint', (endpoint
     } else {
       // read like any reader: an export of an unfinished job is still 409, an untracked product 404
       expect([200, 404, 409]).toContain(res.status);
-      expect(String(res.body.error?.message)).not.toMatch(/^(Project|Job|Schedule) \S+ not found/);
+      expect(String(res.body.error?.message)).not.toMatch(/^(Project|Job|Schedule|Alert rule) \S+ not found/);
     }
   });
 
@@ -212,6 +235,33 @@ it("the owner's key on the stranger's job ids is 404, and nothing of it leaks", 
   const list = await h.http.get(`/v1/key/projects/${owner.projectId}/jobs?q=keyword`).set(bearer(owner.apiKey));
   expect(list.body.data.every((j: { projectId: string }) => j.projectId === owner.projectId)).toBe(true);
   expect(JSON.stringify(list.body)).not.toContain('stranger');
+});
+
+it("the owner's key and session on the stranger's alert rule are 404, change nothing and leak nothing", async () => {
+  const path = `/v1/key/alert-rules/${strangerRuleId}`;
+  const attempts = [
+    await h.http.get(path).set(bearer(owner.apiKey)),
+    await h.http.patch(path).set(bearer(owner.apiKey)).send({ name: 'taken over', enabled: false }),
+    await h.http.delete(path).set(bearer(owner.apiKey)),
+    await sessions.owner.agent.get(path),
+    await sessions.owner.agent.patch(path).set(sessions.owner.csrf).send({ enabled: false }),
+    await sessions.owner.agent.delete(path).set(sessions.owner.csrf),
+    await h.http.get(`/v1/key/projects/${stranger.projectId}/alert-rules`).set(bearer(owner.apiKey)),
+    await h.http.get(`/v1/key/projects/${stranger.projectId}/alerts?ruleId=${strangerRuleId}`).set(bearer(owner.apiKey)),
+  ];
+  for (const res of attempts) {
+    expect(res.status).toBeGreaterThanOrEqual(403);
+    expect(res.status).toBeLessThanOrEqual(404);
+    expect(JSON.stringify(res.body)).not.toContain('stranger secret');
+  }
+  expect(attempts.slice(0, 6).map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 404]);
+  // the owner's project lists only its own rules, and a foreign rule id as a filter finds nothing
+  const own = await h.http.get(`/v1/key/projects/${owner.projectId}/alerts?ruleId=${strangerRuleId}`).set(bearer(owner.apiKey));
+  expect(own.status).toBe(200);
+  expect(own.body.data).toEqual([]);
+  const kept = await h.http.get(path).set(bearer(stranger.apiKey));
+  expect(kept.status).toBe(200);
+  expect(kept.body.data).toMatchObject({ name: 'stranger secret rule', enabled: true });
 });
 
 it('echoes a client X-Request-Id, generates one otherwise, and answers unknown routes with 404 JSON', async () => {
