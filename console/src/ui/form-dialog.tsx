@@ -30,6 +30,7 @@ interface FormDialogProps {
   errorTitle?: string;
   onOpenChange?: (open: boolean) => void;
   className?: string;
+  /** `aria` (the default): the API validates, and nothing native blocks the submit that resends a corrected form. */
   validationBehavior?: 'aria' | 'native';
   /** What a save returned, once there is something to show (a secret shown once): replaces the form. */
   done?: { title: ReactNode; content: (close: () => void) => ReactNode } | null;
@@ -62,7 +63,7 @@ export function FormDialog(props: FormDialogProps) {
                   e.preventDefault();
                   if (!props.isPending) props.onSubmit(close);
                 }}
-                {...(props.validationBehavior ? { validationBehavior: props.validationBehavior } : {})}
+                validationBehavior={props.validationBehavior ?? 'aria'}
               >
                 <Heading slot="title">{props.title}</Heading>
                 {props.children}

@@ -27,10 +27,15 @@ interface FieldProps extends Omit<TextFieldProps, 'children'> {
   rows?: number;
 }
 
-/** A labelled text field whose error (ours or the API's) is announced with it. */
+/**
+ * A labelled text field whose error (ours or the API's) is announced with it. Validation is ARIA
+ * only: under native validation react-aria would turn `error` into the input's custom validity,
+ * and the browser would then refuse every later submit, so the form could never send the
+ * corrected value that clears it (docs/console.md, "Forms and the API's errors").
+ */
 export function Field({ label, description, error, multiline, placeholder, rows, ...props }: FieldProps) {
   return (
-    <TextField {...props} isInvalid={!!error || props.isInvalid} className="field">
+    <TextField {...props} validationBehavior="aria" isInvalid={!!error || props.isInvalid} className="field">
       <Label>{label}</Label>
       {multiline ? <TextArea placeholder={placeholder} rows={rows ?? 4} /> : <Input placeholder={placeholder} />}
       {description && <Text slot="description">{description}</Text>}

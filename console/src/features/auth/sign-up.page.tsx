@@ -14,6 +14,11 @@ export function SignUpPage() {
   const [values, setValues] = useState({ email: '', password: '', organizationName: '' });
   const signup = useMutation({ mutationFn: () => signUp(values) });
   const fields = fieldErrorsOf(signup.error);
+  // the API's answer was about the form as it was: an edit makes it stale
+  const edit = (patch: Partial<typeof values>) => {
+    setValues({ ...values, ...patch });
+    if (signup.error) signup.reset();
+  };
 
   if (settings.signupMode && settings.signupMode !== 'open') {
     return (
@@ -41,6 +46,7 @@ export function SignUpPage() {
   return (
     <AuthCard title="Create your account">
       <Form
+        validationBehavior="aria"
         onSubmit={(e) => {
           e.preventDefault();
           signup.mutate();
@@ -52,16 +58,16 @@ export function SignUpPage() {
           autoComplete="email"
           isRequired
           value={values.email}
-          onChange={(email) => setValues({ ...values, email })}
+          onChange={(email) => edit({ email })}
           error={fields.email}
         />
-        <NewPasswordField value={values.password} onChange={(password) => setValues({ ...values, password })} error={fields.password} />
+        <NewPasswordField value={values.password} onChange={(password) => edit({ password })} error={fields.password} />
         <Field
           label="Organization name"
           autoComplete="organization"
           isRequired
           value={values.organizationName}
-          onChange={(organizationName) => setValues({ ...values, organizationName })}
+          onChange={(organizationName) => edit({ organizationName })}
           error={fields.organizationName}
         />
         <ErrorNotice error={Object.keys(fields).length ? null : signup.error} />

@@ -40,6 +40,13 @@ export function CreateScheduleDialog({ projectId }: { projectId: string }) {
     scheduleKeys.ofProject(projectId),
   );
   const fields = scheduleFieldErrors(create.error);
+  /** A setter that also drops the API's answer, which was about the form as it was. */
+  const edited =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      if (create.error) create.reset();
+    };
   const description = describeCron(cron);
   const preview = nextRuns(cron, 3);
   const reset = () => (create.reset(), setCron(DEFAULT_CRON), setType(DEFAULT_TYPE), setTargets(''), setMarketplace(''));
@@ -66,10 +73,10 @@ export function CreateScheduleDialog({ projectId }: { projectId: string }) {
         isRequired
         autoFocus
         value={cron}
-        onChange={setCron}
+        onChange={edited(setCron)}
         error={fields.cron}
       />
-      <SelectField<JobType> label="Crawl type" value={type} onChange={setType} options={TYPE_OPTIONS} error={fields.type} />
+      <SelectField<JobType> label="Crawl type" value={type} onChange={edited(setType)} options={TYPE_OPTIONS} error={fields.type} />
       <Field
         label="Targets"
         description={TARGET_HINTS[JOB_KINDS[type].target]}
@@ -77,14 +84,14 @@ export function CreateScheduleDialog({ projectId }: { projectId: string }) {
         rows={4}
         isRequired
         value={targets}
-        onChange={setTargets}
+        onChange={edited(setTargets)}
         error={fields.targets ?? fields.crawlConfig}
       />
       <Field
         label="Marketplace (optional)"
         description="A marketplace code such as US, UK or DE; US when empty."
         value={marketplace}
-        onChange={setMarketplace}
+        onChange={edited(setMarketplace)}
         error={fields.marketplace}
       />
     </FormDialog>

@@ -49,6 +49,13 @@ export function AddEndpointDialog({ projectId }: { projectId: string }) {
       },
     );
   };
+  /** A setter that also drops the API's answer, which was about the form as it was. */
+  const edited =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      if (replace.error) replace.reset();
+    };
   const urlError = configIssue(replace.error, newIndexes, 'url');
   const secretError = configIssue(replace.error, newIndexes, 'secret');
   return (
@@ -87,11 +94,11 @@ export function AddEndpointDialog({ projectId }: { projectId: string }) {
         isRequired
         autoFocus
         value={url}
-        onChange={setUrl}
+        onChange={edited(setUrl)}
         placeholder="https://example.com/webhooks/crawl"
         error={urlError}
       />
-      <Field label="Name (optional)" value={name} onChange={setName} />
+      <Field label="Name (optional)" value={name} onChange={edited(setName)} />
       <fieldset className="checks">
         <legend>Events</legend>
         {EVENTS.map((e) => (
@@ -100,7 +107,7 @@ export function AddEndpointDialog({ projectId }: { projectId: string }) {
               type="checkbox"
               checked={events.includes(e.value)}
               onChange={(ev) =>
-                setEvents((prev) =>
+                edited(setEvents)((prev) =>
                   ev.target.checked
                     ? EVENTS.map((x) => x.value).filter((v) => v === e.value || prev.includes(v))
                     : prev.filter((v) => v !== e.value),
@@ -112,7 +119,7 @@ export function AddEndpointDialog({ projectId }: { projectId: string }) {
         ))}
         {events.length === 0 && <span className="field-error">Choose at least one event.</span>}
       </fieldset>
-      <SecretChoiceField value={secret} onChange={setSecret} error={secretError} />
+      <SecretChoiceField value={secret} onChange={edited(setSecret)} error={secretError} />
     </FormDialog>
   );
 }
