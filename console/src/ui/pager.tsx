@@ -48,9 +48,11 @@ export function ButtonPager(props: {
   children: ReactNode;
 }) {
   const { offset, pageSize, total, onOffset } = props;
+  // from an offset past the end, Previous is the last page, not a page as far past it
+  const lastPage = Math.max(0, Math.floor((total - 1) / pageSize) * pageSize);
   return (
     <nav className="pager" aria-label={props.label}>
-      <Button variant="secondary" isDisabled={offset === 0} onPress={() => onOffset(Math.max(0, offset - pageSize))}>
+      <Button variant="secondary" isDisabled={offset === 0} onPress={() => onOffset(Math.min(lastPage, Math.max(0, offset - pageSize)))}>
         Previous
       </Button>
       <span>{props.children}</span>

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import type { JobsSearch } from '../../router';
 import { useProjectOfPage } from '../../ui/current-project';
 import { count } from '../../ui/format';
-import { EmptyState, ErrorNotice, Loading, SelectField } from '../../ui/forms';
+import { Button, EmptyState, ErrorNotice, Loading, SelectField } from '../../ui/forms';
 import { ButtonPager } from '../../ui/pager';
 import { DateFilter, SearchBox } from './job-filters';
 import { isJobType, JOB_KINDS, JOB_TYPES } from './job-kinds';
@@ -84,6 +84,9 @@ export function JobsPage() {
   const total = jobs.data?.pagination.total ?? 0;
   const offset = search.offset ?? 0;
   const last = Math.min(offset + PAGE_SIZE, total);
+  // an offset at or past the end (an old link, a list that shrank): no rows, and the way back
+  const lastPage = Math.max(0, Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE);
+  const pastEnd = total > 0 && offset >= total;
 
   return (
     <>
@@ -122,7 +125,18 @@ export function JobsPage() {
           <p>Widen the dates, pick another status, or clear the filters.</p>
         </EmptyState>
       )}
-      {jobs.data && total > 0 && (
+      {jobs.data && pastEnd && (
+        <EmptyState title="No jobs on this page">
+          <p>
+            This project has {count(total)} {total === 1 ? 'job' : 'jobs'}
+            {filtered ? ' matching these filters' : ''}, all on earlier pages.
+          </p>
+          <Button variant="secondary" onPress={() => setOffset(lastPage)}>
+            Go to the last page
+          </Button>
+        </EmptyState>
+      )}
+      {jobs.data && total > 0 && !pastEnd && (
         <>
           <JobsTable jobs={rows} caption={`Jobs of this project, newest first${filtered ? ', filtered' : ''}`} />
           <ButtonPager label="Pages of jobs" offset={offset} pageSize={PAGE_SIZE} total={total} onOffset={setOffset}>
