@@ -9,7 +9,7 @@ export const cronSchema = z
   .refine(isSafeText, UNSAFE_TEXT_MESSAGE)
   .superRefine((value, ctx) => {
     const check = checkCron(value);
-    if (!check.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `cron ${check.message}` });
+    if (!check.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: check.message });
   })
   .transform((v) => v.trim().split(/\s+/).join(' '));
 

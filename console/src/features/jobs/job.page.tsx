@@ -71,7 +71,9 @@ function JobView({ job }: { job: Job }) {
       <h2>Targets</h2>
       <TargetsTable job={job} />
       <h2>Results</h2>
-      <p className="muted">{count(job.resultsCount)} results in all.</p>
+      <p className="muted">
+        {count(job.resultsCount)} {job.resultsCount === 1 ? 'result' : 'results'} in all.
+      </p>
       <ResultsTable job={job} />
     </>
   );

@@ -18,6 +18,16 @@ export const FIELD_LABELS: Record<FieldChange['field'], string> = {
   lowestNewPrice: 'Lowest new price',
 };
 
+type Availability = NonNullable<Extract<FieldChange, { field: 'availability' }>['from']>;
+
+/** An availability status in words, as the product page says it. */
+export const AVAILABILITY_LABELS: Record<Availability, string> = {
+  in_stock: 'In stock',
+  out_of_stock: 'Out of stock',
+  preorder: 'Preorder',
+  unknown: 'Unknown',
+};
+
 export const formatRank = (rank: Rank) => (rank ? `#${rank.rank.toLocaleString()} in ${rank.category}` : '—');
 
 export function formatMoney(amount: number | null | undefined, currency?: string | null): string {
@@ -39,6 +49,11 @@ export function formatChangeValue(change: FieldChange, side: 'from' | 'to', curr
       return formatRank(value as Rank);
     case 'isPrime':
       return value ? 'Yes' : 'No';
+    case 'availability':
+      return AVAILABILITY_LABELS[value as Availability] ?? String(value);
+    case 'reviewsCount':
+    case 'rating':
+      return typeof value === 'number' ? value.toLocaleString() : String(value);
     case 'price':
     case 'listPrice':
     case 'lowestNewPrice':

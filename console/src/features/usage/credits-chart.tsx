@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { ChartFigure, type ChartSeries } from '../../ui/charts/chart';
+import { count } from '../../ui/format';
 import { Table } from '../../ui/table';
 import { formatTime } from '../../ui/time';
 import { type CreditsBucket, summarizeCredits } from './credits-series';
@@ -36,7 +37,7 @@ export function CreditsChart({ buckets, hourly, rangeLabel }: { buckets: Credits
                 <time dateTime={new Date(b.start).toISOString()}>{format(b.start)}</time>
               </td>
               {KINDS.map((k) => (
-                <td key={k}>{b[k]}</td>
+                <td key={k}>{count(b[k])}</td>
               ))}
             </tr>
           ))}

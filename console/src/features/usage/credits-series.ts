@@ -1,4 +1,5 @@
 import type { Schemas } from '../../api/client';
+import { count } from '../../ui/format';
 
 export interface CreditsBucket {
   /** Bucket start, ms. */
@@ -39,8 +40,8 @@ export function bucketsFromLedger(ledger: Ledger, buckets: number[], bucketMs: n
 export function summarizeCredits(buckets: CreditsBucket[], rangeLabel: string, formatBucket: (start: number) => string): string {
   const total = (k: 'consumed' | 'reserved' | 'refunded') => buckets.reduce((sum, b) => sum + b[k], 0);
   const consumed = total('consumed');
-  const head = `${rangeLabel}: ${consumed} consumed, ${total('reserved')} reserved, ${total('refunded')} refunded`;
+  const head = `${rangeLabel}: ${count(consumed)} consumed, ${count(total('reserved'))} reserved, ${count(total('refunded'))} refunded`;
   if (!consumed) return `${head}.`;
   const peak = buckets.reduce((best, b) => (b.consumed > best.consumed ? b : best));
-  return `${head}; most on ${formatBucket(peak.start)} (${peak.consumed} consumed).`;
+  return `${head}; most on ${formatBucket(peak.start)} (${count(peak.consumed)} consumed).`;
 }

@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import type { Schemas } from '../../api/client';
+import { count } from '../../ui/format';
 import { Table } from '../../ui/table';
 import { DateTime } from '../../ui/time';
 
@@ -17,8 +18,8 @@ export function LedgerTable({ entries }: { entries: Schemas['LedgerEntry'][] }) 
       {entries.map((e, i) => (
         <tr key={`${e.createdAt}-${e.kind}-${e.jobId ?? ''}-${i}`}>
           <td>{KIND_LABELS[e.kind]}</td>
-          <td>{e.amount}</td>
-          <td>{e.balanceAfter}</td>
+          <td>{count(e.amount)}</td>
+          <td>{count(e.balanceAfter)}</td>
           <td>
             <DateTime value={e.createdAt} withSeconds />
           </td>

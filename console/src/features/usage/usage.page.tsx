@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useProjectOfPage } from '../../ui/current-project';
+import { count } from '../../ui/format';
 import { ErrorNotice, Loading, SelectField } from '../../ui/forms';
 import { DateTime } from '../../ui/time';
 import { CreditsChart } from './credits-chart';
@@ -66,7 +67,7 @@ export function UsagePage() {
           <div className="stat">
             <span className="stat-label">Credit balance</span>
             <output className="stat-value" aria-label="Credit balance">
-              {data.balance}
+              {count(data.balance)}
             </output>
             <span className="stat-label">shared by the organization’s projects</span>
           </div>
@@ -76,16 +77,17 @@ export function UsagePage() {
           </div>
           <div className="stat">
             <span className="stat-label">Rate limit</span>
-            <span className="stat-value">{data.rateLimit.limit}</span>
+            <span className="stat-value">{count(data.rateLimit.limit)}</span>
             <span className="stat-label">
               requests per {data.rateLimit.windowSeconds === 1 ? 'second' : `${data.rateLimit.windowSeconds} s`} per user
             </span>
           </div>
           <div className="stat">
             <span className="stat-label">{rangeLabel}</span>
-            <span className="stat-value">{data.credits.consumed}</span>
+            <span className="stat-value">{count(data.credits.consumed)}</span>
             <span className="stat-label">
-              consumed · {data.credits.reserved} reserved · {data.credits.refunded} refunded · {data.credits.granted} granted
+              consumed · {count(data.credits.reserved)} reserved · {count(data.credits.refunded)} refunded · {count(data.credits.granted)}{' '}
+              granted
             </span>
           </div>
         </div>
