@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { CreditRepository, ProjectRepository } from '@crawl/db';
 import { createApp } from '@crawl/gateway';
 import { readOutbox } from '@crawl/mail';
 import { createMetricsRegistry } from '@crawl/observability';
@@ -29,6 +30,8 @@ let webhooks: WebhooksHandle;
 const email = `console.${process.pid}.${Date.now()}@example.com`;
 const password = 'console password 1';
 let projectId = '';
+let firstJobId = '';
+let outOfStockJobId = '';
 
 beforeAll(async () => {
   stack = await startStack({ workers: 1 });
@@ -126,6 +129,21 @@ async function tabTo(target: ReturnType<Page['getByRole']>): Promise<void> {
   throw new Error('the control never got the focus by Tab');
 }
 
+/**
+ * Counts the requests `method` to a path matching `path` the page sends from now on: one per
+ * submit, and none when the browser blocks a submit on its own.
+ */
+function countRequests(method: string, path: RegExp): { readonly count: number } {
+  const seen = { count: 0 };
+  page.on('request', (req) => {
+    if (req.method() === method && path.test(new URL(req.url()).pathname)) seen.count++;
+  });
+  return seen;
+}
+
+/** Whether the textbox is announced as invalid (an error of the API at its field). */
+const isInvalid = async (box: ReturnType<Page['getByRole']>) => (await box.getAttribute('aria-invalid')) === 'true';
+
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' });
 
 describe('the console', () => {
@@ -134,11 +152,24 @@ describe('the console', () => {
     async () => {
       await page.goto(`${origin}/console/sign-up`);
       await check('sign-up');
+      const signups = countRequests('POST', /^\/v1\/account\/signup$/);
       await page.getByRole('textbox', { name: 'Email' }).fill(email);
-      await page.getByRole('textbox', { name: 'Password' }).fill(password);
+      // a password the API refuses: its answer at the field, then the corrected form is sent at once
+      expectedStatuses.add(400);
+      const passwordBox = page.getByRole('textbox', { name: 'Password' });
+      await passwordBox.fill('short');
       await page.getByRole('textbox', { name: 'Organization name' }).fill('Console Co');
       await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByText('must be at least 10 characters', { exact: true }).waitFor();
+      await expect(isInvalid(passwordBox)).resolves.toBe(true);
+      expect(signups.count).toBe(1);
+      await check('sign-up-error');
+      await passwordBox.fill(password);
+      await expect(isInvalid(passwordBox)).resolves.toBe(false);
+      await expect(page.getByText('must be at least 10 characters', { exact: true }).count()).resolves.toBe(0);
+      await passwordBox.press('Enter');
       await page.getByText('Check your email').waitFor();
+      expect(signups.count).toBe(2);
       await check('sign-up-sent');
 
       const verification = await mail('verify-email', email);
@@ -211,6 +242,7 @@ describe('the console', () => {
       });
       expect(created.status).toBe(202);
       const jobId = ((await created.json()) as { data: { id: string } }).data.id;
+      firstJobId = jobId;
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click();
       await page.getByRole('link', { name: jobId }).click();
@@ -305,10 +337,28 @@ describe('the console', () => {
       const jobId = /\/console\/jobs\/(job_\w+)/.exec(page.url())![1]!;
       await page.getByRole('heading', { name: new RegExp(jobId) }).waitFor();
       await page.getByText('completed', { exact: true }).first().waitFor({ timeout: 30_000 });
+      await page.getByText('1 result in all.', { exact: true }).waitFor();
       await page.goto(`${origin}/console/projects/${projectId}/jobs?status=completed`);
       await expect(page.getByRole('combobox', { name: 'Status' }).inputValue()).resolves.toBe('completed');
       await page.getByRole('link', { name: jobId }).waitFor();
       await check('jobs');
+    },
+    STEP_MS,
+  );
+
+  maybe(
+    'the jobs pager at an offset past the end says so and offers the last page',
+    async () => {
+      await page.goto(`${origin}/console/projects/${projectId}/jobs?offset=100000`);
+      await page.getByText('No jobs on this page', { exact: true }).waitFor();
+      // no "100,001–3 of 3", and no Previous into another page past the end
+      await expect(page.getByText(/^[\d,]+–[\d,]+ of/).count()).resolves.toBe(0);
+      await expect(page.getByRole('button', { name: 'Previous' }).count()).resolves.toBe(0);
+      await check('jobs-past-end');
+      await page.getByRole('button', { name: 'Go to the last page' }).click();
+      await page.getByText(/^1–(\d+) of \1 jobs$/).waitFor();
+      expect(new URL(page.url()).searchParams.get('offset')).toBeNull();
+      await expect(page.getByRole('button', { name: 'Previous' }).isDisabled()).resolves.toBe(true);
     },
     STEP_MS,
   );
@@ -344,6 +394,62 @@ describe('the console', () => {
         expect(receiver.received.at(-1)!.status).toBe(200);
         await page.getByRole('combobox', { name: 'Status' }).selectOption('delivered');
         await deliveries.getByText('delivered').first().waitFor({ timeout: 20_000 });
+      } finally {
+        await receiver.close();
+      }
+    },
+    STEP_MS,
+  );
+
+  maybe(
+    'a schedule and a webhook endpoint the API refused are created once corrected, one request per submit',
+    async () => {
+      expectedStatuses.add(400);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedules' }).click();
+      await page.getByRole('heading', { name: 'Schedules', level: 1 }).waitFor();
+      const schedulePosts = countRequests('POST', /\/schedules$/);
+      await page.getByRole('button', { name: 'Create schedule' }).click();
+      const dialog = page.getByRole('dialog');
+      const cron = dialog.getByRole('textbox', { name: 'Cron expression' });
+      await cron.fill('0 7 * *');
+      await dialog.getByRole('textbox', { name: 'Targets' }).fill('B0CONS0006');
+      await dialog.getByRole('button', { name: 'Create schedule' }).click();
+      const refused = dialog.getByRole('alert');
+      await refused.waitFor();
+      // the field's name once: "cron has 4 fields", not "cron cron has 4 fields"
+      await expect(refused.textContent()).resolves.toMatch(/\bcron has 4 fields\b/);
+      await expect(refused.textContent()).resolves.not.toMatch(/cron cron/);
+      await expect(isInvalid(cron)).resolves.toBe(true);
+      await check('schedules-create-error');
+      await cron.fill('0 7 * * *');
+      await expect(isInvalid(cron)).resolves.toBe(false);
+      await expect(refused.count()).resolves.toBe(0);
+      await dialog.getByRole('button', { name: 'Create schedule' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(schedulePosts.count).toBe(2);
+
+      const receiver = await Receiver.start(() => 200);
+      try {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+        await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+        const patches = countRequests('PATCH', /\/webhooks$/);
+        await page.getByRole('button', { name: 'Add endpoint' }).click();
+        const url = dialog.getByRole('textbox', { name: 'URL' });
+        await url.fill('ftp://example.com/hooks');
+        await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+        await dialog
+          .getByText(/must be an http\(s\) URL/)
+          .first()
+          .waitFor();
+        await expect(isInvalid(url)).resolves.toBe(true);
+        await check('webhooks-add-error');
+        await url.fill(receiver.url);
+        await expect(isInvalid(url)).resolves.toBe(false);
+        await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+        await dialog.getByRole('heading', { name: 'Endpoint added' }).waitFor();
+        expect(patches.count).toBe(2);
+        await dialog.getByRole('button', { name: 'Done' }).click();
+        await dialog.waitFor({ state: 'detached' });
       } finally {
         await receiver.close();
       }
@@ -425,7 +531,8 @@ describe('the console', () => {
           body: JSON.stringify({ type: 'details', targets: ['B0CONS0001'] }),
         });
         expect(created.status).toBe(202);
-        await stack.waitForJob(((await created.json()) as { data: { id: string } }).data.id);
+        outOfStockJobId = ((await created.json()) as { data: { id: string } }).data.id;
+        await stack.waitForJob(outOfStockJobId);
       } finally {
         stack.simulator.clearFaults();
       }
@@ -510,6 +617,31 @@ describe('the console', () => {
       await page.getByRole('table', { name: 'Credits per day' }).waitFor();
       await page.getByRole('img', { name: /^Credits per day/ }).waitFor();
       await check('usage');
+      // credits are counted with the locale's grouping, as the new-job dialog counts them
+      const { organizationId } = (await new ProjectRepository(stack.gateway.db).find(projectId))!;
+      const granted = await new CreditRepository(stack.gateway.db).grant(organizationId, 2000);
+      await page.reload();
+      const grouped = (n: number) => page.evaluate((v) => v.toLocaleString(), n);
+      await expect(balance.textContent()).resolves.toBe(await grouped(granted));
+      expect(await grouped(granted)).not.toBe(String(granted));
+      const ledger = page.getByRole('table', { name: 'Credit ledger' });
+      await ledger
+        .getByRole('row')
+        .filter({ hasText: 'Grant' })
+        .getByRole('cell', { name: await grouped(2000), exact: true })
+        .waitFor();
+      await ledger
+        .getByRole('cell', { name: await grouped(granted), exact: true })
+        .first()
+        .waitFor();
+
+      // a comparison says what changed in words: the availability as the product page says it
+      await page.goto(`${origin}/console/projects/${projectId}/tracking?from=${firstJobId}&to=${outOfStockJobId}`);
+      const differences = page.getByRole('table', { name: 'Differences between the two result sets' });
+      const changed = differences.getByRole('row').filter({ hasText: 'B0CONS0001' });
+      await changed.getByText(/Availability: In stock → Out of stock/).waitFor();
+      await expect(changed.textContent()).resolves.not.toMatch(/in_stock|out_of_stock/);
+      await check('tracking-compare');
       for (const [link, heading, name] of [
         ['Schedules', 'Schedules', 'schedules'],
         ['Tracking', 'Tracking', 'tracking'],
