@@ -1,4 +1,4 @@
-import type { FieldChangeData, ProductSnapshotData } from '@crawl/core';
+import { ALERT_FIELDS, type FieldChangeData, type ProductSnapshotData } from '@crawl/core';
 import { type Item, money, NOT_OBSERVED, num, text } from './kinds/snapshot-values';
 
 /**
@@ -33,20 +33,8 @@ export type MonitoredField = keyof ProductSnapshot;
 /** One change: `from` and `to` have the type of the field (`fieldChangeSchema` in @crawl/core). */
 export type FieldChange = FieldChangeData;
 
-export const MONITORED_FIELDS: MonitoredField[] = [
-  'price',
-  'listPrice',
-  'currency',
-  'availability',
-  'rating',
-  'reviewsCount',
-  'title',
-  'seller',
-  'bestSellersRank',
-  'isPrime',
-  'mainImage',
-  'lowestNewPrice',
-];
+/** Every field of a snapshot, in its order: the list alert rules' `field_changed` watches too (one list, in @crawl/core). */
+export const MONITORED_FIELDS: MonitoredField[] = [...ALERT_FIELDS];
 
 /**
  * The result item fields `snapshotOf` reads each monitored field from: the currency comes with
