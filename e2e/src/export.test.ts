@@ -2,6 +2,7 @@ import { parse } from 'csv-parse';
 import { llmExportSchema } from '@crawl/core';
 import { sql } from '@crawl/db';
 import { freePort, ServiceProcess } from '@crawl/testing';
+import type { Response } from 'supertest';
 import { auth, type Stack, startStack } from './stack';
 
 let stack: Stack;
@@ -19,7 +20,15 @@ async function csvRecords(text: string): Promise<string[][]> {
   return out;
 }
 
-it('exports a completed job as json, csv and llm with stable columns and a filename', async () => {
+/** A download's body as text, whatever its content type. */
+const text = (res: Response, cb: (err: Error | null, body: string) => void) => {
+  let body = '';
+  res.setEncoding('utf8');
+  res.on('data', (c: string) => (body += c));
+  res.on('end', () => cb(null, body));
+};
+
+it('exports a completed job as json, jsonl, csv and llm with stable columns and a filename', async () => {
   const tenant = await stack.tenant();
   const id = await stack.createJob(tenant, { type: 'details', targets: ['B0EXPORT01', 'B0EXPORT02'] });
   await stack.waitForJob(id);
@@ -30,16 +39,17 @@ it('exports a completed job as json, csv and llm with stable columns and a filen
   expect(json.headers['content-disposition']).toBe(`attachment; filename="${id}-details.json"`);
   expect(json.body).toEqual(results);
 
-  const csv = await stack.http
-    .get(`/v1/key/jobs/${id}/export?format=csv`)
-    .set(auth(tenant))
-    .buffer(true)
-    .parse((res, cb) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => cb(null, text));
-    });
+  const jsonl = await stack.http.get(`/v1/key/jobs/${id}/export?format=jsonl`).set(auth(tenant)).buffer(true).parse(text);
+  expect(jsonl.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+  expect(jsonl.headers['content-disposition']).toBe(`attachment; filename="${id}-details.jsonl"`);
+  expect(
+    (jsonl.body as string)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown),
+  ).toEqual(results);
+
+  const csv = await stack.http.get(`/v1/key/jobs/${id}/export?format=csv`).set(auth(tenant)).buffer(true).parse(text);
   expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
   const records = await csvRecords(csv.body as string);
   expect(records[0]!.slice(0, 6)).toEqual(['target', 'asin', 'url', 'title', 'brand', 'price_amount']);

@@ -14,7 +14,7 @@ const REGISTRIES = [
   'packages/core/src/kinds/index.ts',
   'packages/marketplace/src/kinds/index.ts',
   'packages/jobs/src/kinds/index.ts',
-  'services/gateway/src/export/index.ts',
+  'packages/exports/src/kinds/index.ts',
 ];
 
 /** A copy of a registry module in `dir`, its relative imports pointed back at the original folder, optionally without one entry. */

@@ -1,7 +1,7 @@
 import { newId } from '@crawl/core';
 import type { Db } from '@crawl/db';
 import { createTenant, detailsItem, searchItem, type TestTenant } from '@crawl/testing';
-import { csvHeader } from './formats/csv';
+import { csvHeader } from '@crawl/exports';
 import { bearer, type Harness, startHarness } from '../test-support/harness';
 
 /**

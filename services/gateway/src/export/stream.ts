@@ -1,7 +1,7 @@
 import type { JobRow, ResultRepository } from '@crawl/db';
+import { EXPORT_FORMATS, type ExportFormat, exportChunks } from '@crawl/exports';
 import type { Response } from 'express';
 import { ExportAborted, type ExportGate, type Ticket } from './export-gate';
-import { EXPORT_FORMATS, type ExportFormat, type Format } from './formats';
 
 /**
  * Writes with backpressure. When the socket is full, waits for 'drain', but never longer than
@@ -41,7 +41,7 @@ export async function streamExport(
 ): Promise<void> {
   const ticket = await deps.exportGate.admit(job.project_id, job.organization_id, res);
   try {
-    await pump(deps.results, job, EXPORT_FORMATS[format], res, ticket, deps.exportGate.limits.idleTimeoutMs);
+    await pump(deps.results, job, format, res, ticket, deps.exportGate.limits.idleTimeoutMs);
   } catch (err) {
     if (err instanceof ExportAborted) return;
     // Nothing sent yet: the error handler answers JSON, which must not be saved as the file.
@@ -52,30 +52,22 @@ export async function streamExport(
   }
 }
 
-async function pump(results: ResultRepository, job: JobRow, format: Format, res: Response, ticket: Ticket, idleMs: number): Promise<void> {
+async function pump(
+  results: ResultRepository,
+  job: JobRow,
+  format: ExportFormat,
+  res: Response,
+  ticket: Ticket,
+  idleMs: number,
+): Promise<void> {
   ticket.signal.throwIfAborted();
+  const file = EXPORT_FORMATS[format];
   res.status(200);
-  res.setHeader('Content-Type', format.contentType);
-  res.setHeader('Content-Disposition', `attachment; filename="${job.id}-${job.type}.${format.extension}"`);
+  res.setHeader('Content-Type', file.contentType);
+  res.setHeader('Content-Disposition', `attachment; filename="${job.id}-${job.type}.${file.extension}"`);
   res.setHeader('Cache-Control', 'private, no-store');
-  let index = 0;
-  let batch = '';
-  const flushAt = 64 * 1024;
-  const emit = async (chunk: string) => {
-    batch += chunk;
-    if (batch.length >= flushAt) {
-      const out = batch;
-      batch = '';
-      await write(res, out, ticket, idleMs);
-    }
-  };
-  await emit(format.header(job, new Date()));
-  for await (const row of results.stream(job)) {
-    ticket.signal.throwIfAborted();
-    await emit(format.row(job, row.data, index++));
-  }
-  await emit(format.footer(job));
+  for await (const chunk of exportChunks(results, job, format)) await write(res, chunk, ticket, idleMs);
   ticket.signal.throwIfAborted();
   ticket.ended();
-  res.end(batch);
+  res.end();
 }

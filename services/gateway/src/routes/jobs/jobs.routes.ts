@@ -160,14 +160,18 @@ export const jobsRoutes = [
     tag: 'Jobs',
     operationId: 'exportJob',
     summary: 'Export the results of a job',
-    description: 'Download the results of a completed job as a file: json, csv or the versioned llm format.',
+    description: 'Download the results of a completed job as a file: json, jsonl (JSON Lines), csv or the versioned llm format.',
     query: exportQuery,
     status: 200,
     responseDescription:
-      'A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180',
+      'A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `jsonl`: the same items, one JSON object per line; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180',
     responseHeaders: ATTACHMENT,
     errors: [404, 409, 410],
-    content: { 'application/json': { schema: z.union([z.array(ResultItem), LlmExport]) }, 'text/csv': { schema: z.string() } },
+    content: {
+      'application/json': { schema: z.union([z.array(ResultItem), LlmExport]) },
+      'application/x-ndjson': { schema: z.string() },
+      'text/csv': { schema: z.string() },
+    },
     handler: async ({ req, service, query }) => {
       const job = await loadJob(service, req);
       const { format } = query();

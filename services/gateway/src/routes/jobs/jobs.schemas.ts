@@ -2,7 +2,7 @@ import { ID_PATTERN, isSafeText, JOB_STATUSES, JOB_TYPES, UNSAFE_TEXT_MESSAGE } 
 import { jobBodySchema } from '@crawl/jobs';
 import { z } from 'zod';
 import { dateLowerBound, dateUpperBound } from '../date-params';
-import { EXPORT_FORMAT_NAMES } from '../../export/formats';
+import { EXPORT_FORMAT_NAMES } from '@crawl/exports';
 import { intQueryParam } from '../../validation';
 
 export const jobIdParams = z.object({ jobId: z.string().regex(ID_PATTERN) }).passthrough();

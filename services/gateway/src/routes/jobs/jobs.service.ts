@@ -11,7 +11,7 @@ import {
 } from '@crawl/db';
 import { JobService, ReleaseWindow, type RetryTargets } from '@crawl/jobs';
 import type { Response } from 'express';
-import type { ExportFormat } from '../../export/formats';
+import type { ExportFormat } from '@crawl/exports';
 import { streamExport } from '../../export/stream';
 import type { GatewayContext } from '../../context';
 import type { ExportGate } from '../../export/export-gate';

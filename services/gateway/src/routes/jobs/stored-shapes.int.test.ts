@@ -2,7 +2,7 @@ import { JOB_KINDS, JOB_TYPES, type JobType, llmExportSchema, newId } from '@cra
 import { productSnapshots } from '@crawl/jobs';
 import { createTenant, searchItem, type TestTenant } from '@crawl/testing';
 import { bearer, type Harness, startHarness } from '../../test-support/harness';
-import { csvHeader } from '../../export/formats/csv';
+import { csvHeader } from '@crawl/exports';
 
 /**
  * Rows stored by older parsers, before fields existed, are read as items of the current schema

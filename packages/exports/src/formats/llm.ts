@@ -1,6 +1,6 @@
 import { type JobType, LLM_SCHEMA_VERSION, type LlmExport, type LlmExportItem, type ResultItem } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
-import { EXPORT_KINDS, type ExportKind } from '..';
+import { EXPORT_KINDS, type ExportKind } from '../kinds';
 import type { Format } from './format';
 
 export function llmHeader(job: JobRow, generatedAt: Date): string {

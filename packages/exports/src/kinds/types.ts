@@ -10,8 +10,8 @@ import type { JobType, LlmExportItem, ResultItemOf } from '@crawl/core';
 export type LlmValues = Pick<LlmExportItem, 'query' | 'asin'> & Partial<Omit<LlmExportItem, 'source' | 'marketplace' | 'missingFields'>>;
 
 /**
- * How the exports render an item of job type T. One module per type (export/<type>.ts), gathered
- * in EXPORT_KINDS (export/index.ts). CSV columns need no module: they follow the type's item
+ * How the exports render an item of job type T. One module per type (kinds/<type>.ts), gathered
+ * in EXPORT_KINDS (kinds/index.ts). CSV columns need no module: they follow the type's item
  * schema (JOB_KINDS in @crawl/core).
  */
 export interface ExportKind<T extends JobType> {

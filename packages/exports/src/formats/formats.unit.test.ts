@@ -2,6 +2,7 @@ import { llmExportItemSchema } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
 import { detailsItem, jobRow, searchItem } from '@crawl/testing';
 import { CSV_COLUMNS, csvCell, csvHeader, csvRow } from './csv';
+import { EXPORT_FORMATS } from './index';
 import { llmItem } from './llm';
 
 /** Splits one CSV record produced by csvRow (RFC 4180: quoted cells may hold commas, quotes, newlines). */
@@ -164,5 +165,23 @@ describe('json and llm exports stay exact', () => {
       rank: null,
       availability: 'in_stock',
     });
+  });
+});
+
+describe('jsonl', () => {
+  const job = jobRow({ id: 'job_0000000000000000', type: 'details', marketplace: 'US' });
+  const items = [detailsItem('B000000001', { title: 'two\nlines\u2028and a separator' }), detailsItem('B000000002')];
+  const file = (format: 'json' | 'jsonl') => {
+    const f = EXPORT_FORMATS[format];
+    return f.header(job, new Date(0)) + items.map((item, i) => f.row(job, item, i)).join('') + f.footer(job);
+  };
+
+  it('is the json export one item per line: the same items, the same key order', () => {
+    const lines = file('jsonl').split('\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines.slice(0, -1).map((l) => JSON.parse(l) as unknown)).toEqual(JSON.parse(file('json')));
+    expect(lines.slice(0, -1).map((l) => Object.keys(JSON.parse(l) as object))).toEqual(
+      (JSON.parse(file('json')) as object[]).map((item) => Object.keys(item)),
+    );
   });
 });

@@ -1,8 +1,8 @@
 import type { ResultItem } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
 
-/** The formats `GET /jobs/{jobId}/export?format=` serves, in the documented order. */
-export const EXPORT_FORMAT_NAMES = ['json', 'csv', 'llm'] as const;
+/** The export formats (of `GET /jobs/{jobId}/export?format=` and of storage destinations), in the documented order. */
+export const EXPORT_FORMAT_NAMES = ['json', 'jsonl', 'csv', 'llm'] as const;
 export type ExportFormat = (typeof EXPORT_FORMAT_NAMES)[number];
 
 /**
