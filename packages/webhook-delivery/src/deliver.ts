@@ -1,12 +1,11 @@
-import * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import got from 'got';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, WEBHOOK_ID_HEADER, sign } from '@crawl/client';
-import { isPrivateAddress } from './address';
-import { staticCheck, UNUSABLE_HOST_REASON } from './url-check';
+import { BLOCKED_CODE, guardedLookup } from './guarded-lookup';
+import { staticCheck } from './url-check';
 
 export interface DeliveryRequest {
   url: string;
@@ -64,11 +63,6 @@ export const MAX_FREE_SOCKETS_PER_ORIGIN = MAX_SOCKETS_PER_ORIGIN;
 /** Idle keep-alive sockets are closed after this; below the 5 s default of Node servers. */
 export const FREE_SOCKET_TIMEOUT_MS = 4_000;
 
-const BLOCKED_CODE = 'ERR_WEBHOOK_BLOCKED';
-
-class BlockedError extends Error {
-  readonly code = BLOCKED_CODE;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Agents: one keep-alive pair per process and per guard mode. The modes never share a pool, so
@@ -128,38 +122,6 @@ export function closeDeliveryAgents(): void {
   guardedAgents = undefined;
   openAgents = undefined;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Connection-time SSRF guard: the lookup that the socket uses. The address connected to is the
-// one checked here, so DNS changes after config time (and DNS rebinding) cannot reach a private
-// address. Literal-IP hosts skip lookup in Node, so they are checked before the request.
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
-
-function guardedLookup(hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback): void {
-  let cb: LookupCallback;
-  let opts: dns.LookupOptions;
-  if (typeof options === 'function') {
-    cb = options;
-    opts = {};
-  } else {
-    cb = callback as LookupCallback;
-    opts = typeof options === 'number' ? { family: options } : { ...(options ?? {}) };
-  }
-  const wantAll = opts.all === true;
-  dns.lookup(hostname, { ...opts, all: true }, (err, addresses) => {
-    // No record, a failed lookup and a private address read the same in the attempt log: the
-    // difference would tell a tenant which internal names exist.
-    if (err || addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) {
-      cb(new BlockedError(UNUSABLE_HOST_REASON));
-      return;
-    }
-    if (wantAll) cb(null, addresses);
-    else cb(null, addresses[0]!.address, addresses[0]!.family); // non-empty: checked above
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
 
 function elapsed(started: number): number {
   return Math.round(performance.now() - started);
