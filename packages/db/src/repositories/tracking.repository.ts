@@ -16,6 +16,30 @@ const trackedTargetColumns = [
 ] as const;
 const snapshotColumns = ['job_id', 'source', 'postal_code', 'captured_at', 'snapshot', 'changes'] as const;
 
+/** The columns behind each sort field of the tracked products' list. */
+const TRACKED_SORT_KEYS = {
+  lastSeenAt: sql`last_seen_at`,
+  lastChangedAt: sql`last_changed_at`,
+  firstSeenAt: sql`first_seen_at`,
+  changeCount: sql`change_count`,
+  asin: sql`asin`,
+  title: sql`lower(latest_snapshot->>'title')`,
+  price: sql`(latest_snapshot->>'price')::numeric`,
+} as const;
+
+export interface TrackedTargetFilter {
+  projectId: string;
+  /** ASIN prefix or title substring, case-insensitive. */
+  q?: string;
+  sort?: { field: keyof typeof TRACKED_SORT_KEYS; direction: 'asc' | 'desc' };
+  marketplace?: string;
+  /** '' for the series of jobs without a postal code. */
+  postalCode?: string;
+  changedSince?: Date;
+  limit: number;
+  offset: number;
+}
+
 /**
  * One product's series: a (project, marketplace, ASIN) observed for one delivery location,
  * `postalCode` the one its jobs asked for ('' for jobs that asked for none; docs/schedules-and-tracking.md, "Locations").
@@ -126,25 +150,25 @@ export class TrackingRepository {
         and t.postal_code = ${scope.postalCode} and t.asin = v.asin`.execute(trx);
   }
 
-  async list(filter: {
-    projectId: string;
-    marketplace?: string;
-    /** '' for the series of jobs without a postal code. */
-    postalCode?: string;
-    changedSince?: Date;
-    limit: number;
-    offset: number;
-  }): Promise<{ rows: TrackedTargetRow[]; total: number }> {
+  async list(filter: TrackedTargetFilter): Promise<{ rows: TrackedTargetRow[]; total: number }> {
     let q = this.db.selectFrom('tracked_target').where('project_id', '=', filter.projectId).where('latest_snapshot', 'is not', null);
     if (filter.marketplace) q = q.where('marketplace', '=', filter.marketplace);
     if (filter.postalCode !== undefined) q = q.where('postal_code', '=', filter.postalCode);
     if (filter.changedSince) q = q.where('last_changed_at', '>=', filter.changedSince);
+    if (filter.q) {
+      const like = filter.q.replace(/[\\%_]/g, (c) => `\\${c}`);
+      q = q.where((eb) => eb.or([eb('asin', 'ilike', `${like}%`), eb(sql<string>`latest_snapshot->>'title'`, 'ilike', `%${like}%`)]));
+    }
+    const { field, direction } = filter.sort ?? { field: 'lastSeenAt', direction: 'desc' };
+    // nulls (never changed, no price) last in either direction; asin and postal code make the order total
+    const key = TRACKED_SORT_KEYS[field];
     const [rows, count] = await Promise.all([
       q
         .select(trackedTargetColumns)
-        .orderBy('last_seen_at', 'desc')
+        .orderBy(sql`${key} ${sql.raw(direction)} nulls last`)
         .orderBy('asin')
         .orderBy('postal_code')
+        .orderBy('marketplace')
         .limit(filter.limit)
         .offset(filter.offset)
         .execute(),

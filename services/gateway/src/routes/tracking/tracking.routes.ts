@@ -21,7 +21,7 @@ export const trackingRoutes = [
     tag: 'Change tracking',
     summary: 'List tracked products',
     description:
-      'Tracked products with their latest snapshot and change counts: one entry per product and delivery location (`postalCode`, null for jobs that asked for none).',
+      'Tracked products with their latest snapshot and change counts: one entry per product and delivery location (`postalCode`, null for jobs that asked for none). Searchable by `q` (ASIN prefix or title) and sortable by `sort=field:asc|desc`.',
     query: trackedTargetsQuery,
     status: 200,
     response: list(TrackedTarget),

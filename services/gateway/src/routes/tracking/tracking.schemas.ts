@@ -29,8 +29,33 @@ function withPostalCode<Q extends { marketplace?: MarketplaceCode; postalCode?: 
   return { ...query, postalCode: check.postalCode };
 }
 
+/** The fields the tracked products sort by (docs/schedules-and-tracking.md, "Tracked products"); any other is a 400. */
+export const TRACKED_SORT_FIELDS = ['lastSeenAt', 'lastChangedAt', 'firstSeenAt', 'changeCount', 'asin', 'title', 'price'] as const;
+export type TrackedSortField = (typeof TRACKED_SORT_FIELDS)[number];
+const trackedSort = z
+  .string()
+  .max(40)
+  .transform((v, ctx) => {
+    const [field, direction = 'asc', ...rest] = v.split(':');
+    if (!(TRACKED_SORT_FIELDS as readonly string[]).includes(field!) || (direction !== 'asc' && direction !== 'desc') || rest.length) {
+      ctx.addIssue({ code: 'custom', message: `must be field:asc or field:desc, field one of ${TRACKED_SORT_FIELDS.join(', ')}` });
+      return z.NEVER;
+    }
+    return { field: field as TrackedSortField, direction: direction as 'asc' | 'desc' };
+  })
+  .describe(`field:asc or field:desc; field one of ${TRACKED_SORT_FIELDS.join(', ')} (default lastSeenAt:desc)`);
+
 export const trackedTargetsQuery = z
   .object({
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine(isSafeText, UNSAFE_TEXT_MESSAGE)
+      .optional()
+      .describe('Products whose ASIN starts with, or whose title contains, this text (case-insensitive)'),
+    sort: trackedSort.optional(),
     marketplace: marketplace.optional(),
     postalCode: postalCode.optional(),
     changedSince: dateLowerBound.optional(),

@@ -1,5 +1,5 @@
 import { AppError, type ComparisonResource, JOB_TYPES, type JobType, type TimelineResource, type TrackedTargetResource } from '@crawl/core';
-import { type JobRepository, type SeriesScope, TrackingRepository } from '@crawl/db';
+import { type JobRepository, type SeriesScope, type TrackedTargetFilter, TrackingRepository } from '@crawl/db';
 import { assertResultsAvailable } from '../jobs/job-results.service';
 import {
   COMPARED_ITEM_FIELDS,
@@ -35,7 +35,7 @@ interface SetEntry {
 export class TrackingService {
   constructor(private readonly deps: TrackingDeps) {}
 
-  async list(filter: { projectId: string; marketplace?: string; postalCode?: string; changedSince?: Date; limit: number; offset: number }) {
+  async list(filter: TrackedTargetFilter) {
     const { rows, total } = await this.deps.tracking.list(filter);
     return {
       data: rows.map(
