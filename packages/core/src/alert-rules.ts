@@ -81,31 +81,44 @@ const fields = {
   notify: notify.nullable(),
 };
 
+const createShape = {
+  name: fields.name,
+  condition: fields.condition,
+  asins: fields.asins.optional().describe('ASINs or product URLs (at most 1,000); absent or null: every tracked product of the project'),
+  marketplace: fields.marketplace.optional().describe('Only products of this marketplace; absent or null: every marketplace'),
+  postalCode: fields.postalCode
+    .optional()
+    .describe("Only the series crawled for this delivery location (needs `marketplace`); absent or null: every location's"),
+  cooldownSeconds: cooldownSeconds.optional().describe(`Quiet time per product after an alert (default ${DEFAULT_ALERT_COOLDOWN_SECONDS})`),
+  maxPerDay: maxPerDay
+    .optional()
+    .describe(`Alerts per UTC day of the rule; past it they are recorded as suppressed (default ${DEFAULT_ALERT_MAX_PER_DAY})`),
+  enabled: fields.enabled.optional().describe('default true'),
+  notify: fields.notify.optional(),
+};
+
 /**
  * `POST …/alert-rules`. Unknown fields are refused. `postalCode` needs `marketplace` and is
  * normalised for it by the service, as a job's is (checkPostalCode).
  */
-export const createAlertRuleBody = z
-  .object({
-    name: fields.name,
-    condition: fields.condition,
-    asins: fields.asins.optional().describe('ASINs or product URLs (at most 1,000); absent or null: every tracked product of the project'),
-    marketplace: fields.marketplace.optional().describe('Only products of this marketplace; absent or null: every marketplace'),
-    postalCode: fields.postalCode
-      .optional()
-      .describe("Only the series crawled for this delivery location (needs `marketplace`); absent or null: every location's"),
-    cooldownSeconds: cooldownSeconds
-      .optional()
-      .describe(`Quiet time per product after an alert (default ${DEFAULT_ALERT_COOLDOWN_SECONDS})`),
-    maxPerDay: maxPerDay
-      .optional()
-      .describe(`Alerts per UTC day of the rule; past it they are recorded as suppressed (default ${DEFAULT_ALERT_MAX_PER_DAY})`),
-    enabled: fields.enabled.optional().describe('default true'),
-    notify: fields.notify.optional(),
-  })
-  .strict()
-  .openapi('CreateAlertRuleBody');
+export const createAlertRuleBody = z.object(createShape).strict().openapi('CreateAlertRuleBody');
 export type CreateAlertRuleInput = z.output<typeof createAlertRuleBody>;
+
+/**
+ * `POST …/alert-rules/preview`: the creation body, checked the same way, with the name optional
+ * (a dialog previews before it is named). `enabled` and `notify` are accepted and change nothing.
+ */
+export const previewAlertRuleBody = z
+  .object({ ...createShape, name: fields.name.optional() })
+  .strict()
+  .openapi('PreviewAlertRuleBody');
+export type PreviewAlertRuleInput = z.output<typeof previewAlertRuleBody>;
+
+/** The days a preview replays, and what it reads at most: the products (series) and their snapshots in that time. */
+export const ALERT_PREVIEW_DAYS = 30;
+export const MAX_ALERT_PREVIEW_PRODUCTS = 500;
+export const MAX_ALERT_PREVIEW_SNAPSHOTS = 20_000;
+export const ALERT_PREVIEW_LISTED = 10;
 
 /** `PATCH …/alert-rules/{ruleId}`: any field of the creation body; null clears a scope. */
 export const updateAlertRuleBody = z
@@ -194,3 +207,37 @@ export const alertSchema = z
   .strict()
   .openapi('Alert');
 export type AlertResource = z.infer<typeof alertSchema>;
+
+export const alertRulePreviewSchema = z
+  .object({
+    from: isoTimestamp,
+    to: isoTimestamp,
+    productsEvaluated: z.number().int().describe('Product series (ASIN, marketplace, delivery location) in scope seen in the period'),
+    snapshotsEvaluated: z.number().int().describe('Product-page snapshots of those products replayed'),
+    fired: z.number().int().describe('Alerts the rule would have sent'),
+    suppressed: z.number().int().describe('Alerts past `maxPerDay` it would have recorded and not sent'),
+    truncated: z
+      .boolean()
+      .describe(
+        `true: more than ${MAX_ALERT_PREVIEW_PRODUCTS} products or ${MAX_ALERT_PREVIEW_SNAPSHOTS} snapshots were in scope; the figures cover those read`,
+      ),
+    firstAlerts: z
+      .array(
+        z
+          .object({
+            asin: z.string(),
+            marketplace: z.string(),
+            postalCode: seriesPostalCodeSchema,
+            status: z.enum(ALERT_STATUSES),
+            firedAt: isoTimestamp.describe('When the snapshot that would have fired it was recorded'),
+            value: alertValueSchema,
+            previous: alertValueSchema,
+            baseline: z.number().nullable(),
+          })
+          .strict(),
+      )
+      .describe(`The first ${ALERT_PREVIEW_LISTED} alerts, oldest first`),
+  })
+  .strict()
+  .openapi('AlertRulePreview');
+export type AlertRulePreview = z.infer<typeof alertRulePreviewSchema>;

@@ -37,3 +37,5 @@ export * from './repositories/retention.repository';
 export * from './repositories/alert-rule.repository';
 export * from './repositories/alert-state.repository';
 export * from './repositories/alert-mail.repository';
+export * from './repositories/alert-replay.repository';
+export * from './repositories/destination.repository';

@@ -1,5 +1,15 @@
-import type { AlertWrite, AlertStateRepository, Database, EventRepository, RuleSeriesState, SeriesScope, Transaction } from '@crawl/db';
-import { decide, evaluateCondition, needsMedians, type PageObservation } from './alert-conditions';
+import type {
+  AlertWrite,
+  AlertStateRepository,
+  Database,
+  EventRepository,
+  PriceMedians,
+  RuleSeriesState,
+  RuleToEvaluate,
+  SeriesScope,
+  Transaction,
+} from '@crawl/db';
+import { type ConditionResult, decide, evaluateCondition, needsMedians, type PageObservation } from './alert-conditions';
 import { productAlertData } from './event-data';
 import type { ProductSnapshot } from './product-snapshot';
 
@@ -13,6 +23,37 @@ export interface ObservedProduct extends PageObservation {
   asin: string;
   /** The product's merged last known state (what product.changed carries). */
   merged: ProductSnapshot;
+}
+
+/** What one observation does to a rule's memory of one product: the state to keep (null: unchanged) and the alert it fires. */
+export interface RuleStep {
+  state: RuleSeriesState | null;
+  alert: ConditionResult | null;
+}
+
+/**
+ * One rule on one product-page observation at `now`: the condition, the transition and the
+ * cooldown (decide). The tracking transaction and the preview's replay of stored snapshots
+ * (alert-replay.ts) both take this step, so a preview counts what evaluation fires.
+ */
+export function stepRule(
+  rule: Pick<RuleToEvaluate, 'id' | 'condition' | 'cooldownSeconds'>,
+  product: PageObservation & { asin: string },
+  state: RuleSeriesState | undefined,
+  medians: PriceMedians | undefined,
+  now: Date,
+): RuleStep {
+  const result = evaluateCondition(rule.condition, product, medians);
+  const decision = decide(result, product, state, rule.cooldownSeconds, now);
+  if (!decision) return { state: null, alert: null };
+  const alert = decision.verdict === 'alert';
+  const changed = alert || (state ? state.firing !== decision.firing : decision.firing);
+  return {
+    state: changed
+      ? { ruleId: rule.id, asin: product.asin, firing: decision.firing, lastAlertAt: alert ? now : (state?.lastAlertAt ?? null) }
+      : null,
+    alert: alert ? result : null,
+  };
 }
 
 /**
@@ -51,20 +92,10 @@ export async function evaluateAlertRules(
   for (const rule of rules) {
     for (const product of observed) {
       if (rule.asins && !rule.asins.includes(product.asin)) continue;
-      const result = evaluateCondition(rule.condition, product, medians?.get(product.asin));
-      const state = stateOf.get(`${rule.id} ${product.asin}`);
-      const decision = decide(result, product, state, rule.cooldownSeconds, now);
-      if (!decision) continue;
-      const alert = decision.verdict === 'alert';
-      if (alert || (state ? state.firing !== decision.firing : decision.firing)) {
-        changed.push({
-          ruleId: rule.id,
-          asin: product.asin,
-          firing: decision.firing,
-          lastAlertAt: alert ? now : (state?.lastAlertAt ?? null),
-        });
-      }
-      if (!alert) continue;
+      const step = stepRule(rule, product, stateOf.get(`${rule.id} ${product.asin}`), medians?.get(product.asin), now);
+      if (step.state) changed.push(step.state);
+      if (!step.alert) continue;
+      const result = step.alert;
       fired.push({
         rule,
         write: {

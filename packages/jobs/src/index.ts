@@ -16,3 +16,4 @@ export * from './kinds';
 export * from './job-intake';
 export * from './alert-conditions';
 export * from './alert-evaluation';
+export * from './alert-replay';

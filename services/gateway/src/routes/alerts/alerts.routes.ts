@@ -1,10 +1,16 @@
-import { alertRuleSchema as AlertRule, alertSchema as Alert, AppError, ID_PATTERN } from '@crawl/core';
+import {
+  alertRulePreviewSchema as AlertRulePreview,
+  alertRuleSchema as AlertRule,
+  alertSchema as Alert,
+  AppError,
+  ID_PATTERN,
+} from '@crawl/core';
 import type { Request } from 'express';
 import { data, list, LOCATION } from '../operation';
 import { projectActor } from '../project-audit';
 import { parseOrThrow } from '../../validation';
 import { type Resource, routesOf } from '../route';
-import { alertRulesQuery, alertsQuery, CreateAlertRuleBody, emptyBody, UpdateAlertRuleBody } from './alerts.schemas';
+import { alertRulesQuery, alertsQuery, CreateAlertRuleBody, emptyBody, PreviewAlertRuleBody, UpdateAlertRuleBody } from './alerts.schemas';
 import { type AlertRuleService, createAlertRuleService } from './alerts.service';
 
 function ruleId(req: Request): string {
@@ -15,7 +21,7 @@ function ruleId(req: Request): string {
 
 const route = routesOf<AlertRuleService>();
 
-/** Alert rules: create, list, GET, PATCH and DELETE of one; and the alerts they fired (docs/alerts.md). */
+/** Alert rules: create, preview, list, GET, PATCH and DELETE of one; and the alerts they fired (docs/alerts.md). */
 export const alertsRoutes = [
   route({
     method: 'post',
@@ -32,6 +38,21 @@ export const alertsRoutes = [
     handler: async ({ req, service, body }) => {
       const rule = await service.create(projectActor(req), body());
       return { status: 201, body: { data: rule }, headers: { Location: `/v1/key/alert-rules/${rule.id}` } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/key/projects/{projectId}/alert-rules/preview',
+    tag: 'Alerts',
+    summary: 'Preview an alert rule',
+    description:
+      "What a rule with this body would have fired over the project's stored snapshots of the last 30 days, replayed as evaluation would have run (first snapshot, re-arm, cooldown, maxPerDay, baselines); nothing is stored. Needs the role that creates a rule; reads at most 500 products and 20,000 snapshots (`truncated`).",
+    body: PreviewAlertRuleBody,
+    status: 200,
+    response: data(AlertRulePreview),
+    errors: [403],
+    handler: async ({ req, service, body }) => {
+      return { status: 200, body: { data: await service.preview(req.principal.projectId, body()) } };
     },
   }),
   route({

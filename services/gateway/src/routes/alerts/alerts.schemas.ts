@@ -1,10 +1,11 @@
-import { createAlertRuleBody, ID_PATTERN, normalizeAsin, updateAlertRuleBody } from '@crawl/core';
+import { createAlertRuleBody, ID_PATTERN, normalizeAsin, previewAlertRuleBody, updateAlertRuleBody } from '@crawl/core';
 import { z } from 'zod';
 import { dateLowerBound, dateUpperBound } from '../date-params';
 import { intQueryParam } from '../../validation';
 
 export const CreateAlertRuleBody = createAlertRuleBody;
 export const UpdateAlertRuleBody = updateAlertRuleBody;
+export const PreviewAlertRuleBody = previewAlertRuleBody;
 
 /** A project holds at most 100 rules: one page of the default size lists them all. */
 export const alertRulesQuery = z

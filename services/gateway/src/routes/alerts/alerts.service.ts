@@ -1,22 +1,30 @@
 import {
   type AlertResource,
+  type AlertRulePreview,
   type AlertRuleResource,
   alertRuleLocation,
+  ALERT_PREVIEW_DAYS,
+  ALERT_PREVIEW_LISTED,
   AppError,
   type CreateAlertRuleInput,
   DEFAULT_ALERT_COOLDOWN_SECONDS,
   DEFAULT_ALERT_MAX_PER_DAY,
+  MAX_ALERT_PREVIEW_PRODUCTS,
+  MAX_ALERT_PREVIEW_SNAPSHOTS,
   MAX_ALERT_RULES_PER_PROJECT,
+  type PreviewAlertRuleInput,
   type UpdateAlertRuleInput,
 } from '@crawl/core';
 import {
   type AlertFilter,
+  AlertReplayRepository,
   type AlertRow,
   type AlertRuleActivity,
   AlertRuleRepository,
   type AlertRuleRow,
   type AuditLogRepository,
 } from '@crawl/db';
+import { needsMedians, PAGE_SOURCES, replayRule, type ReplaySeries } from '@crawl/jobs';
 import type { GatewayContext } from '../../context';
 import { type ProjectActor, recordProjectChange } from '../project-audit';
 
@@ -100,6 +108,7 @@ export class AlertRuleService {
   constructor(
     private readonly rules: AlertRuleRepository,
     private readonly audit: AuditLogRepository,
+    private readonly replay: AlertReplayRepository,
   ) {}
 
   /** `notify.members` may name only verified members of the organization: a 400 names the others. */
@@ -142,6 +151,59 @@ export class AlertRuleService {
       );
     }
     return toAlertRuleResource(row);
+  }
+
+  /**
+   * What the rule would have fired over the project's stored snapshots of the last 30 days
+   * (docs/alerts.md, "Preview"): replayed through the tracking transaction's own step, reading
+   * at most MAX_ALERT_PREVIEW_PRODUCTS series and MAX_ALERT_PREVIEW_SNAPSHOTS snapshots.
+   */
+  async preview(projectId: string, body: PreviewAlertRuleInput, now = new Date()): Promise<AlertRulePreview> {
+    const marketplace = body.marketplace ?? null;
+    const location = alertRuleLocation(marketplace, body.postalCode ?? null);
+    if (!location.ok) throw invalid('body.postalCode', location.message);
+    const from = new Date(now.getTime() - ALERT_PREVIEW_DAYS * 86_400_000);
+    const { series, truncated } = await this.replay.read({
+      projectId,
+      marketplace,
+      postalCode: location.postalCode,
+      asins: body.asins ?? null,
+      from,
+      to: now,
+      sources: PAGE_SOURCES,
+      prices: needsMedians(body.condition),
+      maxSeries: MAX_ALERT_PREVIEW_PRODUCTS,
+      maxSnapshots: MAX_ALERT_PREVIEW_SNAPSHOTS,
+    });
+    // stored snapshots are the tracking path's own ProductSnapshot objects, as it wrote them
+    const alerts = replayRule(
+      {
+        condition: body.condition,
+        cooldownSeconds: body.cooldownSeconds ?? DEFAULT_ALERT_COOLDOWN_SECONDS,
+        maxPerDay: body.maxPerDay ?? DEFAULT_ALERT_MAX_PER_DAY,
+      },
+      series as unknown as ReplaySeries[],
+    );
+    const suppressed = alerts.filter((a) => a.status === 'suppressed').length;
+    return {
+      from: from.toISOString(),
+      to: now.toISOString(),
+      productsEvaluated: series.length,
+      snapshotsEvaluated: series.reduce((n, s) => n + s.observations.length, 0),
+      fired: alerts.length - suppressed,
+      suppressed,
+      truncated,
+      firstAlerts: alerts.slice(0, ALERT_PREVIEW_LISTED).map((a) => ({
+        asin: a.asin,
+        marketplace: a.marketplace,
+        postalCode: a.postalCode || null,
+        status: a.status,
+        firedAt: a.firedAt.toISOString(),
+        value: a.value,
+        previous: a.previous,
+        baseline: a.baseline,
+      })),
+    };
   }
 
   async list(projectId: string, limit: number, offset: number) {
@@ -208,4 +270,4 @@ export class AlertRuleService {
 
 /** The alerts resource's service, built from the gateway's shared infrastructure. */
 export const createAlertRuleService = (ctx: Pick<GatewayContext, 'db' | 'accounts'>): AlertRuleService =>
-  new AlertRuleService(new AlertRuleRepository(ctx.db), ctx.accounts.audit);
+  new AlertRuleService(new AlertRuleRepository(ctx.db), ctx.accounts.audit, new AlertReplayRepository(ctx.db));
