@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Button, ErrorNotice } from '../../ui/forms';
+import { ReadOnlyNote, useCan } from '../../ui/permissions';
 import { finished, isActive } from './job-status';
 import { cancelJob, exportHref, type Job, jobKeys, retryJob } from './jobs.queries';
 
@@ -8,6 +9,7 @@ import { cancelJob, exportHref, type Job, jobKeys, retryJob } from './jobs.queri
 export function JobActions({ job }: { job: Job }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const writer = useCan('data.write', job.projectId);
   const cancel = useMutation({
     mutationFn: () => cancelJob(job.id),
     onSuccess: ({ data }) => {
@@ -30,21 +32,25 @@ export function JobActions({ job }: { job: Job }) {
   return (
     <section aria-label="Actions" className="job-actions">
       <div className="row">
-        {isActive(job.status) && (
+        {writer.allowed && isActive(job.status) && (
           <Button variant="danger" isDisabled={cancel.isPending} onPress={() => cancel.mutate()}>
             Cancel job
           </Button>
         )}
-        <Button isDisabled={!finished(job) || !hasFailures || retry.isPending} onPress={() => retry.mutate('failed')}>
-          Retry failed targets
-        </Button>
-        <Button
-          variant="secondary"
-          isDisabled={(job.status !== 'failed' && job.status !== 'cancelled') || retry.isPending}
-          onPress={() => retry.mutate('all')}
-        >
-          Retry all targets
-        </Button>
+        {writer.allowed && (
+          <>
+            <Button isDisabled={!finished(job) || !hasFailures || retry.isPending} onPress={() => retry.mutate('failed')}>
+              Retry failed targets
+            </Button>
+            <Button
+              variant="secondary"
+              isDisabled={(job.status !== 'failed' && job.status !== 'cancelled') || retry.isPending}
+              onPress={() => retry.mutate('all')}
+            >
+              Retry all targets
+            </Button>
+          </>
+        )}
         {exportable && (
           <>
             <a className="button secondary" href={exportHref(job.id, 'csv')} download>
@@ -59,6 +65,7 @@ export function JobActions({ job }: { job: Job }) {
           </>
         )}
       </div>
+      <ReadOnlyNote can={writer} />
       {!finished(job) && <p className="muted">Exports and retries are available once the job has finished.</p>}
       {finished(job) && job.status !== 'completed' && (
         <p className="muted">Exports are for completed jobs: retry this one to get its results.</p>

@@ -5,6 +5,7 @@ import { useProjectOfPage } from '../../ui/current-project';
 import { count } from '../../ui/format';
 import { Button, EmptyState, ErrorNotice, Loading, SelectField } from '../../ui/forms';
 import { ButtonPager } from '../../ui/pager';
+import { ReadOnlyNote, useCan } from '../../ui/permissions';
 import { DateFilter, SearchBox } from './job-filters';
 import { isJobType, JOB_KINDS, JOB_TYPES } from './job-kinds';
 import { isActive, isJobStatus, JOB_STATUSES } from './job-status';
@@ -54,6 +55,7 @@ function FirstJob({ projectId }: { projectId: string }) {
 export function JobsPage() {
   const { projectId } = useParams({ strict: false }) as { projectId: string };
   useProjectOfPage(projectId);
+  const writer = useCan('data.write', projectId);
   const search = useSearch({ strict: false }) as JobsSearch;
   const navigate = useNavigate();
   const query = apiQuery(search);
@@ -92,8 +94,9 @@ export function JobsPage() {
     <>
       <div className="page-head">
         <h1>Jobs</h1>
-        <NewJobDialog projectId={projectId} />
+        {writer.allowed && <NewJobDialog projectId={projectId} />}
       </div>
+      <ReadOnlyNote can={writer} />
       <div className="filters">
         <SelectField
           label="Status"

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useProjectOfPage } from '../../ui/current-project';
 import { EmptyState, ErrorNotice, Loading } from '../../ui/forms';
+import { ReadOnlyNote, useCan } from '../../ui/permissions';
 import { ACTIONS, Table } from '../../ui/table';
 import { DateTime } from '../../ui/time';
 import { CreateKeyDialog } from './create-key-dialog';
@@ -13,18 +14,25 @@ export function KeysPage() {
   const { projectId } = useParams({ strict: false }) as { projectId: string };
   useProjectOfPage(projectId);
   const keys = useQuery(keysQuery(projectId));
+  // a viewer holds keys.mine only: they see and revoke keys they made before, and create or rotate none
+  const creator = useCan('keys.own', projectId);
   return (
     <>
       <div className="page-head">
         <h1>API keys</h1>
-        <CreateKeyDialog projectId={projectId} />
+        {creator.allowed && <CreateKeyDialog projectId={projectId} />}
       </div>
       <p className="muted">Keys authenticate your scripts and integrations to this project. A read-only key may only make GET requests.</p>
+      <ReadOnlyNote can={creator} />
       {keys.isLoading && <Loading what="keys" />}
       <ErrorNotice error={keys.error} />
       {keys.data && keys.data.length === 0 && (
         <EmptyState title="No keys yet">
-          <p>Create one to call the API from your code.</p>
+          <p>
+            {creator.allowed
+              ? 'Create one to call the API from your code.'
+              : 'Ask a developer, admin or owner of this organization for a key.'}
+          </p>
         </EmptyState>
       )}
       {keys.data && keys.data.length > 0 && (
@@ -63,7 +71,7 @@ export function KeysPage() {
               <td className="actions">
                 {isLive(k) && (
                   <>
-                    <RotateKeyDialog keyRow={k} projectId={projectId} />
+                    {creator.allowed && <RotateKeyDialog keyRow={k} projectId={projectId} />}
                     <RevokeKey keyRow={k} projectId={projectId} />
                   </>
                 )}
