@@ -225,6 +225,9 @@ export const AUDIT_ACTIONS = [
   'alert_rule.created',
   'alert_rule.updated',
   'alert_rule.deleted',
+  'destination.created',
+  'destination.updated',
+  'destination.deleted',
   // the operator, through the admin CLI (actor null)
   'user.disabled',
   'user.enabled',

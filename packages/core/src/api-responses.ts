@@ -53,6 +53,10 @@ export const errorBodySchema = z
               .object({ maxManualAttempts: z.number().int() })
               .strict()
               .describe('INVALID_STATE: the delivery had its manual attempts (resends and replays)'),
+            z
+              .object({ storageCode: z.string(), storageMessage: z.string() })
+              .strict()
+              .describe("DESTINATION_UNREACHABLE: the storage's own error code and message (or a network failure's)"),
           ])
           .optional(),
       })

@@ -37,6 +37,10 @@ export type ReviewSort = (typeof REVIEW_SORTS)[number];
 
 export const MAX_TARGETS_PER_JOB = 1000;
 
+/** A completed job's export formats, for a download and for a storage destination (docs/exports.md). */
+export const EXPORT_FORMAT_NAMES = ['json', 'jsonl', 'csv', 'llm'] as const;
+export type ExportFormat = (typeof EXPORT_FORMAT_NAMES)[number];
+
 export const PLANS = ['starter', 'growth', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 

@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   /** A mail token (verification, reset, invitation) that is unknown, used or expired. */
   INVALID_TOKEN: 400,
+  /** A storage destination's test write failed: `details.storageCode` is the storage's own code. */
+  DESTINATION_UNREACHABLE: 400,
   UNAUTHORIZED: 401,
   /** Sign-in: the same answer for an unknown email and a wrong password. */
   INVALID_CREDENTIALS: 401,

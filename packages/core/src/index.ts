@@ -25,3 +25,4 @@ export * from './turn-batcher';
 export * from './job-spec';
 export * from './alert-conditions';
 export * from './alert-rules';
+export * from './destinations';

@@ -24,6 +24,7 @@ import * as m202612020300 from './migrations/202612020300_organization_project_l
 import * as m202612020400 from './migrations/202612020400_job_postal_code';
 import * as m202612021000 from './migrations/202612021000_tracking_per_location';
 import * as m202612031000 from './migrations/202612031000_alert_rules';
+import * as m202612031200 from './migrations/202612031200_destinations';
 
 /** Static list so that migrations work the same from TypeScript sources (tests) and dist. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '202612020400_job_postal_code': m202612020400,
   '202612021000_tracking_per_location': m202612021000,
   '202612031000_alert_rules': m202612031000,
+  '202612031200_destinations': m202612031200,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -5,6 +5,7 @@ import type {
   AlertValue,
   AuditAction,
   EventType,
+  ExportFormat,
   KeyScope,
   Role,
   FieldChangeData,
@@ -117,6 +118,13 @@ export type AlertTable = Narrow<
 >;
 export type AlertRuleDayTable = G.AlertRuleDay;
 export type AlertMailTable = Narrow<G.AlertMail, { status: Generated<'pending' | 'sent' | 'skipped' | 'failed'> }>;
+export type DestinationTable = Narrow<G.Destination, { type: 's3'; format: ExportFormat }>;
+/** Mirrors `destination_delivery.status`'s check constraint. */
+export type DestinationDeliveryStatus = 'pending' | 'delivered' | 'failed';
+export type DestinationDeliveryTable = Narrow<
+  G.DestinationDelivery,
+  { status: Generated<DestinationDeliveryStatus>; bytes: ColumnType<string | null, number | null | undefined, number | null> }
+>;
 export type WebhookConfigTable = Narrow<G.WebhookConfig, { trigger_action: EventType }>;
 export type WebhookAttemptTable = Narrow<G.WebhookAttempt, { event_type: EventType }>;
 
@@ -154,6 +162,8 @@ export interface Database {
   alert_rule_day: AlertRuleDayTable;
   alert: AlertTable;
   alert_mail: AlertMailTable;
+  destination: DestinationTable;
+  destination_delivery: DestinationDeliveryTable;
 }
 
 /** The generated schema and ours cover the same tables: a new table must be listed above. */

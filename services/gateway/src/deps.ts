@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   AccountTokenRepository,
   AlertRuleRepository,
+  DestinationRepository,
   ApiKeyRepository,
   AuditLogRepository,
   InvitationRepository,
@@ -200,6 +201,7 @@ export function buildGatewayContext(options: ContextOptions): GatewayContext {
     jobs,
     schedules: new ScheduleRepository(db),
     alertRules: new AlertRuleRepository(db),
+    destinations: new DestinationRepository(db),
     broadcast: new Broadcast(redis, accountChangesChannel(options.queuePrefix)),
     log: options.log,
   });

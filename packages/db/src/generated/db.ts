@@ -143,6 +143,42 @@ export interface CreditLedger {
   organization_id: string;
 }
 
+export interface Destination {
+  access_key_id: string;
+  bucket: string;
+  created_at: Generated<Timestamp>;
+  endpoint: string | null;
+  format: string;
+  gzip: Generated<boolean>;
+  id: string;
+  name: string;
+  organization_id: string;
+  prefix: Generated<string>;
+  project_id: string;
+  region: string;
+  schedule_ids: string[] | null;
+  secret_access_key_encrypted: string;
+  type: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface DestinationDelivery {
+  attempts: Generated<number>;
+  bytes: number | null;
+  created_at: Generated<Timestamp>;
+  delivered_at: Timestamp | null;
+  destination_id: string;
+  error_code: string | null;
+  error_message: string | null;
+  job_id: string;
+  key: string;
+  lease_until: Timestamp | null;
+  next_attempt_at: Generated<Timestamp>;
+  project_id: string;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Event {
   created_at: Generated<Timestamp>;
   data: Json;
@@ -407,6 +443,8 @@ export interface DB {
   app_user: AppUser;
   audit_log: AuditLog;
   credit_ledger: CreditLedger;
+  destination: Destination;
+  destination_delivery: DestinationDelivery;
   event: Event;
   idempotency_key: IdempotencyKey;
   invitation: Invitation;

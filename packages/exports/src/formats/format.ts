@@ -1,9 +1,7 @@
 import type { ResultItem } from '@crawl/core';
 import type { JobRow } from '@crawl/db';
 
-/** The export formats (of `GET /jobs/{jobId}/export?format=` and of storage destinations), in the documented order. */
-export const EXPORT_FORMAT_NAMES = ['json', 'jsonl', 'csv', 'llm'] as const;
-export type ExportFormat = (typeof EXPORT_FORMAT_NAMES)[number];
+export { EXPORT_FORMAT_NAMES, type ExportFormat } from '@crawl/core';
 
 /**
  * How one export format writes a job's stored items: pure functions, one item in, one chunk of

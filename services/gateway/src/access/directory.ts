@@ -1,5 +1,6 @@
 import type {
   AlertRuleRepository,
+  DestinationRepository,
   ApiKeyRepository,
   JobRepository,
   KeyRecord,
@@ -31,6 +32,7 @@ export interface DirectoryOptions {
   jobs: JobRepository;
   schedules: ScheduleRepository;
   alertRules: AlertRuleRepository;
+  destinations: DestinationRepository;
   broadcast: Broadcast;
   log: Logger;
 }
@@ -128,6 +130,14 @@ export class Directory {
     return this.ownerCache.get(
       `alert_rule:${ruleId}`,
       () => this.options.alertRules.projectOf(ruleId),
+      () => [],
+    );
+  }
+
+  projectOfDestination(destinationId: string): Promise<string | undefined> {
+    return this.ownerCache.get(
+      `destination:${destinationId}`,
+      () => this.options.destinations.projectOf(destinationId),
       () => [],
     );
   }

@@ -1,6 +1,7 @@
 import type { OperationDoc } from './operation';
 import { alertsResource } from './alerts/alerts.routes';
 import { analyticsResource } from './analytics/analytics.routes';
+import { destinationsResource } from './destinations/destinations.routes';
 import { consoleResource } from './console/console.routes';
 import { docsResource } from './docs/docs.routes';
 import { healthResource } from './health/health.routes';
@@ -28,6 +29,7 @@ export const API_RESOURCES: Resource<any>[] = [
   webhooksResource,
   trackingResource,
   alertsResource,
+  destinationsResource,
   usageResource,
   analyticsResource,
 ];

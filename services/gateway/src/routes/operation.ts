@@ -28,6 +28,7 @@ export const TAGS = {
   'API keys': "A project's API keys: create, rotate with an overlap, revoke; and the calling key itself",
   Analytics: 'Aggregates of the crawls of a project',
   Alerts: "Alert rules over a project's tracked products, and the alerts they fired",
+  Destinations: "S3-compatible buckets that receive every completed job's export, and the record of what was delivered",
   Operations: 'Health checks and this document (no API key)',
 } as const;
 
@@ -79,6 +80,7 @@ export const PATH_PARAMS: Record<string, ZodTypeAny> = {
   deliveryId: z.string(),
   asin: z.string().openapi({ example: 'B0DR8G428S' }),
   ruleId: z.string().openapi({ example: 'alr_5m0c2v8n4b1x7z3q' }),
+  destinationId: z.string().openapi({ example: 'dst_3k8v1m5q9x2b7n4c' }),
 };
 
 /** The names of a path's parameters, in order (`/jobs/{jobId}/results` -> `['jobId']`). */

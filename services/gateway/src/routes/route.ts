@@ -98,7 +98,7 @@ export function expressPath(route: OperationDoc): string {
 /** Which path parameter names the project a `/v1/key` route acts in. */
 function projectParamOf(path: string): ProjectParam | undefined {
   const names = pathParamNames(path);
-  return (['projectId', 'jobId', 'scheduleId', 'ruleId'] as const).find((name) => names.includes(name));
+  return (['projectId', 'destinationId', 'jobId', 'scheduleId', 'ruleId'] as const).find((name) => names.includes(name));
 }
 
 function guardsOf(route: OperationDoc, ctx: GatewayContext): RequestHandler[] {

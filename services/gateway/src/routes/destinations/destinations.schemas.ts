@@ -1,0 +1,17 @@
+import { createDestinationBody, DESTINATION_DELIVERY_STATUSES, updateDestinationBody } from '@crawl/core';
+import { z } from 'zod';
+import { intQueryParam } from '../../validation';
+
+export const CreateDestinationBody = createDestinationBody;
+export const UpdateDestinationBody = updateDestinationBody;
+
+export const deliveriesQuery = z
+  .object({
+    status: z.enum(DESTINATION_DELIVERY_STATUSES).optional(),
+    limit: intQueryParam(1, 100, 20),
+    offset: intQueryParam(0, 1_000_000, 0),
+  })
+  .strict();
+
+/** Delete and retry take no body; an empty object is tolerated for clients that always send one. */
+export const emptyBody = z.union([z.undefined(), z.object({}).strict()]);
