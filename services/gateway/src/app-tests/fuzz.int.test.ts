@@ -125,6 +125,7 @@ const postPaths = () => [
   `/v1/key/jobs/${jobId}/cancel`,
   `/v1/key/projects/${tenant.projectId}/webhooks/test`,
   `/v1/key/projects/${tenant.projectId}/alert-rules`,
+  `/v1/key/projects/${tenant.projectId}/alert-rules/preview`,
 ];
 
 it('random JSON bodies to every POST endpoint', async () => {

@@ -216,6 +216,12 @@ describe('alert rules', () => {
         .set('content-type', 'application/json')
         .send(raw);
       expect(patch.status).toBe(400);
+      const preview = await h.http
+        .post(path('/v1/key/projects/PROJECT/alert-rules/preview'))
+        .set(bearer(tenant.apiKey))
+        .set('content-type', 'application/json')
+        .send(raw);
+      expect(preview.status).toBe(400);
     },
   );
 
@@ -238,6 +244,14 @@ describe('alert rules', () => {
       expect.stringMatching(new RegExp(`^${field.replace(/\./g, '\\.')}`)),
     );
     expect(await ruleCount()).toBe(before);
+    // the preview takes the creation body, checked the same way
+    const preview = await h.http.post(path('/v1/key/projects/PROJECT/alert-rules/preview')).set(bearer(tenant.apiKey)).send(body);
+    expect([preview.status, preview.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const unknown = await h.http
+      .post(path('/v1/key/projects/PROJECT/alert-rules/preview'))
+      .set(bearer(tenant.apiKey))
+      .send({ ...body, [field.split('.')[1]!]: undefined, colour: 'red' });
+    expect(unknown.status).toBe(400);
   });
 
   it('unknown fields are a 400 on creation and on change, and change nothing', async () => {

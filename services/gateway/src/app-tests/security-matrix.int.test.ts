@@ -107,6 +107,12 @@ const endpoints: Endpoint[] = [
     body: { name: 'x', condition: { type: 'out_of_stock' } },
     scope: 'project',
   },
+  {
+    method: 'post',
+    path: () => `/v1/key/projects/${owner.projectId}/alert-rules/preview`,
+    body: { condition: { type: 'out_of_stock' } },
+    scope: 'project',
+  },
   { method: 'get', path: () => `/v1/key/projects/${owner.projectId}/alert-rules`, scope: 'project' },
   { method: 'get', path: () => `/v1/key/alert-rules/${ruleId}`, scope: 'job' },
   { method: 'patch', path: () => `/v1/key/alert-rules/${ruleId}`, body: { enabled: false }, scope: 'job' },
