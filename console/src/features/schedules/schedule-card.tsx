@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useWrite } from '../../api/use-write';
 import { ConfirmAction } from '../../ui/confirm-action';
 import { Button, ErrorNotice } from '../../ui/forms';
+import { useCan } from '../../ui/permissions';
 import { Table } from '../../ui/table';
 import { DateTime, formatTime, viewerZone } from '../../ui/time';
 import type { Job } from '../jobs/jobs.queries';
@@ -33,6 +34,7 @@ const LAST_RUN: Record<NonNullable<Schedule['lastRunStatus']>, string> = {
 
 /** One schedule: what and when it crawls, its next five runs (UTC and the viewer's zone), its switch, and the jobs it fired. */
 export function ScheduleCard({ schedule, history }: { schedule: Schedule; history: Job[] | undefined }) {
+  const writer = useCan('data.write', schedule.projectId);
   const toggle = useWrite((enabled: boolean) => setScheduleEnabled(schedule.id, enabled), scheduleKeys.ofProject(schedule.projectId));
   const runs = schedule.enabled ? nextRuns(schedule.cron, 5) : [];
   const { type, targets, config } = schedule.crawlConfig;
@@ -50,17 +52,19 @@ export function ScheduleCard({ schedule, history }: { schedule: Schedule; histor
         Crawls <strong>{type}</strong> on {config.marketplace}: {targets.slice(0, 3).join(', ')}
         {targets.length > 3 ? ` and ${targets.length - 3} more` : ''}.
       </p>
-      <div className="row">
-        <Button
-          variant="secondary"
-          isDisabled={toggle.isPending}
-          onPress={() => toggle.mutate(!schedule.enabled)}
-          aria-label={`${schedule.enabled ? 'Disable' : 'Enable'} schedule ${schedule.cron}`}
-        >
-          {schedule.enabled ? 'Disable' : 'Enable'}
-        </Button>
-        <DeleteSchedule schedule={schedule} />
-      </div>
+      {writer.allowed && (
+        <div className="row">
+          <Button
+            variant="secondary"
+            isDisabled={toggle.isPending}
+            onPress={() => toggle.mutate(!schedule.enabled)}
+            aria-label={`${schedule.enabled ? 'Disable' : 'Enable'} schedule ${schedule.cron}`}
+          >
+            {schedule.enabled ? 'Disable' : 'Enable'}
+          </Button>
+          <DeleteSchedule schedule={schedule} />
+        </div>
+      )}
       <ErrorNotice error={toggle.error} />
 
       {schedule.enabled ? (

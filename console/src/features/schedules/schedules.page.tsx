@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useProjectOfPage } from '../../ui/current-project';
 import { EmptyState, ErrorNotice, Loading } from '../../ui/forms';
+import { ReadOnlyNote, useCan } from '../../ui/permissions';
 import { CreateScheduleDialog } from './create-schedule-dialog';
 import { ScheduleCard } from './schedule-card';
 import { schedulesQuery, useFiredJobs } from './schedules.queries';
@@ -10,6 +11,7 @@ import './schedules.css';
 export function SchedulesPage() {
   const { projectId } = useParams({ strict: false }) as { projectId: string };
   useProjectOfPage(projectId);
+  const writer = useCan('data.write', projectId);
   const schedules = useQuery({ ...schedulesQuery(projectId), refetchInterval: 30_000 });
   const list = schedules.data?.data;
   const fired = useFiredJobs(projectId, list);
@@ -17,8 +19,9 @@ export function SchedulesPage() {
     <>
       <div className="page-head">
         <h1>Schedules</h1>
-        <CreateScheduleDialog projectId={projectId} />
+        {writer.allowed && <CreateScheduleDialog projectId={projectId} />}
       </div>
+      <ReadOnlyNote can={writer} />
       <p className="muted">A schedule starts a crawl at each time of its cron expression, in UTC, and reserves its credits like any job.</p>
       {schedules.isLoading && <Loading what="schedules" />}
       <ErrorNotice error={schedules.error} />

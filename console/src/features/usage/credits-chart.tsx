@@ -8,6 +8,8 @@ import { type CreditsBucket, summarizeCredits } from './credits-series';
 const KINDS = ['consumed', 'reserved', 'refunded'] as const;
 const label = (k: (typeof KINDS)[number]) => k[0]!.toUpperCase() + k.slice(1);
 
+const title = (hourly: boolean) => (hourly ? 'Credits per hour' : 'Credits per day');
+
 /** Credits per day (per hour over 24 h): grouped bars, the summary line and the table twin. */
 export function CreditsChart({ buckets, hourly, rangeLabel }: { buckets: CreditsBucket[]; hourly: boolean; rangeLabel: string }) {
   const format = (start: number) =>
@@ -23,14 +25,14 @@ export function CreditsChart({ buckets, hourly, rangeLabel }: { buckets: Credits
   );
   return (
     <ChartFigure
-      label={`Credits per day${hourly ? ' (by the hour)' : ''}. ${summary}`}
+      label={`${title(hourly)}. ${summary}`}
       summary={summary}
       times={times}
       series={series}
       bucketSeconds={hourly ? 3600 : 86_400}
       utc={!hourly}
       table={
-        <Table wrap={false} caption="Credits per day" columns={[hourly ? 'Hour' : 'Day (UTC)', ...KINDS.map(label)]}>
+        <Table wrap={false} caption={title(hourly)} columns={[hourly ? 'Hour' : 'Day (UTC)', ...KINDS.map(label)]}>
           {buckets.map((b) => (
             <tr key={b.start}>
               <td>

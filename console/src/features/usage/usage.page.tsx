@@ -7,7 +7,7 @@ import { ErrorNotice, Loading, SelectField } from '../../ui/forms';
 import { DateTime } from '../../ui/time';
 import { CreditsChart } from './credits-chart';
 import { bucketsFromDaily, bucketsFromLedger } from './credits-series';
-import { LedgerTable } from './ledger-table';
+import { LedgerLegend, LedgerTable } from './ledger-table';
 import { asRange, RANGES, type RangeKey, type RangeWindow, rangeWindow } from './range';
 import { analyticsQuery, ledgerAllQuery, ledgerPageQuery } from './usage.queries';
 
@@ -93,8 +93,8 @@ export function UsagePage() {
         </div>
       )}
 
-      <h2>Credits per day</h2>
-      {credits.isLoading && <Loading what="credits per day" />}
+      <h2>{range === '24h' ? 'Credits per hour' : 'Credits per day'}</h2>
+      {credits.isLoading && <Loading what={range === '24h' ? 'credits per hour' : 'credits per day'} />}
       <ErrorNotice error={credits.error} />
       {credits.partial && (
         <p className="notice">This range has more ledger entries than the chart reads; the hourly numbers are partial.</p>
@@ -120,7 +120,12 @@ export function UsagePage() {
           </p>
         </div>
       )}
-      {data && data.ledger.length > 0 && <LedgerTable entries={data.ledger} />}
+      {data && data.ledger.length > 0 && (
+        <>
+          <LedgerLegend />
+          <LedgerTable entries={data.ledger} />
+        </>
+      )}
       {pagination && pagination.total > PAGE && (
         <nav className="pager" aria-label="Ledger pages">
           {offset > 0 ? (

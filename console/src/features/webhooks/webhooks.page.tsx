@@ -1,6 +1,7 @@
 import { useParams } from '@tanstack/react-router';
 import { useProjectOfPage } from '../../ui/current-project';
 import { ErrorNotice } from '../../ui/forms';
+import { ReadOnlyNote, useCan } from '../../ui/permissions';
 import { useOrganizationOfProject } from '../members/organization';
 import { Deliveries } from './deliveries';
 import { Endpoints } from './endpoints';
@@ -14,9 +15,10 @@ import './webhooks.css';
 export function WebhooksPage() {
   const { projectId } = useParams({ strict: false }) as { projectId: string };
   useProjectOfPage(projectId);
-  const { organization, error } = useOrganizationOfProject(projectId);
+  const { error } = useOrganizationOfProject(projectId);
   // without data.write (viewers) the page only reads; the API answers 403 to such writes anyway
-  const canWrite = !!organization?.permissions.includes('data.write');
+  const writer = useCan('data.write', projectId);
+  const canWrite = writer.allowed;
   return (
     <>
       <h1>Webhooks</h1>
@@ -25,6 +27,7 @@ export function WebhooksPage() {
         a day, then the delivery is failed and can be resent or replayed.
       </p>
       <ErrorNotice error={error} />
+      <ReadOnlyNote can={writer} />
       <Endpoints projectId={projectId} canWrite={canWrite} />
       <Deliveries projectId={projectId} canWrite={canWrite} />
     </>
