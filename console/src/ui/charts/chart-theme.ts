@@ -4,6 +4,8 @@ export interface ChartTheme {
   muted: string;
   grid: string;
   marker: string;
+  /** Alert markers. */
+  alert: string;
   palette: string[];
 }
 
@@ -17,6 +19,7 @@ export function readChartTheme(element: Element = document.documentElement): Cha
     muted: read('--muted', '#57606a'),
     grid: read('--border', '#d0d7de'),
     marker: read('--chart-marker', read('--warn', '#9a6700')),
+    alert: read('--chart-alert', '#b42318'),
     palette: PALETTE_VARS.map((name, i) => read(name, ['#0b57d0', '#1a7f37', '#b42318', '#8250df'][i]!)),
   };
 }

@@ -20,6 +20,8 @@ export interface ChartProps {
   bucketSeconds?: number;
   utc?: boolean;
   height?: number;
+  /** Drag to zoom into a time span (with a Reset zoom button) and a live legend with the values under the cursor. */
+  zoom?: boolean;
 }
 
 /**
@@ -27,11 +29,13 @@ export interface ChartProps {
  * viewer switches light/dark, and is one image to assistive technology. Pair it with its table
  * twin and a one-line summary (ChartFigure does both).
  */
-export function Chart({ label, times, series, markers, bucketSeconds, utc, height = 240 }: ChartProps) {
+export function Chart({ label, times, series, markers, bucketSeconds, utc, height = 240, zoom }: ChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<unknown>(null);
   const [ready, setReady] = useState(false);
   const [scheme, setScheme] = useState(0);
+  const [zoomed, setZoomed] = useState(false);
+  const plotRef = useRef<uPlot | null>(null);
 
   useEffect(() => onColorSchemeChange(() => setScheme((n) => n + 1)), []);
 
@@ -45,9 +49,18 @@ export function Chart({ label, times, series, markers, bucketSeconds, utc, heigh
       .then((U) => {
         if (cancelled) return;
         const width = () => Math.max(200, Math.floor(el.clientWidth));
-        const { opts, data } = buildChart(U, { times, series, markers, bucketSeconds, utc, width: width(), height }, readChartTheme());
+        const { opts, data } = buildChart(
+          U,
+          { times, series, markers, bucketSeconds, utc, width: width(), height, zoom },
+          readChartTheme(),
+        );
+        const full = [times[0], times[times.length - 1]];
+        // zoomed: the x scale no longer spans all the times (a drag set it)
+        opts.hooks = { setScale: [(u, key) => key === 'x' && setZoomed(u.scales.x!.min !== full[0] || u.scales.x!.max !== full[1])] };
         el.replaceChildren();
         plot = new U(opts, data, el);
+        plotRef.current = plot;
+        setZoomed(false);
         setReady(true);
         observer = new ResizeObserver(() => plot?.setSize({ width: width(), height }));
         observer.observe(el);
@@ -57,18 +70,30 @@ export function Chart({ label, times, series, markers, bucketSeconds, utc, heigh
       cancelled = true;
       observer?.disconnect();
       plot?.destroy();
+      plotRef.current = null;
     };
-  }, [times, series, markers, bucketSeconds, utc, height, scheme]);
+  }, [times, series, markers, bucketSeconds, utc, height, scheme, zoom]);
 
+  const resetZoom = () => plotRef.current?.setScale('x', { min: times[0]!, max: times[times.length - 1]! });
   return (
-    <div role="img" aria-label={label} className="chart-canvas">
-      {!ready && (
-        <div className="chart-placeholder" style={{ height }}>
-          {failed ? 'The chart could not be loaded; the table below has the same numbers.' : 'Loading chart…'}
+    <>
+      {zoom && (
+        <div className="chart-tools">
+          <span className="muted">Drag across the chart to zoom in.</span>
+          <button type="button" className="button secondary" onClick={resetZoom} disabled={!zoomed}>
+            Reset zoom
+          </button>
         </div>
       )}
-      <div ref={container} />
-    </div>
+      <div role="img" aria-label={label} className="chart-canvas">
+        {!ready && (
+          <div className="chart-placeholder" style={{ height }}>
+            {failed ? 'The chart could not be loaded; the table below has the same numbers.' : 'Loading chart…'}
+          </div>
+        )}
+        <div ref={container} />
+      </div>
+    </>
   );
 }
 

@@ -19,6 +19,8 @@ export interface ChartMarker {
   /** Unix seconds. */
   time: number;
   label: string;
+  /** `change` (default): a dashed line; `alert`: a solid line in the alert colour, a triangle on top. */
+  kind?: 'change' | 'alert';
 }
 
 export interface ChartOptionsInput {
@@ -31,6 +33,18 @@ export interface ChartOptionsInput {
   utc?: boolean;
   width: number;
   height: number;
+  /** Drag across the plot to zoom into a time span, and a live legend with the values and time under the cursor. */
+  zoom?: boolean;
+}
+
+const cursorTime = new Map<boolean, Intl.DateTimeFormat>();
+function formatCursorTime(seconds: number, utc?: boolean): string {
+  let f = cursorTime.get(!!utc);
+  if (!f) {
+    f = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', ...(utc ? { timeZone: 'UTC' } : {}) });
+    cursorTime.set(!!utc, f);
+  }
+  return f.format(new Date(seconds * 1000));
 }
 
 /** Bars: ticks on whole buckets (a day chart labels days, not noon). */
@@ -51,23 +65,34 @@ function groupedBars(u: typeof uPlot, slot: number, count: number, bucket: numbe
   });
 }
 
-/** Dashed vertical lines at the markers' times (changes on a timeline), drawn over the plot. */
-function markerPlugin(markers: ChartMarker[], colour: string): uPlot.Plugin {
+/** Vertical lines at the markers' times, drawn over the plot: changes dashed, alerts solid with a triangle on top. */
+function markerPlugin(markers: ChartMarker[], colour: string, alertColour: string): uPlot.Plugin {
   return {
     hooks: {
       draw: (u) => {
         const { ctx } = u;
         const { top, height } = u.bbox;
         ctx.save();
-        ctx.strokeStyle = colour;
         ctx.lineWidth = Math.max(1, devicePixelRatio);
-        ctx.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
+        const px = devicePixelRatio;
         for (const m of markers) {
           const x = Math.round(u.valToPos(m.time, 'x', true));
+          if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue; // zoomed out of view
+          const alert = m.kind === 'alert';
+          ctx.strokeStyle = alert ? alertColour : colour;
+          ctx.setLineDash(alert ? [] : [4 * px, 4 * px]);
           ctx.beginPath();
           ctx.moveTo(x, top);
           ctx.lineTo(x, top + height);
           ctx.stroke();
+          if (alert) {
+            ctx.fillStyle = alertColour;
+            ctx.beginPath();
+            ctx.moveTo(x - 5 * px, top);
+            ctx.lineTo(x + 5 * px, top);
+            ctx.lineTo(x, top + 8 * px);
+            ctx.fill();
+          }
         }
         ctx.restore();
       },
@@ -122,10 +147,13 @@ export function buildChart(u: typeof uPlot, input: ChartOptionsInput, theme: Cha
       axis('left'),
       ...(hasRight ? [axis('right')] : []),
     ],
-    legend: { live: false },
-    cursor: { drag: { x: false, y: false } },
+    legend: { live: !!input.zoom },
+    cursor: { drag: { x: !!input.zoom, y: false, setScale: !!input.zoom } },
     series: [
-      {},
+      // the cursor's time in the legend, in the axis's zone
+      input.zoom
+        ? { label: `Time (${input.utc ? 'UTC' : viewerZone()})`, value: (_u, v) => (v == null ? '—' : formatCursorTime(v, input.utc)) }
+        : {},
       ...series.map((s, i): uPlot.Series => {
         const colour = theme.palette[i % theme.palette.length]!;
         const common = {
@@ -147,7 +175,7 @@ export function buildChart(u: typeof uPlot, input: ChartOptionsInput, theme: Cha
         return { ...common, width: 2 };
       }),
     ],
-    plugins: input.markers?.length ? [markerPlugin(input.markers, theme.marker)] : [],
+    plugins: input.markers?.length ? [markerPlugin(input.markers, theme.marker, theme.alert)] : [],
   };
   return { opts, data: [times, ...series.map((s) => s.values)] as uPlot.AlignedData };
 }
