@@ -15,6 +15,7 @@ import { SignInPage } from './features/auth/sign-in.page';
 import { SignUpPage } from './features/auth/sign-up.page';
 import { VerifyEmailPage } from './features/auth/verify-email.page';
 import { fetchProjects } from './features/projects/projects.queries';
+import { isRange, type TrackingSearch } from './features/tracking/tracking-search';
 import { SignedInLayout } from './shell/signed-in-layout';
 import { ErrorNotice } from './ui/forms';
 
@@ -135,10 +136,14 @@ const routes = [
     offset: int(s.offset),
   })),
   projectPage('schedules', SchedulesPage),
-  projectPage('tracking', TrackingPage, (s): { asin?: string; marketplace?: string; postalCode?: string; from?: string; to?: string } => ({
+  projectPage('tracking', TrackingPage, (s): TrackingSearch => ({
+    q: text(s.q),
+    sort: text(s.sort),
+    offset: int(s.offset),
     asin: text(s.asin),
     marketplace: text(s.marketplace),
     postalCode: text(s.postalCode),
+    range: isRange(s.range) ? s.range : undefined,
     from: text(s.from),
     to: text(s.to),
   })),
