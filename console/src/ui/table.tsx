@@ -1,4 +1,4 @@
-import type { HTMLAttributes, ReactNode } from 'react';
+import { Children, cloneElement, type HTMLAttributes, isValidElement, type ReactElement, type ReactNode } from 'react';
 
 /** A column header: its text, or an object for a header only screen readers see (an actions column). */
 export type Column = string | { label: string; hidden: true };
@@ -18,6 +18,7 @@ export function Table(props: {
   wrapProps?: HTMLAttributes<HTMLDivElement>;
   children: ReactNode;
 }) {
+  const labels = props.columns.filter((c): c is Column => !!c).map((c) => (typeof c === 'string' ? c : c.label));
   const table = (
     <table className={props.className}>
       <caption className={props.captionHidden ? 'visually-hidden' : undefined}>{props.caption}</caption>
@@ -36,7 +37,7 @@ export function Table(props: {
           )}
         </tr>
       </thead>
-      <tbody>{props.children}</tbody>
+      <tbody>{labelCells(props.children, labels)}</tbody>
     </table>
   );
   const wrap = props.wrap ?? 'table-wrap';
@@ -51,3 +52,23 @@ export function Table(props: {
 
 /** The header of a column of row actions: named for screen readers only. */
 export const ACTIONS: Column = { label: 'Actions', hidden: true };
+
+type Cell = ReactElement<{ 'data-label'?: string }>;
+
+/**
+ * Each row's cells get their column's name as `data-label`: on a phone the stylesheet draws a
+ * row as a card, each cell under its name, so no table scrolls sideways and the row's actions stay
+ * on screen (docs/console.md, "Tables"). Rows a page wraps in fragments keep their cells as they are.
+ */
+function labelCells(rows: ReactNode, labels: string[]): ReactNode {
+  return Children.map(rows, (row) => {
+    if (!isValidElement<{ children?: ReactNode }>(row) || row.type !== 'tr') return row;
+    let i = 0;
+    const cells = Children.map(row.props.children, (cell) => {
+      if (!isValidElement(cell) || (cell.type !== 'td' && cell.type !== 'th')) return cell;
+      const label = labels[i++];
+      return label ? cloneElement(cell as Cell, { 'data-label': label }) : cell;
+    });
+    return cloneElement(row, undefined, cells);
+  });
+}
