@@ -490,8 +490,18 @@ describe('the console', () => {
       await expect(dialog.getByRole('textbox', { name: 'Value' }).count()).resolves.toBe(0);
       await expect(dialog.getByRole('combobox', { name: 'Baseline' }).count()).resolves.toBe(0);
       await condition.selectOption('price_below');
+      const preview = dialog.getByRole('status').filter({ hasText: /fired|preview|value/ });
+      await preview.getByText('Enter a value to see how often this rule would have fired.').waitFor();
       await dialog.getByRole('textbox', { name: 'Value' }).fill('5');
+      // the live preview: the rule replayed over the project's snapshots, again as the form changes
+      await preview.getByText(/^Would have fired 0 times in the last 30 days \(\d+ products?, \d+ snapshots\)\.$/).waitFor();
+      await dialog.getByRole('textbox', { name: 'ASINs' }).fill('B0CONS0001');
+      await preview.getByText(/\(1 product, \d+ snapshots?\)/).waitFor();
+      await expect(preview.getAttribute('aria-live')).resolves.toBe('polite');
+      // a preview the API refuses says so; the rule can still be sent (and gets its own 400 below)
+      expectedStatuses.add(400);
       await dialog.getByRole('textbox', { name: 'ASINs' }).fill('B0CONS0001\nnot an asin');
+      await preview.getByText(/^No preview: /).waitFor();
       await expect(dialog.getByRole('textbox', { name: /^Cooldown/ }).inputValue()).resolves.toBe('3600');
       await expect(dialog.getByRole('textbox', { name: 'Alerts per day' }).inputValue()).resolves.toBe('20');
       await check('alerts-new-rule');
@@ -557,6 +567,11 @@ describe('the console', () => {
         await page.getByRole('button', { name: 'New alert rule' }).click();
         await dialog.getByRole('combobox', { name: 'Condition' }).selectOption('price_drop_pct');
         await screenshot(page, `alerts-new-rule-${width}`);
+        // the out-of-stock crawl above, replayed: the preview counts the alert the rule did fire
+        await dialog.getByRole('combobox', { name: 'Condition' }).selectOption('out_of_stock');
+        await dialog.getByRole('textbox', { name: 'ASINs' }).fill('B0CONS0001');
+        await dialog.getByText(/^Would have fired 1 time in the last 30 days/).waitFor();
+        await screenshot(page, `alerts-new-rule-preview-${width}`);
         await dialog.getByRole('button', { name: 'Cancel' }).click();
         await dialog.waitFor({ state: 'detached' });
       }

@@ -30,6 +30,10 @@ export const recentAlertsQuery = (projectId: string, offset: number, limit: numb
 export const createAlertRule = (projectId: string, body: CreateAlertRuleBody) =>
   unwrap(api.POST('/v1/key/projects/{projectId}/alert-rules', { params: { path: { projectId } }, body }));
 
+/** What a rule with this body would have fired over the last 30 days of stored snapshots; nothing is stored. */
+export const previewAlertRule = (projectId: string, body: Schemas['PreviewAlertRuleBody']) =>
+  unwrap(api.POST('/v1/key/projects/{projectId}/alert-rules/preview', { params: { path: { projectId } }, body }));
+
 export const setAlertRuleEnabled = (ruleId: string, enabled: boolean) =>
   unwrap(api.PATCH('/v1/key/alert-rules/{ruleId}', { params: { path: { ruleId } }, body: { enabled } }));
 

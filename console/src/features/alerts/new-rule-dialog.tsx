@@ -17,6 +17,7 @@ import {
 } from './conditions';
 import { formatDuration } from './duration';
 import { ruleFieldErrors } from './field-errors';
+import { RulePreview } from './rule-preview';
 
 interface FormState {
   name: string;
@@ -219,6 +220,7 @@ export function NewRuleDialog({ projectId }: { projectId: string }) {
           was false and the cooldown has passed.
         </p>
       )}
+      <RulePreview projectId={projectId} body={body} complete={complete} />
       <div ref={end} />
     </FormDialog>
   );
