@@ -36,6 +36,7 @@ export function Chart({ label, times, series, markers, bucketSeconds, utc, heigh
   const [scheme, setScheme] = useState(0);
   const [zoomed, setZoomed] = useState(false);
   const plotRef = useRef<uPlot | null>(null);
+  const fullRange = useRef<() => { min: number; max: number } | null>(() => null);
 
   useEffect(() => onColorSchemeChange(() => setScheme((n) => n + 1)), []);
 
@@ -54,9 +55,20 @@ export function Chart({ label, times, series, markers, bucketSeconds, utc, heigh
           { times, series, markers, bucketSeconds, utc, width: width(), height, zoom },
           readChartTheme(),
         );
-        const full = [times[0], times[times.length - 1]];
-        // zoomed: the x scale no longer spans all the times (a drag set it)
-        opts.hooks = { setScale: [(u, key) => key === 'x' && setZoomed(u.scales.x!.min !== full[0] || u.scales.x!.max !== full[1])] };
+        // zoomed: the x scale no longer spans what it first drew (a drag set it); reset goes back there
+        let initial: { min: number; max: number } | null = null;
+        opts.hooks = {
+          setScale: [
+            (u, key) => {
+              if (key !== 'x') return;
+              const { min, max } = u.scales.x!;
+              if (min == null || max == null) return;
+              initial ??= { min, max };
+              setZoomed(min !== initial.min || max !== initial.max);
+            },
+          ],
+        };
+        fullRange.current = () => initial;
         el.replaceChildren();
         plot = new U(opts, data, el);
         plotRef.current = plot;
@@ -74,7 +86,10 @@ export function Chart({ label, times, series, markers, bucketSeconds, utc, heigh
     };
   }, [times, series, markers, bucketSeconds, utc, height, scheme, zoom]);
 
-  const resetZoom = () => plotRef.current?.setScale('x', { min: times[0]!, max: times[times.length - 1]! });
+  const resetZoom = () => {
+    const range = fullRange.current();
+    if (range) plotRef.current?.setScale('x', range);
+  };
   return (
     <>
       {zoom && (
