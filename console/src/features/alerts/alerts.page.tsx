@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { useProjectOfPage } from '../../ui/current-project';
 import { EmptyState, ErrorNotice, Loading } from '../../ui/forms';
-import { useOrganizationOfProject } from '../members/organization';
+import { ReadOnlyNote, useCan } from '../../ui/permissions';
 import { alertRulesQuery } from './alerts.queries';
 import { NewRuleDialog } from './new-rule-dialog';
 import { RecentAlerts } from './recent-alerts';
@@ -15,9 +15,9 @@ export function AlertsPage() {
   const { projectId } = useParams({ strict: false }) as { projectId: string };
   useProjectOfPage(projectId);
   const { offset = 0 } = useSearch({ strict: false }) as { offset?: number };
-  const { organization } = useOrganizationOfProject(projectId);
-  // without data.write (viewers) the page only reads; the API answers 403 to such writes anyway
-  const canWrite = !!organization?.permissions.includes('data.write');
+  // without data.write (viewers) the page only reads, and says why once; the API answers 403 to such writes anyway
+  const writer = useCan('data.write', projectId);
+  const canWrite = writer.allowed;
   const rules = useQuery({ ...alertRulesQuery(projectId), refetchInterval: 30_000 });
   const list = rules.data?.data;
   return (
@@ -31,6 +31,7 @@ export function AlertsPage() {
         tracked product, and again only after it was false and the cooldown has passed. Prices and stock come from product pages (details
         and offers crawls), never from search cards.
       </p>
+      <ReadOnlyNote can={writer} />
       <h2>Alert rules</h2>
       {rules.isLoading && <Loading what="alert rules" />}
       <ErrorNotice error={rules.error} />
