@@ -87,7 +87,15 @@ export type JobResourceData = z.infer<typeof jobResourceSchema>;
 
 /** `job.completed`: the finished job; at least one target produced a result. */
 export const jobCompletedDataSchema = jobObject
-  .extend({ status: z.literal('completed'), finishedAt: isoTimestamp })
+  .extend({
+    status: z.literal('completed'),
+    finishedAt: isoTimestamp,
+    deliveries: z
+      .array(z.object({ destinationId: z.string(), key: z.string().describe('The object key the export is written to') }).strict())
+      .describe(
+        "Where the job's export is being delivered: one entry per storage destination of the project that takes this job (empty: none)",
+      ),
+  })
   .openapi('JobCompletedData');
 /** `job.failed`: the finished job; no target produced a result (everything was refunded). */
 export const jobFailedDataSchema = jobObject.extend({ status: z.literal('failed'), finishedAt: isoTimestamp }).openapi('JobFailedData');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { newId } from '@crawl/core';
-import { type Db, type JobRow, ResultRepository } from '@crawl/db';
+import { type Db, type JobRow, queueExportDeliveries, ResultRepository } from '@crawl/db';
 import { startS3Simulator, type S3Simulator } from '@crawl/s3-simulator';
 import { createTenant, detailsItem, openTestStore, type TestStore, type TestTenant } from '@crawl/testing';
 import { isPrivateAddress } from '@crawl/webhook-delivery';
@@ -162,5 +162,56 @@ describe("a destination's test", () => {
     );
     expect(result).toMatchObject({ ok: false, code: 'EndpointNotAllowed' });
     expect(JSON.stringify(result)).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+});
+
+describe('queueing a completed job for its destinations', () => {
+  it('queues one delivery per destination that takes the job (all jobs, or its schedule), once, under the documented key', async () => {
+    const db = store.db;
+    const schedule = await db
+      .insertInto('schedule')
+      .values({
+        id: newId('sch'),
+        project_id: tenant.projectId,
+        organization_id: tenant.organizationId,
+        cron: '0 7 * * *',
+        crawl_config: JSON.stringify({ type: 'details', targets: ['B000000001'], config: { marketplace: 'US', lang: null } }),
+        next_run_at: new Date(),
+      } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const destination = (values: object) =>
+      db
+        .insertInto('destination')
+        .values({
+          id: newId('dst'),
+          project_id: tenant.projectId,
+          organization_id: tenant.organizationId,
+          name: 'd',
+          type: 's3',
+          bucket: 'warehouse',
+          region: 'us-east-1',
+          access_key_id: KEY.accessKeyId,
+          secret_access_key_encrypted: 'v1.x.y.z',
+          format: 'jsonl',
+          ...values,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const every = await destination({ prefix: 'all/', gzip: true });
+    const onlyOther = await destination({ schedule_ids: ['sch_0000000000000000'] });
+    const job = await completedJob(db, 1);
+    const queue = () => db.transaction().execute((trx) => queueExportDeliveries(trx, job, exportObjectKey));
+    expect(await queue()).toEqual([{ destinationId: every.id, key: `all/${tenant.projectId}/2026/12/03/${job.id}.jsonl.gz` }]);
+    await queue();
+    const rows = await db.selectFrom('destination_delivery').select(['destination_id', 'status']).where('job_id', '=', job.id).execute();
+    expect(rows).toEqual([{ destination_id: every.id, status: 'pending' }]);
+    expect(rows.some((r) => r.destination_id === onlyOther.id)).toBe(false);
+    {
+      const scheduled = await destination({ schedule_ids: [schedule.id] });
+      const fromSchedule = { ...(await completedJob(db, 1)), schedule_id: schedule.id };
+      const queued = await db.transaction().execute((trx) => queueExportDeliveries(trx, fromSchedule, exportObjectKey));
+      expect(queued.map((q) => q.destinationId).sort()).toEqual([every.id, scheduled.id].sort());
+    }
   });
 });

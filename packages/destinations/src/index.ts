@@ -1,4 +1,4 @@
-export { exportObjectKey, type ObjectKeyParts } from './object-key';
+export { exportObjectKey, type ObjectKeyParts } from '@crawl/exports';
 export { EndpointNotAllowed, storageClient, type StorageClientOptions, type StorageTarget } from './storage-client';
 export { storageFailure, type StorageFailure } from './storage-errors';
 export { PART_SIZE, PARTS_IN_FLIGHT, uploadExport, type ExportUpload } from './upload-export';

@@ -1,4 +1,4 @@
-import { EXPORT_FORMATS, type ExportFormat } from '@crawl/exports';
+import { EXPORT_FORMATS, type ExportFormat } from './formats';
 
 /** What names a job's export object in a destination. */
 export interface ObjectKeyParts {

@@ -9,9 +9,22 @@ import type { FieldChange, ProductSnapshot } from './product-snapshot';
  * live shape by construction, not by a copy kept in step by hand.
  */
 
-/** The job.completed / job.failed event of a job that has just reached its terminal status. */
-export function jobFinishedEvent(job: JobRow): { type: Extract<EventType, 'job.completed' | 'job.failed'>; data: JobResource } {
-  return { type: job.status === 'completed' ? 'job.completed' : 'job.failed', data: toJobResource(job) };
+/** A storage delivery a job.completed event announces (docs/destinations.md). */
+export interface QueuedDelivery {
+  destinationId: string;
+  key: string;
+}
+
+/**
+ * The job.completed / job.failed event of a job that has just reached its terminal status; a
+ * completed job's event says where its export is being delivered.
+ */
+export function jobFinishedEvent(
+  job: JobRow,
+  deliveries: QueuedDelivery[] = [],
+): { type: Extract<EventType, 'job.completed' | 'job.failed'>; data: JobResource & { deliveries?: QueuedDelivery[] } } {
+  if (job.status === 'completed') return { type: 'job.completed', data: { ...toJobResource(job), deliveries } };
+  return { type: 'job.failed', data: toJobResource(job) };
 }
 
 /** The `data` of a product.changed event: `snapshot` is the merged last known state, not the crawl's partial view. */

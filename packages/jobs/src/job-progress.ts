@@ -12,6 +12,8 @@ import type {
   Database,
   TrackingRepository,
 } from '@crawl/db';
+import { queueExportDeliveries } from '@crawl/db';
+import { exportObjectKey } from '@crawl/exports';
 import { PAGE_SOURCES } from './alert-conditions';
 import { evaluateAlertRules, type ObservedProduct } from './alert-evaluation';
 import { jobFinishedEvent, productChangedData } from './event-data';
@@ -126,7 +128,9 @@ export async function finalizeJob(deps: JobProgressDeps, trx: Transaction<Databa
   const refunded = job.credits_reserved - consumed;
   await deps.credits.settle(trx, job.organization_id, job.id, consumed, refunded);
   const final = await deps.jobs.markTerminal(trx, job.id, { status, creditsConsumed: consumed, creditsRefunded: refunded });
-  const event = jobFinishedEvent(final);
+  // the export's deliveries to storage are queued with the job's end (docs/destinations.md)
+  const deliveries = status === 'completed' ? await queueExportDeliveries(trx, final, exportObjectKey) : [];
+  const event = jobFinishedEvent(final, deliveries);
   await deps.events.insert(trx, { projectId: final.project_id, type: event.type, data: { ...event.data } });
   return final;
 }

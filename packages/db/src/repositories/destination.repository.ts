@@ -41,6 +41,38 @@ export interface DestinationDeliveryFilter {
   offset: number;
 }
 
+/**
+ * Queues a completed job's export for every destination of its project that takes the job (all
+ * jobs, or the jobs of its schedules), in the transaction that completes the job: a job that
+ * completed has its deliveries recorded, whatever crashes after. `keyOf` names each object.
+ * Returns what was queued, for the job.completed event.
+ */
+export async function queueExportDeliveries(
+  trx: Transaction<Database>,
+  job: { id: string; project_id: string; schedule_id: string | null; finished_at: Date | null },
+  keyOf: (parts: { prefix: string; projectId: string; jobId: string; finishedAt: Date; format: ExportFormat; gzip: boolean }) => string,
+): Promise<{ destinationId: string; key: string }[]> {
+  let query = trx.selectFrom('destination').select(['id', 'prefix', 'format', 'gzip']).where('project_id', '=', job.project_id);
+  query = job.schedule_id
+    ? query.where((eb) => eb.or([eb('schedule_ids', 'is', null), sql<boolean>`${job.schedule_id} = any(schedule_ids)`]))
+    : query.where('schedule_ids', 'is', null);
+  const destinations = await query.orderBy('created_at').orderBy('id').execute();
+  if (!destinations.length) return [];
+  const finishedAt = job.finished_at ?? new Date();
+  const rows = destinations.map((d) => ({
+    destination_id: d.id,
+    job_id: job.id,
+    project_id: job.project_id,
+    key: keyOf({ prefix: d.prefix, projectId: job.project_id, jobId: job.id, finishedAt, format: d.format, gzip: d.gzip }),
+  }));
+  await trx
+    .insertInto('destination_delivery')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return rows.map((r) => ({ destinationId: r.destination_id, key: r.key }));
+}
+
 /** A project's storage destinations and their delivery records (docs/destinations.md). */
 export class DestinationRepository {
   constructor(private readonly db: Db) {}
@@ -62,7 +94,13 @@ export class DestinationRepository {
       if (Number(count) >= maxPerProject) return undefined;
       const created = await trx
         .insertInto('destination')
-        .values({ id: newId('dst'), project_id: owner.projectId, organization_id: owner.organizationId, type: 's3', ...toColumns(values) } as never)
+        .values({
+          id: newId('dst'),
+          project_id: owner.projectId,
+          organization_id: owner.organizationId,
+          type: 's3',
+          ...toColumns(values),
+        } as never)
         .returningAll()
         .executeTakeFirstOrThrow();
       await beforeCommit?.(trx, created);
@@ -79,7 +117,11 @@ export class DestinationRepository {
   }
 
   /** Changes a destination under a row lock; `beforeCommit` gets the row before and after. */
-  async update(id: string, values: Partial<DestinationValues>, beforeCommit?: Hook<{ before: DestinationRow; after: DestinationRow }>): Promise<DestinationRow | undefined> {
+  async update(
+    id: string,
+    values: Partial<DestinationValues>,
+    beforeCommit?: Hook<{ before: DestinationRow; after: DestinationRow }>,
+  ): Promise<DestinationRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const before = await trx.selectFrom('destination').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) return undefined;
@@ -106,7 +148,12 @@ export class DestinationRepository {
   /** The ids among `scheduleIds` that are not schedules of the project (the caller answers 400). */
   async foreignSchedules(projectId: string, scheduleIds: string[]): Promise<string[]> {
     if (!scheduleIds.length) return [];
-    const own = await this.db.selectFrom('schedule').select('id').where('project_id', '=', projectId).where('id', 'in', scheduleIds).execute();
+    const own = await this.db
+      .selectFrom('schedule')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('id', 'in', scheduleIds)
+      .execute();
     const owned = new Set(own.map((r) => r.id));
     return scheduleIds.filter((id) => !owned.has(id));
   }
