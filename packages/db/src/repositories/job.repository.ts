@@ -59,6 +59,8 @@ export interface JobListFilter {
   to?: Date;
   limit: number;
   offset: number;
+  /** A column and direction; newest first without one. Ties always break by id, in the same direction. */
+  sort?: { column: 'created_at' | 'status' | 'type'; direction: 'asc' | 'desc' };
 }
 
 /** Escapes LIKE wildcards so that a user's "%" or "_" match themselves. */
@@ -239,7 +241,17 @@ export class JobRepository {
       );
     }
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+      (filter.sort
+        ? query
+            .selectAll()
+            .orderBy(filter.sort.column, filter.sort.direction)
+            .orderBy('created_at', filter.sort.direction)
+            .orderBy('id', filter.sort.direction)
+        : query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc')
+      )
+        .limit(filter.limit)
+        .offset(filter.offset)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };

@@ -134,6 +134,27 @@ describe('GET /projects/{id}/jobs', () => {
     expect((await list('?type=details')).body.pagination.total).toBe(0);
   });
 
+  it('sorts by a whitelisted field in either direction, ties by creation then id; no sort keeps newest first', async () => {
+    const order = async (query: string) => (await list(query)).body.data.map((j: { id: string }) => j.id);
+    expect(await order('?sort=createdAt:asc')).toEqual(ids);
+    expect(await order('?sort=createdAt:desc')).toEqual([...ids].reverse());
+    // cancelled sorts before queued; the two queued jobs keep creation order in the sort's direction
+    expect(await order('?sort=status:asc')).toEqual([ids[1], ids[0], ids[2]]);
+    expect(await order('?sort=status:desc')).toEqual([ids[2], ids[0], ids[1]]);
+    expect(await order('?sort=createdAt:asc&limit=1&offset=2')).toEqual([ids[2]]);
+    expect(await order('')).toEqual([...ids].reverse());
+  });
+
+  it.each(['?sort=targets:asc', '?sort=createdAt', '?sort=createdAt:up', '?sort=created_at:asc', '?sort='])(
+    'refuses %s with a 400 naming the sortable fields',
+    async (query) => {
+      const res = await list(query);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(JSON.stringify(res.body.error)).toContain('createdAt, status, type');
+    },
+  );
+
   it.each([
     '?limit=0',
     '?limit=101',

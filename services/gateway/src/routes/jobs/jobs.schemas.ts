@@ -7,6 +7,18 @@ import { intQueryParam } from '../../validation';
 
 export const jobIdParams = z.object({ jobId: z.string().regex(ID_PATTERN) }).passthrough();
 
+/** The fields a job list sorts by (`?sort=field:asc|desc`), and their columns. */
+const JOB_SORT_COLUMNS = { createdAt: 'created_at', status: 'status', type: 'type' } as const;
+const JOB_SORT = new RegExp(`^(${Object.keys(JOB_SORT_COLUMNS).join('|')}):(asc|desc)$`);
+
+const jobSort = z
+  .string()
+  .regex(JOB_SORT, `sort must be field:asc or field:desc, the field one of ${Object.keys(JOB_SORT_COLUMNS).join(', ')}`)
+  .transform((v) => {
+    const [field, direction] = v.split(':') as [keyof typeof JOB_SORT_COLUMNS, 'asc' | 'desc'];
+    return { column: JOB_SORT_COLUMNS[field], direction };
+  });
+
 export const listJobsQuery = z
   .object({
     status: z.enum(JOB_STATUSES).optional(),
@@ -16,6 +28,7 @@ export const listJobsQuery = z
     to: dateUpperBound.optional(),
     limit: intQueryParam(1, 100, 20),
     offset: intQueryParam(0, 1_000_000, 0),
+    sort: jobSort.optional(),
   })
   .strict()
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] });
