@@ -58,6 +58,40 @@ export class SessionRepository {
       .executeTakeFirst();
   }
 
+  /** The user's sessions not revoked and not past their absolute expiry, newest first (idle expiry is the caller's). */
+  async listLiveOfUser(userId: string): Promise<Array<Omit<SessionRow, 'email'> & { userAgent: string | null }>> {
+    return this.db
+      .selectFrom('user_session')
+      .select([
+        'id',
+        'user_id as userId',
+        'created_at as createdAt',
+        'last_seen_at as lastSeenAt',
+        'expires_at as expiresAt',
+        'user_agent as userAgent',
+      ])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** Revokes one live session, only if it is the user's; false when the user has no such live session. */
+  async revokeOfUser(userId: string, sessionId: string): Promise<boolean> {
+    const rows = await this.db
+      .updateTable('user_session')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .returning('id')
+      .execute();
+    return rows.length > 0;
+  }
+
   async revoke(sessionId: string, executor: Executor = this.db): Promise<void> {
     await executor
       .updateTable('user_session')

@@ -81,6 +81,7 @@ export const PATH_PARAMS: Record<string, ZodTypeAny> = {
   asin: z.string().openapi({ example: 'B0DR8G428S' }),
   ruleId: z.string().openapi({ example: 'alr_5m0c2v8n4b1x7z3q' }),
   destinationId: z.string().openapi({ example: 'dst_3k8v1m5q9x2b7n4c' }),
+  sessionId: z.string().openapi({ example: 'ses_7h2k9m4q1x8v3b6n' }),
 };
 
 /** The names of a path's parameters, in order (`/jobs/{jobId}/results` -> `['jobId']`). */

@@ -6,7 +6,10 @@ import { clearedSessionCookie, CSRF_HEADER, sessionCookie } from '../../access/s
 import { data } from '../operation';
 import { type Resource, routesOf } from '../route';
 import { AccountService, type RequestContext } from './account.service';
+import { parseOrThrow } from '../../validation';
+import { emptyBody } from '../schedules/schedules.schemas';
 import {
+  AccountSessionItem,
   ChangePasswordBody,
   EmailBody,
   ResetPasswordBody,
@@ -124,6 +127,59 @@ export const accountRoutes = [
     handler: async ({ req, service }) => {
       await service.signOut(sessionOf(req));
       return { status: 204, headers: { 'Set-Cookie': clearedSessionCookie(service.sessionSettings) } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/account/sessions',
+    operationId: 'listSessions',
+    access: 'session',
+    tag: 'Account',
+    summary: 'List your sessions',
+    description:
+      "The signed-in user's live sessions (signed in, not signed out, not expired), newest first, the current one marked. Never a session's token.",
+    status: 200,
+    response: data(z.array(AccountSessionItem)),
+    errors: [],
+    handler: async ({ req, service }) => ({ status: 200, body: { data: await service.listSessions(sessionOf(req)) } }),
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/account/sessions',
+    operationId: 'signOutEverywhere',
+    access: 'session',
+    tag: 'Account',
+    summary: 'Sign out everywhere',
+    description: 'Ends every session of the user, this one included, on every gateway at once, and clears the cookie.',
+    status: 204,
+    responseDescription: 'Signed out everywhere',
+    errors: [],
+    handler: async ({ req, service }) => {
+      parseOrThrow(emptyBody, req.body, 'body');
+      await service.endAllSessions(sessionOf(req));
+      return { status: 204, headers: { 'Set-Cookie': clearedSessionCookie(service.sessionSettings) } };
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/account/sessions/{sessionId}',
+    operationId: 'endSession',
+    access: 'session',
+    tag: 'Account',
+    summary: 'End a session',
+    description:
+      "Ends one of the signed-in user's sessions (another browser's, or this one). Another user's session, or one already ended, is `404 NOT_FOUND`.",
+    status: 204,
+    responseDescription: 'Ended',
+    errors: [404],
+    handler: async ({ req, service }) => {
+      parseOrThrow(emptyBody, req.body, 'body');
+      const session = sessionOf(req);
+      const sessionId = String(req.params.sessionId);
+      await service.endSession(session, sessionId);
+      return sessionId === session.sessionId
+        ? { status: 204, headers: { 'Set-Cookie': clearedSessionCookie(service.sessionSettings) } }
+        : { status: 204 };
     },
   }),
   route({

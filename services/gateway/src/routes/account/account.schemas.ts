@@ -56,3 +56,16 @@ export const VerifyEmailResult = z
       ),
   })
   .strict();
+
+/** One of the signed-in user's live sessions (never its token or the token's hash). */
+export const AccountSessionItem = z
+  .object({
+    id: z.string(),
+    createdAt: z.string().datetime().describe('Sign-in time'),
+    lastSeenAt: z.string().datetime().describe('Last request made with it (kept to within a minute or so)'),
+    expiresAt: z.string().datetime().describe('Absolute expiry; an idle session ends earlier'),
+    device: z.string().describe('A short description of the browser, from its User-Agent: `Firefox on Linux`'),
+    current: z.boolean().describe('The session making this request'),
+  })
+  .strict()
+  .openapi('AccountSessionItem');

@@ -11,6 +11,7 @@ import {
 import type { AccountDeps } from '../../accounts/account-deps';
 import { hashToken, isWellFormedToken, newToken, csrfTokenFor } from '../../access/secrets';
 import type { AccountSession } from '../../access/sessions';
+import { describeUserAgent } from './user-agent';
 
 const HOUR_MS = 3_600_000;
 const VERIFICATION_TTL_MS = 24 * HOUR_MS;
@@ -266,6 +267,37 @@ export class AccountService {
   async signOut(session: AccountSession): Promise<void> {
     await this.deps.sessions.revoke(session.sessionId);
     await this.deps.directory.changed([`session:${session.sessionId}`]);
+  }
+
+  /** The user's live sessions (idle ones left out), the current one marked. */
+  async listSessions(session: AccountSession) {
+    const now = Date.now();
+    const rows = await this.deps.sessions.listLiveOfUser(session.userId);
+    return rows
+      .map((r) => ({ ...r, lastSeen: Math.max(r.lastSeenAt.getTime(), this.deps.directory.sessionUse.lastRecorded(r.id) ?? 0) }))
+      .filter((r) => now - r.lastSeen <= this.deps.sessionSettings.idleTimeoutMs)
+      .map((r) => ({
+        id: r.id,
+        createdAt: r.createdAt.toISOString(),
+        lastSeenAt: new Date(r.lastSeen).toISOString(),
+        expiresAt: r.expiresAt.toISOString(),
+        device: describeUserAgent(r.userAgent),
+        current: r.id === session.sessionId,
+      }));
+  }
+
+  /** Ends one of the user's own sessions; another user's id (or an ended one) is a 404 like an unknown one. */
+  async endSession(session: AccountSession, sessionId: string): Promise<void> {
+    if (!(await this.deps.sessions.revokeOfUser(session.userId, sessionId))) {
+      throw new AppError('NOT_FOUND', `Session ${sessionId} not found.`);
+    }
+    await this.deps.directory.changed([`session:${sessionId}`]);
+  }
+
+  /** Sign out everywhere: every session of the user ends, this one included. */
+  async endAllSessions(session: AccountSession): Promise<void> {
+    await this.deps.sessions.revokeAllOfUser(session.userId);
+    await this.deps.directory.changed([`user:${session.userId}`]);
   }
 
   me(session: AccountSession) {
