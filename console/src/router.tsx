@@ -18,6 +18,7 @@ import { fetchProjects } from './features/projects/projects.queries';
 import { isRange, type TrackingSearch } from './features/tracking/tracking-search';
 import { SignedInLayout } from './shell/signed-in-layout';
 import { ErrorNotice } from './ui/forms';
+import { NotFoundPage } from './shell/not-found.page';
 
 /** Signed-in pages load with their route: the sign-in page's JavaScript stays small. */
 const AlertsPage = lazyRouteComponent(() => import('./features/alerts/alerts.page'), 'AlertsPage');
@@ -25,6 +26,7 @@ const AuditLogPage = lazyRouteComponent(() => import('./features/audit-log/audit
 const JobPage = lazyRouteComponent(() => import('./features/jobs/job.page'), 'JobPage');
 const JobsPage = lazyRouteComponent(() => import('./features/jobs/jobs.page'), 'JobsPage');
 const KeysPage = lazyRouteComponent(() => import('./features/keys/keys.page'), 'KeysPage');
+const OverviewPage = lazyRouteComponent(() => import('./features/overview/overview.page'), 'OverviewPage');
 const MembersPage = lazyRouteComponent(() => import('./features/members/members.page'), 'MembersPage');
 const ProjectsPage = lazyRouteComponent(() => import('./features/projects/projects.page'), 'ProjectsPage');
 const SchedulesPage = lazyRouteComponent(() => import('./features/schedules/schedules.page'), 'SchedulesPage');
@@ -82,7 +84,7 @@ const signedIn = createRoute({
   },
 });
 
-/** `/console`: the first project's jobs (a new user has one project, `Default`). */
+/** `/console`: the first project's Overview (a new user has one project, `Default`). */
 const home = createRoute({
   getParentRoute: () => signedIn,
   path: '/console',
@@ -91,7 +93,7 @@ const home = createRoute({
     for (const m of me.memberships) {
       const data = await fetchProjects(m.organizationId);
       const project = data.find((p) => !p.archivedAt) ?? data[0];
-      if (project) throw redirect({ to: '/console/projects/$projectId/jobs', params: { projectId: project.id } });
+      if (project) throw redirect({ to: '/console/projects/$projectId', params: { projectId: project.id } });
     }
   },
   component: () => <p>You belong to no organization with a project yet. Ask for an invitation, or create an account.</p>,
@@ -125,7 +127,14 @@ export const jobsRoute = projectPage('jobs', JobsPage, (s): JobsSearch => ({
   offset: int(s.offset),
 }));
 const jobRoute = createRoute({ getParentRoute: () => signedIn, path: '/console/jobs/$jobId', component: JobPage });
+const overviewRoute = createRoute({
+  getParentRoute: () => signedIn,
+  path: '/console/projects/$projectId',
+  validateSearch: (s: Record<string, unknown>): { range?: string } => ({ range: text(s.range) }),
+  component: OverviewPage,
+});
 const routes = [
+  overviewRoute,
   jobsRoute,
   jobRoute,
   projectPage('keys', KeysPage),
@@ -156,7 +165,7 @@ const routes = [
 const tree = root.addChildren([signIn, signUp, verifyEmail, resetPassword, acceptInvitation, signedIn.addChildren([home, ...routes])]);
 
 export function makeRouter(queryClient: QueryClient) {
-  return createRouter({ routeTree: tree, context: { queryClient }, defaultPreload: 'intent' });
+  return createRouter({ routeTree: tree, context: { queryClient }, defaultPreload: 'intent', defaultNotFoundComponent: NotFoundPage });
 }
 
 declare module '@tanstack/react-router' {

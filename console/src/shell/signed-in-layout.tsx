@@ -8,6 +8,7 @@ import { ProjectContext } from '../ui/current-project';
 import { Button, SelectField } from '../ui/forms';
 
 const SECTIONS = [
+  { label: 'Overview', to: '/console/projects/$projectId' },
   { label: 'Jobs', to: '/console/projects/$projectId/jobs' },
   { label: 'API keys', to: '/console/projects/$projectId/keys' },
   { label: 'Usage', to: '/console/projects/$projectId/usage' },
@@ -16,6 +17,8 @@ const SECTIONS = [
   { label: 'Tracking', to: '/console/projects/$projectId/tracking' },
   { label: 'Alerts', to: '/console/projects/$projectId/alerts' },
   { label: 'Members', to: '/console/projects/$projectId/members' },
+  { label: 'Projects', to: '/console/projects/$projectId/projects' },
+  { label: 'Audit log', to: '/console/projects/$projectId/audit-log' },
 ] as const;
 
 /** Every signed-in page: the navigation `Main`, the `Project` switcher and `Sign out`. */
@@ -78,6 +81,9 @@ export function SignedInLayout({ me }: { me: Me }) {
                   </Link>
                 </li>
               ))}
+            <li>
+              <a href="/docs">API docs</a>
+            </li>
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
