@@ -192,17 +192,31 @@ describe('the console', () => {
       await page.getByRole('textbox', { name: 'Password' }).fill(password);
       await check('sign-in');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Members' }).waitFor();
-      for (const link of ['Jobs', 'API keys', 'Usage', 'Webhooks', 'Schedules', 'Tracking', 'Alerts', 'Members']) {
+      for (const link of [
+        'Overview',
+        'Jobs',
+        'API keys',
+        'Usage',
+        'Webhooks',
+        'Schedules',
+        'Tracking',
+        'Alerts',
+        'Members',
+        'Projects',
+        'Audit log',
+      ]) {
         await expect(nav.getByRole('link', { name: link }).count()).resolves.toBe(1);
       }
       // the switcher appears once the list of projects has loaded, which can come after the page's heading
       await page.getByRole('combobox', { name: 'Project' }).waitFor();
       await expect(page.getByRole('combobox', { name: 'Project' }).count()).resolves.toBe(1);
       await expect(page.getByRole('button', { name: 'Sign out' }).count()).resolves.toBe(1);
-      projectId = /\/console\/projects\/([^/]+)\/jobs/.exec(page.url())![1]!;
+      projectId = /\/console\/projects\/([^/?#]+)/.exec(page.url())![1]!;
+      await nav.getByRole('link', { name: 'Jobs' }).click();
+      await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
       await check('jobs-empty');
     },
     STEP_MS,
