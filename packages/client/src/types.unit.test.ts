@@ -15,7 +15,7 @@ it('a webhook log entry may lack its delivery id but always has a duration', () 
 it('the llm export is an object with a version and items, not an array', () => {
   expect(is<Equal<LlmExport['schemaVersion'], '1.3'>>(true)).toBe(true);
   expect(is<LlmExport extends unknown[] ? false : true>(true)).toBe(true);
-  const formats: ExportFormat[] = ['json', 'csv', 'llm'];
+  const formats: ExportFormat[] = ['json', 'jsonl', 'csv', 'llm'];
   expect(formats).toHaveLength(3);
 });
 

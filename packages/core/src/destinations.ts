@@ -23,7 +23,11 @@ const fields = {
   name: safe(z.string().trim().min(1).max(100)),
   bucket: z.string().regex(BUCKET_RE, 'must be an S3 bucket name (3-63 lowercase letters, digits, dots and hyphens)'),
   region: z.string().regex(/^[a-z0-9-]{2,32}$/, 'must be a region name such as us-east-1'),
-  endpoint: z.string().max(2048).url('must be an http(s) URL').describe("An S3-compatible service's URL; absent or null for AWS S3. Private and loopback addresses are refused"),
+  endpoint: z
+    .string()
+    .max(2048)
+    .url('must be an http(s) URL')
+    .describe("An S3-compatible service's URL; absent or null for AWS S3. Private and loopback addresses are refused"),
   prefix: z.string().max(512).regex(PREFIX_RE, "must be letters, digits and ! _ . * ' ( ) / = - only, not start with / nor hold .."),
   accessKeyId: z.string().regex(/^[A-Za-z0-9+/=_-]{1,128}$/, 'must be an access key id'),
   secretAccessKey: safe(z.string().min(1).max(256)).describe('Stored encrypted; never returned'),
@@ -32,7 +36,7 @@ const fields = {
   scheduleIds: z
     .array(z.string().regex(ID_PATTERN, 'must be a schedule id'))
     .max(MAX_DESTINATION_SCHEDULES)
-    .describe("Only the jobs these schedules start; absent or null: every completed job of the project"),
+    .describe('Only the jobs these schedules start; absent or null: every completed job of the project'),
 };
 
 export const createDestinationBody = z
@@ -103,7 +107,10 @@ export const destinationDeliverySchema = z
     status: z.enum(DESTINATION_DELIVERY_STATUSES),
     attempts: z.number().int(),
     error: z
-      .object({ code: z.string().describe("The storage's error code (AccessDenied, NoSuchBucket, ...) or a network failure's"), message: z.string() })
+      .object({
+        code: z.string().describe("The storage's error code (AccessDenied, NoSuchBucket, ...) or a network failure's"),
+        message: z.string(),
+      })
       .strict()
       .nullable(),
     createdAt: isoTimestamp,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 /** Prefixed, opaque, URL-safe ids (Stripe style): the prefix tells a human what an id names. */
-export type IdPrefix = 'org' | 'usr' | 'prj' | 'key' | 'job' | 'evt' | 'whk' | 'dlv' | 'sch' | 'ses' | 'tok' | 'inv' | 'alr' | 'alt' | 'dst';
+export type IdPrefix =
+  'org' | 'usr' | 'prj' | 'key' | 'job' | 'evt' | 'whk' | 'dlv' | 'sch' | 'ses' | 'tok' | 'inv' | 'alr' | 'alt' | 'dst';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 

@@ -63,7 +63,6 @@ export const MAX_FREE_SOCKETS_PER_ORIGIN = MAX_SOCKETS_PER_ORIGIN;
 /** Idle keep-alive sockets are closed after this; below the 5 s default of Node servers. */
 export const FREE_SOCKET_TIMEOUT_MS = 4_000;
 
-
 // ---------------------------------------------------------------------------------------------
 // Agents: one keep-alive pair per process and per guard mode. The modes never share a pool, so
 // a socket opened to a private address for an allowPrivate delivery is never reused for a

@@ -37,7 +37,8 @@ const JOB_TYPES = Object.keys({ details: true, search: true, offers: true, bests
 >) as JobType[];
 const REVIEW_SORTS = ['recent', 'helpful'] as const;
 const STATUSES: JobStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
-const FORMATS: ExportFormat[] = ['json', 'csv', 'llm'];
+/** Keyed by ExportFormat, so a format the API gains and the CLI lacks does not compile. */
+const FORMATS = Object.keys({ json: true, jsonl: true, csv: true, llm: true } satisfies Record<ExportFormat, true>) as ExportFormat[];
 
 function oneOf<T extends string>(value: string | boolean | undefined, allowed: T[], flag: string, command: string): T | undefined {
   if (value === undefined) return undefined;
@@ -268,7 +269,7 @@ entries than that page, one line on stderr says how many and which --offset come
 
 const exportCommand: Command = {
   name: 'export',
-  usage: 'crawl export ID [--format json|csv|llm] [--output FILE]',
+  usage: 'crawl export ID [--format json|jsonl|csv|llm] [--output FILE]',
   summary: 'download the export of a completed job (to stdout, or to FILE)',
   help: `Streams the export as the API sends it: json (array of result items, the default), csv (one row
 per item, CRLF line ends) or llm (normalized, versioned JSON). With --output the file appears

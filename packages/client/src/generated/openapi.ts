@@ -120,7 +120,7 @@ export interface paths {
         };
         /**
          * Export the results of a job
-         * @description Download the results of a completed job as a file: json, csv or the versioned llm format.
+         * @description Download the results of a completed job as a file: json, jsonl (JSON Lines), csv or the versioned llm format.
          */
         get: operations["exportJob"];
         put?: never;
@@ -336,7 +336,7 @@ export interface paths {
         };
         /**
          * List tracked products
-         * @description Tracked products with their latest snapshot and change counts: one entry per product and delivery location (`postalCode`, null for jobs that asked for none).
+         * @description Tracked products with their latest snapshot and change counts: one entry per product and delivery location (`postalCode`, null for jobs that asked for none). Searchable by `q` (ASIN prefix or title) and sortable by `sort=field:asc|desc`.
          */
         get: operations["listTrackedTargets"];
         put?: never;
@@ -411,6 +411,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/key/projects/{projectId}/alert-rules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an alert rule
+         * @description What a rule with this body would have fired over the project's stored snapshots of the last 30 days, replayed as evaluation would have run (first snapshot, re-arm, cooldown, maxPerDay, baselines); nothing is stored. Needs the role that creates a rule; reads at most 500 products and 20,000 snapshots (`truncated`).
+         */
+        post: operations["previewAlertRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/key/alert-rules/{ruleId}": {
         parameters: {
             query?: never;
@@ -453,6 +473,98 @@ export interface paths {
         get: operations["listAlerts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key/projects/{projectId}/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List storage destinations
+         * @description The project's destinations, oldest first.
+         */
+        get: operations["listDestinations"];
+        put?: never;
+        /**
+         * Create a storage destination
+         * @description An S3-compatible bucket that receives the export of every completed job of the project (or of the jobs of `scheduleIds`), at `{prefix}{projectId}/{YYYY}/{MM}/{DD}/{jobId}.{ext}[.gz]`. Saved only after a test object was written and deleted with the credentials: a failure is `400 DESTINATION_UNREACHABLE` with the storage's code. The secret key is stored encrypted and never returned; at most 10 destinations per project.
+         */
+        post: operations["createDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key/destinations/{destinationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a storage destination
+         * @description One destination (without its secret key).
+         */
+        get: operations["getDestination"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a storage destination
+         * @description Stops deliveries to it and forgets its delivery records; objects already delivered stay in the bucket.
+         */
+        delete: operations["deleteDestination"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a storage destination
+         * @description Change any field; a change of the bucket, region, endpoint, prefix or credentials is tested with a test write again before it is saved.
+         */
+        patch: operations["updateDestination"];
+        trace?: never;
+    };
+    "/v1/key/destinations/{destinationId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a destination's deliveries
+         * @description One record per job export sent (or to send) to the destination, newest first: its object key, size, status, attempts and last error.
+         */
+        get: operations["listDestinationDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key/destinations/{destinationId}/deliveries/{jobId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a job export again
+         * @description Sends the job export to the destination again now, whatever its delivery status (the object under its key is replaced whole).
+         */
+        post: operations["retryDestinationDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -566,14 +678,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your sessions
+         * @description The signed-in user's live sessions (signed in, not signed out, not expired), newest first, the current one marked. Never a session's token.
+         */
+        get: operations["listSessions"];
         put?: never;
         /**
          * Sign in
          * @description Sets the session cookie and returns the session's CSRF token, to send as `X-CSRF-Token` on every write. A wrong email and a wrong password answer alike (`401 INVALID_CREDENTIALS`); repeated failures per email and per address answer 429 with Retry-After before any password is checked, except from a browser that signed in to the account before (its device cookie), which is limited by its own failures.
          */
         post: operations["signIn"];
-        delete?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the user, this one included, on every gateway at once, and clears the cookie.
+         */
+        delete: operations["signOutEverywhere"];
         options?: never;
         head?: never;
         patch?: never;
@@ -594,6 +714,26 @@ export interface paths {
          * @description Revokes the session on the server (the cookie stops working on every gateway at once) and clears the cookie.
          */
         delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a session
+         * @description Ends one of the signed-in user's sessions (another browser's, or this one). Another user's session, or one already ended, is `404 NOT_FOUND`.
+         */
+        delete: operations["endSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1183,6 +1323,12 @@ export interface components {
              * @description Present once the results were deleted (DELETE /jobs/{id}) or purged by retention; results and export then answer 410 GONE
              */
             resultsPurgedAt?: string;
+            /** @description Where the job's export is being delivered: one entry per storage destination of the project that takes this job (empty: none) */
+            deliveries: {
+                destinationId: string;
+                /** @description The object key the export is written to */
+                key: string;
+            }[];
         };
         JobCompletedDelivery: {
             /** @description The delivery id (also the X-Service-Delivery header): deduplicate on it */
@@ -1503,7 +1649,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "CSRF_REQUIRED" | "NOT_FOUND" | "JOB_NOT_COMPLETE" | "INVALID_STATE" | "IDEMPOTENCY_IN_PROGRESS" | "GONE" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_TOKEN" | "DESTINATION_UNREACHABLE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "CSRF_REQUIRED" | "NOT_FOUND" | "JOB_NOT_COMPLETE" | "INVALID_STATE" | "IDEMPOTENCY_IN_PROGRESS" | "GONE" | "PAYLOAD_TOO_LARGE" | "IDEMPOTENCY_MISMATCH" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                 message: string;
                 requestId: string;
                 details?: components["schemas"]["FieldIssue"][] | {
@@ -1522,6 +1668,9 @@ export interface components {
                     retryAfterSeconds: number;
                 } | {
                     maxManualAttempts: number;
+                } | {
+                    storageCode: string;
+                    storageMessage: string;
                 };
             };
         };
@@ -2484,6 +2633,65 @@ export interface components {
                 members: string[];
             } | null;
         };
+        AlertRulePreview: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description Product series (ASIN, marketplace, delivery location) in scope seen in the period */
+            productsEvaluated: number;
+            /** @description Product-page snapshots of those products replayed */
+            snapshotsEvaluated: number;
+            /** @description Alerts the rule would have sent */
+            fired: number;
+            /** @description Alerts past `maxPerDay` it would have recorded and not sent */
+            suppressed: number;
+            /** @description true: more than 500 products or 20000 snapshots were in scope; the figures cover those read */
+            truncated: boolean;
+            /** @description The first 10 alerts, oldest first */
+            firstAlerts: {
+                asin: string;
+                marketplace: string;
+                /** @description The delivery location its jobs asked for (`config.postalCode`); null: jobs that asked for none. Each location is a series of its own */
+                postalCode: string | null;
+                /** @enum {string} */
+                status: "sent" | "suppressed";
+                /**
+                 * Format: date-time
+                 * @description When the snapshot that would have fired it was recorded
+                 */
+                firedAt: string;
+                value: number | string | boolean | {
+                    category: string;
+                    rank: number;
+                } | null;
+                previous: number | string | boolean | {
+                    category: string;
+                    rank: number;
+                } | null;
+                baseline: number | null;
+            }[];
+        };
+        PreviewAlertRuleBody: {
+            name?: string;
+            condition: components["schemas"]["AlertCondition"];
+            /** @description ASINs or product URLs (at most 1,000); absent or null: every tracked product of the project */
+            asins?: string[] | null;
+            /** @description Only products of this marketplace; absent or null: every marketplace */
+            marketplace?: string | null;
+            /** @description Only the series crawled for this delivery location (needs `marketplace`); absent or null: every location's */
+            postalCode?: string | null;
+            /** @description Quiet time per product after an alert (default 3600) */
+            cooldownSeconds?: number;
+            /** @description Alerts per UTC day of the rule; past it they are recorded as suppressed (default 20) */
+            maxPerDay?: number;
+            /** @description default true */
+            enabled?: boolean;
+            notify?: {
+                /** @description User ids of the organization's verified members, mailed once per alert (docs/alerts.md) */
+                members: string[];
+            } | null;
+        };
         UpdateAlertRuleBody: {
             name?: string;
             condition?: components["schemas"]["AlertCondition"];
@@ -2526,6 +2734,86 @@ export interface components {
             snapshot: components["schemas"]["ProductSnapshot"];
             /** Format: date-time */
             createdAt: string;
+        };
+        Destination: {
+            id: string;
+            projectId: string;
+            name: string;
+            /** @enum {string} */
+            type: "s3";
+            bucket: string;
+            region: string;
+            endpoint: string | null;
+            prefix: string;
+            accessKeyId: string;
+            /** @enum {string} */
+            format: "json" | "jsonl" | "csv" | "llm";
+            gzip: boolean;
+            scheduleIds: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateDestinationBody: {
+            name: string;
+            /** @enum {string} */
+            type: "s3";
+            bucket: string;
+            region: string;
+            /**
+             * Format: uri
+             * @description An S3-compatible service's URL; absent or null for AWS S3. Private and loopback addresses are refused
+             */
+            endpoint?: string | null;
+            prefix?: string;
+            accessKeyId: string;
+            /** @description Stored encrypted; never returned */
+            secretAccessKey: string;
+            /** @enum {string} */
+            format: "json" | "jsonl" | "csv" | "llm";
+            gzip?: boolean;
+            /** @description Only the jobs these schedules start; absent or null: every completed job of the project */
+            scheduleIds?: string[] | null;
+        };
+        UpdateDestinationBody: {
+            name?: string;
+            bucket?: string;
+            region?: string;
+            /**
+             * Format: uri
+             * @description An S3-compatible service's URL; absent or null for AWS S3. Private and loopback addresses are refused
+             */
+            endpoint?: string | null;
+            prefix?: string;
+            accessKeyId?: string;
+            /** @description Stored encrypted; never returned */
+            secretAccessKey?: string;
+            /** @enum {string} */
+            format?: "json" | "jsonl" | "csv" | "llm";
+            gzip?: boolean;
+            /** @description Only the jobs these schedules start; absent or null: every completed job of the project */
+            scheduleIds?: string[] | null;
+        };
+        DestinationDelivery: {
+            destinationId: string;
+            jobId: string;
+            /** @description The object key: {prefix}{projectId}/{YYYY}/{MM}/{DD}/{jobId}.{ext}[.gz] */
+            key: string;
+            /** @description The object size once delivered */
+            bytes: number | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            error: {
+                /** @description The storage's error code (AccessDenied, NoSuchBucket, ...) or a network failure's */
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
         };
         LedgerEntry: {
             /** @description null for grants (organization-wide) */
@@ -2672,6 +2960,28 @@ export interface components {
             email: string;
             password: string;
         };
+        AccountSessionItem: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description Sign-in time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last request made with it (kept to within a minute or so)
+             */
+            lastSeenAt: string;
+            /**
+             * Format: date-time
+             * @description Absolute expiry; an idle session ends earlier
+             */
+            expiresAt: string;
+            /** @description A short description of the browser, from its User-Agent: `Firefox on Linux` */
+            device: string;
+            /** @description The session making this request */
+            current: boolean;
+        };
         Membership: {
             organizationId: string;
             organizationName: string;
@@ -2767,7 +3077,7 @@ export interface components {
         AuditLogEntry: {
             id: string;
             /** @enum {string} */
-            action: "signup" | "email.verified" | "session.created" | "password.changed" | "password.reset" | "project.created" | "project.renamed" | "project.archived" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "webhooks.changed" | "schedule.created" | "schedule.updated" | "schedule.deleted" | "alert_rule.created" | "alert_rule.updated" | "alert_rule.deleted" | "user.disabled" | "user.enabled" | "plan.changed" | "credits.granted" | "limits.changed";
+            action: "signup" | "email.verified" | "session.created" | "password.changed" | "password.reset" | "project.created" | "project.renamed" | "project.archived" | "key.created" | "key.rotated" | "key.revoked" | "member.invited" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "webhooks.changed" | "schedule.created" | "schedule.updated" | "schedule.deleted" | "alert_rule.created" | "alert_rule.updated" | "alert_rule.deleted" | "destination.created" | "destination.updated" | "destination.deleted" | "user.disabled" | "user.enabled" | "plan.changed" | "credits.granted" | "limits.changed";
             /**
              * @description `user`: a user of the organization did it, signed in or with one of their API keys (`actor` says who); `operator`: the service operator did it with the admin CLI (plans, credits, limits, disabling a user), and `actor` is null
              * @enum {string}
@@ -3078,6 +3388,7 @@ export interface operations {
                 to?: string;
                 limit?: number;
                 offset?: number;
+                sort?: string;
             };
             header?: never;
             path: {
@@ -4181,7 +4492,7 @@ export interface operations {
     exportJob: {
         parameters: {
             query?: {
-                format?: "json" | "csv" | "llm";
+                format?: "json" | "jsonl" | "csv" | "llm";
             };
             header?: never;
             path: {
@@ -4191,7 +4502,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180 */
+            /** @description A file (Content-Disposition: attachment), streamed. `json`: the array of result items; `jsonl`: the same items, one JSON object per line; `llm`: the versioned LlmExport object; `csv`: one header row, RFC 4180 */
             200: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
@@ -4208,6 +4519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResultItem"][] | components["schemas"]["LlmExport"];
+                    "application/x-ndjson": string;
                     "text/csv": string;
                 };
             };
@@ -6749,6 +7061,10 @@ export interface operations {
     listTrackedTargets: {
         parameters: {
             query?: {
+                /** @description Products whose ASIN starts with, or whose title contains, this text (case-insensitive) */
+                q?: string;
+                /** @description field:asc or field:desc; field one of lastSeenAt, lastChangedAt, firstSeenAt, changeCount, asin, title, price (default lastSeenAt:desc) */
+                sort?: string;
                 marketplace?: string;
                 postalCode?: string;
                 changedSince?: string;
@@ -7616,6 +7932,176 @@ export interface operations {
             };
         };
     };
+    previewAlertRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewAlertRuleBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AlertRulePreview"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAlertRule: {
         parameters: {
             query?: never;
@@ -8149,6 +8635,1180 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Alert"][];
                         pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Destination"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDestinationBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Path of the destination */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Destination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                destinationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Destination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                destinationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                destinationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDestinationBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Destination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDestinationDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                destinationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DestinationDelivery"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryDestinationDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                destinationId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per user in the current window (absent when rate limiting is off) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DestinationDelivery"];
                     };
                 };
             };
@@ -8934,6 +10594,111 @@ export interface operations {
             };
         };
     };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountSessionItem"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     signIn: {
         parameters: {
             query?: never;
@@ -8961,6 +10726,107 @@ export interface operations {
                         data: components["schemas"]["Session"];
                     };
                 };
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out everywhere */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
             400: {
@@ -9087,6 +10953,120 @@ export interface operations {
             };
             /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
             403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 1 MiB (16 KiB on /v1/account) */
+            413: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (per user), too many failed authentications or sign-ins from one address, for one email or from one browser, too many sign-ins to one account or sign-ups on the whole service in a minute, too many mail-sending requests from one address, too many invitations, too many exports of the project or organization at once, or the project's hourly webhook replay budget spent; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: a fault of the service; the request id is in the logs */
+            500: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: Postgres or Redis unreachable, the export pool is full, too many passwords being checked at once, or a transient conflict; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR (or INVALID_TOKEN for a bad, used or expired mail link): malformed JSON, wrong types, unknown fields or parameters, a body that does not match its Content-Encoding or has one the gateway does not decode, a path that is not valid percent-encoding; `details` lists every problem */
+            400: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked API key, or no live console session; INVALID_CREDENTIALS: wrong email or password */
+            401: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the path names another project than the key's, a `read` key or a viewer writes, or the role does not allow it; CSRF_REQUIRED: a console session's write without `X-CSRF-Token`, or from another site; EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown id, or an id of another project */
+            404: {
                 headers: {
                     /** @description Request id: yours if you sent a sane `X-Request-Id`, else generated; quote it in support requests */
                     "X-Request-Id"?: string;

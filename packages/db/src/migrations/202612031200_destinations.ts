@@ -36,7 +36,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('job_id', 'text', (c) => c.notNull())
     .addColumn('project_id', 'text', (c) => c.notNull())
     .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending').check(sql`status in ('pending', 'delivered', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending', 'delivered', 'failed')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('bytes', 'bigint')
     .addColumn('error_code', 'text')
@@ -50,7 +55,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('destination_delivery_pk', ['destination_id', 'job_id'])
     .execute();
   await sql`create index destination_delivery_due_idx on destination_delivery (next_attempt_at) where status = 'pending'`.execute(db);
-  await db.schema.createIndex('destination_delivery_list_idx').on('destination_delivery').columns(['destination_id', 'created_at desc', 'job_id']).execute();
+  await db.schema
+    .createIndex('destination_delivery_list_idx')
+    .on('destination_delivery')
+    .columns(['destination_id', 'created_at desc', 'job_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

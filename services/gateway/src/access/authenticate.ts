@@ -133,7 +133,13 @@ export function authenticate(deps: AuthDeps) {
 /** The path parameter that tells which project a `/v1/key` route acts in, if any. */
 export type ProjectParam = 'projectId' | 'jobId' | 'scheduleId' | 'ruleId' | 'destinationId';
 
-const NOT_FOUND: Record<ProjectParam, string> = { projectId: 'Project', jobId: 'Job', scheduleId: 'Schedule', ruleId: 'Alert rule', destinationId: 'Destination' };
+const NOT_FOUND: Record<ProjectParam, string> = {
+  projectId: 'Project',
+  jobId: 'Job',
+  scheduleId: 'Schedule',
+  ruleId: 'Alert rule',
+  destinationId: 'Destination',
+};
 
 /** The project of the job, schedule, alert rule or destination a path names. */
 function projectOfResource(directory: Directory, param: Exclude<ProjectParam, 'projectId'>, id: string): Promise<string | undefined> {
