@@ -76,7 +76,13 @@ export function SignedInLayout({ me }: { me: Me }) {
             {current &&
               SECTIONS.map((s) => (
                 <li key={s.label}>
-                  <Link to={s.to} params={{ projectId: current }} activeProps={{ 'aria-current': 'page', className: 'active' }}>
+                  {/* the Overview's path is every project page's prefix: it is current only on itself */}
+                  <Link
+                    to={s.to}
+                    params={{ projectId: current }}
+                    activeOptions={{ exact: true, includeSearch: false }}
+                    activeProps={{ 'aria-current': 'page', className: 'active' }}
+                  >
                     {s.label}
                   </Link>
                 </li>

@@ -25,11 +25,14 @@ const times = (n: number) => `${n.toLocaleString()} time${n === 1 ? '' : 's'}`;
 export function RulePreview({ projectId, body, complete }: { projectId: string; body: CreateAlertRuleBody; complete: boolean }) {
   // the name changes nothing in what the rule would have done
   const { name: _name, ...rule } = body;
-  const settled = useDebounced(JSON.stringify(rule), DEBOUNCE_MS);
+  // the body and whether it is complete settle together: a body from before the last edit is
+  // never sent because the form is complete now (a stock condition's body with a price rule's gap)
+  const settled = useDebounced(JSON.stringify({ rule, complete }), DEBOUNCE_MS);
+  const asked = JSON.parse(settled) as { rule: typeof rule; complete: boolean };
   const preview = useQuery({
-    queryKey: [...alertKeys.ofProject(projectId), 'preview', settled],
-    queryFn: () => previewAlertRule(projectId, JSON.parse(settled)),
-    enabled: complete,
+    queryKey: [...alertKeys.ofProject(projectId), 'preview', JSON.stringify(asked.rule)],
+    queryFn: () => previewAlertRule(projectId, asked.rule),
+    enabled: complete && asked.complete && settled === JSON.stringify({ rule, complete }),
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 30_000,

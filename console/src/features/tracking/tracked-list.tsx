@@ -142,7 +142,9 @@ export function TrackedList({
                       {t.snapshot?.title ?? <span className="muted">—</span>}
                     </td>
                     <td data-label="Price">{formatMoney(t.snapshot?.price, t.snapshot?.currency)}</td>
-                    <td data-label="Best-sellers rank">{formatRank(t.snapshot?.bestSellersRank)}</td>
+                    <td data-label="Best-sellers rank" className="tracked-rank">
+                      {formatRank(t.snapshot?.bestSellersRank)}
+                    </td>
                     <td data-label="Changes">{t.changeCount}</td>
                     <td data-label="Last changed">
                       <DateTime value={t.lastChangedAt} />
