@@ -166,7 +166,7 @@ it('errors: "error CODE: message (request id)" on stderr and exit status 2', asy
   expect(badFlag.code).toBe(2);
   expect(badFlag.stderr).toMatch(/^error USAGE: .*--format/);
   const badFormat = await crawl(['export', 'job_x', '--format', 'xml']);
-  expect(badFormat.stderr).toMatch(/^error USAGE: --format must be one of json, csv, llm/);
+  expect(badFormat.stderr).toMatch(/^error USAGE: --format must be one of json, jsonl, csv, llm/);
 });
 
 it('--help on every level', async () => {

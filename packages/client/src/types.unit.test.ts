@@ -16,7 +16,7 @@ it('the llm export is an object with a version and items, not an array', () => {
   expect(is<Equal<LlmExport['schemaVersion'], '1.3'>>(true)).toBe(true);
   expect(is<LlmExport extends unknown[] ? false : true>(true)).toBe(true);
   const formats: ExportFormat[] = ['json', 'jsonl', 'csv', 'llm'];
-  expect(formats).toHaveLength(3);
+  expect(formats).toHaveLength(4);
 });
 
 it('product.changed carries prices as numbers and the full snapshot', () => {

@@ -17,6 +17,7 @@ import {
 } from './conditions';
 import { formatDuration } from './duration';
 import { ruleFieldErrors } from './field-errors';
+import { NotifyMembers } from './notify-members';
 import { RulePreview } from './rule-preview';
 
 interface FormState {
@@ -30,6 +31,7 @@ interface FormState {
   postalCode: string;
   cooldownSeconds: string;
   maxPerDay: string;
+  notify: string[];
 }
 
 /** The API's defaults (docs/alerts.md), shown in the form rather than left implicit. */
@@ -44,6 +46,7 @@ const INITIAL: FormState = {
   postalCode: '',
   cooldownSeconds: '3600',
   maxPerDay: '20',
+  notify: [],
 };
 
 /**
@@ -77,6 +80,7 @@ function bodyOf(form: FormState): { body: CreateAlertRuleBody; lines: number[] }
   if (form.marketplace && form.postalCode.trim()) body.postalCode = form.postalCode.trim();
   if (form.cooldownSeconds.trim()) body.cooldownSeconds = numberOf(form.cooldownSeconds);
   if (form.maxPerDay.trim()) body.maxPerDay = numberOf(form.maxPerDay);
+  if (form.notify.length) body.notify = { members: form.notify };
   return { body, lines };
 }
 
@@ -214,6 +218,7 @@ export function NewRuleDialog({ projectId }: { projectId: string }) {
           error={errors.maxPerDay}
         />
       </div>
+      <NotifyMembers projectId={projectId} value={form.notify} onChange={set('notify')} />
       {complete && (
         <p className="rule-summary">
           <strong>{describeCondition(body.condition)}</strong>, for {scopeOf(body)}: one alert when it becomes true, then again only once it

@@ -23,8 +23,8 @@ const times = (n: number) => `${n.toLocaleString()} time${n === 1 ? '' : 's'}`;
  * says so and never stands in the way of creating the rule.
  */
 export function RulePreview({ projectId, body, complete }: { projectId: string; body: CreateAlertRuleBody; complete: boolean }) {
-  // the name changes nothing in what the rule would have done
-  const { name: _name, ...rule } = body;
+  // the name and the mail change nothing in what the rule would have done
+  const { name: _name, notify: _notify, ...rule } = body;
   // the body and whether it is complete settle together: a body from before the last edit is
   // never sent because the form is complete now (a stock condition's body with a price rule's gap)
   const settled = useDebounced(JSON.stringify({ rule, complete }), DEBOUNCE_MS);
