@@ -9614,6 +9614,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed";
+                jobId?: string;
                 limit?: number;
                 offset?: number;
             };

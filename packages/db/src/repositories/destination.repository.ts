@@ -37,6 +37,7 @@ const toColumns = (v: Partial<DestinationValues>) => ({
 
 export interface DestinationDeliveryFilter {
   status?: DestinationDeliveryStatus;
+  jobId?: string;
   limit: number;
   offset: number;
 }
@@ -167,6 +168,7 @@ export class DestinationRepository {
   async deliveries(destinationId: string, filter: DestinationDeliveryFilter): Promise<{ rows: DestinationDeliveryRow[]; total: number }> {
     let base = this.db.selectFrom('destination_delivery').where('destination_id', '=', destinationId);
     if (filter.status) base = base.where('status', '=', filter.status);
+    if (filter.jobId) base = base.where('job_id', '=', filter.jobId);
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy('created_at', 'desc').orderBy('job_id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
