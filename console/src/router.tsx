@@ -23,6 +23,7 @@ import { NotFoundPage } from './shell/not-found.page';
 /** Signed-in pages load with their route: the sign-in page's JavaScript stays small. */
 const AlertsPage = lazyRouteComponent(() => import('./features/alerts/alerts.page'), 'AlertsPage');
 const AuditLogPage = lazyRouteComponent(() => import('./features/audit-log/audit-log.page'), 'AuditLogPage');
+const DestinationsPage = lazyRouteComponent(() => import('./features/destinations/destinations.page'), 'DestinationsPage');
 const JobPage = lazyRouteComponent(() => import('./features/jobs/job.page'), 'JobPage');
 const JobsPage = lazyRouteComponent(() => import('./features/jobs/jobs.page'), 'JobsPage');
 const KeysPage = lazyRouteComponent(() => import('./features/keys/keys.page'), 'KeysPage');
@@ -155,6 +156,11 @@ const routes = [
     range: isRange(s.range) ? s.range : undefined,
     from: text(s.from),
     to: text(s.to),
+  })),
+  projectPage('destinations', DestinationsPage, (s): { destination?: string; status?: string; offset?: number } => ({
+    destination: text(s.destination),
+    status: text(s.status),
+    offset: int(s.offset),
   })),
   projectPage('alerts', AlertsPage, (s): { offset?: number } => ({ offset: int(s.offset) })),
   projectPage('members', MembersPage),

@@ -16,6 +16,7 @@ const SECTIONS = [
   { label: 'Schedules', to: '/console/projects/$projectId/schedules' },
   { label: 'Tracking', to: '/console/projects/$projectId/tracking' },
   { label: 'Alerts', to: '/console/projects/$projectId/alerts' },
+  { label: 'Destinations', to: '/console/projects/$projectId/destinations' },
   { label: 'Members', to: '/console/projects/$projectId/members' },
   { label: 'Projects', to: '/console/projects/$projectId/projects' },
   { label: 'Audit log', to: '/console/projects/$projectId/audit-log' },

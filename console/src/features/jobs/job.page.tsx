@@ -5,6 +5,7 @@ import { useProjectOfPage } from '../../ui/current-project';
 import { count } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/forms';
 import { DateTime } from '../../ui/time';
+import { JobDeliveries } from '../destinations/job-deliveries';
 import { JobActions } from './job-actions';
 import { JOB_KINDS } from './job-kinds';
 import { Credits, Progress } from './job-progress';
@@ -75,6 +76,7 @@ function JobView({ job }: { job: Job }) {
         {count(job.resultsCount)} {job.resultsCount === 1 ? 'result' : 'results'} in all.
       </p>
       <ResultsTable job={job} />
+      <JobDeliveries job={job} />
     </>
   );
 }
