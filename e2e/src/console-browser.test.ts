@@ -204,6 +204,7 @@ describe('the console', () => {
         'Schedules',
         'Tracking',
         'Alerts',
+        'Destinations',
         'Members',
         'Projects',
         'Audit log',

@@ -57,8 +57,8 @@ export function DeliveryLog(props: { projectId: string; destinations: Destinatio
   const deliveries = useQuery({
     queryKey: destinationKeys.deliveries(projectId, destination.id, { status, offset }),
     queryFn: () => fetchDeliveries(destination.id, { status, offset, limit: PAGE }),
-    // a pending delivery changes by itself: keep the page current while one is on it
-    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? 3000 : false),
+    // a pending delivery changes by itself, and each job that completes adds one: follow both
+    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? 3000 : 10_000),
   });
   const [retried, setRetried] = useState<{ jobId: string; error: unknown } | null>(null);
   const retry = useMutation({
