@@ -188,7 +188,7 @@ describe('the console: destinations', () => {
       await row.getByRole('link', { name: jobId }).click();
       const section = page.getByRole('region', { name: 'Destinations' });
       await section.getByRole('cell', { name: 'Warehouse bucket' }).waitFor();
-      await expect(section.getByText(new RegExp(`${jobId}\\.jsonl\\.gz$`)).count()).resolves.toBe(1);
+      await section.getByText(new RegExp(`${jobId}\\.jsonl\\.gz$`)).waitFor();
       await page.goBack();
 
       await page.getByRole('table', { name: 'Destinations' }).getByRole('button', { name: 'Delete' }).click();

@@ -1,4 +1,4 @@
-import { useWrite } from '../../api/use-write';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ConfirmAction } from '../../ui/confirm-action';
 import { ACTIONS, Table } from '../../ui/table';
 import type { Schedule } from '../schedules/schedules.queries';
@@ -6,7 +6,15 @@ import { type Destination, deleteDestination, destinationKeys } from './destinat
 import { bucketPath, endpointHost } from './format';
 
 function DeleteDestination({ destination, nameId }: { destination: Destination; nameId: string }) {
-  const remove = useWrite(() => deleteDestination(destination.id), destinationKeys.ofProject(destination.projectId));
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => deleteDestination(destination.id),
+    // only the list is read again: its deliveries are gone with it (a refetch would be a 404)
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ['destinations', destination.projectId, 'deliveries', destination.id] });
+      void queryClient.invalidateQueries({ queryKey: destinationKeys.list(destination.projectId) });
+    },
+  });
   return (
     <ConfirmAction
       label="Delete"
