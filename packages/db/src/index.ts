@@ -39,3 +39,4 @@ export * from './repositories/alert-state.repository';
 export * from './repositories/alert-mail.repository';
 export * from './repositories/alert-replay.repository';
 export * from './repositories/destination.repository';
+export * from './repositories/destination-delivery-queue';

@@ -3,9 +3,9 @@ import os from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { newId } from '@crawl/core';
-import { type Db, type JobRow, queueExportDeliveries, ResultRepository } from '@crawl/db';
+import { type Db, queueExportDeliveries, ResultRepository } from '@crawl/db';
 import { startS3Simulator, type S3Simulator } from '@crawl/s3-simulator';
-import { createTenant, detailsItem, openTestStore, type TestStore, type TestTenant } from '@crawl/testing';
+import { buildCompletedJob, createTenant, openTestStore, rowAsin, type TestStore, type TestTenant } from '@crawl/testing';
 import { isPrivateAddress } from '@crawl/webhook-delivery';
 import { exportObjectKey, PART_SIZE, storageClient, type StorageTarget, storageFailure, uploadExport, verifyDestination } from './index';
 
@@ -38,38 +38,7 @@ const target = (overrides: Partial<StorageTarget> = {}): StorageTarget => ({
 });
 const client = (overrides: Partial<StorageTarget> = {}) => storageClient(target(overrides), { allowPrivate: true });
 
-async function completedJob(db: Db, rows: number): Promise<JobRow> {
-  const id = newId('job');
-  await db
-    .insertInto('job')
-    .values({
-      id,
-      project_id: tenant.projectId,
-      organization_id: tenant.organizationId,
-      type: 'details',
-      status: 'completed',
-      marketplace: 'US',
-      lang: null,
-      targets: JSON.stringify(['t']),
-      target_count: rows,
-      succeeded: rows,
-      results_count: rows,
-      credits_reserved: rows,
-      credits_consumed: rows,
-      started_at: new Date('2026-12-03T10:00:00Z'),
-      finished_at: new Date('2026-12-03T10:05:00Z'),
-    })
-    .execute();
-  for (let start = 0; start < rows; start += 1000) {
-    const batch = Array.from({ length: Math.min(1000, rows - start) }, (_, i) => {
-      const n = start + i;
-      const asin = `B${String(n).padStart(9, '0')}`;
-      return { job_id: id, target_idx: n, position: 1, data: JSON.stringify(detailsItem(asin, { description: 'x'.repeat(1500) })) };
-    });
-    await db.insertInto('result_item').values(batch).execute();
-  }
-  return db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirstOrThrow() as Promise<JobRow>;
-}
+const completedJob = (db: Db, rows: number) => buildCompletedJob(db, tenant, rows);
 
 async function objectText(c: S3Client, key: string, gzip: boolean): Promise<string> {
   const out = await c.send(new GetObjectCommand({ Bucket: 'warehouse', Key: key }));
@@ -97,7 +66,7 @@ describe('delivering a job export to a bucket', () => {
     const c = client();
     const gz = await uploadExport(c, { results, job, format: 'jsonl', gzip: true, bucket: 'warehouse', key: 'a/job.jsonl.gz' });
     const text = await objectText(c, 'a/job.jsonl.gz', true);
-    expect(asinsOf(text)).toEqual(Array.from({ length: 6000 }, (_, n) => `B${String(n).padStart(9, '0')}`));
+    expect(asinsOf(text)).toEqual(Array.from({ length: 6000 }, (_, n) => rowAsin(n)));
     expect(gz.bytes).toBeLessThan(PART_SIZE);
 
     const plain = await uploadExport(c, { results, job, format: 'jsonl', gzip: false, bucket: 'warehouse', key: 'a/job.jsonl' });

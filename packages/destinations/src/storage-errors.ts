@@ -6,6 +6,13 @@ export interface StorageFailure {
   message: string;
 }
 
+/** A delivery that cannot be made for a reason of ours (its job gone, its secret unreadable), already in words. */
+export class DeliveryFailure extends Error {
+  constructor(readonly failure: StorageFailure) {
+    super(failure.message);
+  }
+}
+
 const NETWORK_CODES: Record<string, StorageFailure> = {
   ECONNREFUSED: { code: 'ConnectionRefused', message: 'the endpoint refused the connection' },
   ECONNRESET: { code: 'ConnectionReset', message: 'the endpoint closed the connection' },
@@ -22,6 +29,7 @@ const NETWORK_CODES: Record<string, StorageFailure> = {
  * map the operator's network for whoever can name an endpoint).
  */
 export function storageFailure(err: unknown): StorageFailure {
+  if (err instanceof DeliveryFailure) return err.failure;
   const e = err as { name?: unknown; code?: unknown; message?: unknown; $metadata?: { httpStatusCode?: number }; $fault?: unknown };
   const code = typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : '';
   if (NETWORK_CODES[code]) return NETWORK_CODES[code];

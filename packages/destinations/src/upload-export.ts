@@ -5,6 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { JobRow, ResultRepository } from '@crawl/db';
 import { EXPORT_FORMATS, type ExportFormat, exportChunks } from '@crawl/exports';
+import { abortStaleUploads } from './stale-uploads';
 
 /** Parts of a multipart upload, and how many are in flight: the memory an upload holds is about their product. */
 export const PART_SIZE = 8 * 1024 * 1024;
@@ -59,6 +60,9 @@ export async function uploadExport(client: S3Client, upload: ExportUpload): Prom
   } catch (err) {
     counted.destroy();
     text.destroy();
+    // lib-storage rejects an aborted upload at once and sends its AbortMultipartUpload later, if
+    // the client is still open by then: the parts are aborted here before the caller goes on
+    await abortStaleUploads(client, upload.bucket, upload.key);
     throw err;
   } finally {
     upload.signal?.removeEventListener('abort', abort);

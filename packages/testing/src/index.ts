@@ -8,3 +8,4 @@ export * from './stores';
 export * from './openapi-contract';
 export * from './contract-recorder';
 export * from './real-pages';
+export * from './destination-factories';

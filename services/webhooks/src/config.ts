@@ -37,6 +37,20 @@ export const webhooksEnv = {
    * attempts, a retry's own timer): covers other processes' retries and expired leases.
    */
   WEBHOOK_RECONCILE_INTERVAL_MS: envInt(1_000, 100),
+  /** Export uploads to storage destinations in flight in this process (docs/destinations.md). */
+  DESTINATION_CONCURRENCY: envInt(4, 1, 64),
+  /** Uploads of one project in flight across all processes: one tenant's backlog leaves the others their slots. */
+  DESTINATION_PROJECT_CONCURRENCY: envInt(2, 1, 64),
+  /** How long a claimed delivery is held without a heartbeat: a killed process's uploads are redone after it. */
+  DESTINATION_LEASE_MS: envInt(60_000, 1_000, 3_600_000),
+  /** Delay before a delivery's attempt 2; each later one x4 (30 s, 2 m, 8 m, 32 m). */
+  DESTINATION_BACKOFF_BASE_MS: envInt(30_000, 1, 3_600_000),
+  /** Attempts before a delivery is `failed`; a retry by hand grants one more. */
+  DESTINATION_MAX_ATTEMPTS: envInt(5, 1, 50),
+  /** A storage request that has not connected, or whose socket has been silent, this long fails. */
+  DESTINATION_TIMEOUT_MS: envInt(30_000, 100, 600_000),
+  /** How often Postgres is asked for due deliveries besides the wake-ups of job completions. */
+  DESTINATION_POLL_INTERVAL_MS: envInt(1_000, 100, 60_000),
   METRICS_PORT: envInt(0, 0, 65535),
 };
 

@@ -1,6 +1,14 @@
 import { DEV_SECRETS_KEY } from '@crawl/config';
 import { SecretBox } from '@crawl/core';
-import { createDb, EVENTS_CHANNEL, listen, WebhookDeliveryRepository } from '@crawl/db';
+import {
+  createDb,
+  DestinationDeliveryQueue,
+  EVENTS_CHANNEL,
+  JobRepository,
+  listen,
+  ResultRepository,
+  WebhookDeliveryRepository,
+} from '@crawl/db';
 import {
   Counter,
   createLogger,
@@ -15,6 +23,7 @@ import { closeDeliveryAgents } from '@crawl/webhook-delivery';
 import { loadWebhooksConfig, type WebhooksConfig } from './config';
 import { DeliveryLoop } from './delivery/delivery-loop';
 import { Dispatcher } from './dispatcher';
+import { ExportDeliverer } from './storage/export-deliverer';
 
 function deliveryMetrics(registry: Registry) {
   const attempts = new Counter({
@@ -32,6 +41,20 @@ function deliveryMetrics(registry: Registry) {
   return (success: boolean, s: number) => {
     attempts.inc({ outcome: success ? 'success' : 'failure' });
     seconds.observe(s);
+  };
+}
+
+function exportMetrics(registry: Registry) {
+  const outcomes = new Counter({
+    name: 'destination_deliveries_total',
+    help: 'Export deliveries to storage destinations by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const bytes = new Counter({ name: 'destination_delivered_bytes_total', help: 'Bytes of exports delivered', registers: [registry] });
+  return (outcome: string, size: number) => {
+    outcomes.inc({ outcome });
+    bytes.inc(size);
   };
 }
 
@@ -72,29 +95,56 @@ export async function startWebhooks(config: WebhooksConfig, shutdown?: ShutdownR
     },
     onAttempt: deliveryMetrics(metrics),
   });
+  // an upload holds a result cursor for its whole length: streams get a pool of their own
+  const streamDb = createDb({ url: config.DATABASE_URL, poolSize: config.DESTINATION_CONCURRENCY });
+  const exports = new ExportDeliverer({
+    queue: new DestinationDeliveryQueue(db),
+    jobs: new JobRepository(db),
+    results: new ResultRepository(db, streamDb),
+    secrets: SecretBox.fromKey(config.SECRETS_KEY),
+    log,
+    settings: {
+      concurrency: config.DESTINATION_CONCURRENCY,
+      perProject: config.DESTINATION_PROJECT_CONCURRENCY,
+      leaseMs: config.DESTINATION_LEASE_MS,
+      backoffBaseMs: config.DESTINATION_BACKOFF_BASE_MS,
+      maxAttempts: config.DESTINATION_MAX_ATTEMPTS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      timeoutMs: config.DESTINATION_TIMEOUT_MS,
+    },
+    onOutcome: exportMetrics(metrics),
+  });
   const dispatcher = new Dispatcher({ deliveries, log, onDeliveries: () => deliverer.wake() });
   const stopListening = listen(
     config.DATABASE_URL,
     EVENTS_CHANNEL,
-    () => void dispatcher.wake(),
+    () => {
+      void dispatcher.wake();
+      exports.wake();
+    },
     (err) => log.warn({ err }, 'event listener error'),
   );
   const poll = setInterval(() => void dispatcher.wake(), 1_000);
   // Retries scheduled by other processes, resends from the API and expired leases.
   const reconcile = setInterval(() => deliverer.wake(), config.WEBHOOK_RECONCILE_INTERVAL_MS);
+  const exportPoll = setInterval(() => exports.wake(), config.DESTINATION_POLL_INTERVAL_MS);
   const side = config.METRICS_PORT ? serveMetrics(config.METRICS_PORT, metrics) : null;
   void dispatcher.wake();
   deliverer.wake();
+  exports.wake();
 
   registry.add('intake', 'webhook dispatch', async () => {
     clearInterval(poll);
     clearInterval(reconcile);
+    clearInterval(exportPoll);
     await stopListening();
     side?.close();
   });
   registry.add('drain', 'webhook deliverer', () => deliverer.close());
+  registry.add('drain', 'export deliverer', () => exports.close());
   registry.add('connections', 'webhook pools', async () => {
     closeDeliveryAgents();
+    await streamDb.destroy();
     await db.destroy();
   });
   log.info('webhooks service delivering');
